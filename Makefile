@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# kstats: per-CPU log-linear histograms for the Linux kernel.
+#
+#   make                 kstats.ko for the running kernel (KDIR=... for another)
+#   make tests examples bench    the KUnit, example and benchmark modules
+#   make tools           the kstats command-line tool
+#   make check           everything, in QEMU, on the test and Debian kernels
+#   make demo            boot Debian's kernel with kstats and show a distribution
+#   make bench-run       (alias: make bench) cost figures, see BENCHMARKS.md
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+PWD := $(CURDIR)
+KMAKE = $(MAKE) -C $(KDIR)
+EXTRA_SYMS = KBUILD_EXTRA_SYMBOLS=$(PWD)/Module.symvers
+
+.PHONY: all modules tests examples bench-modules tools clean check demo bench \
+	install uninstall kdir-check
+
+all: modules
+
+kdir-check:
+	@test -f $(KDIR)/Makefile || { echo "kstats: no kernel build tree at $(KDIR): pass KDIR=/path/to/linux-build, or run 'make check' / 'make demo' to build and test in QEMU"; exit 2; }
+
+modules: kdir-check
+	$(KMAKE) M=$(PWD) modules
+
+tests: modules
+	$(KMAKE) M=$(PWD)/tests $(EXTRA_SYMS) modules
+
+examples: modules
+	$(KMAKE) M=$(PWD)/examples $(EXTRA_SYMS) modules
+
+bench-modules: modules
+	$(KMAKE) M=$(PWD)/bench $(EXTRA_SYMS) modules
+
+tools:
+	$(MAKE) -C tools
+
+clean:
+	-test -f $(KDIR)/Makefile && for d in . tests examples bench; do \
+		$(KMAKE) M=$(PWD)/$$d clean; done
+	-$(MAKE) -C tools clean
+
+check:
+	scripts/check.sh
+
+demo:
+	scripts/demo.sh
+
+bench:
+	scripts/bench.sh

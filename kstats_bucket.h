@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kstats_bucket.h - log-linear bucket math shared by kstats.ko, its tests
+ * and the kstats command-line tool.
+ *
+ * A value v (u64) goes into a slot of a histogram with frac_bits k
+ * (0 <= k <= KSTATS_MAX_FRAC_BITS):
+ *
+ *   - values below 2^k each get one exact slot: slot = v;
+ *   - otherwise, with l = floor(log2(v)), the power of two [2^l, 2^(l+1))
+ *     is split into 2^k equal slots of width 2^(l-k):
+ *       slot = ((l - k + 1) << k) + ((v >> (l - k)) & (2^k - 1)).
+ *
+ * This is the bucketing of bpftrace's hist(n, k) for n >= 0, so both tools
+ * agree slot for slot.  The whole u64 range maps onto (65 - k) << k slots
+ * with no gap and no overlap.
+ *
+ * Each slot also accumulates a scaled sum of the offsets of its samples
+ * within the slot, so that the average of a slot is known to better than a
+ * millionth of its width and never overflows for fewer than 2^44 samples in
+ * one slot of one CPU.
+ *
+ * This file compiles in the kernel (__KERNEL__) and in plain C99 userspace:
+ * keep it free of anything but integer arithmetic.
+ */
+#ifndef _KSTATS_BUCKET_H
+#define _KSTATS_BUCKET_H
+
+#ifdef __KERNEL__
+#include <linux/bitops.h>
+#include <linux/types.h>
+#define KSTATS_INLINE static __always_inline notrace
+#else
+#include <stdbool.h>
+#include <stdint.h>
+typedef uint64_t u64;
+typedef uint32_t u32;
+#define KSTATS_INLINE static inline
+static inline unsigned int fls64(u64 x)
+{
+	return x ? 64 - (unsigned int)__builtin_clzll(x) : 0;
+}
+#endif
+
+/* Largest supported frac_bits: 2^5 slots per power of two (3% width). */
+#define KSTATS_MAX_FRAC_BITS	5
+/* Offsets are summed with at most this many significant bits per sample. */
+#define KSTATS_SUM_BITS		20
+
+/**
+ * kstats_nr_slots() - number of slots covering the whole u64 range
+ * @frac_bits: log2 of the number of slots per power of two
+ *
+ * Return: (65 - frac_bits) << frac_bits.
+ */
+KSTATS_INLINE u32 kstats_nr_slots(unsigned int frac_bits)
+{
+	return (65U - frac_bits) << frac_bits;
+}
+
+/**
+ * kstats_slot_shift() - log2 of the width of the slots holding @val
+ * @val: the sample
+ * @frac_bits: log2 of the number of slots per power of two
+ *
+ * Return: 0 for the exact slots below 2^frac_bits, else floor(log2(val)) -
+ * frac_bits.
+ */
+KSTATS_INLINE unsigned int kstats_slot_shift(u64 val, unsigned int frac_bits)
+{
+	unsigned int t = fls64(val >> frac_bits);
+
+	return t ? t - 1 : 0;
+}
+
+/**
+ * kstats_slot() - the slot that holds @val
+ * @val: the sample
+ * @frac_bits: log2 of the number of slots per power of two
+ *
+ * Branch-free apart from the conditional move in kstats_slot_shift().
+ *
+ * Return: the slot index, below kstats_nr_slots(@frac_bits).
+ */
+KSTATS_INLINE u32 kstats_slot(u64 val, unsigned int frac_bits)
+{
+	unsigned int t = fls64(val >> frac_bits);
+	unsigned int shift = t ? t - 1 : 0;
+
+	return (t << frac_bits) +
+	       (u32)((val >> shift) & ((1U << frac_bits) - 1));
+}
+
+/**
+ * kstats_sum_term() - what one sample adds to its slot's offset sum
+ * @val: the sample
+ * @shift: kstats_slot_shift(@val, frac_bits)
+ *
+ * The offset of @val within its slot (its low @shift bits), scaled down so
+ * that at most KSTATS_SUM_BITS significant bits remain.
+ *
+ * Return: the term to add to the slot's sum.
+ */
+KSTATS_INLINE u64 kstats_sum_term(u64 val, unsigned int shift)
+{
+	unsigned int scale = shift > KSTATS_SUM_BITS ? shift - KSTATS_SUM_BITS : 0;
+
+	return (val & ((1ULL << shift) - 1)) >> scale;
+}
+
+/**
+ * kstats_sum_scale() - the scale kstats_sum_term() applied in a slot
+ * @slot: the slot
+ * @frac_bits: log2 of the number of slots per power of two
+ *
+ * Return: how many bits the offsets of @slot were shifted right.
+ */
+KSTATS_INLINE unsigned int kstats_sum_scale(u32 slot, unsigned int frac_bits)
+{
+	unsigned int t = slot >> frac_bits;
+	unsigned int shift = t ? t - 1 : 0;
+
+	return shift > KSTATS_SUM_BITS ? shift - KSTATS_SUM_BITS : 0;
+}
+
+/**
+ * kstats_slot_lo() - smallest value held by @slot
+ * @slot: the slot, below kstats_nr_slots(@frac_bits)
+ * @frac_bits: log2 of the number of slots per power of two
+ *
+ * Return: the inclusive lower bound of @slot.
+ */
+KSTATS_INLINE u64 kstats_slot_lo(u32 slot, unsigned int frac_bits)
+{
+	u32 t = slot >> frac_bits;
+	u64 mask = (1ULL << frac_bits) - 1;
+
+	if (!t)
+		return slot;
+	return ((1ULL << frac_bits) | (slot & mask)) << (t - 1);
+}
+
+/**
+ * kstats_slot_hi() - largest value held by @slot
+ * @slot: the slot, below kstats_nr_slots(@frac_bits)
+ * @frac_bits: log2 of the number of slots per power of two
+ *
+ * Return: the inclusive upper bound of @slot (U64_MAX for the last slot).
+ */
+KSTATS_INLINE u64 kstats_slot_hi(u32 slot, unsigned int frac_bits)
+{
+	u32 t = slot >> frac_bits;
+
+	if (!t)
+		return slot;
+	return kstats_slot_lo(slot, frac_bits) + ((1ULL << (t - 1)) - 1);
+}
+
+/**
+ * kstats_rank() - the 1-based rank of quantile @num/@den among @n samples
+ * @n: number of samples
+ * @num: numerator of the quantile (for p99.9: 999)
+ * @den: denominator of the quantile (for p99.9: 1000), at most 2^32
+ *
+ * ceil(@n * @num / @den), at least 1, computed without overflow.
+ *
+ * Return: the rank; the quantile is the value of the rank-th smallest sample.
+ */
+KSTATS_INLINE u64 kstats_rank(u64 n, u32 num, u32 den)
+{
+	u64 r = (n / den) * num + ((n % den) * num + den - 1) / den;
+
+	return r ? r : 1;
+}
+
+/**
+ * kstats_mul128() - 64x64 to 128 bit multiplication
+ * @a: first factor
+ * @b: second factor
+ * @hi: where to store the high 64 bits
+ *
+ * Return: the low 64 bits of @a * @b.
+ */
+KSTATS_INLINE u64 kstats_mul128(u64 a, u64 b, u64 *hi)
+{
+	u64 al = (u32)a, ah = a >> 32, bl = (u32)b, bh = b >> 32;
+	u64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	u64 mid = (ll >> 32) + (u32)lh + (u32)hl;
+
+	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	return (mid << 32) | (u32)ll;
+}
+
+/**
+ * kstats_div128() - 128 by 64 bit division, quotient saturated to 64 bits
+ * @hi: high 64 bits of the dividend
+ * @lo: low 64 bits of the dividend
+ * @d: divisor, not zero
+ *
+ * Plain shift-and-subtract: used on read paths only, never when recording.
+ *
+ * Return: the quotient, or U64_MAX when it does not fit in 64 bits.
+ */
+KSTATS_INLINE u64 kstats_div128(u64 hi, u64 lo, u64 d)
+{
+	u64 q = 0;
+	int i;
+
+	if (hi >= d)
+		return ~0ULL;
+	for (i = 63; i >= 0; i--) {
+		bool carry = hi >> 63;
+
+		hi = (hi << 1) | (lo >> 63);
+		lo <<= 1;
+		if (carry || hi >= d) {
+			hi -= d;
+			q |= 1ULL << i;
+		}
+	}
+	return q;
+}
+
+/**
+ * kstats_slot_total() - sum of the samples in a slot, as 128 bits
+ * @slot: the slot
+ * @frac_bits: log2 of the number of slots per power of two
+ * @count: samples in the slot
+ * @sum: the slot's offset sum (see kstats_sum_term())
+ * @hi: where to store the high 64 bits
+ *
+ * Return: the low 64 bits of the sum of the samples of @slot.
+ */
+KSTATS_INLINE u64 kstats_slot_total(u32 slot, unsigned int frac_bits,
+				    u64 count, u64 sum, u64 *hi)
+{
+	unsigned int scale = kstats_sum_scale(slot, frac_bits);
+	u64 base_hi, lo = kstats_mul128(count, kstats_slot_lo(slot, frac_bits),
+					&base_hi);
+	u64 off_hi = scale ? sum >> (64 - scale) : 0;
+	u64 off_lo = sum << scale;
+
+	lo += off_lo;
+	*hi = base_hi + off_hi + (lo < off_lo);
+	return lo;
+}
+
+/**
+ * kstats_slot_avg() - average of the samples in a slot
+ * @slot: the slot
+ * @frac_bits: log2 of the number of slots per power of two
+ * @count: samples in the slot
+ * @sum: the slot's offset sum (see kstats_sum_term())
+ *
+ * Return: the average, within [lo, hi] of @slot; 0 for an empty slot.
+ */
+KSTATS_INLINE u64 kstats_slot_avg(u32 slot, unsigned int frac_bits,
+				  u64 count, u64 sum)
+{
+	u64 hi, lo;
+
+	if (!count)
+		return 0;
+	lo = kstats_slot_total(slot, frac_bits, count, sum, &hi);
+	return kstats_div128(hi, lo, count);
+}
+
+#endif /* _KSTATS_BUCKET_H */
