@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kstats_bucket.h - log-linear bucket math shared by kstats.ko, its tests
+ * Log-linear bucket math shared by kstats.ko, its tests
  * and the kstats command-line tool.
  *
  * A value v (u64) goes into a slot of a histogram with frac_bits k
@@ -21,7 +21,8 @@
  * one slot of one CPU.
  *
  * This file compiles in the kernel (__KERNEL__) and in plain C99 userspace:
- * keep it free of anything but integer arithmetic.
+ * keep it free of anything but integer arithmetic.  In the kernel, inline
+ * functions are notrace, so the fast path can never be traced.
  */
 #ifndef _KSTATS_BUCKET_H
 #define _KSTATS_BUCKET_H
@@ -29,13 +30,10 @@
 #ifdef __KERNEL__
 #include <linux/bitops.h>
 #include <linux/types.h>
-#define KSTATS_INLINE static __always_inline notrace
 #else
 #include <stdbool.h>
-#include <stdint.h>
-typedef uint64_t u64;
-typedef uint32_t u32;
-#define KSTATS_INLINE static inline
+typedef unsigned long long u64;
+typedef unsigned int u32;
 static inline unsigned int fls64(u64 x)
 {
 	return x ? 64 - (unsigned int)__builtin_clzll(x) : 0;
@@ -53,7 +51,7 @@ static inline unsigned int fls64(u64 x)
  *
  * Return: (65 - frac_bits) << frac_bits.
  */
-KSTATS_INLINE u32 kstats_nr_slots(unsigned int frac_bits)
+static inline u32 kstats_nr_slots(unsigned int frac_bits)
 {
 	return (65U - frac_bits) << frac_bits;
 }
@@ -66,7 +64,7 @@ KSTATS_INLINE u32 kstats_nr_slots(unsigned int frac_bits)
  * Return: 0 for the exact slots below 2^frac_bits, else floor(log2(val)) -
  * frac_bits.
  */
-KSTATS_INLINE unsigned int kstats_slot_shift(u64 val, unsigned int frac_bits)
+static inline unsigned int kstats_slot_shift(u64 val, unsigned int frac_bits)
 {
 	unsigned int t = fls64(val >> frac_bits);
 
@@ -74,21 +72,37 @@ KSTATS_INLINE unsigned int kstats_slot_shift(u64 val, unsigned int frac_bits)
 }
 
 /**
+ * kstats_locate() - the slot that holds @val, and the width of that slot
+ * @val: the sample
+ * @frac_bits: log2 of the number of slots per power of two
+ * @shift: where to store log2 of the slot's width (kstats_slot_shift())
+ *
+ * Branch-free: one fls64(), shifts, a mask and a conditional move.
+ *
+ * Return: the slot index, below kstats_nr_slots(@frac_bits).
+ */
+static inline u32 kstats_locate(u64 val, unsigned int frac_bits,
+				unsigned int *shift)
+{
+	unsigned int t = fls64(val >> frac_bits);
+
+	*shift = t ? t - 1 : 0;
+	return (t << frac_bits) +
+	       (u32)((val >> *shift) & ((1U << frac_bits) - 1));
+}
+
+/**
  * kstats_slot() - the slot that holds @val
  * @val: the sample
  * @frac_bits: log2 of the number of slots per power of two
  *
- * Branch-free apart from the conditional move in kstats_slot_shift().
- *
  * Return: the slot index, below kstats_nr_slots(@frac_bits).
  */
-KSTATS_INLINE u32 kstats_slot(u64 val, unsigned int frac_bits)
+static inline u32 kstats_slot(u64 val, unsigned int frac_bits)
 {
-	unsigned int t = fls64(val >> frac_bits);
-	unsigned int shift = t ? t - 1 : 0;
+	unsigned int shift;
 
-	return (t << frac_bits) +
-	       (u32)((val >> shift) & ((1U << frac_bits) - 1));
+	return kstats_locate(val, frac_bits, &shift);
 }
 
 /**
@@ -101,7 +115,7 @@ KSTATS_INLINE u32 kstats_slot(u64 val, unsigned int frac_bits)
  *
  * Return: the term to add to the slot's sum.
  */
-KSTATS_INLINE u64 kstats_sum_term(u64 val, unsigned int shift)
+static inline u64 kstats_sum_term(u64 val, unsigned int shift)
 {
 	unsigned int scale = shift > KSTATS_SUM_BITS ? shift - KSTATS_SUM_BITS : 0;
 
@@ -115,7 +129,7 @@ KSTATS_INLINE u64 kstats_sum_term(u64 val, unsigned int shift)
  *
  * Return: how many bits the offsets of @slot were shifted right.
  */
-KSTATS_INLINE unsigned int kstats_sum_scale(u32 slot, unsigned int frac_bits)
+static inline unsigned int kstats_sum_scale(u32 slot, unsigned int frac_bits)
 {
 	unsigned int t = slot >> frac_bits;
 	unsigned int shift = t ? t - 1 : 0;
@@ -130,7 +144,7 @@ KSTATS_INLINE unsigned int kstats_sum_scale(u32 slot, unsigned int frac_bits)
  *
  * Return: the inclusive lower bound of @slot.
  */
-KSTATS_INLINE u64 kstats_slot_lo(u32 slot, unsigned int frac_bits)
+static inline u64 kstats_slot_lo(u32 slot, unsigned int frac_bits)
 {
 	u32 t = slot >> frac_bits;
 	u64 mask = (1ULL << frac_bits) - 1;
@@ -147,7 +161,7 @@ KSTATS_INLINE u64 kstats_slot_lo(u32 slot, unsigned int frac_bits)
  *
  * Return: the inclusive upper bound of @slot (U64_MAX for the last slot).
  */
-KSTATS_INLINE u64 kstats_slot_hi(u32 slot, unsigned int frac_bits)
+static inline u64 kstats_slot_hi(u32 slot, unsigned int frac_bits)
 {
 	u32 t = slot >> frac_bits;
 
@@ -166,7 +180,7 @@ KSTATS_INLINE u64 kstats_slot_hi(u32 slot, unsigned int frac_bits)
  *
  * Return: the rank; the quantile is the value of the rank-th smallest sample.
  */
-KSTATS_INLINE u64 kstats_rank(u64 n, u32 num, u32 den)
+static inline u64 kstats_rank(u64 n, u32 num, u32 den)
 {
 	u64 r = (n / den) * num + ((n % den) * num + den - 1) / den;
 
@@ -181,7 +195,7 @@ KSTATS_INLINE u64 kstats_rank(u64 n, u32 num, u32 den)
  *
  * Return: the low 64 bits of @a * @b.
  */
-KSTATS_INLINE u64 kstats_mul128(u64 a, u64 b, u64 *hi)
+static inline u64 kstats_mul128(u64 a, u64 b, u64 *hi)
 {
 	u64 al = (u32)a, ah = a >> 32, bl = (u32)b, bh = b >> 32;
 	u64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
@@ -201,7 +215,7 @@ KSTATS_INLINE u64 kstats_mul128(u64 a, u64 b, u64 *hi)
  *
  * Return: the quotient, or U64_MAX when it does not fit in 64 bits.
  */
-KSTATS_INLINE u64 kstats_div128(u64 hi, u64 lo, u64 d)
+static inline u64 kstats_div128(u64 hi, u64 lo, u64 d)
 {
 	u64 q = 0;
 	int i;
@@ -222,6 +236,20 @@ KSTATS_INLINE u64 kstats_div128(u64 hi, u64 lo, u64 d)
 }
 
 /**
+ * kstats_ppm() - @part / @whole in millionths, rounded down
+ * @part: the part, at most @whole
+ * @whole: the whole, not zero
+ *
+ * Return: 0..1000000, without overflow for any u64 arguments.
+ */
+static inline u64 kstats_ppm(u64 part, u64 whole)
+{
+	u64 hi, lo = kstats_mul128(part, 1000000, &hi);
+
+	return kstats_div128(hi, lo, whole);
+}
+
+/**
  * kstats_slot_total() - sum of the samples in a slot, as 128 bits
  * @slot: the slot
  * @frac_bits: log2 of the number of slots per power of two
@@ -231,7 +259,7 @@ KSTATS_INLINE u64 kstats_div128(u64 hi, u64 lo, u64 d)
  *
  * Return: the low 64 bits of the sum of the samples of @slot.
  */
-KSTATS_INLINE u64 kstats_slot_total(u32 slot, unsigned int frac_bits,
+static inline u64 kstats_slot_total(u32 slot, unsigned int frac_bits,
 				    u64 count, u64 sum, u64 *hi)
 {
 	unsigned int scale = kstats_sum_scale(slot, frac_bits);
@@ -254,7 +282,7 @@ KSTATS_INLINE u64 kstats_slot_total(u32 slot, unsigned int frac_bits,
  *
  * Return: the average, within [lo, hi] of @slot; 0 for an empty slot.
  */
-KSTATS_INLINE u64 kstats_slot_avg(u32 slot, unsigned int frac_bits,
+static inline u64 kstats_slot_avg(u32 slot, unsigned int frac_bits,
 				  u64 count, u64 sum)
 {
 	u64 hi, lo;

@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The core of kstats: creating, finding and deleting
+ * distributions, and turning their per-CPU histograms into snapshots,
+ * percentiles and summaries.  The debugfs files live in kstats_debugfs.c,
+ * the recording fast path in kstats.h.
+ *
+ * Lifetime: a distribution is reference counted.  Its creator holds one
+ * reference, dropped by kstats_delete(); kstats_get() takes more.  While it
+ * is listed, it has a debugfs file; kstats_unlink() removes both, and
+ * debugfs_remove() waits for the file operations in flight, so the memory
+ * outlives every reader.  Recorders must stop calling kstats_record()
+ * before they drop their reference.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/ctype.h>
+#include <linux/err.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "kstats_internal.h"
+
+/* Guards kstats_list, kstats_nr_nodes and the names in debugfs. */
+DEFINE_MUTEX(kstats_mutex);
+LIST_HEAD(kstats_list);
+static int kstats_nr_nodes;
+
+static const char * const kstats_clock_names[] = {
+	[KSTATS_CLOCK_KTIME] = "ktime",
+	[KSTATS_CLOCK_LOCAL] = "local",
+	[KSTATS_CLOCK_TSC] = "tsc",
+	[KSTATS_CLOCK_NONE] = "none",
+};
+
+static const char * const kstats_clock_units[] = {
+	[KSTATS_CLOCK_KTIME] = "ns",
+	[KSTATS_CLOCK_LOCAL] = "ns",
+	[KSTATS_CLOCK_TSC] = "cycles",
+	[KSTATS_CLOCK_NONE] = "value",
+};
+
+const char *kstats_clock_name(enum kstats_clock clock)
+{
+	return clock < ARRAY_SIZE(kstats_clock_names) ?
+	       kstats_clock_names[clock] : "?";
+}
+
+const char *kstats_clock_unit(enum kstats_clock clock)
+{
+	return clock < ARRAY_SIZE(kstats_clock_units) ?
+	       kstats_clock_units[clock] : "?";
+}
+
+int kstats_parse_clock(const char *s, enum kstats_clock *clock)
+{
+	int i = match_string(kstats_clock_names,
+			     ARRAY_SIZE(kstats_clock_names), s);
+
+	if (i < 0)
+		return -EINVAL;
+	*clock = i;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(kstats_parse_clock);
+
+/*
+ * Names become file names in debugfs and words in commands: keep them to
+ * [A-Za-z0-9_.-], not empty, not starting with '_' (kstats' own files) or
+ * '.' (hidden files, "." and "..").
+ */
+int kstats_check_name(const char *name)
+{
+	size_t i, len;
+
+	if (!name)
+		return -EINVAL;
+	len = strnlen(name, KSTATS_NAME_MAX + 1);
+	if (!len || len > KSTATS_NAME_MAX || name[0] == '_' || name[0] == '.')
+		return -EINVAL;
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && !strchr("_.-", name[i]))
+			return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(kstats_check_name);
+
+struct kstats *kstats_find_locked(const char *name)
+{
+	struct kstats *ks;
+
+	lockdep_assert_held(&kstats_mutex);
+	list_for_each_entry(ks, &kstats_list, node)
+		if (!strcmp(ks->name, name))
+			return ks;
+	return NULL;
+}
+
+int kstats_nr_nodes_locked(void)
+{
+	lockdep_assert_held(&kstats_mutex);
+	return kstats_nr_nodes;
+}
+
+static int kstats_check_config(const struct kstats_config *cfg)
+{
+	if (kstats_check_name(cfg->name)) {
+		pr_warn("invalid name '%.*s': use 1 to %d of [A-Za-z0-9_.-], not starting with '_' or '.'\n",
+			KSTATS_NAME_MAX + 1, cfg->name ? cfg->name : "",
+			KSTATS_NAME_MAX);
+		return -EINVAL;
+	}
+	if (cfg->frac_bits > KSTATS_MAX_FRAC_BITS) {
+		pr_warn("%s: bits %u out of range 0..%d\n", cfg->name,
+			cfg->frac_bits, KSTATS_MAX_FRAC_BITS);
+		return -EINVAL;
+	}
+	if (cfg->clock > KSTATS_CLOCK_NONE) {
+		pr_warn("%s: unknown clock %d\n", cfg->name, cfg->clock);
+		return -EINVAL;
+	}
+	if (!IS_ENABLED(CONFIG_X86) && cfg->clock == KSTATS_CLOCK_TSC) {
+		pr_warn("%s: clock tsc exists on x86 only\n", cfg->name);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* The slots kept apart for @max_value, and the value that overflows them. */
+static void kstats_size(const struct kstats_config *cfg, u32 *nr_slots,
+			u64 *clamp)
+{
+	unsigned int k = cfg->frac_bits;
+	u64 hi = cfg->max_value ?
+		 kstats_slot_hi(kstats_slot(cfg->max_value, k), k) : U64_MAX;
+
+	if (hi == U64_MAX) {
+		*clamp = U64_MAX;
+		*nr_slots = kstats_nr_slots(k);
+	} else {
+		*clamp = hi + 1;
+		*nr_slots = kstats_slot(*clamp, k) + 1;
+	}
+}
+
+static void kstats_release(struct kref *kref)
+{
+	struct kstats *ks = container_of(kref, struct kstats, kref);
+
+	if (ks->release)
+		ks->release(ks);
+	free_percpu(ks->slots);
+	kfree(ks);
+}
+
+/**
+ * kstats_create() - make, list and publish a distribution
+ * @cfg: its configuration
+ * @origin: how it was made, as _control lists it
+ *
+ * Return: the distribution, active, with one reference; or an ERR_PTR:
+ * -EINVAL for a bad name or setting, -EEXIST for a name in use, -ENOSPC
+ * past KSTATS_MAX_NODES, -ENOMEM; each logged in one line.
+ */
+struct kstats *kstats_create(const struct kstats_config *cfg,
+			     const char *origin)
+{
+	struct kstats *ks;
+	int err;
+
+	err = kstats_check_config(cfg);
+	if (err)
+		return ERR_PTR(err);
+
+	ks = kzalloc(sizeof(*ks), GFP_KERNEL);
+	if (!ks)
+		goto nomem;
+	ks->frac_bits = cfg->frac_bits;
+	ks->clock = cfg->clock;
+	kstats_size(cfg, &ks->nr_slots, &ks->clamp);
+	/* One more slot whose count holds the missed events. */
+	ks->slots = __alloc_percpu((ks->nr_slots + 1) * sizeof(struct kstats_slot),
+				   sizeof(struct kstats_slot));
+	if (!ks->slots) {
+		kfree(ks);
+		goto nomem;
+	}
+	kref_init(&ks->kref);
+	INIT_LIST_HEAD(&ks->node);
+	strscpy(ks->name, cfg->name, sizeof(ks->name));
+	strscpy(ks->origin, origin, sizeof(ks->origin));
+	ks->active = true;
+
+	mutex_lock(&kstats_mutex);
+	if (kstats_find_locked(ks->name)) {
+		err = -EEXIST;
+		pr_warn("%s: a distribution of that name exists\n", ks->name);
+	} else if (kstats_nr_nodes >= KSTATS_MAX_NODES) {
+		err = -ENOSPC;
+		pr_warn("%s: already %d distributions, the most kstats keeps\n",
+			ks->name, KSTATS_MAX_NODES);
+	} else {
+		err = kstats_debugfs_add(ks);
+	}
+	if (!err) {
+		list_add_tail(&ks->node, &kstats_list);
+		kstats_nr_nodes++;
+	}
+	mutex_unlock(&kstats_mutex);
+	if (err) {
+		free_percpu(ks->slots);
+		kfree(ks);
+		return ERR_PTR(err);
+	}
+	return ks;
+
+nomem:
+	pr_warn("%s: out of memory\n", cfg->name);
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * kstats_new_config() - create a distribution
+ * @cfg: name, frac_bits, clock and value range
+ *
+ * The distribution starts active, with a debugfs file of its name.
+ *
+ * Return: the distribution, or an ERR_PTR(): -EINVAL for a bad name or
+ * setting, -EEXIST for a name in use, -ENOSPC when too many exist,
+ * -EOPNOTSUPP for clock tsc off x86, -ENOMEM.  Never NULL.
+ */
+struct kstats *kstats_new_config(const struct kstats_config *cfg)
+{
+	return kstats_create(cfg, "api");
+}
+EXPORT_SYMBOL_GPL(kstats_new_config);
+
+/**
+ * kstats_new() - create a distribution of times on the ktime clock
+ * @name: file name under /sys/kernel/debug/kstats/
+ * @frac_bits: 0..5: each power of two is split in 2^frac_bits slots
+ *
+ * Return: as kstats_new_config().
+ */
+struct kstats *kstats_new(const char *name, unsigned int frac_bits)
+{
+	struct kstats_config cfg = {
+		.name = name,
+		.frac_bits = frac_bits,
+		.clock = KSTATS_CLOCK_KTIME,
+	};
+
+	return kstats_new_config(&cfg);
+}
+EXPORT_SYMBOL_GPL(kstats_new);
+
+/* Take @ks off the list and out of debugfs; idempotent. */
+void kstats_forget_locked(struct kstats *ks)
+{
+	lockdep_assert_held(&kstats_mutex);
+	if (list_empty(&ks->node))
+		return;
+	list_del_init(&ks->node);
+	kstats_nr_nodes--;
+	kstats_debugfs_remove(ks);
+}
+
+void kstats_unlink(struct kstats *ks)
+{
+	mutex_lock(&kstats_mutex);
+	kstats_forget_locked(ks);
+	mutex_unlock(&kstats_mutex);
+}
+
+/**
+ * kstats_delete() - remove a distribution and drop the creator's reference
+ * @ks: the distribution; NULL and ERR_PTR values are ignored
+ *
+ * The file goes at once (readers in flight finish first); the memory goes
+ * with the last reference.  The caller must have stopped recording.
+ */
+void kstats_delete(struct kstats *ks)
+{
+	if (IS_ERR_OR_NULL(ks))
+		return;
+	kstats_unlink(ks);
+	kstats_put(ks);
+}
+EXPORT_SYMBOL_GPL(kstats_delete);
+
+/**
+ * kstats_get() - find a distribution by name and take a reference
+ * @name: its name
+ *
+ * For code that records into a distribution made from debugfs.
+ *
+ * Return: the distribution, or NULL if none has that name.  Drop the
+ * reference with kstats_put().
+ */
+struct kstats *kstats_get(const char *name)
+{
+	struct kstats *ks;
+
+	mutex_lock(&kstats_mutex);
+	ks = kstats_find_locked(name);
+	if (ks)
+		kref_get(&ks->kref);
+	mutex_unlock(&kstats_mutex);
+	return ks;
+}
+EXPORT_SYMBOL_GPL(kstats_get);
+
+/**
+ * kstats_put() - drop a reference taken by kstats_get()
+ * @ks: the distribution, or NULL
+ */
+void kstats_put(struct kstats *ks)
+{
+	if (ks)
+		kref_put(&ks->kref, kstats_release);
+}
+EXPORT_SYMBOL_GPL(kstats_put);
+
+/**
+ * kstats_start() - record samples again
+ * @ks: the distribution
+ */
+void kstats_start(struct kstats *ks)
+{
+	WRITE_ONCE(ks->active, true);
+}
+EXPORT_SYMBOL_GPL(kstats_start);
+
+/**
+ * kstats_stop() - make kstats_record() a no-op until kstats_start()
+ * @ks: the distribution
+ */
+void kstats_stop(struct kstats *ks)
+{
+	WRITE_ONCE(ks->active, false);
+}
+EXPORT_SYMBOL_GPL(kstats_stop);
+
+/**
+ * kstats_reset() - forget every sample and missed event
+ * @ks: the distribution
+ *
+ * Recorders are not stopped: a sample recorded on another CPU while the
+ * reset runs may survive it or not.
+ */
+void kstats_reset(struct kstats *ks)
+{
+	size_t size = (ks->nr_slots + 1) * sizeof(struct kstats_slot);
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(ks->slots, cpu), 0, size);
+}
+EXPORT_SYMBOL_GPL(kstats_reset);
+
+void kstats_snapshot_free(struct kstats_snapshot *snap)
+{
+	kvfree(snap->cpu);
+	kvfree(snap->count);
+	kvfree(snap->sum);
+	kvfree(snap->cpu_samples);
+	kvfree(snap->slot_samples);
+	memset(snap, 0, sizeof(*snap));
+}
+EXPORT_SYMBOL_GPL(kstats_snapshot_free);
+
+/**
+ * kstats_snapshot_take() - copy every CPU's histogram of a distribution
+ * @ks: the distribution
+ * @snap: where to put the copy; free it with kstats_snapshot_free()
+ *
+ * Recorders are never blocked: each counter is read once, so a snapshot
+ * taken while they run is a consistent-enough cut (a sample may show in
+ * count before it shows in sum).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap)
+{
+	u32 n = ks->nr_slots, row = 0, s;
+	size_t cells;
+	int cpu;
+
+	memset(snap, 0, sizeof(*snap));
+	snap->frac_bits = ks->frac_bits;
+	snap->nr_slots = n;
+	snap->nr_cpus = num_possible_cpus();
+	snap->clamp = ks->clamp;
+	cells = (size_t)snap->nr_cpus * n;
+	snap->cpu = kvcalloc(snap->nr_cpus, sizeof(*snap->cpu), GFP_KERNEL);
+	snap->count = kvcalloc(cells, sizeof(u64), GFP_KERNEL);
+	snap->sum = kvcalloc(cells, sizeof(u64), GFP_KERNEL);
+	snap->cpu_samples = kvcalloc(snap->nr_cpus, sizeof(u64), GFP_KERNEL);
+	snap->slot_samples = kvcalloc(n, sizeof(u64), GFP_KERNEL);
+	if (!snap->cpu || !snap->count || !snap->sum || !snap->cpu_samples ||
+	    !snap->slot_samples) {
+		kstats_snapshot_free(snap);
+		return -ENOMEM;
+	}
+
+	for_each_possible_cpu(cpu) {
+		const struct kstats_slot *src = per_cpu_ptr(ks->slots, cpu);
+		u64 *count = snap->count + (size_t)row * n;
+		u64 *sum = snap->sum + (size_t)row * n;
+
+		if (row == snap->nr_cpus)
+			break;
+		snap->cpu[row] = cpu;
+		for (s = 0; s < n; s++) {
+			count[s] = READ_ONCE(src[s].count);
+			sum[s] = READ_ONCE(src[s].sum);
+			snap->cpu_samples[row] += count[s];
+			snap->slot_samples[s] += count[s];
+		}
+		snap->samples += snap->cpu_samples[row];
+		snap->missed += READ_ONCE(src[n].count);
+		row++;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(kstats_snapshot_take);
+
+/* The inclusive upper bound of @slot; the overflow slot ends at U64_MAX. */
+u64 kstats_snapshot_slot_hi(const struct kstats_snapshot *snap, u32 slot)
+{
+	if (snap->clamp != U64_MAX && slot == snap->nr_slots - 1)
+		return U64_MAX;
+	return kstats_slot_hi(slot, snap->frac_bits);
+}
+EXPORT_SYMBOL_GPL(kstats_snapshot_slot_hi);
+
+/**
+ * kstats_snapshot_summary() - the figures of the summary line
+ * @snap: the snapshot
+ * @sum: where to store them; all zero for an empty snapshot
+ *
+ * A percentile is the upper bound of the slot holding the sample of rank
+ * ceil(samples * q); min and max are slot bounds; the mean is exact up to
+ * the within-slot scaling of the sums (see kstats_sum_term()).
+ */
+void kstats_snapshot_summary(const struct kstats_snapshot *snap,
+			     struct kstats_summary *sum)
+{
+	static const u32 q[][2] = { { 50, 100 }, { 90, 100 }, { 99, 100 },
+				    { 999, 1000 } };
+	u64 *pct[] = { &sum->p50, &sum->p90, &sum->p99, &sum->p999 };
+	u64 rank[ARRAY_SIZE(q)], cum = 0, tot_hi = 0, tot_lo = 0;
+	unsigned int i, next = 0;
+	u32 s, row;
+
+	memset(sum, 0, sizeof(*sum));
+	if (!snap->samples)
+		return;
+	sum->samples = snap->samples;
+	for (i = 0; i < ARRAY_SIZE(q); i++)
+		rank[i] = kstats_rank(snap->samples, q[i][0], q[i][1]);
+
+	for (s = 0; s < snap->nr_slots; s++) {
+		if (!snap->slot_samples[s])
+			continue;
+		if (!cum)
+			sum->min = kstats_slot_lo(s, snap->frac_bits);
+		sum->max = kstats_snapshot_slot_hi(snap, s);
+		cum += snap->slot_samples[s];
+		while (next < ARRAY_SIZE(q) && cum >= rank[next])
+			*pct[next++] = sum->max;
+		for (row = 0; row < snap->nr_cpus; row++) {
+			size_t c = (size_t)row * snap->nr_slots + s;
+			u64 hi, lo;
+
+			if (!snap->count[c])
+				continue;
+			lo = kstats_slot_total(s, snap->frac_bits,
+					       snap->count[c], snap->sum[c], &hi);
+			tot_lo += lo;
+			tot_hi += hi + (tot_lo < lo);
+		}
+	}
+	sum->mean = kstats_div128(tot_hi, tot_lo, snap->samples);
+}
+EXPORT_SYMBOL_GPL(kstats_snapshot_summary);
+
+static int __init kstats_init(void)
+{
+	return kstats_debugfs_init();
+}
+
+static void __exit kstats_exit(void)
+{
+	struct kstats *ks, *tmp;
+
+	/*
+	 * Holders of a reference pin this module through the symbols they
+	 * use, so what is left here was made from debugfs.
+	 */
+	kstats_debugfs_exit_control();
+	list_for_each_entry_safe(ks, tmp, &kstats_list, node)
+		kstats_delete(ks);
+	kstats_debugfs_exit();
+}
+
+module_init(kstats_init);
+module_exit(kstats_exit);
+MODULE_DESCRIPTION("kstats: per-CPU log-linear histograms of kernel quantities");
+MODULE_AUTHOR("The kstats developers");
+MODULE_LICENSE("GPL");

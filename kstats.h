@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-CPU log-linear histograms of kernel quantities.
+ *
+ * A distribution (struct kstats) is a set of per-CPU histograms.  Code
+ * records samples with the inline kstats_record(), which touches one
+ * 16-byte slot of the local CPU's histogram with two this_cpu operations:
+ * no lock, no bus-locked instruction, no function call.  Readers fold the
+ * per-CPU rows when they print them, in debugfs at
+ * /sys/kernel/debug/kstats/NAME.
+ *
+ * Typical use, timing a code path:
+ *
+ *	ks = kstats_new("tx_path", 3);
+ *	if (IS_ERR(ks))
+ *		return PTR_ERR(ks);
+ *	...
+ *	u64 t0 = kstats_now(ks);
+ *	do_tx();
+ *	kstats_record(ks, kstats_now(ks) - t0);
+ *	...
+ *	kstats_delete(ks);
+ */
+#ifndef _KSTATS_H
+#define _KSTATS_H
+
+#include <linux/compiler.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/minmax.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/ktime.h>
+#include <linux/timekeeping.h>
+#include <linux/types.h>
+#ifdef CONFIG_X86
+#include <asm/msr.h>
+#endif
+
+#include "kstats_bucket.h"
+
+struct dentry;
+struct seq_file;
+
+/* Longest distribution name, without the terminating NUL. */
+#define KSTATS_NAME_MAX		63
+
+/**
+ * enum kstats_clock - the clock kstats_now() reads for a distribution
+ * @KSTATS_CLOCK_KTIME: ktime_get_ns(), nanoseconds, monotonic on all CPUs
+ * @KSTATS_CLOCK_LOCAL: local_clock(), nanoseconds, cheaper, may drift
+ *	between CPUs by a few microseconds
+ * @KSTATS_CLOCK_TSC: rdtsc (x86 only), cycles of the time stamp counter
+ * @KSTATS_CLOCK_NONE: the samples are not times (sizes, counts, ...)
+ */
+enum kstats_clock {
+	KSTATS_CLOCK_KTIME,
+	KSTATS_CLOCK_LOCAL,
+	KSTATS_CLOCK_TSC,
+	KSTATS_CLOCK_NONE,
+};
+
+/**
+ * struct kstats_slot - one slot of one CPU's histogram
+ * @count: samples recorded in the slot
+ * @sum: sum of the samples' scaled offsets in the slot (kstats_sum_term())
+ *
+ * 16 bytes aligned to 16, so that a sample touches one cache line.
+ */
+struct kstats_slot {
+	u64 count;
+	u64 sum;
+} __aligned(16);
+
+/**
+ * struct kstats_config - how to create a distribution
+ * @name: file name under /sys/kernel/debug/kstats/ ([A-Za-z0-9_.-], not
+ *	starting with '_' or '.', at most KSTATS_NAME_MAX characters)
+ * @frac_bits: 0..KSTATS_MAX_FRAC_BITS: each power of two is split in
+ *	2^frac_bits slots (3 gives slots 12.5% wide)
+ * @clock: the clock of kstats_now()
+ * @max_value: 0 for the whole u64 range; otherwise the largest value to
+ *	keep apart, rounded up to the end of its slot: larger values are
+ *	counted together in one overflow slot, and the per-CPU memory shrinks
+ *	to the slots up to it
+ */
+struct kstats_config {
+	const char *name;
+	unsigned int frac_bits;
+	enum kstats_clock clock;
+	u64 max_value;
+};
+
+/**
+ * struct kstats - a distribution
+ * @active: recording; kstats_record() is a no-op while false
+ * @frac_bits: see struct kstats_config
+ * @clock: see struct kstats_config
+ * @clamp: samples above it are recorded as it (the overflow slot's lo);
+ *	U64_MAX for the full range
+ * @slots: per-CPU histograms of @nr_slots slots, then one slot whose count
+ *	holds the missed events
+ * @nr_slots: slots in each per-CPU histogram
+ * @kref: references: the creator's, and one per kstats_get()
+ * @node: entry in the list of distributions, under kstats_mutex
+ * @dentry: the debugfs file, or NULL
+ * @name: see struct kstats_config
+ * @origin: how it was made, for the listing of _control
+ * @removable: made from _control, so "remove" may delete it
+ * @priv: owned by the creator of a trace node
+ * @show_source: prints the "# source" header line; NULL for "api"
+ * @release: called before the memory goes, for the creator's cleanup
+ *
+ * Only the first fields are read by the inline fast path; the rest is
+ * private to kstats.ko.
+ */
+struct kstats {
+	bool active;
+	u8 frac_bits;
+	u8 clock;
+	u64 clamp;
+	struct kstats_slot __percpu *slots;
+	u32 nr_slots;
+	/* cold: private to kstats.ko */
+	struct kref kref;
+	struct list_head node;
+	struct dentry *dentry;
+	char name[KSTATS_NAME_MAX + 1];
+	char origin[96];
+	bool removable;
+	void *priv;
+	void (*show_source)(struct kstats *ks, struct seq_file *m);
+	void (*release)(struct kstats *ks);
+};
+
+struct kstats *kstats_new(const char *name, unsigned int frac_bits);
+struct kstats *kstats_new_config(const struct kstats_config *cfg);
+void kstats_delete(struct kstats *ks);
+void kstats_start(struct kstats *ks);
+void kstats_stop(struct kstats *ks);
+void kstats_reset(struct kstats *ks);
+struct kstats *kstats_get(const char *name);
+void kstats_put(struct kstats *ks);
+
+/**
+ * kstats_record() - add a sample to a distribution
+ * @ks: the distribution
+ * @val: the sample (for a duration, kstats_now(@ks) - start)
+ *
+ * Safe in any context, hardirq and NMI included, and against preemption
+ * and migration: each update is a single this_cpu operation.  Does
+ * nothing while @ks is stopped.  Inline and notrace so that tracing can
+ * never recurse into it.
+ */
+static __always_inline notrace void kstats_record(struct kstats *ks, u64 val)
+{
+	struct kstats_slot __percpu *s;
+	unsigned int shift;
+
+	if (unlikely(!READ_ONCE(ks->active)))
+		return;
+	val = min(val, ks->clamp);
+	s = ks->slots + kstats_locate(val, ks->frac_bits, &shift);
+	this_cpu_inc(s->count);
+	this_cpu_add(s->sum, kstats_sum_term(val, shift));
+}
+
+/**
+ * kstats_record_missed() - count an event that could not be recorded
+ * @ks: the distribution
+ *
+ * Shown as "missed" in the header, so that nothing is lost silently.
+ */
+static __always_inline notrace void kstats_record_missed(struct kstats *ks)
+{
+	this_cpu_inc(ks->slots[ks->nr_slots].count);
+}
+
+/**
+ * kstats_now() - read the clock of a distribution
+ * @ks: the distribution
+ *
+ * Return: ns for ktime and local, cycles for tsc, 0 for none.
+ */
+static __always_inline notrace u64 kstats_now(const struct kstats *ks)
+{
+	switch (ks->clock) {
+	case KSTATS_CLOCK_LOCAL:
+		return local_clock();
+#ifdef CONFIG_X86
+	case KSTATS_CLOCK_TSC:
+		return rdtsc_ordered();
+#endif
+	case KSTATS_CLOCK_NONE:
+		return 0;
+	default:
+		return ktime_get_ns();
+	}
+}
+
+#endif /* _KSTATS_H */

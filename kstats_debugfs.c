@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The debugfs interface of kstats: one file per
+ * distribution under /sys/kernel/debug/kstats/, and the _control file that
+ * creates and removes them.  The text format is documented in
+ * Documentation/format.rst; keep both in step.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#ifdef CONFIG_X86
+#include <asm/tsc.h>
+#endif
+
+#include "kstats_internal.h"
+#include "kstats_trace.h"
+
+static struct dentry *kstats_root;
+static struct dentry *kstats_control;
+
+enum { KSTATS_NODE_START, KSTATS_NODE_STOP, KSTATS_NODE_RESET };
+
+/*
+ * What a reader of a distribution file iterates over: a snapshot taken at
+ * open, with the per-CPU and all-CPU counts turned into running totals so
+ * that any line can be printed again from its position alone.
+ */
+struct kstats_reader {
+	struct kstats *ks;
+	struct kstats_snapshot snap;
+	struct kstats_summary sum;
+};
+
+/* Running total of row @row up to and including slot @s. */
+static u64 kstats_cum(const struct kstats_snapshot *snap, u32 row, u32 s)
+{
+	return snap->count[(size_t)row * snap->nr_slots + s];
+}
+
+static u64 kstats_count(const struct kstats_snapshot *snap, u32 row, u32 s)
+{
+	return kstats_cum(snap, row, s) - (s ? kstats_cum(snap, row, s - 1) : 0);
+}
+
+static void kstats_seq_p(struct seq_file *m, u64 part, u64 whole)
+{
+	u64 ppm = kstats_ppm(part, whole);
+
+	seq_printf(m, " p %llu.%06llu", ppm / 1000000, ppm % 1000000);
+}
+
+static void kstats_show_header(struct seq_file *m, struct kstats_reader *r)
+{
+	const struct kstats_snapshot *snap = &r->snap;
+	const struct kstats_summary *sum = &r->sum;
+	struct kstats *ks = r->ks;
+
+	seq_printf(m, "# name %s clock %s unit %s frac_bits %u state %s cpus %u samples %llu missed %llu\n",
+		   ks->name, kstats_clock_name(ks->clock),
+		   kstats_clock_unit(ks->clock), ks->frac_bits,
+		   READ_ONCE(ks->active) ? "active" : "stopped", snap->nr_cpus,
+		   snap->samples, snap->missed);
+#ifdef CONFIG_X86
+	if (ks->clock == KSTATS_CLOCK_TSC)
+		seq_printf(m, "# clock tsc_khz %u\n", tsc_khz);
+#endif
+	if (snap->clamp != U64_MAX)
+		seq_printf(m, "# range max_value %llu overflow %llu\n",
+			   snap->clamp - 1,
+			   snap->slot_samples[snap->nr_slots - 1]);
+	if (ks->show_source)
+		ks->show_source(ks, m);
+	else
+		seq_puts(m, "# source mechanism api\n");
+	seq_printf(m, "# summary samples %llu min %llu p50 %llu p90 %llu p99 %llu p99.9 %llu max %llu mean %llu\n",
+		   sum->samples, sum->min, sum->p50, sum->p90, sum->p99,
+		   sum->p999, sum->max, sum->mean);
+}
+
+static void kstats_show_slot(struct seq_file *m, struct kstats_reader *r,
+			     u32 s)
+{
+	const struct kstats_snapshot *snap = &r->snap;
+	unsigned int k = snap->frac_bits;
+	u64 lo = kstats_slot_lo(s, k), hi = kstats_snapshot_slot_hi(snap, s);
+	u64 all = snap->slot_samples[s] - (s ? snap->slot_samples[s - 1] : 0);
+	u64 all_sum_hi = 0, all_sum_lo = 0;
+	u32 row;
+
+	if (!all)
+		return;
+	for (row = 0; row < snap->nr_cpus; row++) {
+		u64 n = kstats_count(snap, row, s);
+		u64 sum = snap->sum[(size_t)row * snap->nr_slots + s];
+		u64 t_hi, t_lo;
+
+		if (!n)
+			continue;
+		t_lo = kstats_slot_total(s, k, n, sum, &t_hi);
+		all_sum_lo += t_lo;
+		all_sum_hi += t_hi + (all_sum_lo < t_lo);
+		seq_printf(m, "slot %u CPU %u count %llu avg %llu", s,
+			   snap->cpu[row], n, kstats_slot_avg(s, k, n, sum));
+		kstats_seq_p(m, kstats_cum(snap, row, s),
+			     snap->cpu_samples[row]);
+		seq_printf(m, " lo %llu hi %llu\n", lo, hi);
+	}
+	seq_printf(m, "slot %u CPUS %u count %llu avg %llu", s, snap->nr_cpus,
+		   all, kstats_div128(all_sum_hi, all_sum_lo, all));
+	kstats_seq_p(m, snap->slot_samples[s], snap->samples);
+	seq_printf(m, " lo %llu hi %llu\n", lo, hi);
+}
+
+/* Position 0 is the header, position 1 + s is slot s. */
+static void *kstats_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct kstats_reader *r = m->private;
+
+	return *pos <= r->snap.nr_slots ? pos : NULL;
+}
+
+static void *kstats_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	(*pos)++;
+	return kstats_seq_start(m, pos);
+}
+
+static void kstats_seq_stop(struct seq_file *m, void *v)
+{
+}
+
+static int kstats_seq_show(struct seq_file *m, void *v)
+{
+	loff_t pos = *(loff_t *)v;
+
+	if (!pos)
+		kstats_show_header(m, m->private);
+	else
+		kstats_show_slot(m, m->private, pos - 1);
+	return 0;
+}
+
+static const struct seq_operations kstats_seq_ops = {
+	.start = kstats_seq_start,
+	.next = kstats_seq_next,
+	.stop = kstats_seq_stop,
+	.show = kstats_seq_show,
+};
+
+static int kstats_node_open(struct inode *inode, struct file *file)
+{
+	struct kstats_reader *r;
+	u32 row, s;
+	int err;
+
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	r = __seq_open_private(file, &kstats_seq_ops, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->ks = inode->i_private;
+	err = kstats_snapshot_take(r->ks, &r->snap);
+	if (err) {
+		seq_release_private(inode, file);
+		return err;
+	}
+	kstats_snapshot_summary(&r->snap, &r->sum);
+	for (row = 0; row < r->snap.nr_cpus; row++) {
+		u64 *c = r->snap.count + (size_t)row * r->snap.nr_slots;
+
+		for (s = 1; s < r->snap.nr_slots; s++)
+			c[s] += c[s - 1];
+	}
+	for (s = 1; s < r->snap.nr_slots; s++)
+		r->snap.slot_samples[s] += r->snap.slot_samples[s - 1];
+	return 0;
+}
+
+static int kstats_node_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	kstats_snapshot_free(&((struct kstats_reader *)m->private)->snap);
+	return seq_release_private(inode, file);
+}
+
+/*
+ * Copy a command from userspace: at most KSTATS_CMD_MAX bytes, no NUL
+ * inside.  Each write() is one whole command.
+ */
+static char *kstats_copy_cmd(const char __user *ubuf, size_t count,
+			     const char *file)
+{
+	char *buf;
+
+	if (!count || count > KSTATS_CMD_MAX) {
+		pr_warn_ratelimited("%s: command of %zu bytes, expected 1 to %d\n",
+				    file, count, KSTATS_CMD_MAX);
+		return ERR_PTR(-EINVAL);
+	}
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return buf;
+	if (strlen(buf) != count) {
+		pr_warn_ratelimited("%s: NUL byte inside the command\n", file);
+		kfree(buf);
+		return ERR_PTR(-EINVAL);
+	}
+	return buf;
+}
+
+/**
+ * kstats_parse_node_command() - parse a write to a distribution file
+ * @buf: the command: start, stop or reset, in any case, with blanks and a
+ *	newline allowed around it
+ * @op: where to store KSTATS_NODE_START, _STOP or _RESET
+ *
+ * Return: 0, or -EINVAL for anything else.
+ */
+int kstats_parse_node_command(const char *buf, int *op)
+{
+	static const char * const words[] = {
+		[KSTATS_NODE_START] = "start",
+		[KSTATS_NODE_STOP] = "stop",
+		[KSTATS_NODE_RESET] = "reset",
+	};
+	size_t len;
+	int i;
+
+	buf = skip_spaces(buf);
+	len = strlen(buf);
+	while (len && isspace(buf[len - 1]))
+		len--;
+	for (i = 0; i < ARRAY_SIZE(words); i++) {
+		if (len == strlen(words[i]) && !strncasecmp(buf, words[i], len)) {
+			*op = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+EXPORT_SYMBOL_GPL(kstats_parse_node_command);
+
+static ssize_t kstats_node_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct kstats *ks = file_inode(file)->i_private;
+	char *buf;
+	int op;
+
+	buf = kstats_copy_cmd(ubuf, count, ks->name);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	if (kstats_parse_node_command(buf, &op)) {
+		pr_warn_ratelimited("%s: unknown command '%s': use start, stop or reset\n",
+				    ks->name, strim(buf));
+		kfree(buf);
+		return -EINVAL;
+	}
+	kfree(buf);
+	switch (op) {
+	case KSTATS_NODE_START:
+		kstats_start(ks);
+		break;
+	case KSTATS_NODE_STOP:
+		kstats_stop(ks);
+		break;
+	default:
+		kstats_reset(ks);
+		break;
+	}
+	return count;
+}
+
+static const struct file_operations kstats_node_fops = {
+	.owner = THIS_MODULE,
+	.open = kstats_node_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.write = kstats_node_write,
+	.release = kstats_node_release,
+};
+
+/* Parse "keyword value" options after the first words of a command. */
+static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
+{
+	char *key, *val;
+	int err;
+
+	while ((key = strsep(rest, " \t\n"))) {
+		if (!*key)
+			continue;
+		if (!strcasecmp(key, "gap") && cmd->op == KSTATS_CMD_TRACE) {
+			cmd->gap = true;
+			continue;
+		}
+		do {
+			val = strsep(rest, " \t\n");
+		} while (val && !*val);
+		if (!val) {
+			pr_warn_ratelimited("_control: '%s' needs a value\n", key);
+			return -EINVAL;
+		}
+		if (!strcasecmp(key, "bits")) {
+			err = kstrtouint(val, 10, &cmd->cfg.frac_bits);
+			if (err || cmd->cfg.frac_bits > KSTATS_MAX_FRAC_BITS) {
+				pr_warn_ratelimited("_control: bits '%s' is not 0..%d\n",
+						    val, KSTATS_MAX_FRAC_BITS);
+				return -EINVAL;
+			}
+		} else if (!strcasecmp(key, "clock")) {
+			if (kstats_parse_clock(val, &cmd->cfg.clock)) {
+				pr_warn_ratelimited("_control: unknown clock '%s': use ktime, local, tsc or none\n",
+						    val);
+				return -EINVAL;
+			}
+		} else if (!strcasecmp(key, "max")) {
+			if (kstrtou64(val, 0, &cmd->cfg.max_value)) {
+				pr_warn_ratelimited("_control: max '%s' is not a number\n",
+						    val);
+				return -EINVAL;
+			}
+		} else if (cmd->op == KSTATS_CMD_TRACE &&
+			   !strcasecmp(key, "name")) {
+			cmd->cfg.name = val;
+		} else if (cmd->op == KSTATS_CMD_TRACE &&
+			   !strcasecmp(key, "start")) {
+			cmd->start = val;
+		} else if (cmd->op == KSTATS_CMD_TRACE &&
+			   !strcasecmp(key, "end")) {
+			cmd->end = val;
+		} else if (cmd->op == KSTATS_CMD_TRACE &&
+			   !strcasecmp(key, "maxactive")) {
+			if (kstrtouint(val, 10, &cmd->maxactive) ||
+			    cmd->maxactive > KSTATS_MAX_ACTIVE) {
+				pr_warn_ratelimited("_control: maxactive '%s' is not 0..%d\n",
+						    val, KSTATS_MAX_ACTIVE);
+				return -EINVAL;
+			}
+		} else {
+			pr_warn_ratelimited("_control: unknown option '%s'\n",
+					    key);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * kstats_parse_command() - parse a write to _control
+ * @buf: the command, modified in place; @cmd points into it
+ * @cmd: where to store the parsed command
+ *
+ * The grammar, with keywords in any case:
+ *
+ *	new NAME [bits B] [clock ktime|local|tsc|none] [max V]
+ *	remove NAME | remove all
+ *	trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [gap]
+ *	trace NAME start POINT end POINT [bits B] [clock C] [maxactive N]
+ *
+ * Return: 0, or -EINVAL with one line in the kernel log saying why.
+ */
+int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
+{
+	char *rest = strim(buf), *verb, *arg;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->cfg.frac_bits = 3;
+	verb = strsep(&rest, " \t\n");
+	do {
+		arg = strsep(&rest, " \t\n");
+	} while (arg && !*arg);
+	if (!*verb) {
+		pr_warn_ratelimited("_control: empty command\n");
+		return -EINVAL;
+	}
+	if (!strcasecmp(verb, "new")) {
+		cmd->op = KSTATS_CMD_NEW;
+	} else if (!strcasecmp(verb, "remove")) {
+		cmd->op = KSTATS_CMD_REMOVE;
+	} else if (!strcasecmp(verb, "trace")) {
+		cmd->op = KSTATS_CMD_TRACE;
+	} else {
+		pr_warn_ratelimited("_control: unknown command '%s': use new, remove or trace\n",
+				    verb);
+		return -EINVAL;
+	}
+	if (!arg) {
+		pr_warn_ratelimited("_control: %s needs a name\n", verb);
+		return -EINVAL;
+	}
+	cmd->cfg.name = arg;
+	if (cmd->op == KSTATS_CMD_REMOVE) {
+		if (rest && *skip_spaces(rest)) {
+			pr_warn_ratelimited("_control: remove takes one name, got more: '%s'\n",
+					    skip_spaces(rest));
+			return -EINVAL;
+		}
+		if (!strcasecmp(arg, "all"))
+			cmd->op = KSTATS_CMD_REMOVE_ALL;
+		return 0;
+	}
+	if (cmd->op == KSTATS_CMD_TRACE)
+		cmd->target = arg;
+	if (rest && kstats_parse_options(&rest, cmd))
+		return -EINVAL;
+	if (cmd->op == KSTATS_CMD_TRACE && !cmd->start != !cmd->end) {
+		pr_warn_ratelimited("_control: trace %s: a section needs both start and end\n",
+				    arg);
+		return -EINVAL;
+	}
+	if (cmd->start) {
+		cmd->cfg.name = arg;
+		cmd->target = NULL;
+	}
+	if (kstats_check_name(cmd->cfg.name)) {
+		pr_warn_ratelimited("_control: invalid name '%s': use 1 to %d of [A-Za-z0-9_.-], not starting with '_' or '.'\n",
+				    cmd->cfg.name, KSTATS_NAME_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(kstats_parse_command);
+
+static int kstats_remove(const char *name)
+{
+	struct kstats *ks;
+	int err = 0;
+
+	mutex_lock(&kstats_mutex);
+	ks = kstats_find_locked(name);
+	if (!ks)
+		err = -ENOENT;
+	else if (!ks->removable)
+		err = -EPERM;
+	if (!err)
+		kstats_forget_locked(ks);
+	mutex_unlock(&kstats_mutex);
+	if (err == -ENOENT)
+		pr_warn_ratelimited("_control: remove %s: no such distribution\n",
+				    name);
+	else if (err)
+		pr_warn_ratelimited("_control: remove %s: made by kernel code, which deletes it\n",
+				    name);
+	else
+		kstats_put(ks);
+	return err;
+}
+
+static void kstats_remove_all(void)
+{
+	struct kstats *ks, *tmp;
+	LIST_HEAD(doomed);
+
+	mutex_lock(&kstats_mutex);
+	list_for_each_entry_safe(ks, tmp, &kstats_list, node) {
+		if (ks->removable) {
+			kstats_forget_locked(ks);
+			list_add(&ks->node, &doomed);
+		}
+	}
+	mutex_unlock(&kstats_mutex);
+	list_for_each_entry_safe(ks, tmp, &doomed, node) {
+		list_del_init(&ks->node);
+		kstats_put(ks);
+	}
+}
+
+static int kstats_control_execute(struct kstats_cmd *cmd)
+{
+	char origin[sizeof(((struct kstats *)NULL)->origin)];
+	struct kstats *ks;
+
+	switch (cmd->op) {
+	case KSTATS_CMD_REMOVE:
+		return kstats_remove(cmd->cfg.name);
+	case KSTATS_CMD_REMOVE_ALL:
+		kstats_remove_all();
+		return 0;
+	case KSTATS_CMD_TRACE:
+		return kstats_trace_create(cmd);
+	default:
+		break;
+	}
+	snprintf(origin, sizeof(origin), "new bits %u clock %s",
+		 cmd->cfg.frac_bits, kstats_clock_name(cmd->cfg.clock));
+	if (cmd->cfg.max_value)
+		snprintf(origin + strlen(origin), sizeof(origin) - strlen(origin),
+			 " max %llu", cmd->cfg.max_value);
+	ks = kstats_create(&cmd->cfg, origin);
+	if (IS_ERR(ks))
+		return PTR_ERR(ks);
+	ks->removable = true;
+	return 0;
+}
+
+static ssize_t kstats_control_write(struct file *file,
+				    const char __user *ubuf, size_t count,
+				    loff_t *ppos)
+{
+	struct kstats_cmd cmd;
+	char *buf;
+	int err;
+
+	buf = kstats_copy_cmd(ubuf, count, "_control");
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	err = kstats_parse_command(buf, &cmd);
+	if (!err)
+		err = kstats_control_execute(&cmd);
+	kfree(buf);
+	return err ? err : count;
+}
+
+static int kstats_control_show(struct seq_file *m, void *v)
+{
+	struct kstats *ks;
+
+	mutex_lock(&kstats_mutex);
+	list_for_each_entry(ks, &kstats_list, node)
+		seq_printf(m, "%s %s\n", ks->name, ks->origin);
+	mutex_unlock(&kstats_mutex);
+	seq_puts(m,
+		 "# commands (write one per line to this file):\n"
+		 "#   new NAME [bits 0-5] [clock ktime|local|tsc|none] [max V]\n"
+		 "#   trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [gap]\n"
+		 "#   trace NAME start SYM[+OFF]|tp:GROUP:EVENT end SYM[+OFF]|tp:GROUP:EVENT [bits B] [clock C]\n"
+		 "#   remove NAME | remove all\n"
+		 "# to a distribution file: start | stop | reset\n");
+	return 0;
+}
+
+static int kstats_control_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, kstats_control_show, NULL);
+}
+
+static const struct file_operations kstats_control_fops = {
+	.owner = THIS_MODULE,
+	.open = kstats_control_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.write = kstats_control_write,
+	.release = single_release,
+};
+
+/* Called under kstats_mutex, so that names stay unique in the directory. */
+int kstats_debugfs_add(struct kstats *ks)
+{
+	struct dentry *d;
+
+	if (!kstats_root)
+		return 0;
+	d = debugfs_create_file(ks->name, 0600, kstats_root, ks,
+				&kstats_node_fops);
+	if (IS_ERR(d)) {
+		pr_warn("%s: cannot create the debugfs file: %ld\n", ks->name,
+			PTR_ERR(d));
+		return PTR_ERR(d);
+	}
+	ks->dentry = d;
+	return 0;
+}
+
+/* Waits for the file operations in flight on @ks's file. */
+void kstats_debugfs_remove(struct kstats *ks)
+{
+	debugfs_remove(ks->dentry);
+	ks->dentry = NULL;
+}
+
+int kstats_debugfs_init(void)
+{
+	struct dentry *d = debugfs_create_dir("kstats", NULL);
+
+	if (IS_ERR(d)) {
+		/* Distributions still work for kernel code, without files. */
+		pr_warn("debugfs is not available (%ld): no files, the API still works\n",
+			PTR_ERR(d));
+		return 0;
+	}
+	kstats_root = d;
+	d = debugfs_create_file("_control", 0600, kstats_root, NULL,
+				&kstats_control_fops);
+	if (IS_ERR(d)) {
+		debugfs_remove(kstats_root);
+		kstats_root = NULL;
+		return PTR_ERR(d);
+	}
+	kstats_control = d;
+	return 0;
+}
+
+/* First, so that no command runs while the distributions go. */
+void kstats_debugfs_exit_control(void)
+{
+	debugfs_remove(kstats_control);
+	kstats_control = NULL;
+}
+
+void kstats_debugfs_exit(void)
+{
+	debugfs_remove(kstats_root);
+	kstats_root = NULL;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Distributions fed by probes: function durations
+ * (fprobe or kretprobe), sections between two probe points, tracepoints.
+ */
+#ifndef _KSTATS_TRACE_H
+#define _KSTATS_TRACE_H
+
+struct kstats_cmd;
+
+/* Most kretprobe instances in flight per trace node (maxactive). */
+#define KSTATS_MAX_ACTIVE	4096
+
+int kstats_trace_create(struct kstats_cmd *cmd);
+
+#endif /* _KSTATS_TRACE_H */
