@@ -1,0 +1,207 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a kernel in QEMU (TCG) with a generated busybox initramfs and run a
+# guest script in it; then scan the console log for kernel reports.
+#
+#   scripts/vm-run.sh --kernel BZIMAGE [--script GUEST.sh] [--add SRC[:DEST]]...
+#       [--smp N] [--icount] [--mem MB] [--timeout S] [--append "ARGS"]
+#       [--log FILE] [--allow-warn REGEX]... [--modules-dir DIR --module NAME]...
+#       [--kvm] [-v|--verbose]
+#
+# The guest script runs under /init with `sh`, cwd /kstats; its stdout is the
+# TAP that this script prints on its own stdout (copied from between the
+# KSTATS-TAP-BEGIN/END markers of the log); its stderr only goes to the log.
+# --add puts a host file at DEST in the guest (default /kstats/<basename>).
+# --modules-dir/--module copy a module of the kernel's /lib/modules/<ver>
+# tree and its dependencies, for `modprobe NAME` in the guest.
+#
+# Exit status: 0 all clean; 1 kernel report (BUG, WARNING, KASAN, lockdep,
+# kmemleak, panic...), timeout or no exit marker (offending lines on
+# stderr); 3 log clean but the guest script exited non-zero; 2 usage.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage() { sed -n '4,21s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+
+kernel= script= smp=2 icount=0 mem=1024 timeout=300 append= log= verbose=0
+accel=tcg moddir=
+adds=() allow=() modules=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel)	kernel=$2; shift ;;
+	--script)	script=$2; shift ;;
+	--add)		adds+=("$2"); shift ;;
+	--smp)		smp=$2; shift ;;
+	--icount)	icount=1 ;;
+	--mem)		mem=$2; shift ;;
+	--timeout)	timeout=$2; shift ;;
+	--append)	append=$2; shift ;;
+	--log)		log=$2; shift ;;
+	--allow-warn)	allow+=("$2"); shift ;;
+	--modules-dir)	moddir=$2; shift ;;
+	--module)	modules+=("$2"); shift ;;
+	--kvm)		accel=kvm ;;
+	-v|--verbose)	verbose=1 ;;
+	-h|--help)	usage ;;
+	*)		say "unknown option $1"; usage ;;
+	esac
+	shift
+done
+[ -n "$kernel" ] || usage
+[ -r "$kernel" ] || die "cannot read kernel $kernel"
+[ -z "$script" ] || [ -r "$script" ] || die "cannot read guest script $script"
+[ "$icount" = 0 ] || smp=1	# icount needs one vCPU (6.1 hangs with more)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/kstats-vm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+[ -n "$log" ] || log=$work/console.log
+mkdir -p "$(dirname "$log")"
+root=$work/root
+
+# --- initramfs ---------------------------------------------------------------
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,kstats/bin,etc,root}
+cp /bin/busybox "$root/bin/busybox"
+! ldd /bin/busybox >/dev/null 2>&1 ||
+	die "/bin/busybox is not static: install busybox-static (scripts/deps.sh)"
+mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
+
+for a in "${adds[@]}"; do
+	src=${a%%:*}
+	dest=/kstats/$(basename "$src")
+	[ "$src" = "$a" ] || dest=${a#*:}
+	[ -e "$src" ] || die "--add: no such file $src"
+	mkdir -p "$root$(dirname "$dest")"
+	cp -r "$src" "$root$dest"
+done
+[ -z "$script" ] || cp "$script" "$root/kstats-guest.sh"
+
+# Modules of the kernel's own tree, decompressed, with their dependencies.
+if [ ${#modules[@]} -gt 0 ]; then
+	[ -f "$moddir/modules.dep" ] || die "--module needs --modules-dir with modules.dep"
+	kver=$(basename "$moddir")
+	mdst=$root/lib/modules/$kver
+	mkdir -p "$mdst"
+	want=()
+	for m in "${modules[@]}"; do
+		line=$(grep -E "(^|/)${m//-/[-_]}\.ko(\.[gx]z|\.zst)?:" "$moddir/modules.dep") ||
+			die "module $m not in $moddir/modules.dep"
+		want+=(${line/:/})
+	done
+	for rel in $(printf '%s\n' "${want[@]}" | sort -u); do
+		mkdir -p "$mdst/$(dirname "$rel")"
+		case $rel in
+		*.xz)	xz -dc "$moddir/$rel" > "$mdst/${rel%.xz}" ;;
+		*.gz)	gzip -dc "$moddir/$rel" > "$mdst/${rel%.gz}" ;;
+		*.zst)	zstd -qdc "$moddir/$rel" > "$mdst/${rel%.zst}" ;;
+		*)	cp "$moddir/$rel" "$mdst/$rel" ;;
+		esac
+	done
+	sed -E 's/\.ko\.(xz|gz|zst)/.ko/g' "$moddir/modules.dep" > "$mdst/modules.dep"
+fi
+
+cat > "$root/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s
+export PATH=/kstats/bin:/kstats:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+exec </dev/console >/dev/console 2>&1
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t debugfs debugfs /sys/kernel/debug
+[ -d /sys/kernel/tracing ] && mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t tmpfs tmpfs /tmp 2>/dev/null
+ln -s /proc/self/fd /dev/fd 2>/dev/null
+echo "KSTATS-GUEST-START $(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo)"
+rc=0
+if [ -f /kstats-guest.sh ]; then
+	cd /kstats
+	mkfifo /tap.fifo
+	tee /tap.out < /tap.fifo &
+	sh /kstats-guest.sh > /tap.fifo
+	rc=$?
+	wait
+	cd /
+fi
+echo "KSTATS-GUEST-EXIT $rc"
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan > /sys/kernel/debug/kmemleak
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	echo KSTATS-KMEMLEAK-BEGIN
+	cat /sys/kernel/debug/kmemleak
+	echo KSTATS-KMEMLEAK-END
+fi
+echo 1 > /proc/sys/kernel/printk
+echo KSTATS-TAP-BEGIN
+[ -f /tap.out ] && cat /tap.out
+echo KSTATS-TAP-END
+# poweroff needs ACPI (Debian kernels); the test kernel has none, and
+# `reboot -f` makes QEMU (-no-reboot) exit as well.
+[ -d /sys/firmware/acpi ] && poweroff -f
+reboot -f
+INIT
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > "$work/initrd.gz"
+
+# --- boot --------------------------------------------------------------------
+qemu=(qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$smp"
+	-kernel "$kernel" -initrd "$work/initrd.gz"
+	-append "console=ttyS0 panic=-1 printk.time=1 loglevel=7 $append"
+	-display none -monitor none -serial stdio -no-reboot)
+[ "$icount" = 0 ] || qemu+=(-icount shift=0,sleep=off)
+
+say "booting $(basename "$kernel") (smp=$smp mem=${mem}M icount=$icount, timeout ${timeout}s, log $log)"
+t0=$(date +%s.%N)
+rc=0
+if [ "$verbose" = 1 ]; then
+	timeout -k 5 "$timeout" "${qemu[@]}" < /dev/null | tee "$log" >&2 || rc=${PIPESTATUS[0]}
+else
+	timeout -k 5 "$timeout" "${qemu[@]}" < /dev/null > "$log" 2>&1 || rc=$?
+fi
+t1=$(date +%s.%N)
+tr -d '\r' < "$log" > "$work/log" || true
+
+# --- scan ----------------------------------------------------------------------
+# Kernel reports: only lines with a printk timestamp count (so that a test
+# printing "WARNING:" is no report), plus kmemleak's block.
+pat='BUG:|Oops|WARNING:|KASAN:|UBSAN:|possible circular locking|inconsistent lock state'
+pat+='|possible recursive locking|suspicious RCU usage|Kernel panic|general protection fault'
+pat+='|kernel BUG|sleeping function called from invalid context|unreferenced object'
+pat+='|list_(add|del) corruption|INFO: task .* blocked for more than'
+bad=$(awk -v pat="$pat" '
+	/^KSTATS-KMEMLEAK-BEGIN$/ { k = 1; next }
+	/^KSTATS-KMEMLEAK-END$/ { k = 0; next }
+	k && /unreferenced object/ { print "kmemleak: " $0; next }
+	/\[ *[0-9]+\.[0-9]+\]/ && $0 ~ pat { print }
+' "$work/log")
+for re in "${allow[@]}"; do
+	bad=$(printf '%s\n' "$bad" | grep -Ev -- "$re" || true)
+done
+
+status=0
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	bad+=$'\n'"timeout: killed after ${timeout}s"
+fi
+exit_line=$(grep -m1 '^KSTATS-GUEST-EXIT ' "$work/log" || true)
+if [ -z "$exit_line" ]; then
+	bad+=$'\n'"no KSTATS-GUEST-EXIT marker (qemu exit $rc); last lines:"$'\n'"$(tail -n 15 "$work/log")"
+fi
+bad=$(printf '%s\n' "$bad" | sed '/^$/d')
+
+awk '/^KSTATS-TAP-BEGIN$/ { t = 1; next } /^KSTATS-TAP-END$/ { t = 0 } t' "$work/log"
+
+say "$(basename "$kernel"): $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s, ${exit_line:-no exit marker}"
+if [ -n "$bad" ]; then
+	say "kernel reports in $log:"
+	printf '  %s\n' "$bad" | head -n 60 >&2
+	status=1
+elif [ "${exit_line#KSTATS-GUEST-EXIT }" != 0 ]; then
+	say "guest script ${exit_line}"
+	status=3
+fi
+if [ "$log" = "$work/console.log" ] && [ "$status" != 0 ]; then
+	cp "$log" "${TMPDIR:-/tmp}/kstats-vm-last.log"
+	say "console log kept in ${TMPDIR:-/tmp}/kstats-vm-last.log"
+fi
+exit $status
