@@ -81,7 +81,8 @@ int kstats_check_name(const char *name)
 	if (!len || len > KSTATS_NAME_MAX || name[0] == '_' || name[0] == '.')
 		return -EINVAL;
 	for (i = 0; i < len; i++)
-		if (!isalnum(name[i]) && !strchr("_.-", name[i]))
+		if (!isascii(name[i]) ||
+		    (!isalnum(name[i]) && !strchr("_.-", name[i])))
 			return -EINVAL;
 	return 0;
 }

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An example user of the kstats API: a misc device, /dev/kstats_example,
+ * whose write() copies the data in and folds it into a checksum.  It keeps
+ * two distributions:
+ *
+ *   example_write        how long each write() takes, in ns (ktime)
+ *   example_write_bytes  how many bytes each write() carries (clock none)
+ *
+ * Drive it with any program that writes to the device, then read
+ * /sys/kernel/debug/kstats/example_write.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "kstats.h"
+
+#define EXAMPLE_CHUNK	4096
+
+static struct kstats *example_time;
+static struct kstats *example_size;
+static u32 example_checksum;
+
+/* The work being measured: copy in chunks and fold into a checksum. */
+static int example_consume(const char __user *ubuf, size_t count)
+{
+	u8 *buf = kmalloc(EXAMPLE_CHUNK, GFP_KERNEL);
+	size_t done = 0, i, n;
+	u32 sum = example_checksum;
+
+	if (!buf)
+		return -ENOMEM;
+	while (done < count) {
+		n = min_t(size_t, count - done, EXAMPLE_CHUNK);
+		if (copy_from_user(buf, ubuf + done, n)) {
+			kfree(buf);
+			return -EFAULT;
+		}
+		for (i = 0; i < n; i++)
+			sum = (sum << 5) + sum + buf[i];
+		done += n;
+	}
+	WRITE_ONCE(example_checksum, sum);
+	kfree(buf);
+	return 0;
+}
+
+static ssize_t example_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	u64 t0 = kstats_now(example_time);
+	int err = example_consume(ubuf, count);
+
+	kstats_record(example_time, kstats_now(example_time) - t0);
+	kstats_record(example_size, count);
+	return err ? err : count;
+}
+
+static const struct file_operations example_fops = {
+	.owner = THIS_MODULE,
+	.write = example_write,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice example_dev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "kstats_example",
+	.fops = &example_fops,
+	.mode = 0600,
+};
+
+static int __init example_init(void)
+{
+	struct kstats_config size_cfg = {
+		.name = "example_write_bytes",
+		.frac_bits = 2,
+		.clock = KSTATS_CLOCK_NONE,
+	};
+	int err;
+
+	example_time = kstats_new("example_write", 3);
+	if (IS_ERR(example_time))
+		return PTR_ERR(example_time);
+	example_size = kstats_new_config(&size_cfg);
+	if (IS_ERR(example_size)) {
+		err = PTR_ERR(example_size);
+		goto out_time;
+	}
+	err = misc_register(&example_dev);
+	if (err)
+		goto out_size;
+	return 0;
+
+out_size:
+	kstats_delete(example_size);
+out_time:
+	kstats_delete(example_time);
+	return err;
+}
+
+static void __exit example_exit(void)
+{
+	/* No write() runs once the device is gone: then delete. */
+	misc_deregister(&example_dev);
+	kstats_delete(example_size);
+	kstats_delete(example_time);
+}
+
+module_init(example_init);
+module_exit(example_exit);
+MODULE_DESCRIPTION("kstats example: time the write() of a misc device");
+MODULE_LICENSE("GPL");
