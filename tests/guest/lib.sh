@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP helpers for the guest integration suite (busybox sh).  Sourced by
+# run.sh before every t-*.sh, so the test numbers run on across files.
+
+KS=/sys/kernel/debug/kstats
+KB=/kstats
+T_N=${T_N:-0}
+T_FAIL=${T_FAIL:-0}
+
+ok() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
+not_ok() { T_N=$((T_N + 1)); T_FAIL=$((T_FAIL + 1)); echo "not ok $T_N - $*"; }
+skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
+diag() { echo "# $*"; }
+
+# check DESC CMD...: passes when CMD succeeds.
+check() {
+	local d=$1
+	shift
+	if "$@" >/tmp/check.out 2>&1; then ok "$d"; else
+		not_ok "$d"; sed 's/^/#   /' /tmp/check.out | head -n 20; fi
+}
+
+# expect DESC GOT WANT: passes when the two strings are equal.
+expect() {
+	if [ "$2" = "$3" ]; then ok "$1"; else
+		not_ok "$1"; diag "  got:  '$2'"; diag "  want: '$3'"; fi
+}
+
+# expect_match DESC TEXT REGEX (grep -E).
+expect_match() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"; else
+		not_ok "$1"; diag "  no match for /$3/ in:"
+		printf '%s\n' "$2" | head -n 10 | sed 's/^/#     /'; fi
+}
+
+# field FILE TAG KEY: the value after KEY on the "# TAG" header line
+# (TAG "name" is the first header line).
+field() {
+	grep -m1 "^# $2 " "$1" | awk -v k="$3" '{ for (i = 2; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'
+}
+
+# ctl FILE TEXT: one write(); prints ok or the errno name.
+ctl() { kload ctl "$1" "$2"; }
+
+# dmesg_has REGEX: the kernel log, since the last dmesg_mark, matches.
+dmesg_mark() { dmesg -c >/dev/null; }
+dmesg_has() { dmesg | grep -Eq -- "$1"; }

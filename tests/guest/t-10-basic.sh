@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# What a user types: load, create, fill, read, control, break, remove, unload.
+
+check "insmod kstats.ko" insmod $KB/kstats.ko
+expect "debugfs directory lists _control" "$(ls $KS)" "_control"
+expect_match "_control help names the commands" "$(cat $KS/_control)" \
+	"^#   new NAME \[bits 0-5\]"
+
+expect "new t1 bits 4 clock local" "$(ctl $KS/_control 'new t1 bits 4 clock local')" ok
+cat $KS/t1 > /tmp/t1
+expect_match "empty distribution header" "$(head -n1 /tmp/t1)" \
+	"^# name t1 clock local unit ns frac_bits 4 state active cpus [0-9]+ samples 0 missed 0$"
+expect "empty distribution summary" "$(grep '^# summary' /tmp/t1)" \
+	"# summary samples 0 min 0 p50 0 p90 0 p99 0 p99.9 0 max 0 mean 0"
+expect "no slot rows when empty" "$(grep -c '^slot' /tmp/t1)" 0
+expect_match "_control lists t1" "$(cat $KS/_control)" "^t1 new bits 4 clock local$"
+expect "file mode is 0600" "$(stat -c %a $KS/t1)" 600
+
+check "insmod kstats_example.ko" insmod $KB/kstats_example.ko
+expect_match "example made its distributions" "$(ls $KS)" "example_write_bytes"
+check "1000 writes of 64 bytes" kload write /dev/kstats_example 1000 64
+cat $KS/example_write > /tmp/ew
+cat $KS/example_write_bytes > /tmp/eb
+expect "example_write counts 1000 samples" "$(field /tmp/ew name samples)" 1000
+expect "example_write clock is ktime in ns" \
+	"$(field /tmp/ew name clock) $(field /tmp/ew name unit)" "ktime ns"
+expect "byte sizes: one slot [64, 79] on all CPUs" \
+	"$(grep ' CPUS ' /tmp/eb | awk '{ print $6, $8, $10, $12, $14 }')" \
+	"1000 64 1.000000 64 79"
+expect "byte sizes summary" "$(grep '^# summary' /tmp/eb)" \
+	"# summary samples 1000 min 64 p50 79 p90 79 p99 79 p99.9 79 max 79 mean 64"
+expect "per-CPU rows add up to the total" \
+	"$(awk '$1 == "slot" && $3 == "CPU" { n += $6 } END { print n }' /tmp/ew)" 1000
+expect "all-CPU rows add up to the total" \
+	"$(awk '$1 == "slot" && $3 == "CPUS" { n += $6 } END { print n }' /tmp/ew)" 1000
+expect "last all-CPU row has p 1.000000" \
+	"$(grep ' CPUS ' /tmp/ew | tail -n1 | awk '{ print $10 }')" 1.000000
+expect "rows are ordered by slot and bounded by lo <= avg <= hi" \
+	"$(awk '$1 == "slot" { if ($2 < last || $8 < $12 || $8 > $14) bad++; last = $2 }
+		END { print bad + 0 }' /tmp/ew)" 0
+expect_match "summary percentiles are slot upper bounds" \
+	"$(grep '^# summary' /tmp/ew)" \
+	"^# summary samples 1000 min [0-9]+ p50 [0-9]+ p90 [0-9]+ p99 [0-9]+ p99.9 [0-9]+ max [0-9]+ mean [0-9]+$"
+p50=$(field /tmp/ew summary p50)
+expect "p50 is the hi of a slot row" \
+	"$(awk -v p="$p50" '$3 == "CPUS" && $14 == p { print "yes"; exit }' /tmp/ew)" yes
+
+expect "stop" "$(ctl $KS/example_write stop)" ok
+kload write /dev/kstats_example 100 64
+expect "stopped: samples unchanged" "$(field $KS/example_write name samples)" 1000
+expect "stopped: state shown" "$(field $KS/example_write name state)" stopped
+expect "START in upper case, with newline" "$(ctl $KS/example_write 'START
+')" ok
+kload write /dev/kstats_example 10 64
+expect "started: 10 more samples" "$(field $KS/example_write name samples)" 1010
+expect "reset" "$(ctl $KS/example_write reset)" ok
+expect "reset: no samples" "$(field $KS/example_write name samples)" 0
+expect "reset: no rows" "$(grep -c '^slot' $KS/example_write)" 0
+
+dmesg_mark
+expect "bad node command: EINVAL" "$(ctl $KS/example_write bogus)" EINVAL
+check "bad node command: dmesg names it" dmesg_has "example_write: unknown command 'bogus'"
+expect "new with a / in the name: EINVAL" "$(ctl $KS/_control 'new a/b')" EINVAL
+check "bad name: dmesg says why" dmesg_has "invalid name 'a/b'"
+expect "duplicate name: EEXIST" "$(ctl $KS/_control 'new t1')" EEXIST
+check "duplicate: dmesg says why" dmesg_has "t1: a distribution of that name exists"
+expect "bits 6: EINVAL" "$(ctl $KS/_control 'new t2 bits 6')" EINVAL
+expect "unknown clock: EINVAL" "$(ctl $KS/_control 'new t2 clock sundial')" EINVAL
+expect "remove unknown: ENOENT" "$(ctl $KS/_control 'remove nosuch')" ENOENT
+expect "remove a kernel-made one: EPERM" "$(ctl $KS/_control 'remove example_write')" EPERM
+expect "unknown verb: EINVAL" "$(ctl $KS/_control 'frobnicate x')" EINVAL
+expect "nothing half-made after refusals" "$(ls $KS | tr '\n' ' ')" \
+	"_control example_write example_write_bytes t1 "
+
+expect "rmmod kstats while the example uses it fails" \
+	"$(rmmod kstats 2>/dev/null && echo removed || echo refused)" refused
+check "rmmod kstats_example" rmmod kstats_example
+expect "example files are gone" "$(ls $KS | tr '\n' ' ')" "_control t1 "
+
+kload hold $KS/t1 3 &
+sleep 1
+expect "rmmod while a file is open is refused" \
+	"$(rmmod kstats 2>/dev/null && echo removed || echo refused)" refused
+wait
+
+expect "new t2 clock tsc" "$(ctl $KS/_control 'new t2 clock tsc bits 2')" ok
+expect_match "tsc header gives unit and tsc_khz" "$(cat $KS/t2)" "# clock tsc_khz [0-9]+"
+expect "new t3 max 1000" "$(ctl $KS/_control 'new t3 max 1000')" ok
+expect "restricted range header" "$(grep '^# range' $KS/t3)" "# range max_value 1023 overflow 0"
+expect "remove t1" "$(ctl $KS/_control 'remove t1')" ok
+expect "remove all" "$(ctl $KS/_control 'remove all')" ok
+expect "all removed" "$(ls $KS | tr '\n' ' ')" "_control "
+check "rmmod kstats" rmmod kstats
+expect "debugfs directory gone" "$(ls /sys/kernel/debug | grep -c '^kstats$')" 0
