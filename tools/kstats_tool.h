@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kstats_tool.h - shared declarations of the kstats command-line tool.
+ *
+ * snapshot.c  parse a distribution (live debugfs file or saved snapshot)
+ * stats.c     percentiles, deltas, re-binning, two-sample KS test
+ * render.c    human units, bpftrace-style histogram, show, JSON
+ * export.c    Prometheus text format
+ * heatmap.c   latency heatmap as standalone SVG
+ * kstats.c    command line, subcommands, live access through debugfs
+ */
+#ifndef KSTATS_TOOL_H
+#define KSTATS_TOOL_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "../kstats_bucket.h"
+
+#define KSTATS_ROOT	"/sys/kernel/debug/kstats"
+#define U64_MAX_VAL	(~0ULL)
+/* Exit codes, fixed by the command's contract. */
+#define EXIT_SAME	0
+#define EXIT_DIFFERENT	1
+#define EXIT_ERROR	2
+
+/* One slot: all-CPU (or one CPU's, or a delta's) count and average. */
+struct kslot {
+	u32 slot;
+	u64 lo, hi;
+	u64 count;
+	u64 avg;
+	u32 ppm;	/* printed p, in millionths (parser only) */
+	u32 line;	/* line number in the file (parser only) */
+};
+
+/* One CPU row of a snapshot. */
+struct kcpurow {
+	u32 slot;
+	u32 cpu;
+	u64 count;
+	u64 avg;
+	u32 ppm;
+	u32 line;
+};
+
+/* The percentile summary, in the order of the "# summary" line. */
+struct ksummary {
+	u64 samples, min, p50, p90, p99, p999, max, mean;
+};
+
+struct snapshot {
+	char source[512];	/* file it was read from */
+	char name[64];
+	char clock[8];
+	char unit[8];
+	char state[8];
+	unsigned int frac_bits;
+	u32 cpus;
+	u64 samples, missed;
+	int has_tsc_khz, has_range;
+	u64 tsc_khz, max_value, overflow;
+	struct ksummary summary;	/* as the kernel printed it */
+	char *header;		/* the "# " lines, verbatim */
+	struct kslot *slots;	/* all-CPU rows, increasing slot */
+	size_t nslots;
+	struct kcpurow *rows;	/* CPU rows, by slot then CPU */
+	size_t nrows;
+};
+
+/* snapshot.c */
+int snapshot_parse(struct snapshot *s, const char *buf, size_t len,
+		   const char *source, char *err, size_t errlen);
+int snapshot_load(struct snapshot *s, const char *path, char *err,
+		  size_t errlen);
+void snapshot_free(struct snapshot *s);
+int valid_name(const char *name);
+
+/* stats.c */
+struct ks_result {
+	double d;		/* max distance between the slot CDFs */
+	double n_eff;		/* nA * nB / (nA + nB) */
+	double p;		/* asymptotic p-value */
+	u32 at_slot;		/* where D is reached (common frac_bits) */
+	unsigned int frac_bits;
+};
+u64 hist_total(const struct kslot *s, size_t n);
+void hist_sum128(const struct kslot *s, size_t n, u64 *hi, u64 *lo);
+void hist_summary(const struct kslot *s, size_t n, struct ksummary *out);
+size_t cpu_hist(const struct snapshot *snap, u32 cpu, struct kslot *out);
+struct kslot *hist_delta(const struct kslot *cur, size_t ncur,
+			 const struct kslot *prev, size_t nprev, size_t *nout,
+			 int *reset);
+struct kslot *hist_rebin(const struct kslot *s, size_t n,
+			 unsigned int from_bits, unsigned int to_bits,
+			 size_t *nout);
+double ks_pvalue(double lambda);
+int ks_test(const struct snapshot *a, const struct snapshot *b,
+	    struct ks_result *r);
+
+/* render.c */
+const char *fmt_value(char *buf, size_t len, u64 v, const char *unit);
+const char *fmt_bound(char *buf, size_t len, u64 v, const char *unit);
+void print_histogram_bits(FILE *f, const struct kslot *s, size_t n,
+			  unsigned int frac_bits, const char *unit,
+			  int max_rows);
+void print_show(FILE *f, const struct snapshot *snap, int per_cpu,
+		int max_rows);
+void snap_summary(const struct snapshot *snap, struct ksummary *out);
+void print_cpu_table(FILE *f, const struct snapshot *snap);
+void json_snapshot(FILE *f, const struct snapshot *snap, int indent);
+void json_string(FILE *f, const char *s);
+
+/* export.c */
+void export_prometheus(FILE *f, const struct snapshot *snaps, size_t n,
+		       const char *host);
+
+/* heatmap.c */
+struct heatcol {
+	double t0, t1;		/* seconds since the first snapshot */
+	struct kslot *s;
+	size_t n;
+};
+int heatmap_svg(FILE *f, const char *title, const char *unit,
+		unsigned int frac_bits, const struct heatcol *cols,
+		size_t ncols);
+
+#endif /* KSTATS_TOOL_H */

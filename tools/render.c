@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render.c - everything `kstats show` prints: values in human units, the
+ * histogram drawn as bpftrace's hist() draws it, the per-CPU percentile
+ * table, and the JSON form of a snapshot (also used by `kstats export`).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kstats_tool.h"
+
+#define BAR_WIDTH 52	/* as bpftrace */
+
+/* @v in human units: ns/us/ms/s for "ns", plain numbers otherwise. */
+const char *fmt_value(char *buf, size_t len, u64 v, const char *unit)
+{
+	static const u64 div[] = { 1000000000ULL, 1000000, 1000, 1 };
+	static const char *const name[] = { "s", "ms", "us", "ns" };
+	u64 whole, frac;
+	int i = 0;
+
+	if (v == U64_MAX_VAL) {
+		snprintf(buf, len, "inf");
+		return buf;
+	}
+	if (strcmp(unit, "ns")) {
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+		return buf;
+	}
+	while (div[i] > 1 && v < div[i])
+		i++;
+	whole = v / div[i];
+	frac = div[i] > 1 ? ((v % div[i]) * 1000 + div[i] / 2) / div[i] : 0;
+	if (frac == 1000) {
+		whole++;
+		frac = 0;
+	}
+	if (!frac) {
+		snprintf(buf, len, "%llu%s", (unsigned long long)whole, name[i]);
+	} else {
+		char f[8];
+		size_t n = (size_t)snprintf(f, sizeof(f), "%03llu",
+					    (unsigned long long)frac);
+
+		while (n > 1 && f[n - 1] == '0')
+			f[--n] = '\0';
+		snprintf(buf, len, "%llu.%s%s", (unsigned long long)whole, f,
+			 name[i]);
+	}
+	return buf;
+}
+
+/* An exclusive upper bound hi + 1 (the hist() label), "..." past 2^64-1. */
+const char *fmt_bound(char *buf, size_t len, u64 hi, const char *unit)
+{
+	if (hi == U64_MAX_VAL) {
+		snprintf(buf, len, "...");
+		return buf;
+	}
+	return fmt_value(buf, len, hi + 1, unit);
+}
+
+static void hist_label(char *buf, size_t len, const struct kslot *s,
+		       const char *unit)
+{
+	char a[32], b[32];
+
+	if (s->lo == s->hi)
+		snprintf(buf, len, "[%s]", fmt_value(a, sizeof(a), s->lo, unit));
+	else
+		snprintf(buf, len, "[%s, %s)", fmt_value(a, sizeof(a), s->lo, unit),
+			 fmt_bound(b, sizeof(b), s->hi, unit));
+}
+
+/*
+ * Every slot from the lowest non-empty to the highest, empty ones included,
+ * merged @group at a time.
+ */
+static struct kslot *dense_rows(const struct kslot *s, size_t n,
+				unsigned int frac_bits, int max_rows,
+				size_t *nout, unsigned int *group)
+{
+	struct kslot *d, *m;
+	size_t nd = 0, nm = 0, j = 0;
+	u32 first = s[0].slot, last = s[n - 1].slot;
+
+	d = calloc((size_t)(last - first) + 1, sizeof(*d));
+	if (!d)
+		return NULL;
+	for (u32 slot = first; slot <= last; slot++) {
+		if (j < n && s[j].slot == slot)
+			d[nd++] = s[j++];
+		else
+			d[nd++] = (struct kslot){ .slot = slot,
+				.lo = kstats_slot_lo(slot, frac_bits),
+				.hi = kstats_slot_hi(slot, frac_bits) };
+	}
+	*group = 1;
+	if (max_rows > 0 && nd > (size_t)max_rows)
+		*group = (unsigned int)((nd + (size_t)max_rows - 1) /
+					(size_t)max_rows);
+	if (*group == 1) {
+		*nout = nd;
+		return d;
+	}
+	m = calloc(nd, sizeof(*m));
+	if (!m) {
+		free(d);
+		return NULL;
+	}
+	for (size_t i = 0; i < nd; i++) {
+		if (i % *group == 0)
+			m[nm++] = d[i];
+		m[nm - 1].hi = d[i].hi;
+		if (i % *group)
+			m[nm - 1].count += d[i].count;
+	}
+	free(d);
+	*nout = nm;
+	return m;
+}
+
+/* One line per row: label, count and a bar scaled to the largest count. */
+static void draw(FILE *f, const struct kslot *d, size_t n, const char *unit)
+{
+	char label[80];
+	u64 max = 0;
+	int w = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int l;
+
+		hist_label(label, sizeof(label), &d[i], unit);
+		l = (int)strlen(label);
+		w = l > w ? l : w;
+		max = d[i].count > max ? d[i].count : max;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char bar[BAR_WIDTH + 1];
+		size_t len = max ? (size_t)((long double)d[i].count *
+					    BAR_WIDTH / max) : 0;
+
+		memset(bar, '@', len);
+		memset(bar + len, ' ', BAR_WIDTH - len);
+		bar[BAR_WIDTH] = '\0';
+		hist_label(label, sizeof(label), &d[i], unit);
+		fprintf(f, "%-*s %10llu |%s|\n", w, label,
+			(unsigned long long)d[i].count, bar);
+	}
+}
+
+void print_histogram_bits(FILE *f, const struct kslot *s, size_t n,
+			  unsigned int frac_bits, const char *unit,
+			  int max_rows)
+{
+	struct kslot *d;
+	unsigned int group;
+	size_t nd;
+
+	while (n && !s[n - 1].count)
+		n--;
+	while (n && !s[0].count) {
+		s++;
+		n--;
+	}
+	if (!n) {
+		fprintf(f, "(no samples)\n");
+		return;
+	}
+	d = dense_rows(s, n, frac_bits, max_rows, &nd, &group);
+	if (!d) {
+		fprintf(f, "(out of memory)\n");
+		return;
+	}
+	if (group > 1)
+		fprintf(f, "(%u adjacent slots merged per row to fit %d rows)\n",
+			group, max_rows);
+	draw(f, d, nd, unit);
+	free(d);
+}
+
+static void summary_row(FILE *f, const char *label, const struct ksummary *s,
+			const char *unit, const char *mark)
+{
+	const u64 v[] = { s->min, s->p50, s->p90, s->p99, s->p999, s->max,
+			  s->mean };
+	char b[32];
+
+	fprintf(f, "%-5s %12llu", label, (unsigned long long)s->samples);
+	for (int i = 0; i < 7; i++)
+		fprintf(f, " %9s", fmt_value(b, sizeof(b), v[i], unit));
+	fprintf(f, "%s\n", mark);
+}
+
+static void summary_head(FILE *f, const char *first)
+{
+	fprintf(f, "%-5s %12s %9s %9s %9s %9s %9s %9s %9s\n", first, "count",
+		"min", "p50", "p90", "p99", "p99.9", "max", "mean");
+}
+
+/* The all-CPU summary from the slot rows, with the kernel's exact mean. */
+void snap_summary(const struct snapshot *snap, struct ksummary *out)
+{
+	hist_summary(snap->slots, snap->nslots, out);
+	out->mean = snap->summary.mean;
+}
+
+static int differs(u64 a, u64 all)
+{
+	return a > 2 * all || 2 * a < all;
+}
+
+/* Each CPU's percentiles side by side; '<' marks a CPU unlike the rest. */
+void print_cpu_table(FILE *f, const struct snapshot *snap)
+{
+	struct kslot *h = calloc(snap->nslots ? snap->nslots : 1, sizeof(*h));
+	struct ksummary all, c;
+	int odd = 0;
+
+	if (!h)
+		return;
+	snap_summary(snap, &all);
+	summary_head(f, "CPU");
+	for (u32 cpu = 0; cpu < snap->cpus; cpu++) {
+		size_t n = cpu_hist(snap, cpu, h);
+		char label[16];
+		int mark;
+
+		if (!n)
+			continue;
+		hist_summary(h, n, &c);
+		mark = differs(c.p50, all.p50) || differs(c.p99, all.p99);
+		odd |= mark;
+		snprintf(label, sizeof(label), "%u", cpu);
+		summary_row(f, label, &c, snap->unit, mark ? "  <" : "");
+	}
+	summary_row(f, "all", &all, snap->unit, "");
+	if (odd)
+		fprintf(f, "< : p50 or p99 more than 2x away from all CPUs'\n");
+	free(h);
+}
+
+void print_show(FILE *f, const struct snapshot *snap, int per_cpu,
+		int max_rows)
+{
+	struct ksummary sum;
+
+	fputs(snap->header, f);
+	fprintf(f, "\n");
+	if (per_cpu) {
+		print_cpu_table(f, snap);
+	} else {
+		snap_summary(snap, &sum);
+		summary_head(f, "");
+		summary_row(f, "", &sum, snap->unit, "");
+	}
+	fprintf(f, "missed %llu\n\n@%s (%s):\n", (unsigned long long)snap->missed,
+		snap->name, snap->unit);
+	print_histogram_bits(f, snap->slots, snap->nslots, snap->frac_bits,
+			     snap->unit, max_rows);
+}
+
+void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_summary(FILE *f, const struct ksummary *s)
+{
+	fprintf(f, "{\"samples\": %llu, \"min\": %llu, \"p50\": %llu, "
+		"\"p90\": %llu, \"p99\": %llu, \"p99.9\": %llu, \"max\": %llu, "
+		"\"mean\": %llu}",
+		(unsigned long long)s->samples, (unsigned long long)s->min,
+		(unsigned long long)s->p50, (unsigned long long)s->p90,
+		(unsigned long long)s->p99, (unsigned long long)s->p999,
+		(unsigned long long)s->max, (unsigned long long)s->mean);
+}
+
+/* The whole snapshot: header fields, summary, per-CPU summaries, slots. */
+void json_snapshot(FILE *f, const struct snapshot *snap, int ind)
+{
+	struct kslot *h = calloc(snap->nslots ? snap->nslots : 1, sizeof(*h));
+	struct ksummary c;
+	size_t r = 0;
+	const char *sep = "";
+
+	fprintf(f, "%*s{\"name\": ", ind, "");
+	json_string(f, snap->name);
+	fprintf(f, ", \"source\": ");
+	json_string(f, snap->source);
+	fprintf(f, ", \"clock\": \"%s\", \"unit\": \"%s\", \"frac_bits\": %u, "
+		"\"state\": \"%s\", \"cpus\": %u, \"samples\": %llu, "
+		"\"missed\": %llu", snap->clock, snap->unit, snap->frac_bits,
+		snap->state, snap->cpus, (unsigned long long)snap->samples,
+		(unsigned long long)snap->missed);
+	if (snap->has_tsc_khz)
+		fprintf(f, ", \"tsc_khz\": %llu",
+			(unsigned long long)snap->tsc_khz);
+	if (snap->has_range)
+		fprintf(f, ", \"range\": {\"max_value\": %llu, \"overflow\": %llu}",
+			(unsigned long long)snap->max_value,
+			(unsigned long long)snap->overflow);
+	fprintf(f, ",\n%*s \"header\": ", ind, "");
+	{
+		const char *l = snap->header;
+		char line[1024];
+
+		fputc('[', f);
+		while (*l) {
+			const char *nl = strchr(l, '\n');
+			size_t n = nl ? (size_t)(nl - l) : strlen(l);
+
+			snprintf(line, sizeof(line), "%.*s", (int)n, l);
+			fprintf(f, "%s", l == snap->header ? "" : ", ");
+			json_string(f, line);
+			l += n + (nl != NULL);
+		}
+		fputc(']', f);
+	}
+	fprintf(f, ",\n%*s \"summary\": ", ind, "");
+	snap_summary(snap, &c);
+	json_summary(f, &c);
+	fprintf(f, ",\n%*s \"per_cpu\": [", ind, "");
+	for (u32 cpu = 0; h && cpu < snap->cpus; cpu++) {
+		size_t n = cpu_hist(snap, cpu, h);
+
+		if (!n)
+			continue;
+		hist_summary(h, n, &c);
+		fprintf(f, "%s\n%*s  {\"cpu\": %u, \"summary\": ", sep, ind, "",
+			cpu);
+		json_summary(f, &c);
+		fputc('}', f);
+		sep = ",";
+	}
+	fprintf(f, "],\n%*s \"slots\": [", ind, "");
+	for (size_t i = 0; i < snap->nslots; i++) {
+		const struct kslot *s = &snap->slots[i];
+
+		fprintf(f, "%s\n%*s  {\"slot\": %u, \"lo\": %llu, \"hi\": %llu, "
+			"\"count\": %llu, \"avg\": %llu, \"cpus\": [",
+			i ? "," : "", ind, "", s->slot, (unsigned long long)s->lo,
+			(unsigned long long)s->hi,
+			(unsigned long long)s->count,
+			(unsigned long long)s->avg);
+		for (sep = ""; r < snap->nrows && snap->rows[r].slot == s->slot;
+		     r++, sep = ", ")
+			fprintf(f, "%s{\"cpu\": %u, \"count\": %llu, \"avg\": %llu}",
+				sep, snap->rows[r].cpu,
+				(unsigned long long)snap->rows[r].count,
+				(unsigned long long)snap->rows[r].avg);
+		fprintf(f, "]}");
+	}
+	fprintf(f, "]}");
+	free(h);
+}

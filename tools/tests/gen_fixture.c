@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gen_fixture - write a kstats distribution exactly as format.rst describes
+ * it, from generated or given samples, using kstats_bucket.h as the module
+ * does.  Stands in for captures from a VM until real ones replace the files
+ * in tests/fixtures/.  The summary is computed independently of the tool:
+ * from the sorted raw samples, not from the slot table.
+ *
+ *   gen_fixture [--name N] [--clock C] [--bits K] [--cpus C] [--seed S]
+ *               [--state S] [--missed M] [--tsc-khz K] [--range MAX]
+ *               [-s CPU,COUNT,KIND,A[,B]]... [--stdin]
+ *
+ * KIND: const V | uniform LO HI | exp OFFSET MEAN | lognormal MEDIAN SIGMA
+ * --stdin reads "CPU VALUE" lines.  Each -s group has its own random stream
+ * (seed, group index), so a prefix of the groups always gives the same
+ * samples: consecutive cumulative snapshots.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kstats_bucket.h"
+
+struct sample {
+	u32 cpu;
+	u64 v;
+};
+
+static struct sample *smp;
+static size_t nsmp, capsmp;
+
+static void add(u32 cpu, u64 v)
+{
+	if (nsmp == capsmp) {
+		capsmp = capsmp ? capsmp * 2 : 4096;
+		smp = realloc(smp, capsmp * sizeof(*smp));
+		if (!smp)
+			exit(2);
+	}
+	smp[nsmp].cpu = cpu;
+	smp[nsmp++].v = v;
+}
+
+static u64 rng;
+
+static double uni(void)	/* xorshift64*, in (0, 1) */
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return ((rng * 2685821657736338717ULL >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = "fixture", *clock = "ktime", *state = "active";
+	unsigned int k = 3, cpus = 2, group = 0;
+	u64 seed = 1, missed = 0, tsc_khz = 0, range = 0;
+	int has_range = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
+
+		if (!strcmp(a, "--stdin")) {
+			unsigned int c;
+			unsigned long long x;
+
+			while (scanf("%u %llu", &c, &x) == 2)
+				add(c, x);
+			continue;
+		}
+		i++;
+		if (!strcmp(a, "--name")) name = v;
+		else if (!strcmp(a, "--clock")) clock = v;
+		else if (!strcmp(a, "--state")) state = v;
+		else if (!strcmp(a, "--bits")) k = (unsigned)atoi(v);
+		else if (!strcmp(a, "--cpus")) cpus = (unsigned)atoi(v);
+		else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 0);
+		else if (!strcmp(a, "--missed")) missed = strtoull(v, NULL, 0);
+		else if (!strcmp(a, "--tsc-khz")) tsc_khz = strtoull(v, NULL, 0);
+		else if (!strcmp(a, "--range")) {
+			range = strtoull(v, NULL, 0);
+			has_range = 1;
+		} else if (!strcmp(a, "-s")) {
+			char kind[16];
+			unsigned int cpu;
+			unsigned long long n;
+			double p1 = 0, p2 = 0;
+
+			if (sscanf(v, "%u,%llu,%15[a-z],%lf,%lf", &cpu, &n, kind,
+				   &p1, &p2) < 4) {
+				fprintf(stderr, "bad -s %s\n", v);
+				return 2;
+			}
+			rng = seed * 1000003ULL + ++group;
+			for (unsigned long long j = 0; j < n; j++) {
+				double x = p1;
+
+				if (!strcmp(kind, "uniform"))
+					x = p1 + (p2 - p1) * uni();
+				else if (!strcmp(kind, "exp"))
+					x = p1 - p2 * log(uni());
+				else if (!strcmp(kind, "lognormal"))
+					x = p1 * exp(p2 * sqrt(-2 * log(uni())) *
+						     cos(6.283185307179586 * uni()));
+				add(cpu, (u64)(x < 0 ? 0 : x));
+			}
+		} else {
+			fprintf(stderr, "unknown option %s\n", a);
+			return 2;
+		}
+	}
+
+	u32 nslots = kstats_nr_slots(k);
+	u64 *cnt = calloc((size_t)nslots * cpus, sizeof(u64));
+	u64 *sum = calloc((size_t)nslots * cpus, sizeof(u64));
+	u64 *cputot = calloc(cpus, sizeof(u64));
+	u64 *cpucum = calloc(cpus, sizeof(u64));
+	u64 *vals = calloc(nsmp + 1, sizeof(u64));
+	u64 tot_hi = 0, tot_lo = 0, overflow = 0;
+	u32 ovf_slot = nslots - 1;
+
+	for (size_t i = 0; i < nsmp; i++) {
+		u64 v = smp[i].v;
+		unsigned int shift;
+		u32 s = kstats_locate(v, k, &shift);
+
+		if (smp[i].cpu >= cpus)
+			return 2;
+		if (has_range && v > range) {
+			s = ovf_slot;	/* raw sum: the true average */
+			overflow++;
+			sum[(size_t)s * cpus + smp[i].cpu] += v;
+		} else {
+			sum[(size_t)s * cpus + smp[i].cpu] += kstats_sum_term(v, shift);
+		}
+		cnt[(size_t)s * cpus + smp[i].cpu]++;
+		cputot[smp[i].cpu]++;
+		vals[i] = v;
+		tot_lo += v;
+		tot_hi += tot_lo < v;
+	}
+	qsort(vals, nsmp, sizeof(u64), cmp);
+
+	/* The summary from the sorted samples. */
+	u64 N = nsmp, sv[7] = { 0 };
+	static const u32 num[] = { 50, 90, 99, 999 }, den[] = { 100, 100, 100, 1000 };
+#define SLOT_HI(v) (has_range && (v) > range ? ~0ULL : kstats_slot_hi(kstats_slot((v), k), k))
+#define SLOT_LO(v) (has_range && (v) > range ? range + 1 : kstats_slot_lo(kstats_slot((v), k), k))
+	if (N) {
+		sv[0] = SLOT_LO(vals[0]);
+		for (int q = 0; q < 4; q++)
+			sv[1 + q] = SLOT_HI(vals[kstats_rank(N, num[q], den[q]) - 1]);
+		sv[5] = SLOT_HI(vals[N - 1]);
+		sv[6] = kstats_div128(tot_hi, tot_lo, N);
+	}
+
+	printf("# name %s clock %s unit %s frac_bits %u state %s cpus %u samples %llu missed %llu\n",
+	       name, clock,
+	       !strcmp(clock, "tsc") ? "cycles" : !strcmp(clock, "none") ? "value" : "ns",
+	       k, state, cpus, (unsigned long long)N, (unsigned long long)missed);
+	if (tsc_khz)
+		printf("# clock tsc_khz %llu\n", (unsigned long long)tsc_khz);
+	if (has_range)
+		printf("# range max_value %llu overflow %llu\n",
+		       (unsigned long long)range, (unsigned long long)overflow);
+	printf("# source mechanism api\n");
+	printf("# summary samples %llu min %llu p50 %llu p90 %llu p99 %llu p99.9 %llu max %llu mean %llu\n",
+	       (unsigned long long)N, (unsigned long long)sv[0],
+	       (unsigned long long)sv[1], (unsigned long long)sv[2],
+	       (unsigned long long)sv[3], (unsigned long long)sv[4],
+	       (unsigned long long)sv[5], (unsigned long long)sv[6]);
+
+	u64 cum = 0;
+
+	for (u32 s = 0; s < nslots; s++) {
+		u64 c = 0, sm = 0, lo = kstats_slot_lo(s, k), hi = kstats_slot_hi(s, k);
+		int ovf = has_range && s == ovf_slot;
+
+		for (unsigned int cpu = 0; cpu < cpus; cpu++) {
+			c += cnt[(size_t)s * cpus + cpu];
+			sm += sum[(size_t)s * cpus + cpu];
+		}
+		if (!c)
+			continue;
+		if (ovf) {
+			lo = range + 1;
+			hi = ~0ULL;
+		}
+		for (unsigned int cpu = 0; cpu < cpus; cpu++) {
+			u64 cc = cnt[(size_t)s * cpus + cpu];
+			u64 avg = ovf ? sum[(size_t)s * cpus + cpu] / cc : kstats_slot_avg(s, k, cc, sum[(size_t)s * cpus + cpu]);
+
+			if (!cc)
+				continue;
+			cpucum[cpu] += cc;
+			printf("slot %u CPU %u count %llu avg %llu p %.6f lo %llu hi %llu\n",
+			       s, cpu, (unsigned long long)cc, (unsigned long long)avg,
+			       (double)(cpucum[cpu] * 1000000 / cputot[cpu]) / 1e6,
+			       (unsigned long long)lo, (unsigned long long)hi);
+		}
+		cum += c;
+		printf("slot %u CPUS %u count %llu avg %llu p %.6f lo %llu hi %llu\n",
+		       s, cpus, (unsigned long long)c,
+		       (unsigned long long)(ovf ? sm / c : kstats_slot_avg(s, k, c, sm)),
+		       (double)(cum * 1000000 / N) / 1e6,
+		       (unsigned long long)lo, (unsigned long long)hi);
+	}
+	return 0;
+}
