@@ -43,3 +43,62 @@ debian_kernels() {
 		printf '%s %s %s\n' "$name" "${img:--}" "${build:--}"
 	done
 }
+
+# Copy the source tree, without .git, build/ and build products, to DEST:
+# Kbuild builds in the tree it is given, so each kernel gets its own copy.
+copy_tree() {
+	local dest=$1
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	tar -C "$KSTATS_ROOT" --exclude=./build --exclude=./.git \
+		--exclude=./tools/build --exclude='*.o' --exclude='*.ko' \
+		--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
+		--exclude='*.symvers' --exclude=modules.order -cf - . |
+		tar -C "$dest" -xf -
+}
+
+# kbuild_copy NAME KDIR MAKE-ARGS...: copy the tree to build/NAME and run
+# `make KDIR=KDIR MAKE-ARGS` there, output in build/logs/build-NAME.log.
+kbuild_copy() {
+	local name=$1 kdir=$2
+	shift 2
+	mkdir -p "$KSTATS_ROOT/build/logs"
+	copy_tree "$KSTATS_ROOT/build/$name"
+	make -C "$KSTATS_ROOT/build/$name" KDIR="$kdir" "$@" \
+		> "$KSTATS_ROOT/build/logs/build-$name.log" 2>&1
+}
+
+# Release string of a kernel build tree.
+kernel_release() {
+	cat "$1/include/config/kernel.release" 2>/dev/null ||
+		make -s -C "$1" kernelrelease
+}
+
+# Static guest helpers: tests/guest/*.c -> build/guest-bin/<name>.
+# Prints the names that failed to build on stdout, logs in build/logs/.
+guest_helpers() {
+	local c n out=$KSTATS_ROOT/build/guest-bin
+	mkdir -p "$out" "$KSTATS_ROOT/build/logs"
+	for c in "$KSTATS_ROOT"/tests/guest/*.c; do
+		[ -e "$c" ] || continue
+		n=$(basename "$c" .c)
+		gcc -static -O2 -Wall -pthread -I"$KSTATS_ROOT" -o "$out/$n" "$c" -lm \
+			> "$KSTATS_ROOT/build/logs/helper-$n.log" 2>&1 || echo "$n"
+	done
+}
+
+# guest_adds BUILD-DIR: set GUEST_ADDS to the vm-run.sh --add options of an
+# integration run: the modules in /kstats/, tests/guest/ in /kstats/guest/,
+# the static helpers in /kstats/bin/.
+guest_adds() {
+	local d=$1 f
+	GUEST_ADDS=()
+	for f in "$d"/kstats.ko "$d"/examples/*.ko "$d"/bench/*.ko; do
+		[ -e "$f" ] && GUEST_ADDS+=(--add "$f")
+	done
+	[ -d "$d/tests/guest" ] && GUEST_ADDS+=(--add "$d/tests/guest:/kstats/guest")
+	for f in "$KSTATS_ROOT"/build/guest-bin/*; do
+		[ -x "$f" ] && GUEST_ADDS+=(--add "$f:/kstats/bin/$(basename "$f")")
+	done
+	return 0
+}

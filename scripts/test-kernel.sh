@@ -20,6 +20,7 @@ FRAGMENT=$KSTATS_ROOT/tests/vm/test-kernel.config
 # "# CONFIG_X is not set" must not be set.  Names the dropped ones.
 check_config() {
 	local frag=$1 conf=$2 line sym bad=0
+	[ -f "$conf" ] || die "no $conf"
 	while IFS= read -r line; do
 		case $line in
 		CONFIG_*=*)

@@ -189,19 +189,24 @@ if [ -z "$exit_line" ]; then
 fi
 bad=$(printf '%s\n' "$bad" | sed '/^$/d')
 
-awk '/^KSTATS-TAP-BEGIN$/ { t = 1; next } /^KSTATS-TAP-END$/ { t = 0 } t' "$work/log"
+if grep -q '^KSTATS-TAP-END$' "$work/log"; then
+	awk '/^KSTATS-TAP-BEGIN$/ { t = 1; next } /^KSTATS-TAP-END$/ { t = 0 } t' "$work/log"
+else	# cut short: the TAP-looking lines the guest printed live
+	awk '/^KSTATS-GUEST-START/ { g = 1; next }
+	     g && /^([ \t]*(not )?ok [0-9]|[ \t]*1\.\.[0-9]|[ \t]*#|TAP version|KTAP version)/' "$work/log"
+fi
 
 say "$(basename "$kernel"): $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s, ${exit_line:-no exit marker}"
+if [ "$log" = "$work/console.log" ] && { [ -n "$bad" ] || [ "${exit_line#KSTATS-GUEST-EXIT }" != 0 ]; }; then
+	log=${TMPDIR:-/tmp}/kstats-vm-last.log
+	cp "$work/console.log" "$log"
+fi
 if [ -n "$bad" ]; then
 	say "kernel reports in $log:"
 	printf '  %s\n' "$bad" | head -n 60 >&2
 	status=1
 elif [ "${exit_line#KSTATS-GUEST-EXIT }" != 0 ]; then
-	say "guest script ${exit_line}"
+	say "guest script ${exit_line}, console log in $log"
 	status=3
-fi
-if [ "$log" = "$work/console.log" ] && [ "$status" != 0 ]; then
-	cp "$log" "${TMPDIR:-/tmp}/kstats-vm-last.log"
-	say "console log kept in ${TMPDIR:-/tmp}/kstats-vm-last.log"
 fi
 exit $status

@@ -1,0 +1,214 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: every test of kstats, ending with one line
+# "N passed, N failed[, N skipped]"; exit status 1 if any failed.
+#
+#   scripts/check.sh
+#
+# 1. scripts/deps.sh; the test kernel (scripts/test-kernel.sh).
+# 2. Host checks: W=1 build, sparse (C=2), checkpatch --strict, kernel-doc.
+# 3. Test kernel in QEMU: KUnit (kstats_test.ko), then tests/guest/run.sh.
+# 4. Debian 6.1, 6.12 and 6.1-rt: build against their headers, run
+#    tests/guest/run.sh in QEMU with their kernel.
+# 5. make -C tools check.
+# Each kernel's build is in build/<kernel release>/, logs in build/logs/.
+# KSTATS_VM_TIMEOUT (default 600) bounds each QEMU run.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$KSTATS_ROOT"
+
+B=$KSTATS_ROOT/build
+LOGS=$B/logs
+VM_TIMEOUT=${KSTATS_VM_TIMEOUT:-600}
+rm -rf "$LOGS" "$B/guest-bin"
+mkdir -p "$LOGS"
+
+npass=0 nfail=0 nskip=0
+failures=()
+pass() { npass=$((npass + 1)); echo "PASS: $1"; }
+skip() { nskip=$((nskip + 1)); echo "SKIP: $1 ($2)"; }
+# fail NAME [DETAILS]
+fail() {
+	nfail=$((nfail + 1))
+	failures+=("$1")
+	echo "FAIL: $1"
+	[ -z "${2:-}" ] || printf '%s\n' "$2" | head -n 40 | sed 's/^/    /'
+}
+# check NAME DETAILS: pass when DETAILS is empty
+check() { if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi; }
+
+T0=$(now)
+TP=$T0
+phase() {
+	local t
+	t=$(now)
+	[ -z "${PHASE:-}" ] || echo "== $PHASE: $((t - TP)) s"
+	PHASE=$1 TP=$t
+	[ -z "$PHASE" ] || echo "== $PHASE"
+}
+
+# Module targets of a tree: bench/ only once it exists.
+TARGETS=(modules tests examples)
+[ ! -e bench/Kbuild ] && [ ! -e bench/Makefile ] || TARGETS+=(bench-modules)
+
+# build_for NAME KDIR MAKE-ARGS...: one test; on failure the error lines.
+build_for() {
+	local name=$1
+	if kbuild_copy "$@"; then
+		pass "build ($name)"
+		return 0
+	fi
+	fail "build ($name)" "$(grep -E 'error|Error' "$LOGS/build-$name.log" | head -n 20)"
+	return 1
+}
+
+# vm_test NAME VM-RUN-ARGS...: one QEMU run, its TAP counted.
+vm_test() {
+	local name=$1 rc=0 counts p f s
+	shift
+	scripts/vm-run.sh --timeout "$VM_TIMEOUT" --log "$LOGS/vm-$name.log" "$@" \
+		> "$LOGS/tap-$name.txt" 2> "$LOGS/vm-$name.err" || rc=$?
+	grep -E '^vm-run.sh: [^ ]+: [0-9.]+ s' "$LOGS/vm-$name.err" | sed 's/^vm-run.sh: /    /' || true
+	counts=$(scripts/tap.sh --prefix "$name" < "$LOGS/tap-$name.txt" || true)
+	read -r p f s <<< "$(head -n1 <<< "$counts" | tr -c '0-9\n' ' ')"
+	npass=$((npass + p)) nskip=$((nskip + s))
+	echo "    $name: $p passed, $f failed, $s skipped"
+	while IFS= read -r line; do
+		fail "$line"
+	done < <(sed -n 's/^not ok: //p' <<< "$counts")
+	case $rc in
+	0) [ $((p + f + s)) -gt 0 ] || fail "$name: no test results" ;;
+	1) fail "$name: kernel log" "$(grep -v '^vm-run.sh: [^ ]*: [0-9.]* s' "$LOGS/vm-$name.err")" ;;
+	3) [ "$f" -gt 0 ] || fail "$name: guest script exited non-zero" ;;
+	*) fail "$name: vm-run.sh exited $rc" "$(cat "$LOGS/vm-$name.err")" ;;
+	esac
+}
+
+# integration NAME KERNEL-IMAGE BUILD-DIR [VM-RUN-ARGS...]
+integration() {
+	local name=$1 image=$2 dir=$3
+	shift 3
+	if [ ! -f tests/guest/run.sh ]; then
+		skip "$name" "tests/guest/run.sh not written yet"
+		return
+	fi
+	guest_adds "$dir"
+	vm_test "$name" --kernel "$image" --script "$dir/tests/guest/run.sh" \
+		"${GUEST_ADDS[@]}" "$@"
+}
+
+phase "dependencies"
+scripts/deps.sh
+
+phase "test kernel"
+KDIR_TEST=
+if KDIR_TEST=$(scripts/test-kernel.sh 2> "$LOGS/test-kernel.log" | tail -n1) && [ -n "$KDIR_TEST" ]; then
+	grep -E '^test-kernel.sh:' "$LOGS/test-kernel.log" | sed 's/^/    /'
+else
+	fail "test kernel build" "$(tail -n 20 "$LOGS/test-kernel.log")"
+	KDIR_TEST=
+fi
+
+phase "guest helpers"
+bad=$(guest_helpers)
+for n in $bad; do
+	fail "guest helper $n" "$(grep -E 'error|warning' "$LOGS/helper-$n.log")"
+done
+
+if [ -n "$KDIR_TEST" ]; then
+	phase "host checks (test kernel $(kernel_release "$KDIR_TEST"))"
+	TNAME=$(kernel_release "$KDIR_TEST")
+	TDIR=$B/$TNAME
+	if build_for "$TNAME" "$KDIR_TEST" W=1 "${TARGETS[@]}"; then
+		check "W=1 build warnings" "$(grep -E 'warning:' "$LOGS/build-$TNAME.log" || true)"
+		make -C "$TDIR" KDIR="$KDIR_TEST" C=2 "${TARGETS[@]}" > "$LOGS/sparse.log" 2>&1 ||
+			echo "warning: make C=2 exited non-zero" >> "$LOGS/sparse.log"
+		check "sparse (C=2)" "$(grep -E 'warning:|error:' "$LOGS/sparse.log" || true)"
+	else
+		TDIR=
+	fi
+	files=$(ls kstats*.c kstats*.h tests/*.c examples/*.c bench/*.c 2>/dev/null || true)
+	# shellcheck disable=SC2086
+	"$KDIR_TEST/scripts/checkpatch.pl" --strict --no-tree --no-summary -f $files \
+		> "$LOGS/checkpatch.log" 2>&1 || true
+	check "checkpatch --strict" "$(grep -E -A1 '^(ERROR|WARNING|CHECK):' "$LOGS/checkpatch.log" || true)"
+	kd=$(ls kstats.h kstats.c 2>/dev/null || true)
+	# shellcheck disable=SC2086
+	check "kernel-doc" "$("$KDIR_TEST/scripts/kernel-doc" -none $kd 2>&1 || echo "kernel-doc exited $?")"
+
+	if [ -n "$TDIR" ]; then
+		phase "test kernel in QEMU"
+		TIMG=$KDIR_TEST/arch/x86/boot/bzImage
+		cat > "$TDIR/kunit-guest.sh" <<'EOF'
+# Generated by scripts/check.sh: load kstats and its KUnit module, print
+# the KTAP of every suite the latter added.
+before=" $(ls /sys/kernel/debug/kunit 2>/dev/null | tr '\n' ' ') "
+for m in kstats kstats_test; do
+	insmod /kstats/$m.ko || { printf '1..1\nnot ok 1 - insmod %s.ko\n' $m; exit 1; }
+done
+n=0
+for d in /sys/kernel/debug/kunit/*/; do
+	s=$(basename "$d")
+	case $before in *" $s "*) continue ;; esac
+	cat "$d/results"
+	n=$((n + 1))
+done
+[ $n -gt 0 ] || printf '1..1\nnot ok 1 - KUnit results in debugfs\n'
+if rmmod kstats_test && rmmod kstats; then
+	printf '1..1\nok 1 - rmmod kstats_test kstats\n'
+else
+	printf '1..1\nnot ok 1 - rmmod kstats_test kstats\n'
+fi
+EOF
+		vm_test kunit --kernel "$TIMG" --mem 2048 --script "$TDIR/kunit-guest.sh" \
+			--add "$TDIR/kstats.ko" --add "$TDIR/tests/kstats_test.ko"
+		integration "integration-test-kernel" "$TIMG" "$TDIR" --mem 2048
+	fi
+fi
+
+while read -r name image kdir; do
+	label="Debian $name"
+	phase "$label"
+	if [ "$image" = - ]; then
+		skip "$label" "no kernel image in /boot"
+		continue
+	fi
+	if [ "$kdir" = - ]; then
+		skip "$label" "no headers for ${image#/boot/vmlinuz-} (/lib/modules/*/build)"
+		continue
+	fi
+	kver=${image#/boot/vmlinuz-}
+	build_for "$kver" "$kdir" modules examples || continue
+	integration "integration-$name" "$image" "$B/$kver"
+done < <(debian_kernels)
+
+if [ -f tools/Makefile ]; then
+	phase "tools"
+	copy_tree "$B/host"
+	rc=0
+	make -C "$B/host/tools" check > "$LOGS/tools.log" 2>&1 || rc=$?
+	sum=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$LOGS/tools.log" | tail -n1 || true)
+	if [ -z "$sum" ]; then
+		fail "tools check" "no 'N passed, N failed' line (exit $rc); $(tail -n 15 "$LOGS/tools.log")"
+	else
+		read -r p f s <<< "$(sed -E 's/^[A-Za-z]+: //' <<< "$sum" | tr -c '0-9\n' ' ')"
+		echo "    tools: $sum"
+		npass=$((npass + p)) nskip=$((nskip + ${s:-0}))
+		for ((i = 0; i < f; i++)); do
+			failures+=("tools check (see build/logs/tools.log)")
+		done
+		nfail=$((nfail + f))
+		[ "$rc" = 0 ] || [ "$f" -gt 0 ] || fail "tools check exited $rc"
+	fi
+fi
+
+phase ""
+echo "== total: $(($(now) - T0)) s, logs in ${LOGS#$KSTATS_ROOT/}/"
+for f in "${failures[@]}"; do
+	echo "failed: $f"
+done
+summary="$npass passed, $nfail failed"
+[ "$nskip" = 0 ] || summary+=", $nskip skipped"
+echo "$summary"
+[ "$nfail" = 0 ]
