@@ -68,8 +68,8 @@ EXPORT_SYMBOL_GPL(kstats_parse_clock);
 
 /*
  * Names become file names in debugfs and words in commands: keep them to
- * [A-Za-z0-9_.-], not empty, not starting with '_' (kstats' own files) or
- * '.' (hidden files, "." and "..").
+ * [A-Za-z0-9_.-], not empty, not starting with '.' (hidden files, "." and
+ * ".."), and not "_control".
  */
 int kstats_check_name(const char *name)
 {
@@ -78,7 +78,8 @@ int kstats_check_name(const char *name)
 	if (!name)
 		return -EINVAL;
 	len = strnlen(name, KSTATS_NAME_MAX + 1);
-	if (!len || len > KSTATS_NAME_MAX || name[0] == '_' || name[0] == '.')
+	if (!len || len > KSTATS_NAME_MAX || name[0] == '.' ||
+	    !strcmp(name, "_control"))
 		return -EINVAL;
 	for (i = 0; i < len; i++)
 		if (!isascii(name[i]) ||
@@ -108,7 +109,7 @@ int kstats_nr_nodes_locked(void)
 static int kstats_check_config(const struct kstats_config *cfg)
 {
 	if (kstats_check_name(cfg->name)) {
-		pr_warn("invalid name '%.*s': use 1 to %d of [A-Za-z0-9_.-], not starting with '_' or '.'\n",
+		pr_warn("invalid name '%.*s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control\n",
 			KSTATS_NAME_MAX + 1, cfg->name ? cfg->name : "",
 			KSTATS_NAME_MAX);
 		return -EINVAL;
@@ -157,16 +158,14 @@ static void kstats_release(struct kref *kref)
 }
 
 /**
- * kstats_create() - make, list and publish a distribution
+ * kstats_alloc() - make a distribution, not yet listed nor in debugfs
  * @cfg: its configuration
- * @origin: how it was made, as _control lists it
  *
  * Return: the distribution, active, with one reference; or an ERR_PTR:
- * -EINVAL for a bad name or setting, -EEXIST for a name in use, -ENOSPC
- * past KSTATS_MAX_NODES, -ENOMEM; each logged in one line.
+ * -EINVAL for a bad name or setting, -EOPNOTSUPP for tsc off x86, -ENOMEM;
+ * each logged in one line.
  */
-struct kstats *kstats_create(const struct kstats_config *cfg,
-			     const char *origin)
+struct kstats *kstats_alloc(const struct kstats_config *cfg)
 {
 	struct kstats *ks;
 	int err;
@@ -191,9 +190,27 @@ struct kstats *kstats_create(const struct kstats_config *cfg,
 	kref_init(&ks->kref);
 	INIT_LIST_HEAD(&ks->node);
 	strscpy(ks->name, cfg->name, sizeof(ks->name));
-	strscpy(ks->origin, origin, sizeof(ks->origin));
 	ks->active = true;
+	return ks;
 
+nomem:
+	pr_warn("%s: out of memory\n", cfg->name);
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * kstats_publish() - list a distribution and give it its debugfs file
+ * @ks: from kstats_alloc(); on failure it is freed
+ * @origin: how it was made, as _control lists it
+ *
+ * Return: 0, or -EEXIST for a name in use, -ENOSPC past KSTATS_MAX_NODES,
+ * or the debugfs error; each logged in one line.
+ */
+int kstats_publish(struct kstats *ks, const char *origin)
+{
+	int err;
+
+	strscpy(ks->origin, origin, sizeof(ks->origin));
 	mutex_lock(&kstats_mutex);
 	if (kstats_find_locked(ks->name)) {
 		err = -EEXIST;
@@ -210,16 +227,29 @@ struct kstats *kstats_create(const struct kstats_config *cfg,
 		kstats_nr_nodes++;
 	}
 	mutex_unlock(&kstats_mutex);
-	if (err) {
-		free_percpu(ks->slots);
-		kfree(ks);
-		return ERR_PTR(err);
-	}
-	return ks;
+	if (err)
+		kstats_put(ks);
+	return err;
+}
 
-nomem:
-	pr_warn("%s: out of memory\n", cfg->name);
-	return ERR_PTR(-ENOMEM);
+/**
+ * kstats_create() - make, list and publish a distribution
+ * @cfg: its configuration
+ * @origin: how it was made, as _control lists it
+ *
+ * Return: the distribution, active, with one reference; or an ERR_PTR as
+ * kstats_alloc() and kstats_publish() return.
+ */
+struct kstats *kstats_create(const struct kstats_config *cfg,
+			     const char *origin)
+{
+	struct kstats *ks = kstats_alloc(cfg);
+	int err;
+
+	if (IS_ERR(ks))
+		return ks;
+	err = kstats_publish(ks, origin);
+	return err ? ERR_PTR(err) : ks;
 }
 
 /**
@@ -273,6 +303,23 @@ void kstats_unlink(struct kstats *ks)
 	mutex_lock(&kstats_mutex);
 	kstats_forget_locked(ks);
 	mutex_unlock(&kstats_mutex);
+}
+
+/* Unlist the first node made from _control; the caller puts it. */
+struct kstats *kstats_pop_removable(void)
+{
+	struct kstats *ks, *found = NULL;
+
+	mutex_lock(&kstats_mutex);
+	list_for_each_entry(ks, &kstats_list, node) {
+		if (ks->removable) {
+			found = ks;
+			kstats_forget_locked(ks);
+			break;
+		}
+	}
+	mutex_unlock(&kstats_mutex);
+	return found;
 }
 
 /**
@@ -424,6 +471,8 @@ int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap)
 		snap->missed += READ_ONCE(src[n].count);
 		row++;
 	}
+	if (ks->extra_missed)
+		snap->missed += ks->extra_missed(ks);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(kstats_snapshot_take);
@@ -495,15 +544,16 @@ static int __init kstats_init(void)
 
 static void __exit kstats_exit(void)
 {
-	struct kstats *ks, *tmp;
+	struct kstats *ks;
 
 	/*
 	 * Holders of a reference pin this module through the symbols they
-	 * use, so what is left here was made from debugfs.
+	 * use, so what is left here was made from debugfs.  Releasing a trace
+	 * node deletes its gap sibling, so pop one node at a time.
 	 */
 	kstats_debugfs_exit_control();
-	list_for_each_entry_safe(ks, tmp, &kstats_list, node)
-		kstats_delete(ks);
+	while ((ks = kstats_pop_removable()))
+		kstats_put(ks);
 	kstats_debugfs_exit();
 }
 

@@ -75,7 +75,7 @@ struct kstats_slot {
 /**
  * struct kstats_config - how to create a distribution
  * @name: file name under /sys/kernel/debug/kstats/ ([A-Za-z0-9_.-], not
- *	starting with '_' or '.', at most KSTATS_NAME_MAX characters)
+ *	starting with '.', not "_control", at most KSTATS_NAME_MAX characters)
  * @frac_bits: 0..KSTATS_MAX_FRAC_BITS: each power of two is split in
  *	2^frac_bits slots (3 gives slots 12.5% wide)
  * @clock: the clock of kstats_now()
@@ -109,6 +109,7 @@ struct kstats_config {
  * @removable: made from _control, so "remove" may delete it
  * @priv: owned by the creator of a trace node
  * @show_source: prints the "# source" header line; NULL for "api"
+ * @extra_missed: missed events counted outside the slots (by probes)
  * @release: called before the memory goes, for the creator's cleanup
  *
  * Only the first fields are read by the inline fast path; the rest is
@@ -130,6 +131,7 @@ struct kstats {
 	bool removable;
 	void *priv;
 	void (*show_source)(struct kstats *ks, struct seq_file *m);
+	u64 (*extra_missed)(struct kstats *ks);
 	void (*release)(struct kstats *ks);
 };
 

@@ -339,6 +339,9 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 			   !strcasecmp(key, "end")) {
 			cmd->end = val;
 		} else if (cmd->op == KSTATS_CMD_TRACE &&
+			   !strcasecmp(key, "mech")) {
+			cmd->mech = val;
+		} else if (cmd->op == KSTATS_CMD_TRACE &&
 			   !strcasecmp(key, "maxactive")) {
 			if (kstrtouint(val, 10, &cmd->maxactive) ||
 			    cmd->maxactive > KSTATS_MAX_ACTIVE) {
@@ -364,8 +367,10 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
  *
  *	new NAME [bits B] [clock ktime|local|tsc|none] [max V]
  *	remove NAME | remove all
- *	trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [gap]
- *	trace NAME start POINT end POINT [bits B] [clock C] [maxactive N]
+ *	trace FUNC [bits B] [clock C] [name NAME] [maxactive N]
+ *		[mech fprobe|kretprobe] [gap]
+ *	trace NAME start POINT end POINT [bits B] [clock C]
+ *	trace tp:GROUP:EVENT [name NAME] [bits B] [clock C]
  *
  * Return: 0, or -EINVAL with one line in the kernel log saying why.
  */
@@ -421,9 +426,13 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 	if (cmd->start) {
 		cmd->cfg.name = arg;
 		cmd->target = NULL;
+	} else if (cmd->op == KSTATS_CMD_TRACE && cmd->cfg.name == arg &&
+		   !strncmp(arg, "tp:", 3)) {
+		/* "trace tp:GROUP:EVENT": named after the event. */
+		cmd->cfg.name = strrchr(arg, ':') + 1;
 	}
 	if (kstats_check_name(cmd->cfg.name)) {
-		pr_warn_ratelimited("_control: invalid name '%s': use 1 to %d of [A-Za-z0-9_.-], not starting with '_' or '.'\n",
+		pr_warn_ratelimited("_control: invalid name '%s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control\n",
 				    cmd->cfg.name, KSTATS_NAME_MAX);
 		return -EINVAL;
 	}
@@ -458,21 +467,10 @@ static int kstats_remove(const char *name)
 
 static void kstats_remove_all(void)
 {
-	struct kstats *ks, *tmp;
-	LIST_HEAD(doomed);
+	struct kstats *ks;
 
-	mutex_lock(&kstats_mutex);
-	list_for_each_entry_safe(ks, tmp, &kstats_list, node) {
-		if (ks->removable) {
-			kstats_forget_locked(ks);
-			list_add(&ks->node, &doomed);
-		}
-	}
-	mutex_unlock(&kstats_mutex);
-	list_for_each_entry_safe(ks, tmp, &doomed, node) {
-		list_del_init(&ks->node);
+	while ((ks = kstats_pop_removable()))
 		kstats_put(ks);
-	}
 }
 
 static int kstats_control_execute(struct kstats_cmd *cmd)
@@ -532,7 +530,8 @@ static int kstats_control_show(struct seq_file *m, void *v)
 	seq_puts(m,
 		 "# commands (write one per line to this file):\n"
 		 "#   new NAME [bits 0-5] [clock ktime|local|tsc|none] [max V]\n"
-		 "#   trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [gap]\n"
+		 "#   trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [mech fprobe|kretprobe] [gap]\n"
+		 "#   trace tp:GROUP:EVENT [name NAME] [bits B] [clock C]   (time between events on a CPU)\n"
 		 "#   trace NAME start SYM[+OFF]|tp:GROUP:EVENT end SYM[+OFF]|tp:GROUP:EVENT [bits B] [clock C]\n"
 		 "#   remove NAME | remove all\n"
 		 "# to a distribution file: start | stop | reset\n");

@@ -71,8 +71,11 @@ const char *kstats_clock_name(enum kstats_clock clock);
 const char *kstats_clock_unit(enum kstats_clock clock);
 int kstats_parse_clock(const char *s, enum kstats_clock *clock);
 struct kstats *kstats_find_locked(const char *name);
+struct kstats *kstats_alloc(const struct kstats_config *cfg);
+int kstats_publish(struct kstats *ks, const char *origin);
 struct kstats *kstats_create(const struct kstats_config *cfg,
 			     const char *origin);
+struct kstats *kstats_pop_removable(void);
 void kstats_forget_locked(struct kstats *ks);
 void kstats_unlink(struct kstats *ks);
 int kstats_nr_nodes_locked(void);
@@ -92,6 +95,7 @@ enum kstats_cmd_op {
  * @target: the function traced, or NULL
  * @start: the start point of a section, or NULL
  * @end: the end point of a section, or NULL
+ * @mech: "fprobe" or "kretprobe" to choose the mechanism, or NULL
  * @maxactive: kretprobe instances, 0 for the default
  * @gap: also record the time between calls
  *
@@ -103,6 +107,7 @@ struct kstats_cmd {
 	const char *target;
 	const char *start;
 	const char *end;
+	const char *mech;
 	unsigned int maxactive;
 	bool gap;
 };

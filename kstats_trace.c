@@ -1,17 +1,725 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Distributions fed by probes.
+ * Distributions fed by probes, made from _control with "trace":
+ *
+ *  - the duration of a function, entry to return on the same task, through
+ *    fprobe when the kernel has it and the function is ftrace-able, else
+ *    through kretprobe; the start time travels in the probe's per-call
+ *    data, so recursion, nesting and sleeping pair correctly;
+ *  - a section between two probe points (sym[+off] kprobes or tracepoints),
+ *    paired per CPU and task: an end whose start is not the last start on
+ *    that CPU by the same task is counted as missed;
+ *  - the inter-arrival time of one tracepoint on each CPU;
+ *  - optionally ("gap") the time from one return to the next entry on the
+ *    same CPU, in a sibling distribution NAME.gap.
+ *
+ * Every node calibrates its probe: the same handlers, on an empty function
+ * of kstats' own, give the floor that the mechanism adds to any sample.
+ * Handlers are notrace and NOKPROBE, and record with the inline
+ * kstats_record(), so tracing can never recurse into kstats.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/errno.h>
-#include <linux/printk.h>
+#include <linux/ctype.h>
+#include <linux/err.h>
+#include <linux/fprobe.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
 
 #include "kstats_internal.h"
 #include "kstats_trace.h"
 
+/* Calls of the empty function that measure a node's probe floor. */
+#define KSTATS_CALIBRATE_CALLS	1000
+
+enum kstats_mech {
+	KSTATS_MECH_FPROBE,
+	KSTATS_MECH_KRETPROBE,
+	KSTATS_MECH_SECTION,		/* kprobes and/or tracepoints */
+	KSTATS_MECH_ARRIVAL,		/* one tracepoint */
+};
+
+static const char * const kstats_mech_names[] = {
+	[KSTATS_MECH_FPROBE] = "fprobe",
+	[KSTATS_MECH_KRETPROBE] = "kretprobe",
+	[KSTATS_MECH_SECTION] = "section",
+	[KSTATS_MECH_ARRIVAL] = "tracepoint",
+};
+
+/* What a function's entry leaves for its return. */
+struct kstats_entry {
+	u64 ts;
+	int cpu;
+};
+
+/* The last start of a section on a CPU. */
+struct kstats_mark {
+	struct task_struct *task;
+	u64 ts;
+};
+
+/* One end of a section: a kprobe or a tracepoint. */
+struct kstats_point {
+	char spec[KSTATS_NAME_MAX + 1];
+	struct kprobe kp;
+	struct tracepoint *tp;
+	bool registered;
+};
+
+/**
+ * struct kstats_trace - the probes that feed a distribution
+ * @ks: the distribution
+ * @gap: the NAME.gap sibling, or NULL
+ * @mech: which probes
+ * @fp: the fprobe of a function
+ * @rp: the kretprobe of a function
+ * @start: start point of a section, or the tracepoint of inter-arrivals
+ * @end: end point of a section
+ * @marks: per CPU, the last start of a section, or the last arrival
+ * @last_end: per CPU, the last return, for the gap
+ * @target: the function
+ * @floor_p50: median of the calibration, in the clock's unit
+ * @maxactive: calls in flight the probe keeps, 0 for its default
+ * @registered: the function's probe is registered
+ */
+struct kstats_trace {
+	struct kstats *ks;
+	struct kstats *gap;
+	enum kstats_mech mech;
+#ifdef CONFIG_FPROBE
+	struct fprobe fp;
+#endif
+	struct kretprobe rp;
+	struct kstats_point start;
+	struct kstats_point end;
+	struct kstats_mark __percpu *marks;
+	u64 __percpu *last_end;
+	char target[KSTATS_NAME_MAX + 1];
+	u64 floor_p50;
+	unsigned int maxactive;
+	bool registered;
+};
+
+/* The empty function whose traced cost is the floor of a mechanism. */
+static noinline void kstats_calibrate_target(void)
+{
+	barrier();
+}
+
+static __always_inline notrace void kstats_trace_enter(struct kstats_trace *t,
+						       struct kstats_entry *e)
+{
+	u64 now = kstats_now(t->ks);
+
+	e->ts = now;
+	if (t->ks->clock == KSTATS_CLOCK_LOCAL)
+		e->cpu = raw_smp_processor_id();
+	if (t->gap) {
+		u64 last = this_cpu_read(*t->last_end);
+
+		if (last && now > last)
+			kstats_record(t->gap, now - last);
+	}
+}
+
+static __always_inline notrace void kstats_trace_exit(struct kstats_trace *t,
+						      struct kstats_entry *e)
+{
+	u64 now = kstats_now(t->ks);
+
+	/* local_clock() readings of two CPUs do not compare: drop, count. */
+	if (t->ks->clock == KSTATS_CLOCK_LOCAL &&
+	    e->cpu != raw_smp_processor_id()) {
+		kstats_record_missed(t->ks);
+		return;
+	}
+	kstats_record(t->ks, now - e->ts);
+	if (t->gap)
+		this_cpu_write(*t->last_end, now);
+}
+
+#ifdef CONFIG_FPROBE
+static notrace int kstats_fprobe_entry(struct fprobe *fp, unsigned long ip,
+				       unsigned long ret_ip,
+				       struct pt_regs *regs, void *data)
+{
+	kstats_trace_enter(container_of(fp, struct kstats_trace, fp), data);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kstats_fprobe_entry);
+
+static notrace void kstats_fprobe_exit(struct fprobe *fp, unsigned long ip,
+				       unsigned long ret_ip,
+				       struct pt_regs *regs, void *data)
+{
+	kstats_trace_exit(container_of(fp, struct kstats_trace, fp), data);
+}
+
+NOKPROBE_SYMBOL(kstats_fprobe_exit);
+#endif
+
+static notrace int kstats_kretprobe_entry(struct kretprobe_instance *ri,
+					  struct pt_regs *regs)
+{
+	struct kstats_trace *t = container_of(get_kretprobe(ri),
+					      struct kstats_trace, rp);
+
+	kstats_trace_enter(t, (struct kstats_entry *)ri->data);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kstats_kretprobe_entry);
+
+static notrace int kstats_kretprobe_exit(struct kretprobe_instance *ri,
+					 struct pt_regs *regs)
+{
+	struct kstats_trace *t = container_of(get_kretprobe(ri),
+					      struct kstats_trace, rp);
+
+	kstats_trace_exit(t, (struct kstats_entry *)ri->data);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kstats_kretprobe_exit);
+
+static notrace void kstats_mark_start(struct kstats_trace *t)
+{
+	struct kstats_mark *m = this_cpu_ptr(t->marks);
+
+	m->ts = kstats_now(t->ks);
+	WRITE_ONCE(m->task, current);
+}
+
+NOKPROBE_SYMBOL(kstats_mark_start);
+
+static notrace void kstats_mark_end(struct kstats_trace *t)
+{
+	u64 now = kstats_now(t->ks);
+	struct kstats_mark *m = this_cpu_ptr(t->marks);
+
+	if (READ_ONCE(m->task) != current) {
+		kstats_record_missed(t->ks);
+		return;
+	}
+	WRITE_ONCE(m->task, NULL);
+	kstats_record(t->ks, now - m->ts);
+}
+
+NOKPROBE_SYMBOL(kstats_mark_end);
+
+static notrace void kstats_arrival(struct kstats_trace *t)
+{
+	u64 now = kstats_now(t->ks);
+	struct kstats_mark *m = this_cpu_ptr(t->marks);
+	u64 last = m->ts;
+
+	m->ts = now;
+	if (last && now > last)
+		kstats_record(t->ks, now - last);
+}
+
+NOKPROBE_SYMBOL(kstats_arrival);
+
+static notrace int kstats_kprobe_start(struct kprobe *kp, struct pt_regs *regs)
+{
+	kstats_mark_start(container_of(kp, struct kstats_trace, start.kp));
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kstats_kprobe_start);
+
+static notrace int kstats_kprobe_end(struct kprobe *kp, struct pt_regs *regs)
+{
+	kstats_mark_end(container_of(kp, struct kstats_trace, end.kp));
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kstats_kprobe_end);
+
+/*
+ * Tracepoint probes are called with the tracepoint's arguments after
+ * @data; these ignore them, which the x86-64 and arm64 calling conventions
+ * allow (kernels with CONFIG_CFI_CLANG would refuse the call).
+ */
+static notrace void kstats_tp_start(void *data)
+{
+	kstats_mark_start(data);
+}
+
+static notrace void kstats_tp_end(void *data)
+{
+	kstats_mark_end(data);
+}
+
+static notrace void kstats_tp_arrival(void *data)
+{
+	kstats_arrival(data);
+}
+
+/*
+ * Resolve @spec ("sym" or "sym+off") with a disabled kprobe, which checks
+ * what kprobes can check: the symbol exists (-ENOENT) and may be probed
+ * (-EINVAL for NOKPROBE and the like).  kstats' own code is refused.
+ */
+static int kstats_check_symbol(const char *name, const char *spec,
+			       unsigned int offset, bool allow_own)
+{
+	struct kprobe kp = {
+		.symbol_name = spec,
+		.offset = offset,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	unsigned long addr;
+	int err;
+
+	err = register_kprobe(&kp);
+	if (err) {
+		if (err == -ENOENT)
+			pr_warn("%s: no symbol '%s'\n", name, spec);
+		else
+			pr_warn("%s: '%s' cannot be probed (%d)\n", name, spec,
+				err);
+		return err;
+	}
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	if (!allow_own && within_module(addr, THIS_MODULE)) {
+		pr_warn("%s: '%s' is part of kstats, which does not trace itself\n",
+			name, spec);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* Symbols and tracepoint names: no glob or other special characters. */
+static bool kstats_symbol_chars(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isascii(*s) || (!isalnum(*s) && *s != '_' && *s != '.'))
+			return false;
+	return true;
+}
+
+static int kstats_register_function(struct kstats_trace *t, bool force_krp,
+				    unsigned int maxactive)
+{
+	int err = -EOPNOTSUPP;
+
+#ifdef CONFIG_FPROBE
+	if (!force_krp) {
+		t->fp.entry_handler = kstats_fprobe_entry;
+		t->fp.exit_handler = kstats_fprobe_exit;
+		t->fp.entry_data_size = sizeof(struct kstats_entry);
+		t->fp.nr_maxactive = maxactive;
+		if (t->target[0])
+			err = register_fprobe(&t->fp, t->target, NULL);
+		else
+			err = register_fprobe(&t->fp, "kstats_calibrate_target",
+					      NULL);
+		if (!err) {
+			t->mech = KSTATS_MECH_FPROBE;
+			t->registered = true;
+			return 0;
+		}
+		/* Not ftrace-able (notrace, no fentry): use a kretprobe. */
+	}
+#endif
+	t->rp.handler = kstats_kretprobe_exit;
+	t->rp.entry_handler = kstats_kretprobe_entry;
+	t->rp.data_size = sizeof(struct kstats_entry);
+	t->rp.maxactive = maxactive;
+	if (t->target[0])
+		t->rp.kp.symbol_name = t->target;
+	else
+		t->rp.kp.addr = (kprobe_opcode_t *)kstats_calibrate_target;
+	err = register_kretprobe(&t->rp);
+	if (err)
+		return err;
+	t->mech = KSTATS_MECH_KRETPROBE;
+	t->registered = true;
+	return 0;
+}
+
+static void kstats_unregister_function(struct kstats_trace *t)
+{
+	if (!t->registered)
+		return;
+#ifdef CONFIG_FPROBE
+	if (t->mech == KSTATS_MECH_FPROBE)
+		unregister_fprobe(&t->fp);
+#endif
+	if (t->mech == KSTATS_MECH_KRETPROBE)
+		unregister_kretprobe(&t->rp);
+	t->registered = false;
+}
+
+struct kstats_tp_lookup {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+static void kstats_tp_match(struct tracepoint *tp, void *priv)
+{
+	struct kstats_tp_lookup *l = priv;
+
+	if (!strcmp(tp->name, l->name))
+		l->tp = tp;
+}
+
+/* "tp:GROUP:EVENT": the tracepoint EVENT of the kernel proper. */
+static struct tracepoint *kstats_find_tracepoint(const char *spec)
+{
+	struct kstats_tp_lookup l = { .name = strrchr(spec, ':') + 1 };
+
+	for_each_kernel_tracepoint(kstats_tp_match, &l);
+	return l.tp;
+}
+
+static bool kstats_is_tracepoint(const char *spec)
+{
+	return !strncmp(spec, "tp:", 3);
+}
+
+/* Register one end of a section or the tracepoint of inter-arrivals. */
+static int kstats_register_point(struct kstats_trace *t,
+				 struct kstats_point *p, const char *spec,
+				 void (*tp_fn)(void *),
+				 kprobe_pre_handler_t kp_fn)
+{
+	const char *name = t->ks->name;
+	char *plus;
+	unsigned int off = 0;
+	int err;
+
+	if (strscpy(p->spec, spec, sizeof(p->spec)) < 0) {
+		pr_warn("%s: probe point '%s' too long\n", name, spec);
+		return -EINVAL;
+	}
+	if (kstats_is_tracepoint(spec)) {
+		const char *ev = strrchr(spec, ':');
+
+		if (ev == spec + 2 || !kstats_symbol_chars(ev + 1)) {
+			pr_warn("%s: '%s' is not tp:GROUP:EVENT\n", name, spec);
+			return -EINVAL;
+		}
+		p->tp = kstats_find_tracepoint(spec);
+		if (!p->tp) {
+			pr_warn("%s: no tracepoint '%s' in the kernel proper\n",
+				name, ev + 1);
+			return -ENOENT;
+		}
+		err = tracepoint_probe_register(p->tp, tp_fn, t);
+		if (err) {
+			pr_warn("%s: cannot attach to tracepoint '%s' (%d)\n",
+				name, ev + 1, err);
+			return err;
+		}
+		p->registered = true;
+		return 0;
+	}
+
+	plus = strchr(p->spec, '+');
+	if (plus) {
+		*plus = '\0';
+		if (kstrtouint(plus + 1, 0, &off)) {
+			pr_warn("%s: bad offset in '%s'\n", name, spec);
+			return -EINVAL;
+		}
+	}
+	if (!kstats_symbol_chars(p->spec)) {
+		pr_warn("%s: bad symbol '%s'\n", name, p->spec);
+		return -EINVAL;
+	}
+	err = kstats_check_symbol(name, p->spec, off, false);
+	if (err)
+		return err;
+	p->kp.symbol_name = p->spec;
+	p->kp.offset = off;
+	p->kp.pre_handler = kp_fn;
+	err = register_kprobe(&p->kp);
+	if (err) {
+		pr_warn("%s: cannot probe '%s' (%d)\n", name, spec, err);
+		return err;
+	}
+	p->registered = true;
+	return 0;
+}
+
+static void kstats_unregister_point(struct kstats_point *p,
+				    void (*tp_fn)(void *), void *data)
+{
+	if (!p->registered)
+		return;
+	if (p->tp)
+		tracepoint_probe_unregister(p->tp, tp_fn, data);
+	else
+		unregister_kprobe(&p->kp);
+	p->registered = false;
+}
+
+/* Stop every probe of @t and wait for the handlers in flight. */
+static void kstats_trace_unregister(struct kstats_trace *t)
+{
+	bool tps = t->start.tp || t->end.tp;
+
+	kstats_unregister_function(t);
+	if (t->mech == KSTATS_MECH_ARRIVAL) {
+		kstats_unregister_point(&t->start, kstats_tp_arrival, t);
+	} else {
+		kstats_unregister_point(&t->start, kstats_tp_start, t);
+		kstats_unregister_point(&t->end, kstats_tp_end, t);
+	}
+	if (tps)
+		tracepoint_synchronize_unregister();
+}
+
+static void kstats_trace_free(struct kstats_trace *t)
+{
+	kstats_delete(t->gap);
+	free_percpu(t->marks);
+	free_percpu(t->last_end);
+	kfree(t);
+}
+
+static u64 kstats_trace_missed(struct kstats *ks)
+{
+	struct kstats_trace *t = ks->priv;
+
+	switch (t->mech) {
+#ifdef CONFIG_FPROBE
+	case KSTATS_MECH_FPROBE:
+		return READ_ONCE(t->fp.nmissed);
+#endif
+	case KSTATS_MECH_KRETPROBE:
+		return (u64)READ_ONCE(t->rp.nmissed) +
+		       READ_ONCE(t->rp.kp.nmissed);
+	case KSTATS_MECH_SECTION:
+		return READ_ONCE(t->start.kp.nmissed) +
+		       READ_ONCE(t->end.kp.nmissed);
+	default:
+		return 0;
+	}
+}
+
+static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
+{
+	struct kstats_trace *t = ks->priv;
+
+	seq_printf(m, "# source mechanism %s", kstats_mech_names[t->mech]);
+	switch (t->mech) {
+	case KSTATS_MECH_FPROBE:
+	case KSTATS_MECH_KRETPROBE:
+		seq_printf(m, " target %s maxactive %u", t->target,
+			   t->maxactive);
+		break;
+	case KSTATS_MECH_SECTION:
+		seq_printf(m, " start %s end %s", t->start.spec, t->end.spec);
+		break;
+	default:
+		seq_printf(m, " start %s", t->start.spec);
+		break;
+	}
+	if (t->gap)
+		seq_printf(m, " gap %s", t->gap->name);
+	if (t->mech <= KSTATS_MECH_KRETPROBE)
+		seq_printf(m, " floor_p50 %llu", t->floor_p50);
+	seq_putc(m, '\n');
+}
+
+static void kstats_trace_release(struct kstats *ks)
+{
+	struct kstats_trace *t = ks->priv;
+
+	kstats_trace_unregister(t);
+	kstats_trace_free(t);
+}
+
+/*
+ * The floor: trace kstats' empty function with the mechanism and clock
+ * of @t, call it, and keep the median the probe adds.
+ */
+static void kstats_trace_calibrate(struct kstats_trace *t)
+{
+	struct kstats_config cfg = {
+		.name = "calibrate",
+		.frac_bits = 3,
+		.clock = t->ks->clock,
+	};
+	struct kstats_trace *c;
+	struct kstats_snapshot snap;
+	struct kstats_summary sum;
+	int i;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return;
+	c->ks = kstats_alloc(&cfg);
+	if (IS_ERR(c->ks))
+		goto out_free;
+	if (kstats_register_function(c, t->mech == KSTATS_MECH_KRETPROBE, 0))
+		goto out_put;
+	for (i = 0; i < KSTATS_CALIBRATE_CALLS; i++)
+		kstats_calibrate_target();
+	kstats_unregister_function(c);
+	if (!kstats_snapshot_take(c->ks, &snap)) {
+		kstats_snapshot_summary(&snap, &sum);
+		t->floor_p50 = sum.p50;
+		kstats_snapshot_free(&snap);
+	}
+out_put:
+	kstats_put(c->ks);
+out_free:
+	kfree(c);
+}
+
+static int kstats_trace_origin(struct kstats_cmd *cmd, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "trace %s", cmd->target ? cmd->target : "");
+
+	if (cmd->start)
+		n += snprintf(buf + n, size - n, "start %s end %s", cmd->start,
+			      cmd->end);
+	n += snprintf(buf + n, size - n, " bits %u clock %s",
+		      cmd->cfg.frac_bits, kstats_clock_name(cmd->cfg.clock));
+	if (cmd->gap)
+		snprintf(buf + n, size - n, " gap");
+	return 0;
+}
+
+static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
+{
+	const char *name = t->ks->name;
+	bool force_krp = false;
+	int err;
+
+	if (cmd->mech && !strcasecmp(cmd->mech, "kretprobe")) {
+		force_krp = true;
+	} else if (cmd->mech && (strcasecmp(cmd->mech, "fprobe") ||
+				 !IS_ENABLED(CONFIG_FPROBE))) {
+		pr_warn("%s: mechanism '%s' is not available: use fprobe (kernels with CONFIG_FPROBE) or kretprobe\n",
+			name, cmd->mech);
+		return -EINVAL;
+	}
+
+	if (cmd->start) {
+		t->mech = KSTATS_MECH_SECTION;
+		t->marks = alloc_percpu(struct kstats_mark);
+		if (!t->marks)
+			return -ENOMEM;
+		err = kstats_register_point(t, &t->end, cmd->end, kstats_tp_end,
+					    kstats_kprobe_end);
+		if (!err)
+			err = kstats_register_point(t, &t->start, cmd->start,
+						    kstats_tp_start,
+						    kstats_kprobe_start);
+		return err;
+	}
+	if (kstats_is_tracepoint(cmd->target)) {
+		t->mech = KSTATS_MECH_ARRIVAL;
+		t->marks = alloc_percpu(struct kstats_mark);
+		if (!t->marks)
+			return -ENOMEM;
+		return kstats_register_point(t, &t->start, cmd->target,
+					     kstats_tp_arrival, NULL);
+	}
+
+	if (!kstats_symbol_chars(cmd->target)) {
+		pr_warn("%s: bad function name '%s'\n", name, cmd->target);
+		return -EINVAL;
+	}
+	err = kstats_check_symbol(name, cmd->target, 0, false);
+	if (err)
+		return err;
+	strscpy(t->target, cmd->target, sizeof(t->target));
+	t->maxactive = cmd->maxactive;
+	err = kstats_register_function(t, force_krp, cmd->maxactive);
+	if (err) {
+		pr_warn("%s: cannot probe '%s' (%d)\n", name, cmd->target, err);
+		return err;
+	}
+	return 0;
+}
+
+/* The gap sibling NAME.gap, made before the probes that feed it. */
+static int kstats_trace_gap(struct kstats_trace *t, struct kstats_cmd *cmd)
+{
+	char gapname[KSTATS_NAME_MAX + 1];
+	struct kstats_config cfg = cmd->cfg;
+	struct kstats *gap;
+
+	if (snprintf(gapname, sizeof(gapname), "%s.gap", cmd->cfg.name) >=
+	    sizeof(gapname)) {
+		pr_warn("%s: name too long for a .gap sibling\n", cmd->cfg.name);
+		return -EINVAL;
+	}
+	t->last_end = alloc_percpu(u64);
+	if (!t->last_end)
+		return -ENOMEM;
+	cfg.name = gapname;
+	gap = kstats_create(&cfg, "gap");
+	if (IS_ERR(gap))
+		return PTR_ERR(gap);
+	t->gap = gap;
+	return 0;
+}
+
+/**
+ * kstats_trace_create() - make a trace node as _control was told
+ * @cmd: the parsed trace command
+ *
+ * Return: 0, or a negative errno with one line in the kernel log; nothing
+ * is left behind on failure.
+ */
 int kstats_trace_create(struct kstats_cmd *cmd)
 {
-	pr_warn_ratelimited("trace %s: not supported yet\n", cmd->cfg.name);
-	return -EOPNOTSUPP;
+	char origin[sizeof(((struct kstats *)NULL)->origin)];
+	struct kstats_trace *t;
+	int err;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	t->ks = kstats_alloc(&cmd->cfg);
+	if (IS_ERR(t->ks)) {
+		err = PTR_ERR(t->ks);
+		kfree(t);
+		return err;
+	}
+	if (cmd->gap && cmd->start) {
+		pr_warn("%s: gap is for functions, not sections\n", t->ks->name);
+		err = -EINVAL;
+		goto fail;
+	}
+	err = cmd->gap ? kstats_trace_gap(t, cmd) : 0;
+	if (!err)
+		err = kstats_trace_setup(t, cmd);
+	if (err)
+		goto fail;
+	if (t->mech <= KSTATS_MECH_KRETPROBE)
+		kstats_trace_calibrate(t);
+
+	t->ks->priv = t;
+	t->ks->show_source = kstats_trace_show;
+	t->ks->extra_missed = kstats_trace_missed;
+	t->ks->release = kstats_trace_release;
+	t->ks->removable = true;
+	kstats_trace_origin(cmd, origin, sizeof(origin));
+	/* On failure, the last reference goes and the release cleans up. */
+	return kstats_publish(t->ks, origin);
+
+fail:
+	kstats_trace_unregister(t);
+	kstats_put(t->ks);
+	kstats_trace_free(t);
+	return err;
 }

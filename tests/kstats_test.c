@@ -341,6 +341,7 @@ static void kstats_test_percpu(struct kunit *test)
 static void kstats_test_names(struct kunit *test)
 {
 	static const char * const good[] = { "a", "tx_path", "A.b-c_9",
+		"__do_sys_getppid", "_controller",
 		"x123456789012345678901234567890123456789012345678901234567890ab" };
 	static const char * const bad[] = { "", "_control", ".hidden", "..",
 		"a/b", "a b", "tab\tname", "caf\xc3\xa9",
@@ -405,7 +406,7 @@ static void kstats_test_control_commands(struct kunit *test)
 		"", "   \n", "new", "new foo bits", "new foo bits 6",
 		"new foo bits -1", "new foo bits 99999999999999999999",
 		"new foo clock bogus", "new foo colour red", "new a/b",
-		"new _x", "remove", "remove a b", "frob x",
+		"new _control", "remove", "remove a b", "frob x",
 		"trace sec start a", "trace f maxactive 99999",
 		"trace f name ../x",
 	};

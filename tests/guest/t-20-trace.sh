@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Dynamic tracing from _control: function durations, sections, tracepoints,
+# gaps, refusals, and counts that match a deterministic workload exactly.
+
+check "insmod kstats.ko (trace)" insmod $KB/kstats.ko
+SYM=
+for s in __do_sys_getppid __x64_sys_getppid; do
+	grep -q " $s$" /proc/kallsyms && SYM=$s && break
+done
+diag "getppid body: $SYM; fprobe: $(grep -c ' register_fprobe$' /proc/kallsyms)"
+want_mech=kretprobe
+grep -q ' register_fprobe$' /proc/kallsyms && want_mech=fprobe
+
+expect "trace $SYM" "$(ctl $KS/_control "trace $SYM bits 3")" ok
+expect "trace $SYM as ppid_krp through kretprobe" \
+	"$(ctl $KS/_control "trace $SYM name ppid_krp mech kretprobe maxactive 5")" ok
+kload ctl $KS/$SYM reset >/dev/null
+kload ctl $KS/ppid_krp reset >/dev/null
+kload getppid 1000
+cat $KS/$SYM > /tmp/tr
+expect "fprobe-or-kretprobe node counts exactly 1000 calls" "$(field /tmp/tr name samples)" 1000
+expect "kretprobe node counts exactly 1000 calls" "$(field $KS/ppid_krp name samples)" 1000
+expect "header names the mechanism" "$(field /tmp/tr source mechanism)" "$want_mech"
+expect "forced kretprobe header" "$(field $KS/ppid_krp source mechanism) $(field $KS/ppid_krp source maxactive)" \
+	"kretprobe 5"
+expect "nothing missed" "$(field /tmp/tr name missed)" 0
+floor=$(field /tmp/tr source floor_p50)
+expect_match "calibrated floor shown" "$floor" "^[1-9][0-9]*$"
+diag "floor_p50 $floor ns; getppid summary: $(grep '^# summary' /tmp/tr)"
+expect_match "_control lists the trace node" "$(cat $KS/_control)" "^$SYM trace $SYM bits 3 clock ktime$"
+
+# The same window seen by ftrace: a kprobe event with a hist trigger.
+TR=/sys/kernel/tracing
+if [ -w $TR/kprobe_events ] && echo "p:kstcheck/pp $SYM" >> $TR/kprobe_events 2>/dev/null &&
+	echo 'hist:keys=common_pid' > $TR/events/kstcheck/pp/trigger 2>/dev/null; then
+	kload ctl $KS/$SYM reset >/dev/null
+	kload getppid 777
+	ft=$(awk '$1 == "Hits:" { print $2 }' $TR/events/kstcheck/pp/hist)
+	expect "kstats count equals ftrace's hit count" "$(field $KS/$SYM name samples)" "$ft"
+	echo '!hist:keys=common_pid' > $TR/events/kstcheck/pp/trigger
+	echo "-:kstcheck/pp" >> $TR/kprobe_events
+else
+	skip "kstats count equals ftrace's hit count" "no kprobe events with hist triggers"
+fi
+
+dmesg_mark
+expect "unknown symbol: ENOENT" "$(ctl $KS/_control 'trace no_such_function_kstats')" ENOENT
+check "unknown symbol: dmesg says why" dmesg_has "no symbol 'no_such_function_kstats'"
+expect_match "NOKPROBE symbol refused" "$(ctl $KS/_control 'trace kprobe_int3_handler')" "EINVAL|EPERM"
+expect "kstats' own function: EPERM" "$(ctl $KS/_control 'trace kstats_new')" EPERM
+check "own function: dmesg says why" dmesg_has "part of kstats"
+expect "duplicate trace: EEXIST" "$(ctl $KS/_control "trace $SYM")" EEXIST
+expect "glob in a name: EINVAL" "$(ctl $KS/_control 'trace vfs_* name globby')" EINVAL
+expect "section without end: EINVAL" "$(ctl $KS/_control "trace s1 start $SYM")" EINVAL
+expect "unknown tracepoint: ENOENT" "$(ctl $KS/_control 'trace tp:nope:no_such_event')" ENOENT
+expect "unknown mechanism: EINVAL" "$(ctl $KS/_control "trace $SYM name m1 mech magic")" EINVAL
+expect "nothing half-made after refusals" "$(ls $KS | sort | tr '\n' ' ')" \
+	"$(printf '%s\n' _control $SYM ppid_krp | sort | tr '\n' ' ')"
+
+NOTCALLED=
+for s in __do_sys_getpgid __x64_sys_getpgid __do_sys_getsid __x64_sys_getsid; do
+	grep -q " $s$" /proc/kallsyms && NOTCALLED=$s && break
+done
+expect "section: end with no start" \
+	"$(ctl $KS/_control "trace orphan start $NOTCALLED end $SYM")" ok
+kload getppid 500
+expect "unpaired ends are counted as missed, not recorded" \
+	"$(field $KS/orphan name samples) $(field $KS/orphan name missed)" "0 500"
+expect "section header" "$(field $KS/orphan source mechanism) $(field $KS/orphan source end)" "section $SYM"
+
+expect "gap sibling" "$(ctl $KS/_control "trace $SYM name g1 gap")" ok
+kload getppid 300
+expect "g1 counts 300 calls" "$(field $KS/g1 name samples)" 300
+expect "g1.gap counts the 299 gaps between them" "$(field $KS/g1.gap name samples)" 299
+expect "gap sibling cannot be removed alone" "$(ctl $KS/_control 'remove g1.gap')" EPERM
+expect "remove g1 removes g1.gap too" "$(ctl $KS/_control 'remove g1'; ls $KS | grep -c '^g1')" "ok
+0"
+
+if grep -q '__tracepoint_sys_enter$' /proc/kallsyms; then
+	expect "tracepoint section sys_enter..sys_exit" \
+		"$(ctl $KS/_control 'trace sysc start tp:raw_syscalls:sys_enter end tp:raw_syscalls:sys_exit')" ok
+	kload getppid 1000
+	n=$(field $KS/sysc name samples)
+	expect_match "tracepoint section saw the 1000 syscalls" "$n" "^(1[0-9]{3}|[2-9][0-9]{3}|[0-9]{5,})$"
+	expect "tracepoint arrivals" "$(ctl $KS/_control 'trace tp:raw_syscalls:sys_enter')" ok
+	kload getppid 100
+	expect_match "arrivals counted in sys_enter" "$(field $KS/sys_enter name samples)" "^[1-9][0-9]+$"
+	expect "arrival header" "$(field $KS/sys_enter source mechanism)" tracepoint
+else
+	skip "tracepoint section" "no raw_syscalls tracepoints"
+fi
+
+expect "remove $SYM" "$(ctl $KS/_control "remove $SYM")" ok
+expect "remove all" "$(ctl $KS/_control 'remove all')" ok
+expect "all trace nodes gone" "$(ls $KS | tr '\n' ' ')" "_control "
+expect "trace again, then rmmod with the probe live" "$(ctl $KS/_control "trace $SYM")" ok
+kload getppid 10
+check "rmmod kstats with a live trace node" rmmod kstats
+kload getppid 10
+check "the traced function still works after unload" kload getppid 10
