@@ -210,9 +210,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	double v;
 	int c;
 
-	o->alpha = 0.05;
-	o->min_effect = 0.02;
-	o->format = "prometheus";
 	opterr = 0;
 	optind = 0;	/* glibc: start afresh at argv[1] */
 	while ((c = getopt_long(argc, argv, "+:b:d:i:c:o:h", lo, NULL)) != -1) {
@@ -296,6 +293,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 /* Permute options after operands (GNU style) by parsing operand by operand. */
 static int gather(int argc, char **argv, struct opts *o)
 {
+	o->alpha = 0.05;
+	o->min_effect = 0.02;
+	o->format = "prometheus";
 	o->args = calloc((size_t)argc + 1, sizeof(char *));
 	if (!o->args)
 		return fail("out of memory");
@@ -371,7 +371,7 @@ static int control(const char *cmd)
 	int fd, e;
 
 	snprintf(path, sizeof(path), "%s/_control", root);
-	fd = open(path, O_WRONLY);
+	fd = open(path, O_WRONLY | O_APPEND);
 	if (fd < 0) {
 		e = errno;
 		if (e == ENOENT) {
@@ -432,8 +432,14 @@ static char **scan_root(size_t *n, int *ret)
 		return NULL;
 	}
 	while ((e = readdir(d))) {
+		char path[PATH_MAX + 256];
+		struct stat st;
+
 		if (e->d_name[0] == '_' || e->d_name[0] == '.')
 			continue;
+		snprintf(path, sizeof(path), "%s/%s", root, e->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;	/* directories of saved files, ... */
 		if (*n == cap) {
 			char **nn = realloc(names, (cap = cap * 2 + 16) * sizeof(*nn));
 
@@ -451,7 +457,7 @@ static char **scan_root(size_t *n, int *ret)
 
 static void free_names(char **names, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; names && i < n; i++)
 		free(names[i]);
 	free(names);
 }

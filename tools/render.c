@@ -205,39 +205,65 @@ void snap_summary(const struct snapshot *snap, struct ksummary *out)
 	out->mean = snap->summary.mean;
 }
 
-static int differs(u64 a, u64 all)
+static int differs(u64 a, u64 ref)
 {
-	return a > 2 * all || 2 * a < all;
+	return a / 2 > ref || a < ref / 2;
 }
 
-/* Each CPU's percentiles side by side; '<' marks a CPU unlike the rest. */
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Each CPU's percentiles side by side; '<' marks a CPU whose p50 or p99 is
+ * more than 2x away from the median CPU's (the median, so that one odd CPU
+ * does not drag the reference along).
+ */
 void print_cpu_table(FILE *f, const struct snapshot *snap)
 {
-	struct kslot *h = calloc(snap->nslots ? snap->nslots : 1, sizeof(*h));
-	struct ksummary all, c;
+	size_t ns = snap->nslots ? snap->nslots : 1, nc = 0;
+	struct kslot *h = calloc(ns, sizeof(*h));
+	struct ksummary *c = calloc(snap->cpus, sizeof(*c)), all;
+	u64 *p50 = calloc(snap->cpus, sizeof(u64));
+	u64 *p99 = calloc(snap->cpus, sizeof(u64));
 	int odd = 0;
 
-	if (!h)
-		return;
+	if (!h || !c || !p50 || !p99)
+		goto out;
+	for (u32 cpu = 0; cpu < snap->cpus; cpu++) {
+		hist_summary(h, cpu_hist(snap, cpu, h), &c[cpu]);
+		if (c[cpu].samples) {
+			p50[nc] = c[cpu].p50;
+			p99[nc++] = c[cpu].p99;
+		}
+	}
+	qsort(p50, nc, sizeof(u64), cmp_u64);
+	qsort(p99, nc, sizeof(u64), cmp_u64);
 	snap_summary(snap, &all);
 	summary_head(f, "CPU");
 	for (u32 cpu = 0; cpu < snap->cpus; cpu++) {
-		size_t n = cpu_hist(snap, cpu, h);
 		char label[16];
 		int mark;
 
-		if (!n)
+		if (!c[cpu].samples)
 			continue;
-		hist_summary(h, n, &c);
-		mark = differs(c.p50, all.p50) || differs(c.p99, all.p99);
+		mark = nc > 2 && (differs(c[cpu].p50, p50[(nc - 1) / 2]) ||
+				  differs(c[cpu].p99, p99[(nc - 1) / 2]));
 		odd |= mark;
 		snprintf(label, sizeof(label), "%u", cpu);
-		summary_row(f, label, &c, snap->unit, mark ? "  <" : "");
+		summary_row(f, label, &c[cpu], snap->unit, mark ? "  <" : "");
 	}
 	summary_row(f, "all", &all, snap->unit, "");
 	if (odd)
-		fprintf(f, "< : p50 or p99 more than 2x away from all CPUs'\n");
+		fprintf(f, "< : p50 or p99 more than 2x away from the median CPU's\n");
+out:
 	free(h);
+	free(c);
+	free(p50);
+	free(p99);
 }
 
 void print_show(FILE *f, const struct snapshot *snap, int per_cpu,

@@ -318,8 +318,9 @@ static int slot_row(struct parser *p, char **tok, int n, struct rowstate *rs)
 	ehi = kstats_slot_hi((u32)slot, s->frac_bits);
 	if (s->has_range && lo == s->max_value + 1 && hi == U64_MAX_VAL &&
 	    slot > kstats_slot(s->max_value, s->frac_bits)) {
-		elo = lo;	/* the overflow slot of a restricted range */
-		ehi = hi;
+		elo = lo;	/* the overflow slot of a restricted range: */
+		ehi = hi;	/* kept right above the slot of max_value */
+		slot = kstats_slot(s->max_value, s->frac_bits) + 1;
 	}
 	if (lo != elo || hi != ehi)
 		return fail(p, "slot %llu bounds lo %llu hi %llu, expected lo %llu hi %llu",
@@ -492,7 +493,7 @@ int snapshot_parse(struct snapshot *s, const char *buf, size_t len,
 		return fail(&p, "empty: not a kstats distribution");
 	if (memchr(buf, '\0', len))
 		return fail(&p, "contains a NUL byte: not a kstats distribution");
-	s->header = calloc(1, len + 1);
+	s->header = calloc(1, len + 2);	/* + '\n' after an unended line */
 	line = malloc(len + 1);
 	if (!s->header || !line)
 		goto oom;
