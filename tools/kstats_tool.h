@@ -56,6 +56,7 @@ struct snapshot {
 	char state[8];
 	unsigned int frac_bits;
 	u32 cpus;
+	u32 ncpu_ids;		/* highest CPU id in the rows + 1 */
 	u64 samples, missed;
 	int has_tsc_khz, has_range;
 	u64 tsc_khz, max_value, overflow;

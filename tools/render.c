@@ -226,14 +226,14 @@ void print_cpu_table(FILE *f, const struct snapshot *snap)
 {
 	size_t ns = snap->nslots ? snap->nslots : 1, nc = 0;
 	struct kslot *h = calloc(ns, sizeof(*h));
-	struct ksummary *c = calloc(snap->cpus, sizeof(*c)), all;
-	u64 *p50 = calloc(snap->cpus, sizeof(u64));
-	u64 *p99 = calloc(snap->cpus, sizeof(u64));
+	struct ksummary *c = calloc(snap->ncpu_ids + 1, sizeof(*c)), all;
+	u64 *p50 = calloc(snap->ncpu_ids + 1, sizeof(u64));
+	u64 *p99 = calloc(snap->ncpu_ids + 1, sizeof(u64));
 	int odd = 0;
 
 	if (!h || !c || !p50 || !p99)
 		goto out;
-	for (u32 cpu = 0; cpu < snap->cpus; cpu++) {
+	for (u32 cpu = 0; cpu < snap->ncpu_ids; cpu++) {
 		hist_summary(h, cpu_hist(snap, cpu, h), &c[cpu]);
 		if (c[cpu].samples) {
 			p50[nc] = c[cpu].p50;
@@ -244,7 +244,7 @@ void print_cpu_table(FILE *f, const struct snapshot *snap)
 	qsort(p99, nc, sizeof(u64), cmp_u64);
 	snap_summary(snap, &all);
 	summary_head(f, "CPU");
-	for (u32 cpu = 0; cpu < snap->cpus; cpu++) {
+	for (u32 cpu = 0; cpu < snap->ncpu_ids; cpu++) {
 		char label[16];
 		int mark;
 
@@ -358,7 +358,7 @@ void json_snapshot(FILE *f, const struct snapshot *snap, int ind)
 	snap_summary(snap, &c);
 	json_summary(f, &c);
 	fprintf(f, ",\n%*s \"per_cpu\": [", ind, "");
-	for (u32 cpu = 0; h && cpu < snap->cpus; cpu++) {
+	for (u32 cpu = 0; h && cpu < snap->ncpu_ids; cpu++) {
 		size_t n = cpu_hist(snap, cpu, h);
 
 		if (!n)

@@ -337,9 +337,12 @@ static int slot_row(struct parser *p, char **tok, int n, struct rowstate *rs)
 		return fail(p, "slot %llu not in increasing slot order",
 			    (unsigned long long)slot);
 	if (!all) {
-		if (who >= s->cpus)
-			return fail(p, "CPU %llu not below cpus %u",
-				    (unsigned long long)who, s->cpus);
+		/* CPU ids are possible CPUs: below cpus unless there are holes */
+		if (who >= MAX_CPUS)
+			return fail(p, "CPU %llu not below %u",
+				    (unsigned long long)who, MAX_CPUS);
+		if (who >= s->ncpu_ids)
+			s->ncpu_ids = (u32)who + 1;
 		if (rs->cpu_slot >= 0 && rs->cpu_slot != (long long)slot)
 			return fail(p, "CPU rows of slot %lld not followed by its CPUS row",
 				    rs->cpu_slot);
@@ -386,13 +389,10 @@ static int slot_row(struct parser *p, char **tok, int n, struct rowstate *rs)
 	return 0;
 }
 
-/* The printed p must be cum/total, truncated or rounded to 1e-6. */
+/* The printed p must be kstats_ppm(cum, total), as the module prints it. */
 static int ppm_ok(u64 cum, u64 total, u32 ppm)
 {
-	u64 hi, lo = kstats_mul128(cum, 1000000, &hi);
-	u64 want = kstats_div128(hi, lo, total);
-
-	return ppm == want || ppm == want + 1;
+	return ppm == kstats_ppm(cum, total);
 }
 
 static int check_whole(struct parser *p)
@@ -420,8 +420,8 @@ static int check_whole(struct parser *p)
 		return fail(p, "header samples %llu but the slot rows add up to %llu",
 			    (unsigned long long)s->samples,
 			    (unsigned long long)cum);
-	cpu_tot = calloc(s->cpus, sizeof(u64));
-	cpu_cum = calloc(s->cpus, sizeof(u64));
+	cpu_tot = calloc(s->ncpu_ids + 1, sizeof(u64));
+	cpu_cum = calloc(s->ncpu_ids + 1, sizeof(u64));
 	if (!cpu_tot || !cpu_cum) {
 		free(cpu_tot);
 		free(cpu_cum);

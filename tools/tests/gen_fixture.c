@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--tsc-khz")) tsc_khz = strtoull(v, NULL, 0);
 		else if (!strcmp(a, "--range")) {
 			range = strtoull(v, NULL, 0);
-			has_range = 1;
+			has_range = 1;	/* as the module: the slot of MAX is kept */
 		} else if (!strcmp(a, "-s")) {
 			char kind[16];
 			unsigned int cpu;
@@ -127,6 +127,11 @@ int main(int argc, char **argv)
 	u64 *vals = calloc(nsmp + 1, sizeof(u64));
 	u64 tot_hi = 0, tot_lo = 0, overflow = 0;
 	u32 ovf_slot = nslots - 1;
+
+	if (has_range) {	/* the next slot, lo range + 1, takes the rest */
+		range = kstats_slot_hi(kstats_slot(range, k), k);
+		ovf_slot = kstats_slot(range, k) + 1;
+	}
 
 	for (size_t i = 0; i < nsmp; i++) {
 		u64 v = smp[i].v;
@@ -204,14 +209,14 @@ int main(int argc, char **argv)
 			cpucum[cpu] += cc;
 			printf("slot %u CPU %u count %llu avg %llu p %.6f lo %llu hi %llu\n",
 			       s, cpu, (unsigned long long)cc, (unsigned long long)avg,
-			       (double)(cpucum[cpu] * 1000000 / cputot[cpu]) / 1e6,
+			       (double)kstats_ppm(cpucum[cpu], cputot[cpu]) / 1e6,
 			       (unsigned long long)lo, (unsigned long long)hi);
 		}
 		cum += c;
 		printf("slot %u CPUS %u count %llu avg %llu p %.6f lo %llu hi %llu\n",
 		       s, cpus, (unsigned long long)c,
 		       (unsigned long long)(ovf ? sm / c : kstats_slot_avg(s, k, c, sm)),
-		       (double)(cum * 1000000 / N) / 1e6,
+		       (double)kstats_ppm(cum, N) / 1e6,
 		       (unsigned long long)lo, (unsigned long long)hi);
 	}
 	return 0;

@@ -79,7 +79,7 @@ rc 0 "show merges rows" $K show $F/slow_io.txt --rows 10
 n=$(grep -c '^\[' "$T/out"); has 'adjacent slots merged' && [ "$n" -le 10 ] && ok "merged to $n rows <= 10" || bad "merge rows" "$n"
 rc 0 "show ms units" $K show $F/slow_io.txt; has 'ms, ' && ok "ms bounds" || bad "ms bounds"
 rc 0 "show cycles" $K show $F/tsc.txt; has '^\[2048, 2560)' && ok "cycles bounds raw" || bad "cycles bounds" "$(grep '^\[' "$T/out" | head -2)"
-rc 0 "show range overflow" $K show $F/range.txt; has '^\[10.001us, \.\.\.)' && ok "overflow slot label" || bad "overflow label"
+rc 0 "show range overflow" $K show $F/range.txt; has '^\[10.24us, \.\.\.)' && ok "overflow slot label" || bad "overflow label"
 rc 0 "show empty" $K show $F/empty.txt; has 'no samples' && ok "empty distribution" || bad "empty"
 rc 0 "show --cpu" $K show $F/cpus8.txt --cpu
 [ "$(grep -c '  <$' "$T/out")" = 1 ] && grep -q '^5 .* <$' "$T/out" && ok "--cpu marks only CPU 5" || bad "--cpu mark" "$(cat "$T/out" | head -20)"
