@@ -95,10 +95,15 @@ static struct kslot *dense_rows(const struct kslot *s, size_t n,
 				.lo = kstats_slot_lo(slot, frac_bits),
 				.hi = kstats_slot_hi(slot, frac_bits) };
 	}
+	/*
+	 * Merge 2^j slots per row, aligned on slot indices: a row then covers
+	 * a power-of-two fraction of an octave, or whole octaves, and its
+	 * bounds stay round.
+	 */
 	*group = 1;
-	if (max_rows > 0 && nd > (size_t)max_rows)
-		*group = (unsigned int)((nd + (size_t)max_rows - 1) /
-					(size_t)max_rows);
+	while (max_rows > 0 &&
+	       (size_t)(last / *group - first / *group) + 1 > (size_t)max_rows)
+		*group *= 2;
 	if (*group == 1) {
 		*nout = nd;
 		return d;
@@ -109,11 +114,12 @@ static struct kslot *dense_rows(const struct kslot *s, size_t n,
 		return NULL;
 	}
 	for (size_t i = 0; i < nd; i++) {
-		if (i % *group == 0)
+		if (!nm || d[i].slot / *group != m[nm - 1].slot / *group) {
 			m[nm++] = d[i];
+			continue;
+		}
 		m[nm - 1].hi = d[i].hi;
-		if (i % *group)
-			m[nm - 1].count += d[i].count;
+		m[nm - 1].count += d[i].count;
 	}
 	free(d);
 	*nout = nm;
