@@ -1,0 +1,258 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make bench`: the cost figures of BENCHMARKS.md, measured in QEMU (TCG).
+#
+#   scripts/bench.sh [--quick]
+#
+# Builds kstats.ko and bench/kstats_bench.ko against Debian's 6.12 headers
+# (in a copy of the tree, build/bench-src), the static bench/getppid_bench,
+# then boots Debian's 6.12 kernel four times with bench/guest-bench.sh:
+#   1. -icount shift=0,sleep=off, 1 vCPU: record, memory and tracing rows,
+#      in instructions (the guest clock advances 1 ns per instruction);
+#   2. plain TCG, 1 vCPU: record and tracing rows in wall-clock ns, and
+#      scaling with 1 CPU;
+#   3. and 4. plain TCG (MTTCG), 2 and 4 vCPUs: scaling.
+# Writes build/bench/results.md (and prints it); raw guest output, console
+# logs and the objdump of the fast paths stay in build/bench/.
+# --quick: 300 ms instead of 1 s per scaling run.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+scale_ms=1000
+[ "${1:-}" = --quick ] && scale_ms=300
+out=$KSTATS_ROOT/build/bench
+src=$KSTATS_ROOT/build/bench-src
+mkdir -p "$out"
+t_start=$(now)
+
+scripts_dir=$(dirname "$0")
+"$scripts_dir/deps.sh" >&2 || die "missing packages (see above)"
+
+img= kdir=
+while read -r name i b; do
+	[ "$name" = 6.12 ] && img=$i kdir=$b
+done < <(debian_kernels)
+[ "$img" != - ] && [ -n "$img" ] || die "no Debian 6.12 kernel image in /boot"
+[ "$kdir" != - ] && [ -n "$kdir" ] || die "no headers for $img"
+kver=${img#/boot/vmlinuz-}
+
+# --- build -------------------------------------------------------------------
+say "building kstats.ko and kstats_bench.ko for $kver in $src"
+rm -rf "$src"
+mkdir -p "$src"
+tar -C "$KSTATS_ROOT" --exclude=./build --exclude=./.git --exclude=./tools \
+	--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+	--exclude='.*.cmd' --exclude='*.symvers' --exclude=modules.order \
+	-cf - . | tar -C "$src" -xf -
+make -C "$src" KDIR="$kdir" modules bench-modules > "$out/build.log" 2>&1 ||
+	{ tail -n 30 "$out/build.log" >&2; die "build failed, log in $out/build.log"; }
+gcc -static -O2 -Wall -o "$out/getppid_bench" "$KSTATS_ROOT/bench/getppid_bench.c" \
+	> "$out/getppid_bench.log" 2>&1 || die "getppid_bench: see $out/getppid_bench.log"
+
+# The generated code of the fast paths: instructions from the entry to the
+# return of each op_* function (kstats_record() inlined in a caller).
+objdump -dr --no-show-raw-insn "$src/bench/kstats_bench.ko" |
+	awk '/^[0-9a-f]+ <op_(record|p1|p2|p3|atomic|spinlock)>:$/ { p = 1 }
+	     p { print } p && /^$/ { p = 0 }' > "$out/objdump.txt"
+# count up to the return: a ret, or the jmp relocated to __x86_return_thunk
+awk '/^[0-9a-f]+ <op_/ { f = $2; gsub(/[<>:]/, "", f); n = 0; done = 0; next }
+     !f || done { next }
+     /__x86_return_thunk/ { printf "OBJDUMP %s %d\n", f, n - 1; done = 1; next }
+     /^ +[0-9a-f]+:\t/ { n++ }
+     /^ +[0-9a-f]+:\tret/ { printf "OBJDUMP %s %d\n", f, n - 1; done = 1 }' \
+	"$out/objdump.txt" > "$out/objdump.counts"
+
+# --- runs --------------------------------------------------------------------
+# vmrun TAG SMP ICOUNT PARTS
+vmrun() {
+	local tag=$1 smp=$2 ic=$3 parts=$4 t0 extra=()
+	printf 'PARTS="%s"\nNCPUS=%s\nSCALE_MS=%s\n' "$parts" "$smp" "$scale_ms" \
+		> "$out/conf-$tag"
+	[ "$ic" = 1 ] && extra+=(--icount)
+	t0=$(now)
+	say "run $tag: smp=$smp icount=$ic parts=$parts"
+	"$scripts_dir/vm-run.sh" --kernel "$img" --smp "$smp" "${extra[@]}" \
+		--timeout 900 --log "$out/console-$tag.log" \
+		--add "$src/kstats.ko" --add "$src/bench/kstats_bench.ko" \
+		--add "$out/getppid_bench:/kstats/bin/getppid_bench" \
+		--add "$out/conf-$tag:/kstats/bench.conf" \
+		--script "$KSTATS_ROOT/bench/guest-bench.sh" > "$out/$tag.out" ||
+		say "run $tag: vm-run.sh exit $? (see $out/console-$tag.log)"
+	say "run $tag: $(( $(now) - t0 )) s, $(grep -c '^BENCH' "$out/$tag.out" || true) result lines"
+}
+
+vmrun icount 1 1 "record memory trace"
+vmrun tcg1 1 0 "record trace scale"
+vmrun tcg2 2 0 "scale"
+vmrun tcg4 4 0 "scale"
+
+# --- the table ---------------------------------------------------------------
+cmd="make bench  (scripts/bench.sh${1:+ $1})"
+python3 - "$out" "$kver" "$(nproc)" "$cmd" "$(git -C "$KSTATS_ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
+	"$(qemu-system-x86_64 --version | head -n1)" "$scale_ms" <<'PY' > "$out/results.md"
+import sys, re, os
+out, kver, ncpu, cmd, rev, qemu, scale_ms = sys.argv[1:8]
+
+def load(tag):
+    d = {"BENCH": {}, "NA": {}, "MEM": [], "SCALE": {}, "INFO": []}
+    try:
+        lines = open(os.path.join(out, tag + ".out")).read().splitlines()
+    except OSError:
+        return d
+    for l in lines:
+        f = l.split()
+        if not f:
+            continue
+        if f[0] in ("BENCH", "BENCHRAW") and len(f) >= 3:
+            try: d["BENCH"][f[1]] = float(f[2])
+            except ValueError: pass
+        elif f[0] == "BENCHNA" and len(f) >= 2:
+            d["NA"][f[1]] = " ".join(f[2:])
+        elif f[0] == "BENCHMEM":
+            d["MEM"].append(dict(kv.split("=", 1) for kv in f[2:]))
+        elif f[0] == "BENCHSCALE":
+            kv = dict(x.split("=", 1) for x in f[2:])
+            d["SCALE"][f[1]] = kv
+        elif f[0] == "BENCHINFO":
+            d["INFO"].append(l)
+    return d
+
+ic, t1, t2, t4 = (load(t) for t in ("icount", "tcg1", "tcg2", "tcg4"))
+obj = {}
+for l in open(os.path.join(out, "objdump.counts")):
+    f = l.split()
+    obj[f[1]] = int(f[2])
+
+def fmt(v, nd=1):
+    return "n/a" if v is None else ("%.*f" % (nd, v))
+
+def ratio(a, b):
+    return "n/a" if a is None or not b else "%.2f" % (a / b)
+
+P = print
+P("## Results: Debian %s, QEMU TCG" % kver)
+P()
+P("Produced by `%s` at commit %s on a host with %s cores; %s." % (cmd, rev, ncpu, qemu))
+P("icount: `-icount shift=0,sleep=off -smp 1`, figures are **instructions** "
+  "(the guest clock advances 1 ns per instruction). TCG: plain `-accel tcg` "
+  "(MTTCG), figures are wall-clock ns of emulated code, meaningful only as "
+  "ratios. Each figure is the median of 5 runs (100000 calls per run for "
+  "the record path, 20000 for the tracing path, 64 for cold cache), net of "
+  "the empty loop (a call of an empty noinline function).")
+P()
+P("### Record path, per call")
+P()
+P("| operation | insns (icount) | x kstats_record (icount) | ns (TCG) | x kstats_record (TCG) |")
+P("|---|---:|---:|---:|---:|")
+rows = [
+    ("empty loop (call of an empty function, not subtracted)", "empty"),
+    ("ktime_get_ns()", "ktime_get_ns"),
+    ("local_clock()", "local_clock"),
+    ("rdtsc", "rdtsc"),
+    ("rdtsc_ordered() (kstats clock tsc)", "rdtsc_ordered"),
+    ("**kstats_record()** hot (same slot)", "record_hot"),
+    ("kstats_record() spread over all 496 slots", "record_spread"),
+    ("kstats_record() cold cache (1)", "record_cold"),
+    ("shared atomic64 array, hot", "atomic_hot"),
+    ("shared atomic64 array, spread", "atomic_spread"),
+    ("shared atomic64 array, cold cache (1)", "atomic_cold"),
+    ("spinlock histogram (irqsave), hot", "spinlock_hot"),
+    ("spinlock histogram (irqsave), spread", "spinlock_spread"),
+    ("spinlock histogram (irqsave), cold cache (1)", "spinlock_cold"),
+    ("proposed p1 (same slots and sums), hot", "p1_hot"),
+    ("proposed p2 (fraction sums, no active test), hot", "p2_hot"),
+    ("proposed p3 (p2, compile-time frac_bits), hot", "p3_hot"),
+]
+ri, rt = ic["BENCH"].get("record_hot"), t1["BENCH"].get("record_hot")
+for label, k in rows:
+    a, b = ic["BENCH"].get(k), t1["BENCH"].get(k)
+    P("| %s | %s | %s | %s | %s |" % (label, fmt(a), ratio(a, ri) if k != "empty" else "",
+                                     fmt(b), ratio(b, rt) if k != "empty" else ""))
+P()
+P("(1) cold cache: an 8 MB buffer (twice the LLC the vCPU reports, at least "
+  "8 MB) is read before each call, and only the call is timed. Under icount "
+  "this can only show instructions, so the cold rows equal the hot ones; TCG "
+  "emulates no cache either. Real cache-miss costs need real hardware.")
+P()
+P("Generated code (objdump of the bench module's callers, from entry to "
+  "return, kstats_record() inlined): kstats_record() %s instructions, p1 %s, "
+  "p2 %s, p3 %s; atomic64 baseline %s (objdump in build/bench/objdump.txt)." %
+  tuple(str(obj.get(f, "?")) for f in
+  ("op_record", "op_p1", "op_p2", "op_p3", "op_atomic")))
+P()
+P("### Tracing path, added cost per call")
+P()
+P("Added to one call of `kstats_bench_target()` (an empty noinline function "
+  "of the bench module, called from an in-kernel loop) and to one `getppid()` "
+  "system call from a static userspace loop (traced at the syscall's body). "
+  "Untraced: the call itself.")
+P()
+P("| tracer | target fn, insns (icount) | getppid, insns (icount) | target fn, ns (TCG) | getppid, ns (TCG) |")
+P("|---|---:|---:|---:|---:|")
+trows = [
+    ("untraced (the call itself, not added)", "untraced"),
+    ("calibration floor: minimal fprobe pair (bench module)", "floor_fprobe"),
+    ("calibration floor: minimal kretprobe pair (bench module)", "floor_kretprobe"),
+    ("**kstats `trace FUNC`** (default mechanism: fprobe)", "kstats_default"),
+    ("kstats `trace FUNC mech kretprobe`", "kstats_kretprobe"),
+    ("ftrace function_graph, filtered to FUNC", "fgraph"),
+    ("kretprobe event, enabled, with a hist trigger (keys=common_pid)", "kretprobe_hist"),
+    ("kprobe+kretprobe events -> synthetic latency event -> hist (lat.log2)", "synth_hist"),
+]
+def cell(d, kind, k):
+    key = kind + "_" + k
+    if key in d["NA"]:
+        return "n/a (%s)" % d["NA"][key].replace("|", "/")
+    v, u = d["BENCH"].get(key), d["BENCH"].get(kind + "_untraced")
+    if v is None:
+        return "n/a"
+    if k == "untraced":
+        return fmt(v)
+    return "+" + fmt(v - u) if u is not None else fmt(v)
+for label, k in trows:
+    P("| %s | %s | %s | %s | %s |" % (label, cell(ic, "k", k), cell(ic, "s", k),
+                                     cell(t1, "k", k), cell(t1, "s", k)))
+for d, n in ((ic, "icount"), (t1, "TCG")):
+    for kind in "ks":
+        a, b = d["BENCH"].get(kind + "_untraced"), d["BENCH"].get(kind + "_untraced_end")
+        if a is not None and b is not None:
+            P()
+            P("Untraced %s, %s: %s at the start, %s at the end of the tracing rows." %
+              ("target fn" if kind == "k" else "getppid", n, fmt(a), fmt(b)))
+P()
+P("### Scaling: one distribution, N vCPUs recording at full speed")
+P()
+P("Plain TCG with MTTCG (one host thread per vCPU), one kthread pinned per "
+  "vCPU, %s ms per run; million calls per second per CPU (mean of the "
+  "CPUs). hot: every call in the same slot; spread: all slots in turn." % scale_ms)
+P()
+P("| vCPUs | kstats hot | atomic64 hot | spinlock hot | kstats spread | atomic64 spread | spinlock spread |")
+P("|---|---:|---:|---:|---:|---:|---:|")
+for n, d in ((1, t1), (2, t2), (4, t4)):
+    cells = []
+    for v in ("hot", "spread"):
+        pass
+    for k in ("kstats_hot", "atomic_hot", "spinlock_hot", "kstats_spread", "atomic_spread", "spinlock_spread"):
+        s = d["SCALE"].get(k)
+        cells.append(s["mops_per_cpu"] if s else "n/a")
+    note = " (host has %s cores: 4 vCPUs share them)" % ncpu if n > int(ncpu) else ""
+    P("| %d%s | %s |" % (n, note, " | ".join(cells)))
+P()
+P("### Memory per distribution, per CPU")
+P()
+P("`(nr_slots + 1) * 16` bytes: 16-byte slots (count, sum) plus one slot for the "
+  "missed events; as allocated by kstats_new_config() in the guest.")
+P()
+P("| frac_bits | max_value | slots | bytes per CPU | formula ((65-k)<<k)*16+16 |")
+P("|---:|---:|---:|---:|---:|")
+for m in ic["MEM"]:
+    k = int(m["bits"]); mx = int(m["max"])
+    form = ((65 - k) << k) * 16 + 16 if mx == 0 else ""
+    P("| %d | %s | %s | %s | %s |" % (k, "full u64" if mx == 0 else "%g" % mx,
+                                     m["slots"], m["bytes_per_cpu"], form))
+if not ic["MEM"]:
+    P("| n/a | | | | |")
+PY
+cat "$out/results.md"
+say "done in $(( $(now) - t_start )) s: $out/results.md"
