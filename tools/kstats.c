@@ -435,7 +435,7 @@ static char **scan_root(size_t *n, int *ret)
 		char path[PATH_MAX + 256];
 		struct stat st;
 
-		if (e->d_name[0] == '_' || e->d_name[0] == '.')
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "_control"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", root, e->d_name);
 		if (stat(path, &st) || !S_ISREG(st.st_mode))
