@@ -30,6 +30,8 @@
 #ifdef __KERNEL__
 #include <linux/bitops.h>
 #include <linux/types.h>
+/* floor(log2(x)) for x != 0: a single bsr on x86-64. */
+#define kstats_fls(x)	__fls(x)
 #else
 #include <stdbool.h>
 typedef unsigned long long u64;
@@ -37,6 +39,11 @@ typedef unsigned int u32;
 static inline unsigned int fls64(u64 x)
 {
 	return x ? 64 - (unsigned int)__builtin_clzll(x) : 0;
+}
+
+static inline unsigned int kstats_fls(u64 x)
+{
+	return 63 - (unsigned int)__builtin_clzll(x);
 }
 #endif
 
@@ -77,18 +84,18 @@ static inline unsigned int kstats_slot_shift(u64 val, unsigned int frac_bits)
  * @frac_bits: log2 of the number of slots per power of two
  * @shift: where to store log2 of the slot's width (kstats_slot_shift())
  *
- * Branch-free: one fls64(), shifts, a mask and a conditional move.
+ * Setting bit @frac_bits makes the exact slots below 2^frac_bits fall out
+ * of the same formula (shift 0, slot = @val), so there is no branch, no
+ * zero case and no mask: with l = floor(log2(@val | 2^k)), shift = l - k
+ * and @val >> shift is 2^k plus the slot within the power of two.
  *
  * Return: the slot index, below kstats_nr_slots(@frac_bits).
  */
 static inline u32 kstats_locate(u64 val, unsigned int frac_bits,
 				unsigned int *shift)
 {
-	unsigned int t = fls64(val >> frac_bits);
-
-	*shift = t ? t - 1 : 0;
-	return (t << frac_bits) +
-	       (u32)((val >> *shift) & ((1U << frac_bits) - 1));
+	*shift = kstats_fls(val | (1ULL << frac_bits)) - frac_bits;
+	return (u32)(((u64)*shift << frac_bits) + (val >> *shift));
 }
 
 /**
@@ -119,7 +126,7 @@ static inline u64 kstats_sum_term(u64 val, unsigned int shift)
 {
 	unsigned int scale = shift > KSTATS_SUM_BITS ? shift - KSTATS_SUM_BITS : 0;
 
-	return (val & ((1ULL << shift) - 1)) >> scale;
+	return (val - ((val >> shift) << shift)) >> scale;
 }
 
 /**
