@@ -54,6 +54,13 @@ const char *kstats_clock_unit(enum kstats_clock clock)
 	       kstats_clock_units[clock] : "?";
 }
 
+/**
+ * kstats_parse_clock() - the clock named @s
+ * @s: ktime, local, tsc or none
+ * @clock: where to store the clock
+ *
+ * Return: 0, or -EINVAL for another name.
+ */
 int kstats_parse_clock(const char *s, enum kstats_clock *clock)
 {
 	int i = match_string(kstats_clock_names,
@@ -66,10 +73,15 @@ int kstats_parse_clock(const char *s, enum kstats_clock *clock)
 }
 EXPORT_SYMBOL_GPL(kstats_parse_clock);
 
-/*
+/**
+ * kstats_check_name() - is @name fit for a distribution
+ * @name: the name, or NULL
+ *
  * Names become file names in debugfs and words in commands: keep them to
  * [A-Za-z0-9_.-], not empty, not starting with '.' (hidden files, "." and
  * ".."), and not "_control".
+ *
+ * Return: 0, or -EINVAL.
  */
 int kstats_check_name(const char *name)
 {
@@ -408,6 +420,10 @@ void kstats_reset(struct kstats *ks)
 }
 EXPORT_SYMBOL_GPL(kstats_reset);
 
+/**
+ * kstats_snapshot_free() - free what kstats_snapshot_take() allocated
+ * @snap: the snapshot; zeroed afterwards, so freeing twice is harmless
+ */
 void kstats_snapshot_free(struct kstats_snapshot *snap)
 {
 	kvfree(snap->cpu);
@@ -477,7 +493,14 @@ int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap)
 }
 EXPORT_SYMBOL_GPL(kstats_snapshot_take);
 
-/* The inclusive upper bound of @slot; the overflow slot ends at U64_MAX. */
+/**
+ * kstats_snapshot_slot_hi() - the inclusive upper bound of a slot
+ * @snap: the snapshot
+ * @slot: the slot
+ *
+ * Return: as kstats_slot_hi(), but U64_MAX for the overflow slot of a
+ * distribution with a restricted range.
+ */
 u64 kstats_snapshot_slot_hi(const struct kstats_snapshot *snap, u32 slot)
 {
 	if (snap->clamp != U64_MAX && slot == snap->nr_slots - 1)
