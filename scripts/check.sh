@@ -128,12 +128,12 @@ if [ -n "$KDIR_TEST" ]; then
 	else
 		TDIR=
 	fi
-	files=$(ls kstats*.c kstats*.h tests/*.c examples/*.c bench/*.c 2>/dev/null || true)
+	files=$(project_files | grep -E '^(kstats[^/]*\.[ch]|(tests|examples|bench)/[^/]*\.c)$' || true)
 	# shellcheck disable=SC2086
 	"$KDIR_TEST/scripts/checkpatch.pl" --strict --no-tree --no-summary -f $files \
 		> "$LOGS/checkpatch.log" 2>&1 || true
 	check "checkpatch --strict" "$(grep -E -A1 '^(ERROR|WARNING|CHECK):' "$LOGS/checkpatch.log" || true)"
-	kd=$(ls kstats.h kstats.c 2>/dev/null || true)
+	kd=$(project_files kstats.h kstats.c)
 	# shellcheck disable=SC2086
 	check "kernel-doc" "$("$KDIR_TEST/scripts/kernel-doc" -none $kd 2>&1 || echo "kernel-doc exited $?")"
 
@@ -161,8 +161,14 @@ else
 	printf '1..1\nnot ok 1 - rmmod kstats_test kstats\n'
 fi
 EOF
-		vm_test kunit --kernel "$TIMG" --mem 2048 --script "$TDIR/kunit-guest.sh" \
-			--add "$TDIR/kstats.ko" --add "$TDIR/tests/kstats_test.ko"
+		if [ ! -f "$TDIR/tests/kstats_test.ko" ]; then
+			fail "kunit: tests/kstats_test.ko was not built" \
+				"tests/Kbuild must make it a module (obj-m) also when CONFIG_KUNIT=y"
+		else
+			vm_test kunit --kernel "$TIMG" --mem 2048 \
+				--script "$TDIR/kunit-guest.sh" --add "$TDIR/kstats.ko" \
+				--add "$TDIR/tests/kstats_test.ko"
+		fi
 		integration "integration-test-kernel" "$TIMG" "$TDIR" --mem 2048
 	fi
 fi
@@ -195,10 +201,10 @@ if [ -f tools/Makefile ]; then
 		read -r p f s <<< "$(sed -E 's/^[A-Za-z]+: //' <<< "$sum" | tr -c '0-9\n' ' ')"
 		echo "    tools: $sum"
 		npass=$((npass + p)) nskip=$((nskip + ${s:-0}))
+		mapfile -t names < <(grep -E '^(FAIL|not ok)' "$LOGS/tools.log" | head -n "$f")
 		for ((i = 0; i < f; i++)); do
-			failures+=("tools check (see build/logs/tools.log)")
+			fail "tools: ${names[i]:-failure $((i + 1)) (build/logs/tools.log)}"
 		done
-		nfail=$((nfail + f))
 		[ "$rc" = 0 ] || [ "$f" -gt 0 ] || fail "tools check exited $rc"
 	fi
 fi

@@ -8,7 +8,7 @@ KSTATS_CACHE=${KSTATS_CACHE:-$HOME/.cache/kstats}
 
 # Messages go to stderr so that stdout stays machine-readable.
 say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
-die() { say "error: $*"; exit 1; }
+die() { say "error: $*"; exit "${DIE_STATUS:-1}"; }
 
 # Seconds since the epoch, for phase timings.
 now() { date +%s; }
@@ -44,17 +44,26 @@ debian_kernels() {
 	done
 }
 
-# Copy the source tree, without .git, build/ and build products, to DEST:
-# Kbuild builds in the tree it is given, so each kernel gets its own copy.
+# The project's files (relative paths): what git tracks or would track, so
+# no build products; without git, all but .git/ and build/ and objects.
+project_files() {
+	if git -C "$KSTATS_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$KSTATS_ROOT" ls-files -co --exclude-standard "$@"
+	else
+		(cd "$KSTATS_ROOT" && find . -path ./.git -prune -o -type f -print |
+			sed 's|^\./||' | grep -Ev '\.(o|ko|mod|mod\.c|cmd|symvers)$')
+	fi | grep -Ev '(^|/)build/' | while IFS= read -r f; do
+		[ -e "$KSTATS_ROOT/$f" ] && printf '%s\n' "$f"
+	done
+}
+
+# Copy the project's files to DEST: Kbuild builds in the tree it is given,
+# so each kernel gets its own copy.
 copy_tree() {
 	local dest=$1
 	rm -rf "$dest"
 	mkdir -p "$dest"
-	tar -C "$KSTATS_ROOT" --exclude=./build --exclude=./.git \
-		--exclude=./tools/build --exclude='*.o' --exclude='*.ko' \
-		--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
-		--exclude='*.symvers' --exclude=modules.order -cf - . |
-		tar -C "$dest" -xf -
+	project_files | tar -C "$KSTATS_ROOT" -cf - -T - | tar -C "$dest" -xf -
 }
 
 # kbuild_copy NAME KDIR MAKE-ARGS...: copy the tree to build/NAME and run

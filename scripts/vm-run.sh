@@ -18,11 +18,13 @@
 #
 # Exit status: 0 all clean; 1 kernel report (BUG, WARNING, KASAN, lockdep,
 # kmemleak, panic...), timeout or no exit marker (offending lines on
-# stderr); 3 log clean but the guest script exited non-zero; 2 usage.
+# stderr); 3 log clean but the guest script exited non-zero; 2 usage or
+# setup error.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+DIE_STATUS=2	# setup errors are usage errors, not kernel reports
 
-usage() { sed -n '4,21s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print } /^set / { exit }' "$0" >&2; exit 2; }
 
 kernel= script= smp=2 icount=0 mem=1024 timeout=300 append= log= verbose=0
 accel=tcg moddir=
