@@ -201,7 +201,8 @@ if [ -f tools/Makefile ]; then
 		read -r p f s <<< "$(sed -E 's/^[A-Za-z]+: //' <<< "$sum" | tr -c '0-9\n' ' ')"
 		echo "    tools: $sum"
 		npass=$((npass + p)) nskip=$((nskip + ${s:-0}))
-		mapfile -t names < <(grep -E '^(FAIL|not ok)' "$LOGS/tools.log" | head -n "$f")
+		mapfile -t names < <(grep -E '^(FAIL|not ok)' "$LOGS/tools.log" |
+			sed -E 's/^(FAIL|not ok)[ :-]*//' | head -n "$f")
 		for ((i = 0; i < f; i++)); do
 			fail "tools: ${names[i]:-failure $((i + 1)) (build/logs/tools.log)}"
 		done

@@ -85,7 +85,7 @@ check_config "$FRAGMENT" .config ||
 	die "options dropped by olddefconfig: fix $FRAGMENT"
 cp "$FRAGMENT" .kstats-fragment
 
-say "building bzImage and modules with -j$jobs (KASAN+lockdep: ~15-20 min on 2 cores)"
+say "building bzImage and modules with -j$jobs (about 4 min on 2 idle cores)"
 make ARCH=x86_64 -j"$jobs" bzImage modules >&2
 [ -f Module.symvers ] || die "no Module.symvers after make modules"
 t1=$(now)
