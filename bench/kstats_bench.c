@@ -339,6 +339,7 @@ DEFINE_COLD(spinlock)
  */
 #define MEASURE(name, vals, rawp) ({					\
 	s64 d[BENCH_REPS], r[BENCH_REPS], e[BENCH_REPS];		\
+	const u64 *mv = (vals);						\
 	unsigned long flags;						\
 	int rep;							\
 									\
@@ -346,8 +347,8 @@ DEFINE_COLD(spinlock)
 		u64 te, to;						\
 									\
 		local_irq_save(flags);					\
-		te = loop_empty(vals, BENCH_ITERS);			\
-		to = loop_##name(vals, BENCH_ITERS);			\
+		te = loop_empty(mv, BENCH_ITERS);			\
+		to = loop_##name(mv, BENCH_ITERS);			\
 		local_irq_restore(flags);				\
 		e[rep] = te * 1000 / BENCH_ITERS;			\
 		r[rep] = to * 1000 / BENCH_ITERS;			\
@@ -360,6 +361,9 @@ DEFINE_COLD(spinlock)
 
 #define MEASURE_COLD(name, vals, buf, size) ({				\
 	s64 d[BENCH_REPS];						\
+	const u64 *mv = (vals);						\
+	u8 *mb = (buf);							\
+	size_t ms = (size);						\
 	unsigned long flags;						\
 	int rep;							\
 									\
@@ -367,8 +371,8 @@ DEFINE_COLD(spinlock)
 		u64 te, to;						\
 									\
 		local_irq_save(flags);					\
-		te = cold_empty(vals, BENCH_COLD, buf, size);		\
-		to = cold_##name(vals, BENCH_COLD, buf, size);		\
+		te = cold_empty(mv, BENCH_COLD, mb, ms);		\
+		to = cold_##name(mv, BENCH_COLD, mb, ms);		\
 		local_irq_restore(flags);				\
 		d[rep] = (s64)(to - te) * 1000 / (s64)BENCH_COLD;	\
 		cond_resched();						\
@@ -398,11 +402,6 @@ static void cmd_record(void)
 		ns = MEASURE(name, vals, &empty);			\
 		out_val("BENCH", key, ns);				\
 	} while (0)
-/* the same operation, always in one slot, then over all slots */
-#define ROW2(name) do {							\
-		ROW(#name "_hot", name, vals_hot);			\
-		ROW(#name "_spread", name, vals_spread);		\
-	} while (0)
 
 	ns = MEASURE(empty, vals_hot, &empty);
 	out_val("BENCH", "empty", empty);
@@ -412,12 +411,18 @@ static void cmd_record(void)
 	ROW("rdtsc", rdtsc, vals_hot);
 	ROW("rdtsc_ordered", rdtsc_ordered, vals_hot);
 #endif
-	ROW2(record);
-	ROW2(atomic);
-	ROW2(spinlock);
-	ROW2(p1);
-	ROW2(p2);
-	ROW2(p3);
+	ROW("record_hot", record, vals_hot);
+	ROW("record_spread", record, vals_spread);
+	ROW("atomic_hot", atomic, vals_hot);
+	ROW("atomic_spread", atomic, vals_spread);
+	ROW("spinlock_hot", spinlock, vals_hot);
+	ROW("spinlock_spread", spinlock, vals_spread);
+	ROW("p1_hot", p1, vals_hot);
+	ROW("p1_spread", p1, vals_spread);
+	ROW("p2_hot", p2, vals_hot);
+	ROW("p2_spread", p2, vals_spread);
+	ROW("p3_hot", p3, vals_hot);
+	ROW("p3_spread", p3, vals_spread);
 	ns = MEASURE(empty, vals_spread, &empty);
 	out_val("BENCHRAW", "empty_spread", empty);
 #undef ROW2
@@ -677,6 +682,10 @@ static int sc_fn(void *arg)
 	return 0;
 }
 
+/* One result line of a scaling run: million calls per second per CPU. */
+static const char scale_fmt[] =
+	"BENCHSCALE %s_%s cpus=%d ms=%u mops_per_cpu=%llu.%llu min=%llu.%llu max=%llu.%llu\n";
+
 static void scale_one(int ncpus, unsigned int ms, int mode, const u64 *vals,
 		      const char *vname)
 {
@@ -718,8 +727,7 @@ static void scale_one(int ncpus, unsigned int ms, int mode, const u64 *vals,
 	}
 	/* Million calls per second per CPU, with one decimal. */
 	if (started)
-		out("BENCHSCALE %s_%s cpus=%d ms=%u mops_per_cpu=%llu.%llu min=%llu.%llu max=%llu.%llu\n",
-		    sc_name[mode], vname, started, ms,
+		out(scale_fmt, sc_name[mode], vname, started, ms,
 		    total / started / 1000, total / started % 1000 / 100,
 		    min / 1000, min % 1000 / 100, max / 1000, max % 1000 / 100);
 	kfree(th);

@@ -382,7 +382,7 @@ static void kstats_test_node_commands(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, op, 0);
 	KUNIT_EXPECT_EQ(test, kstats_parse_node_command("STOP\n", &op), 0);
 	KUNIT_EXPECT_EQ(test, op, 1);
-	KUNIT_EXPECT_EQ(test, kstats_parse_node_command("  Reset \n", &op), 0);
+	KUNIT_EXPECT_EQ(test, kstats_parse_node_command("  Reset\t\n", &op), 0);
 	KUNIT_EXPECT_EQ(test, op, 2);
 	KUNIT_EXPECT_EQ(test, kstats_parse_node_command("restart", &op), -EINVAL);
 	KUNIT_EXPECT_EQ(test, kstats_parse_node_command("star", &op), -EINVAL);
@@ -403,7 +403,7 @@ static int parse(struct kunit *test, const char *text, struct kstats_cmd *cmd)
 static void kstats_test_control_commands(struct kunit *test)
 {
 	static const char * const bad[] = {
-		"", "   \n", "new", "new foo bits", "new foo bits 6",
+		"", " \t\n", "new", "new foo bits", "new foo bits 6",
 		"new foo bits -1", "new foo bits 99999999999999999999",
 		"new foo clock bogus", "new foo colour red", "new a/b",
 		"new _control", "remove", "remove a b", "frob x",
@@ -435,7 +435,9 @@ static void kstats_test_control_commands(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, cmd.cfg.name, "rd");
 	KUNIT_EXPECT_TRUE(test, cmd.gap);
 
-	KUNIT_EXPECT_EQ(test, parse(test, "trace sec start a+4 end tp:sched:sched_switch", &cmd), 0);
+	KUNIT_EXPECT_EQ(test,
+			parse(test, "trace sec start a+4 end tp:sched:sched_switch", &cmd),
+			0);
 	KUNIT_EXPECT_NULL(test, cmd.target);
 	KUNIT_EXPECT_STREQ(test, cmd.cfg.name, "sec");
 	KUNIT_EXPECT_STREQ(test, cmd.start, "a+4");
@@ -465,6 +467,7 @@ static struct kunit_suite kstats_test_suite = {
 	.name = "kstats",
 	.test_cases = kstats_test_cases,
 };
+
 kunit_test_suite(kstats_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of kstats");
