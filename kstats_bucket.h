@@ -204,12 +204,13 @@ static inline u64 kstats_rank(u64 n, u32 num, u32 den)
  */
 static inline u64 kstats_mul128(u64 a, u64 b, u64 *hi)
 {
-	u64 al = (u32)a, ah = a >> 32, bl = (u32)b, bh = b >> 32;
+	const u64 lo32 = 0xffffffffULL;
+	u64 al = a & lo32, ah = a >> 32, bl = b & lo32, bh = b >> 32;
 	u64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-	u64 mid = (ll >> 32) + (u32)lh + (u32)hl;
+	u64 mid = (ll >> 32) + (lh & lo32) + (hl & lo32);
 
 	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-	return (mid << 32) | (u32)ll;
+	return (mid << 32) | (ll & lo32);
 }
 
 /**

@@ -94,6 +94,11 @@ guest_helpers() {
 		gcc -static -O2 -Wall -pthread -I"$KSTATS_ROOT" -o "$out/$n" "$c" -lm \
 			> "$KSTATS_ROOT/build/logs/helper-$n.log" 2>&1 || echo "$n"
 	done
+	# The kstats command itself, for the guest suite and the demo.
+	if [ -f "$KSTATS_ROOT/tools/kstats.c" ]; then
+		gcc -static -O2 -Wall -o "$out/kstats" "$KSTATS_ROOT"/tools/*.c -lm \
+			> "$KSTATS_ROOT/build/logs/helper-kstats.log" 2>&1 || echo kstats
+	fi
 }
 
 # guest_adds BUILD-DIR: set GUEST_ADDS to the vm-run.sh --add options of an
