@@ -582,18 +582,18 @@ out_free:
 	kfree(c);
 }
 
-static int kstats_trace_origin(struct kstats_cmd *cmd, char *buf, size_t size)
+/* scnprintf: a long target, start and end are cut, never overrun. */
+static void kstats_trace_origin(struct kstats_cmd *cmd, char *buf, size_t size)
 {
-	int n = snprintf(buf, size, "trace %s", cmd->target ? cmd->target : "");
+	int n = scnprintf(buf, size, "trace %s", cmd->target ? cmd->target : "");
 
 	if (cmd->start)
-		n += snprintf(buf + n, size - n, "start %s end %s", cmd->start,
-			      cmd->end);
-	n += snprintf(buf + n, size - n, " bits %u clock %s",
-		      cmd->cfg.frac_bits, kstats_clock_name(cmd->cfg.clock));
+		n += scnprintf(buf + n, size - n, "start %s end %s", cmd->start,
+			       cmd->end);
+	n += scnprintf(buf + n, size - n, " bits %u clock %s",
+		       cmd->cfg.frac_bits, kstats_clock_name(cmd->cfg.clock));
 	if (cmd->gap)
-		snprintf(buf + n, size - n, " gap");
-	return 0;
+		scnprintf(buf + n, size - n, " gap");
 }
 
 static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
