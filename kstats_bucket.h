@@ -36,11 +36,6 @@
 #include <stdbool.h>
 typedef unsigned long long u64;
 typedef unsigned int u32;
-static inline unsigned int fls64(u64 x)
-{
-	return x ? 64 - (unsigned int)__builtin_clzll(x) : 0;
-}
-
 static inline unsigned int kstats_fls(u64 x)
 {
 	return 63 - (unsigned int)__builtin_clzll(x);
@@ -64,25 +59,11 @@ static inline u32 kstats_nr_slots(unsigned int frac_bits)
 }
 
 /**
- * kstats_slot_shift() - log2 of the width of the slots holding @val
- * @val: the sample
- * @frac_bits: log2 of the number of slots per power of two
- *
- * Return: 0 for the exact slots below 2^frac_bits, else floor(log2(val)) -
- * frac_bits.
- */
-static inline unsigned int kstats_slot_shift(u64 val, unsigned int frac_bits)
-{
-	unsigned int t = fls64(val >> frac_bits);
-
-	return t ? t - 1 : 0;
-}
-
-/**
  * kstats_locate() - the slot that holds @val, and the width of that slot
  * @val: the sample
  * @frac_bits: log2 of the number of slots per power of two
- * @shift: where to store log2 of the slot's width (kstats_slot_shift())
+ * @shift: where to store log2 of the slot's width: 0 for the exact slots
+ *	below 2^frac_bits, else floor(log2(@val)) - frac_bits
  *
  * Setting bit @frac_bits makes the exact slots below 2^frac_bits fall out
  * of the same formula (shift 0, slot = @val), so there is no branch, no
@@ -115,7 +96,7 @@ static inline u32 kstats_slot(u64 val, unsigned int frac_bits)
 /**
  * kstats_sum_term() - what one sample adds to its slot's offset sum
  * @val: the sample
- * @shift: kstats_slot_shift(@val, frac_bits)
+ * @shift: the slot's shift, from kstats_locate()
  *
  * The offset of @val within its slot (its low @shift bits), scaled down so
  * that at most KSTATS_SUM_BITS significant bits remain.
