@@ -88,7 +88,11 @@ expect "new t2 clock tsc" "$(ctl $KS/_control 'new t2 clock tsc bits 2')" ok
 expect_match "tsc header gives unit and tsc_khz" "$(cat $KS/t2)" "# clock tsc_khz [0-9]+"
 expect "new t3 max 1000" "$(ctl $KS/_control 'new t3 max 1000')" ok
 expect "restricted range header" "$(grep '^# range' $KS/t3)" "# range max_value 1023 overflow 0"
-expect "remove t1" "$(ctl $KS/_control 'remove t1')" ok
+kload hold $KS/t1 2 &
+sleep 1
+expect "remove t1 while a reader holds it open" "$(ctl $KS/_control 'remove t1')" ok
+wait
+expect "t1 is gone once its reader closed" "$(ls $KS | grep -c '^t1$')" 0
 expect "remove all" "$(ctl $KS/_control 'remove all')" ok
 expect "all removed" "$(ls $KS | tr '\n' ' ')" "_control "
 check "rmmod kstats" rmmod kstats
