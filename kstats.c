@@ -28,6 +28,12 @@ DEFINE_MUTEX(kstats_mutex);
 LIST_HEAD(kstats_list);
 static int kstats_nr_nodes;
 
+/*
+ * Where stopped distributions record: per CPU, as many slots as the
+ * largest histogram, written and never read.
+ */
+static struct kstats_slot __percpu *kstats_scratch;
+
 static const char * const kstats_clock_names[] = {
 	[KSTATS_CLOCK_KTIME] = "ktime",
 	[KSTATS_CLOCK_LOCAL] = "local",
@@ -165,7 +171,7 @@ static void kstats_release(struct kref *kref)
 
 	if (ks->release)
 		ks->release(ks);
-	free_percpu(ks->slots);
+	free_percpu(ks->hist);
 	kfree(ks);
 }
 
@@ -193,16 +199,16 @@ struct kstats *kstats_alloc(const struct kstats_config *cfg)
 	ks->clock = cfg->clock;
 	kstats_size(cfg, &ks->nr_slots, &ks->clamp);
 	/* One more slot whose count holds the missed events. */
-	ks->slots = __alloc_percpu((ks->nr_slots + 1) * sizeof(struct kstats_slot),
-				   sizeof(struct kstats_slot));
-	if (!ks->slots) {
+	ks->hist = __alloc_percpu((ks->nr_slots + 1) * sizeof(struct kstats_slot),
+				  sizeof(struct kstats_slot));
+	if (!ks->hist) {
 		kfree(ks);
 		goto nomem;
 	}
 	kref_init(&ks->kref);
 	INIT_LIST_HEAD(&ks->node);
 	strscpy(ks->name, cfg->name, sizeof(ks->name));
-	ks->active = true;
+	ks->slots = ks->hist;
 	return ks;
 
 nomem:
@@ -389,17 +395,21 @@ EXPORT_SYMBOL_GPL(kstats_put);
  */
 void kstats_start(struct kstats *ks)
 {
-	WRITE_ONCE(ks->active, true);
+	WRITE_ONCE(ks->slots, ks->hist);
 }
 EXPORT_SYMBOL_GPL(kstats_start);
 
 /**
  * kstats_stop() - make kstats_record() a no-op until kstats_start()
  * @ks: the distribution
+ *
+ * Points the fast path at the scratch area, so recording needs no test; a
+ * sample that read the old pointer just before may still land.  Missed
+ * events are not counted while stopped either.
  */
 void kstats_stop(struct kstats *ks)
 {
-	WRITE_ONCE(ks->active, false);
+	WRITE_ONCE(ks->slots, kstats_scratch);
 }
 EXPORT_SYMBOL_GPL(kstats_stop);
 
@@ -416,7 +426,7 @@ void kstats_reset(struct kstats *ks)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(ks->slots, cpu), 0, size);
+		memset(per_cpu_ptr(ks->hist, cpu), 0, size);
 }
 EXPORT_SYMBOL_GPL(kstats_reset);
 
@@ -470,7 +480,7 @@ int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap)
 	}
 
 	for_each_possible_cpu(cpu) {
-		const struct kstats_slot *src = per_cpu_ptr(ks->slots, cpu);
+		const struct kstats_slot *src = per_cpu_ptr(ks->hist, cpu);
 		u64 *count = snap->count + (size_t)row * n;
 		u64 *sum = snap->sum + (size_t)row * n;
 
@@ -562,7 +572,19 @@ EXPORT_SYMBOL_GPL(kstats_snapshot_summary);
 
 static int __init kstats_init(void)
 {
-	return kstats_debugfs_init();
+	int err;
+
+	kstats_scratch = __alloc_percpu((kstats_nr_slots(KSTATS_MAX_FRAC_BITS) + 1) *
+					sizeof(struct kstats_slot),
+					sizeof(struct kstats_slot));
+	if (!kstats_scratch) {
+		pr_warn("no memory for the scratch area\n");
+		return -ENOMEM;
+	}
+	err = kstats_debugfs_init();
+	if (err)
+		free_percpu(kstats_scratch);
+	return err;
 }
 
 static void __exit kstats_exit(void)
@@ -578,6 +600,7 @@ static void __exit kstats_exit(void)
 	while ((ks = kstats_pop_removable()))
 		kstats_put(ks);
 	kstats_debugfs_exit();
+	free_percpu(kstats_scratch);
 }
 
 module_init(kstats_init);

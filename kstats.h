@@ -63,7 +63,8 @@ enum kstats_clock {
 /**
  * struct kstats_slot - one slot of one CPU's histogram
  * @count: samples recorded in the slot
- * @sum: sum of the samples' scaled offsets in the slot (kstats_sum_term())
+ * @sum: sum of the samples' offsets in the slot, in 2^-20 of its width
+ *	(kstats_sum_term())
  *
  * 16 bytes aligned to 16, so that a sample touches one cache line.
  */
@@ -93,14 +94,16 @@ struct kstats_config {
 
 /**
  * struct kstats - a distribution
- * @active: recording; kstats_record() is a no-op while false
- * @frac_bits: see struct kstats_config
- * @clock: see struct kstats_config
+ * @slots: where kstats_record() writes: @hist while recording, a per-CPU
+ *	scratch area shared by all stopped distributions otherwise, so that
+ *	the fast path needs no "active" test
  * @clamp: samples above it are recorded as it (the overflow slot's lo);
  *	U64_MAX for the full range
- * @slots: per-CPU histograms of @nr_slots slots, then one slot whose count
- *	holds the missed events
+ * @frac_bits: see struct kstats_config
+ * @clock: see struct kstats_config
  * @nr_slots: slots in each per-CPU histogram
+ * @hist: per-CPU histograms of @nr_slots slots, then one slot whose count
+ *	holds the missed events
  * @kref: references: the creator's, and one per kstats_get()
  * @node: entry in the list of distributions, under kstats_mutex
  * @dentry: the debugfs file, or NULL
@@ -112,17 +115,17 @@ struct kstats_config {
  * @extra_missed: missed events counted outside the slots (by probes)
  * @release: called before the memory goes, for the creator's cleanup
  *
- * Only the first fields are read by the inline fast path; the rest is
- * private to kstats.ko.
+ * Only the first four fields, in the first 24 bytes, are read by the
+ * inline fast path; the rest is private to kstats.ko.
  */
 struct kstats {
-	bool active;
+	struct kstats_slot __percpu *slots;
+	u64 clamp;
 	u8 frac_bits;
 	u8 clock;
-	u64 clamp;
-	struct kstats_slot __percpu *slots;
 	u32 nr_slots;
 	/* cold: private to kstats.ko */
+	struct kstats_slot __percpu *hist;
 	struct kref kref;
 	struct list_head node;
 	struct dentry *dentry;
@@ -144,27 +147,57 @@ void kstats_reset(struct kstats *ks);
 struct kstats *kstats_get(const char *name);
 void kstats_put(struct kstats *ks);
 
+/*
+ * kstats_record() with @frac_bits as a separate argument: a compile-time
+ * constant lets the compiler fold the slot arithmetic.  @frac_bits must be
+ * @ks->frac_bits, or the slot index can run past the histogram.
+ */
+static __always_inline notrace void __kstats_record(struct kstats *ks,
+						    u64 val,
+						    unsigned int frac_bits)
+{
+	struct kstats_slot __percpu *s;
+	unsigned int shift;
+
+	val = min(val, ks->clamp);
+	s = READ_ONCE(ks->slots) + kstats_locate(val, frac_bits, &shift);
+	this_cpu_inc(s->count);
+	this_cpu_add(s->sum, kstats_sum_term(val, shift));
+}
+
 /**
  * kstats_record() - add a sample to a distribution
  * @ks: the distribution
  * @val: the sample (for a duration, kstats_now(@ks) - start)
  *
  * Safe in any context, hardirq and NMI included, and against preemption
- * and migration: each update is a single this_cpu operation.  Does
- * nothing while @ks is stopped.  Inline and notrace so that tracing can
- * never recurse into it.
+ * and migration: each update is a single this_cpu operation.  While @ks is
+ * stopped the sample goes to a scratch area nobody reads.  Inline and
+ * notrace so that tracing can never recurse into it.
  */
 static __always_inline notrace void kstats_record(struct kstats *ks, u64 val)
 {
-	struct kstats_slot __percpu *s;
-	unsigned int shift;
+	__kstats_record(ks, val, ks->frac_bits);
+}
 
-	if (unlikely(!READ_ONCE(ks->active)))
-		return;
-	val = min(val, ks->clamp);
-	s = ks->slots + kstats_locate(val, ks->frac_bits, &shift);
-	this_cpu_inc(s->count);
-	this_cpu_add(s->sum, kstats_sum_term(val, shift));
+/**
+ * kstats_record_bits() - kstats_record() for a frac_bits known when compiling
+ * @ks: the distribution
+ * @val: the sample
+ * @frac_bits: the frac_bits @ks was created with, a constant
+ *
+ * A few instructions cheaper than kstats_record() when @frac_bits is a
+ * compile-time constant.  Should it differ from @ks->frac_bits, the sample
+ * is recorded by kstats_record() instead, never out of bounds.
+ */
+static __always_inline notrace void kstats_record_bits(struct kstats *ks,
+						       u64 val,
+						       unsigned int frac_bits)
+{
+	if (likely(ks->frac_bits == frac_bits))
+		__kstats_record(ks, val, frac_bits);
+	else
+		kstats_record(ks, val);
 }
 
 /**
@@ -172,21 +205,33 @@ static __always_inline notrace void kstats_record(struct kstats *ks, u64 val)
  * @ks: the distribution
  *
  * Shown as "missed" in the header, so that nothing is lost silently.
+ * Not counted while @ks is stopped.
  */
 static __always_inline notrace void kstats_record_missed(struct kstats *ks)
 {
-	this_cpu_inc(ks->slots[ks->nr_slots].count);
+	this_cpu_inc(READ_ONCE(ks->slots)[ks->nr_slots].count);
 }
 
 /**
- * kstats_now() - read the clock of a distribution
+ * kstats_is_active() - whether a distribution is recording
  * @ks: the distribution
+ *
+ * Return: false between kstats_stop() and kstats_start().
+ */
+static inline bool kstats_is_active(const struct kstats *ks)
+{
+	return READ_ONCE(ks->slots) == ks->hist;
+}
+
+/**
+ * kstats_clock_now() - read a clock
+ * @clock: which one; a compile-time constant folds the dispatch away
  *
  * Return: ns for ktime and local, cycles for tsc, 0 for none.
  */
-static __always_inline notrace u64 kstats_now(const struct kstats *ks)
+static __always_inline notrace u64 kstats_clock_now(enum kstats_clock clock)
 {
-	switch (ks->clock) {
+	switch (clock) {
 	case KSTATS_CLOCK_LOCAL:
 		return local_clock();
 #ifdef CONFIG_X86
@@ -198,6 +243,17 @@ static __always_inline notrace u64 kstats_now(const struct kstats *ks)
 	default:
 		return ktime_get_ns();
 	}
+}
+
+/**
+ * kstats_now() - read the clock of a distribution
+ * @ks: the distribution
+ *
+ * Return: ns for ktime and local, cycles for tsc, 0 for none.
+ */
+static __always_inline notrace u64 kstats_now(const struct kstats *ks)
+{
+	return kstats_clock_now(ks->clock);
 }
 
 #endif /* _KSTATS_H */

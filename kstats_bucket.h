@@ -15,10 +15,10 @@
  * agree slot for slot.  The whole u64 range maps onto (65 - k) << k slots
  * with no gap and no overlap.
  *
- * Each slot also accumulates a scaled sum of the offsets of its samples
- * within the slot, so that the average of a slot is known to better than a
- * millionth of its width and never overflows for fewer than 2^44 samples in
- * one slot of one CPU.
+ * Each slot also accumulates the offsets of its samples within the slot,
+ * as fractions of the slot's width in units of 2^-20, so that the average
+ * of a slot is known to a millionth of its width and the sum never
+ * overflows for fewer than 2^44 samples in one slot of one CPU.
  *
  * This file compiles in the kernel (__KERNEL__) and in plain C99 userspace:
  * keep it free of anything but integer arithmetic.  In the kernel, inline
@@ -98,31 +98,32 @@ static inline u32 kstats_slot(u64 val, unsigned int frac_bits)
  * @val: the sample
  * @shift: the slot's shift, from kstats_locate()
  *
- * The offset of @val within its slot (its low @shift bits), scaled down so
- * that at most KSTATS_SUM_BITS significant bits remain.
+ * The offset of @val within its slot as a fraction of the slot's width,
+ * in units of 2^-KSTATS_SUM_BITS: the low @shift bits of @val moved to the
+ * top of the word, then the top KSTATS_SUM_BITS of them.  Exact for slots
+ * up to 2^KSTATS_SUM_BITS wide, truncated beyond; 0 in the exact slots
+ * (@shift 0, where the double shift drops every bit).  No clamp, no
+ * branch: two shifts and a subtraction on the fast path.
  *
- * Return: the term to add to the slot's sum.
+ * Return: the term to add to the slot's sum, below 2^KSTATS_SUM_BITS.
  */
 static inline u64 kstats_sum_term(u64 val, unsigned int shift)
 {
-	unsigned int scale = shift > KSTATS_SUM_BITS ? shift - KSTATS_SUM_BITS : 0;
-
-	return (val - ((val >> shift) << shift)) >> scale;
+	return ((val << 1) << (63 - shift)) >> (64 - KSTATS_SUM_BITS);
 }
 
 /**
- * kstats_sum_scale() - the scale kstats_sum_term() applied in a slot
+ * kstats_slot_shift() - log2 of the width of @slot
  * @slot: the slot
  * @frac_bits: log2 of the number of slots per power of two
  *
- * Return: how many bits the offsets of @slot were shifted right.
+ * Return: the shift kstats_locate() gives for the values of @slot.
  */
-static inline unsigned int kstats_sum_scale(u32 slot, unsigned int frac_bits)
+static inline unsigned int kstats_slot_shift(u32 slot, unsigned int frac_bits)
 {
 	unsigned int t = slot >> frac_bits;
-	unsigned int shift = t ? t - 1 : 0;
 
-	return shift > KSTATS_SUM_BITS ? shift - KSTATS_SUM_BITS : 0;
+	return t ? t - 1 : 0;
 }
 
 /**
@@ -251,12 +252,18 @@ static inline u64 kstats_ppm(u64 part, u64 whole)
 static inline u64 kstats_slot_total(u32 slot, unsigned int frac_bits,
 				    u64 count, u64 sum, u64 *hi)
 {
-	unsigned int scale = kstats_sum_scale(slot, frac_bits);
+	unsigned int shift = kstats_slot_shift(slot, frac_bits);
 	u64 base_hi, lo = kstats_mul128(count, kstats_slot_lo(slot, frac_bits),
 					&base_hi);
-	u64 off_hi = scale ? sum >> (64 - scale) : 0;
-	u64 off_lo = sum << scale;
+	u64 off_hi = 0, off_lo;
 
+	/* @sum counts 2^-KSTATS_SUM_BITS of the width 2^shift. */
+	if (shift <= KSTATS_SUM_BITS) {
+		off_lo = sum >> (KSTATS_SUM_BITS - shift);
+	} else {
+		off_lo = sum << (shift - KSTATS_SUM_BITS);
+		off_hi = sum >> (64 - (shift - KSTATS_SUM_BITS));
+	}
 	lo += off_lo;
 	*hi = base_hi + off_hi + (lo < off_lo);
 	return lo;

@@ -65,7 +65,7 @@ static void kstats_show_header(struct seq_file *m, struct kstats_reader *r)
 	seq_printf(m, "# name %s clock %s unit %s frac_bits %u state %s cpus %u samples %llu missed %llu\n",
 		   ks->name, kstats_clock_name(ks->clock),
 		   kstats_clock_unit(ks->clock), ks->frac_bits,
-		   READ_ONCE(ks->active) ? "active" : "stopped", snap->nr_cpus,
+		   kstats_is_active(ks) ? "active" : "stopped", snap->nr_cpus,
 		   snap->samples, snap->missed);
 #ifdef CONFIG_X86
 	if (ks->clock == KSTATS_CLOCK_TSC)

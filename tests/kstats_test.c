@@ -205,7 +205,7 @@ static void kstats_test_stop_start_reset(struct kunit *test)
 	kstats_record(ks, 8);
 	take(test, ks, &snap, &sum);
 	KUNIT_EXPECT_EQ(test, snap.samples, 1ULL);
-	KUNIT_EXPECT_FALSE(test, READ_ONCE(ks->active));
+	KUNIT_EXPECT_FALSE(test, kstats_is_active(ks));
 	kstats_snapshot_free(&snap);
 
 	kstats_start(ks);
@@ -224,6 +224,27 @@ static void kstats_test_stop_start_reset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, snap.missed, 0ULL);
 	KUNIT_EXPECT_EQ(test, sum.max, 0ULL);
 	KUNIT_EXPECT_EQ(test, sum.p50, 0ULL);
+	kstats_snapshot_free(&snap);
+	kstats_delete(ks);
+}
+
+/* kstats_record_bits() records like kstats_record(), even with wrong bits. */
+static void kstats_test_record_bits(struct kunit *test)
+{
+	struct kstats *ks = test_new(test, "kunit_bits", 1, 0);
+	struct kstats_snapshot snap;
+	struct kstats_summary sum;
+
+	kstats_record_bits(ks, 1000, 1);
+	/* 5 would index past a frac_bits 1 histogram: must fall back. */
+	kstats_record_bits(ks, U64_MAX, 5);
+	kstats_record(ks, 3);
+	take(test, ks, &snap, &sum);
+	KUNIT_EXPECT_EQ(test, snap.samples, 3ULL);
+	KUNIT_EXPECT_EQ(test, snap.slot_samples[kstats_slot(1000, 1)], 1ULL);
+	KUNIT_EXPECT_EQ(test, snap.slot_samples[kstats_slot(U64_MAX, 1)], 1ULL);
+	KUNIT_EXPECT_EQ(test, snap.slot_samples[kstats_slot(3, 1)], 1ULL);
+	KUNIT_EXPECT_EQ(test, sum.max, U64_MAX);
 	kstats_snapshot_free(&snap);
 	kstats_delete(ks);
 }
@@ -452,6 +473,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_slot_reference),
 	KUNIT_CASE(kstats_test_slot_tiling),
 	KUNIT_CASE(kstats_test_slot_avg),
+	KUNIT_CASE(kstats_test_record_bits),
 	KUNIT_CASE(kstats_test_record_read),
 	KUNIT_CASE(kstats_test_stop_start_reset),
 	KUNIT_CASE(kstats_test_summary_known),
