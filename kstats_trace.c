@@ -93,9 +93,7 @@ struct kstats_trace {
 	struct kstats *ks;
 	struct kstats *gap;
 	enum kstats_mech mech;
-#ifdef CONFIG_FPROBE
 	struct fprobe fp;
-#endif
 	struct kretprobe rp;
 	struct kstats_point start;
 	struct kstats_point end;
@@ -145,7 +143,6 @@ static __always_inline notrace void kstats_trace_exit(struct kstats_trace *t,
 		this_cpu_write(*t->last_end, now);
 }
 
-#ifdef CONFIG_FPROBE
 static notrace int kstats_fprobe_entry(struct fprobe *fp, unsigned long ip,
 				       unsigned long ret_ip,
 				       struct pt_regs *regs, void *data)
@@ -164,7 +161,6 @@ static notrace void kstats_fprobe_exit(struct fprobe *fp, unsigned long ip,
 }
 
 NOKPROBE_SYMBOL(kstats_fprobe_exit);
-#endif
 
 static notrace int kstats_kretprobe_entry(struct kretprobe_instance *ri,
 					  struct pt_regs *regs)
@@ -189,6 +185,170 @@ static notrace int kstats_kretprobe_exit(struct kretprobe_instance *ri,
 }
 
 NOKPROBE_SYMBOL(kstats_kretprobe_exit);
+
+/*
+ * The fast handlers, for function nodes without a gap sibling: one entry
+ * handler per clock and one exit handler per clock and frac_bits, picked
+ * at registration.  The clock is read with no dispatch and the sample is
+ * recorded with a compile-time frac_bits, so that kstats adds about twenty
+ * instructions to what the probe mechanism itself costs.
+ */
+static __always_inline notrace void kstats_fast_enter(struct kstats_entry *e,
+						      enum kstats_clock clock)
+{
+	e->ts = kstats_clock_now(clock);
+	if (clock == KSTATS_CLOCK_LOCAL)
+		e->cpu = raw_smp_processor_id();
+}
+
+static __always_inline notrace void kstats_fast_exit(struct kstats *ks,
+						     struct kstats_entry *e,
+						     enum kstats_clock clock,
+						     unsigned int frac_bits)
+{
+	u64 now = kstats_clock_now(clock);
+
+	/* local_clock() readings of two CPUs do not compare: drop, count. */
+	if (clock == KSTATS_CLOCK_LOCAL && e->cpu != raw_smp_processor_id()) {
+		kstats_record_missed(ks);
+		return;
+	}
+	__kstats_record(ks, now - e->ts, frac_bits);
+}
+
+static __always_inline struct kstats *kstats_krp_ks(struct kretprobe_instance *ri)
+{
+	return container_of(get_kretprobe(ri), struct kstats_trace, rp)->ks;
+}
+
+/*
+ * The handler set of one (clock, frac_bits): fprobe and kretprobe pairs.
+ * The fprobe handlers have 6.12's signatures; they are only registered on
+ * kernels with CONFIG_FPROBE.
+ */
+struct kstats_handlers {
+	int (*fp_entry)(struct fprobe *fp, unsigned long ip,
+			unsigned long ret_ip, struct pt_regs *regs, void *data);
+	void (*fp_exit)(struct fprobe *fp, unsigned long ip,
+			unsigned long ret_ip, struct pt_regs *regs, void *data);
+	kretprobe_handler_t krp_entry;
+	kretprobe_handler_t krp_exit;
+};
+
+/*
+ * The handlers of clock c (ktime, local or tsc) and frac_bits b (0 to 5),
+ * generated: kstats_{fp,krp}_entry_c and kstats_{fp,krp}_exit_cb.
+ */
+#define kstats_clock_ktime	KSTATS_CLOCK_KTIME
+#define kstats_clock_local	KSTATS_CLOCK_LOCAL
+#define kstats_clock_tsc	KSTATS_CLOCK_TSC
+
+#define KSTATS_ENTRY_HANDLERS(c)					\
+static notrace int kstats_fp_entry_##c(struct fprobe *fp,		\
+				       unsigned long ip,		\
+				       unsigned long ret_ip,		\
+				       struct pt_regs *regs, void *data)	\
+{									\
+	kstats_fast_enter(data, kstats_clock_##c);			\
+	return 0;							\
+}									\
+NOKPROBE_SYMBOL(kstats_fp_entry_##c);					\
+static notrace int kstats_krp_entry_##c(struct kretprobe_instance *ri,	\
+					struct pt_regs *regs)		\
+{									\
+	kstats_fast_enter((struct kstats_entry *)ri->data,		\
+			  kstats_clock_##c);				\
+	return 0;							\
+}									\
+NOKPROBE_SYMBOL(kstats_krp_entry_##c)
+
+#define KSTATS_EXIT_HANDLERS(c, b)					\
+static __always_inline notrace void					\
+kstats_exit_##c##b(struct kstats *ks, void *data)			\
+{									\
+	kstats_fast_exit(ks, data, kstats_clock_##c, b);		\
+}									\
+static notrace void kstats_fp_exit_##c##b(struct fprobe *fp,		\
+					  unsigned long ip,		\
+					  unsigned long ret_ip,		\
+					  struct pt_regs *regs, void *data) \
+{									\
+	kstats_exit_##c##b(container_of(fp, struct kstats_trace, fp)->ks, \
+			   data);					\
+}									\
+NOKPROBE_SYMBOL(kstats_fp_exit_##c##b);					\
+static notrace int kstats_krp_exit_##c##b(struct kretprobe_instance *ri, \
+					  struct pt_regs *regs)		\
+{									\
+	kstats_exit_##c##b(kstats_krp_ks(ri), ri->data);		\
+	return 0;							\
+}									\
+NOKPROBE_SYMBOL(kstats_krp_exit_##c##b)
+
+#define KSTATS_HANDLERS(c, b) {						\
+	.fp_entry = kstats_fp_entry_##c,				\
+	.fp_exit = kstats_fp_exit_##c##b,				\
+	.krp_entry = kstats_krp_entry_##c,				\
+	.krp_exit = kstats_krp_exit_##c##b,				\
+}
+
+KSTATS_ENTRY_HANDLERS(ktime);
+KSTATS_ENTRY_HANDLERS(local);
+KSTATS_ENTRY_HANDLERS(tsc);
+KSTATS_EXIT_HANDLERS(ktime, 0);
+KSTATS_EXIT_HANDLERS(ktime, 1);
+KSTATS_EXIT_HANDLERS(ktime, 2);
+KSTATS_EXIT_HANDLERS(ktime, 3);
+KSTATS_EXIT_HANDLERS(ktime, 4);
+KSTATS_EXIT_HANDLERS(ktime, 5);
+KSTATS_EXIT_HANDLERS(local, 0);
+KSTATS_EXIT_HANDLERS(local, 1);
+KSTATS_EXIT_HANDLERS(local, 2);
+KSTATS_EXIT_HANDLERS(local, 3);
+KSTATS_EXIT_HANDLERS(local, 4);
+KSTATS_EXIT_HANDLERS(local, 5);
+KSTATS_EXIT_HANDLERS(tsc, 0);
+KSTATS_EXIT_HANDLERS(tsc, 1);
+KSTATS_EXIT_HANDLERS(tsc, 2);
+KSTATS_EXIT_HANDLERS(tsc, 3);
+KSTATS_EXIT_HANDLERS(tsc, 4);
+KSTATS_EXIT_HANDLERS(tsc, 5);
+
+static const struct kstats_handlers
+kstats_fast_handlers[][KSTATS_MAX_FRAC_BITS + 1] = {
+	[KSTATS_CLOCK_KTIME] = {
+		KSTATS_HANDLERS(ktime, 0), KSTATS_HANDLERS(ktime, 1),
+		KSTATS_HANDLERS(ktime, 2), KSTATS_HANDLERS(ktime, 3),
+		KSTATS_HANDLERS(ktime, 4), KSTATS_HANDLERS(ktime, 5),
+	},
+	[KSTATS_CLOCK_LOCAL] = {
+		KSTATS_HANDLERS(local, 0), KSTATS_HANDLERS(local, 1),
+		KSTATS_HANDLERS(local, 2), KSTATS_HANDLERS(local, 3),
+		KSTATS_HANDLERS(local, 4), KSTATS_HANDLERS(local, 5),
+	},
+	[KSTATS_CLOCK_TSC] = {
+		KSTATS_HANDLERS(tsc, 0), KSTATS_HANDLERS(tsc, 1),
+		KSTATS_HANDLERS(tsc, 2), KSTATS_HANDLERS(tsc, 3),
+		KSTATS_HANDLERS(tsc, 4), KSTATS_HANDLERS(tsc, 5),
+	},
+};
+
+/* The generic handlers, which also feed the gap sibling. */
+static const struct kstats_handlers kstats_gap_handlers = {
+	.fp_entry = kstats_fprobe_entry,
+	.fp_exit = kstats_fprobe_exit,
+	.krp_entry = kstats_kretprobe_entry,
+	.krp_exit = kstats_kretprobe_exit,
+};
+
+static const struct kstats_handlers *kstats_handlers_of(struct kstats_trace *t)
+{
+	struct kstats *ks = t->ks;
+
+	if (t->gap || ks->clock >= ARRAY_SIZE(kstats_fast_handlers))
+		return &kstats_gap_handlers;
+	return &kstats_fast_handlers[ks->clock][ks->frac_bits];
+}
 
 static notrace void kstats_mark_start(struct kstats_trace *t)
 {
@@ -313,12 +473,13 @@ static bool kstats_symbol_chars(const char *s)
 static int kstats_register_function(struct kstats_trace *t, bool force_krp,
 				    unsigned int maxactive)
 {
+	const struct kstats_handlers *h = kstats_handlers_of(t);
 	int err = -EOPNOTSUPP;
 
 #ifdef CONFIG_FPROBE
 	if (!force_krp) {
-		t->fp.entry_handler = kstats_fprobe_entry;
-		t->fp.exit_handler = kstats_fprobe_exit;
+		t->fp.entry_handler = h->fp_entry;
+		t->fp.exit_handler = h->fp_exit;
 		t->fp.entry_data_size = sizeof(struct kstats_entry);
 		t->fp.nr_maxactive = maxactive;
 		if (t->target[0])
@@ -334,8 +495,8 @@ static int kstats_register_function(struct kstats_trace *t, bool force_krp,
 		/* Not ftrace-able (notrace, no fentry): use a kretprobe. */
 	}
 #endif
-	t->rp.handler = kstats_kretprobe_exit;
-	t->rp.entry_handler = kstats_kretprobe_entry;
+	t->rp.handler = h->krp_exit;
+	t->rp.entry_handler = h->krp_entry;
 	t->rp.data_size = sizeof(struct kstats_entry);
 	t->rp.maxactive = maxactive;
 	if (t->target[0])

@@ -77,6 +77,24 @@ expect "gap sibling cannot be removed alone" "$(ctl $KS/_control 'remove g1.gap'
 expect "remove g1 removes g1.gap too" "$(ctl $KS/_control 'remove g1'; ls $KS | grep -c '^g1')" "ok
 0"
 
+# Every clock and frac_bits has its own handlers: a sample of them, each
+# counting the same calls (local_clock pairs across CPUs go to missed).
+n=0
+for opts in "bits 0 clock local" "bits 5 clock tsc" \
+	"bits 1 clock local mech kretprobe" "bits 4 clock tsc mech kretprobe"; do
+	n=$((n + 1))
+	expect "trace $SYM name hv$n $opts" "$(ctl $KS/_control "trace $SYM name hv$n $opts")" ok
+done
+kload getppid 400
+for i in 1 2 3 4; do
+	expect "hv$i: samples + missed = 400 calls" \
+		"$(($(field $KS/hv$i name samples) + $(field $KS/hv$i name missed)))" 400
+done
+expect "hv2: tsc samples are cycles" "$(field $KS/hv2 name clock) $(field $KS/hv2 name unit)" "tsc cycles"
+for i in 1 2 3 4; do
+	ctl $KS/_control "remove hv$i" >/dev/null
+done
+
 if grep -q '__tracepoint_sys_enter$' /proc/kallsyms; then
 	expect "tracepoint section sys_enter..sys_exit" \
 		"$(ctl $KS/_control 'trace sysc start tp:raw_syscalls:sys_enter end tp:raw_syscalls:sys_exit')" ok
