@@ -58,7 +58,7 @@ trace_rows() {
 	echo "BENCHINFO trace_target $kind $F"
 	measure $kind untraced
 
-	for mech in fprobe kretprobe; do
+	for mech in fprobe kretprobe fprobe-tsc kretprobe-tsc; do
 		if try "echo 'floor $mech $F on' > $B/ctl"; then
 			measure $kind floor_$mech
 			run "floor $mech $F off" | grep BENCHINFO
@@ -68,9 +68,13 @@ trace_rows() {
 	done
 
 	# kstats trace, default mechanism (fprobe where available), then forced kretprobe
-	for v in default kretprobe; do
-		opt=
-		[ $v = kretprobe ] && opt=" mech kretprobe"
+	for v in default kretprobe tsc kretprobe-tsc; do
+		case $v in
+		default) opt= ;;
+		kretprobe) opt=" mech kretprobe" ;;
+		tsc) opt=" clock tsc" ;;
+		kretprobe-tsc) opt=" mech kretprobe clock tsc" ;;
+		esac
 		if try "echo 'trace $F name $N$opt' > $KC"; then
 			measure $kind kstats_$v
 			head -n 3 /sys/kernel/debug/kstats/$N 2>/dev/null |

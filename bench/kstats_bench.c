@@ -181,96 +181,10 @@ BENCH_OP(spinlock)
 	spin_unlock_irqrestore(&spin_lock_hist, flags);
 }
 
-/*
- * The fast paths proposed in BENCHMARKS.md ("Making the fast path
- * faster"), measured next to kstats_record():
- *
- * p1: the same slots and sums as kstats_record(), bit for bit (checked at
- *     load).  One __fls() of val | 2^k gives max(log2(val), k) with no zero
- *     case, so slot = (shift << k) + (val >> shift) needs no mask nor
- *     conditional move; the offset is val - ((val >> shift) << shift); the
- *     slot index is an unsigned long (no zero-extension).
- * p2: p1, with the slot's sum kept as 20-bit fractions of the slot width,
- *     (offset << (64 - shift)) >> 44, which needs no clamp of the scale
- *     (same 2^44-sample headroom and resolution, readers scale by the
- *     width instead), and no "active" test: a stopped distribution would
- *     point ->slots at a per-CPU scratch area instead.
- * p3: p2 with frac_bits a compile-time constant (an API taking the bits,
- *     e.g. kstats_record_bits(ks, val, 3), checked against ks->frac_bits).
- */
-static __always_inline notrace unsigned long p_locate(u64 val, unsigned int k,
-						      unsigned int *shift)
+/* kstats_record() when the caller knows frac_bits at compile time. */
+BENCH_OP(record_bits)
 {
-	unsigned int sh = __fls(val | (1ULL << k)) - k;
-
-	*shift = sh;
-	return ((unsigned long)sh << k) + (unsigned long)(val >> sh);
-}
-
-static __always_inline notrace void record_p1(struct kstats *ks, u64 val)
-{
-	struct kstats_slot __percpu *s;
-	unsigned int shift, scale;
-
-	if (unlikely(!READ_ONCE(ks->active)))
-		return;
-	val = min(val, ks->clamp);
-	s = ks->slots + p_locate(val, ks->frac_bits, &shift);
-	this_cpu_inc(s->count);
-	scale = shift > KSTATS_SUM_BITS ? shift - KSTATS_SUM_BITS : 0;
-	this_cpu_add(s->sum, (val - ((val >> shift) << shift)) >> scale);
-}
-
-static __always_inline notrace void record_p2k(struct kstats *ks, u64 val,
-					       unsigned int k)
-{
-	struct kstats_slot __percpu *s;
-	unsigned int shift;
-
-	val = min(val, ks->clamp);
-	s = ks->slots + p_locate(val, k, &shift);
-	this_cpu_inc(s->count);
-	this_cpu_add(s->sum, ((val << 1) << (63 - shift)) >> (64 - KSTATS_SUM_BITS));
-}
-
-BENCH_OP(p1)
-{
-	record_p1(ks, v);
-}
-
-BENCH_OP(p2)
-{
-	record_p2k(ks, v, ks->frac_bits);
-}
-
-BENCH_OP(p3)
-{
-	record_p2k(ks, v, BENCH_BITS);
-}
-
-/* p1 must agree with kstats_locate() and kstats_sum_term() everywhere. */
-static int __init p1_selftest(void)
-{
-	unsigned int k, shift, sh, i;
-	u64 v;
-
-	for (k = 0; k <= KSTATS_MAX_FRAC_BITS; k++) {
-		for (i = 0; i < 64 * 64 + 4096; i++) {
-			if (i < 4096)
-				v = i;
-			else	/* around every power of two */
-				v = (1ULL << ((i - 4096) / 64)) +
-				    (u64)((i - 4096) % 64) - 32;
-			if (p_locate(v, k, &sh) != kstats_locate(v, k, &shift) ||
-			    sh != shift)
-				return -EINVAL;
-			if (((v - ((v >> sh) << sh)) >>
-			     (sh > KSTATS_SUM_BITS ? sh - KSTATS_SUM_BITS : 0)) !=
-			    kstats_sum_term(v, shift))
-				return -EINVAL;
-		}
-	}
-	return 0;
+	kstats_record_bits(ks, v, BENCH_BITS);
 }
 
 /* ---- loops ------------------------------------------------------------- */
@@ -324,9 +238,7 @@ DEFINE_LOOP(rdtsc_ordered)
 DEFINE_LOOP(record)
 DEFINE_LOOP(atomic)
 DEFINE_LOOP(spinlock)
-DEFINE_LOOP(p1)
-DEFINE_LOOP(p2)
-DEFINE_LOOP(p3)
+DEFINE_LOOP(record_bits)
 DEFINE_COLD(empty)
 DEFINE_COLD(record)
 DEFINE_COLD(atomic)
@@ -417,12 +329,8 @@ static void cmd_record(void)
 	ROW("atomic_spread", atomic, vals_spread);
 	ROW("spinlock_hot", spinlock, vals_hot);
 	ROW("spinlock_spread", spinlock, vals_spread);
-	ROW("p1_hot", p1, vals_hot);
-	ROW("p1_spread", p1, vals_spread);
-	ROW("p2_hot", p2, vals_hot);
-	ROW("p2_spread", p2, vals_spread);
-	ROW("p3_hot", p3, vals_hot);
-	ROW("p3_spread", p3, vals_spread);
+	ROW("record_bits_hot", record_bits, vals_hot);
+	ROW("record_bits_spread", record_bits, vals_spread);
 	ns = MEASURE(empty, vals_spread, &empty);
 	out_val("BENCHRAW", "empty_spread", empty);
 #undef ROW2
@@ -511,46 +419,69 @@ static void cmd_call(const char *label, unsigned long n)
 static DEFINE_PER_CPU(u64, floor_count);
 static DEFINE_PER_CPU(u64, floor_sum);
 
-static notrace void floor_exit(u64 t0)
+/* The floor's clocks: ktime_get_ns(), and with "-tsc" what clock tsc reads. */
+static __always_inline notrace u64 floor_now(void)
+{
+	return ktime_get_ns();
+}
+
+static __always_inline notrace u64 floor_now_tsc(void)
+{
+#ifdef CONFIG_X86
+	return rdtsc_ordered();
+#else
+	return ktime_get_ns();
+#endif
+}
+
+static __always_inline notrace void floor_exit(u64 t0, u64 now)
 {
 	this_cpu_inc(floor_count);
-	this_cpu_add(floor_sum, ktime_get_ns() - t0);
+	this_cpu_add(floor_sum, now - t0);
 }
 
 #ifdef CONFIG_FPROBE
 static struct fprobe *floor_fp;
 
-static notrace int floor_fp_entry(struct fprobe *fp, unsigned long ip,
-				  unsigned long ret_ip, struct pt_regs *regs,
-				  void *data)
-{
-	*(u64 *)data = ktime_get_ns();
-	return 0;
+#define FLOOR_FP(suffix)						\
+static notrace int floor_fp_entry##suffix(struct fprobe *fp,		\
+					  unsigned long ip,		\
+					  unsigned long ret_ip,		\
+					  struct pt_regs *regs, void *data) \
+{									\
+	*(u64 *)data = floor_now##suffix();				\
+	return 0;							\
+}									\
+static notrace void floor_fp_exit##suffix(struct fprobe *fp,		\
+					  unsigned long ip,		\
+					  unsigned long ret_ip,		\
+					  struct pt_regs *regs, void *data) \
+{									\
+	floor_exit(*(u64 *)data, floor_now##suffix());			\
 }
 
-static notrace void floor_fp_exit(struct fprobe *fp, unsigned long ip,
-				  unsigned long ret_ip, struct pt_regs *regs,
-				  void *data)
-{
-	floor_exit(*(u64 *)data);
-}
+FLOOR_FP()
+FLOOR_FP(_tsc)
 #endif
 
 static struct kretprobe *floor_krp;
 
-static notrace int floor_krp_entry(struct kretprobe_instance *ri,
-				   struct pt_regs *regs)
-{
-	*(u64 *)ri->data = ktime_get_ns();
-	return 0;
+#define FLOOR_KRP(suffix)						\
+static notrace int floor_krp_entry##suffix(struct kretprobe_instance *ri, \
+					   struct pt_regs *regs)	\
+{									\
+	*(u64 *)ri->data = floor_now##suffix();				\
+	return 0;							\
+}									\
+static notrace int floor_krp_exit##suffix(struct kretprobe_instance *ri, \
+					  struct pt_regs *regs)		\
+{									\
+	floor_exit(*(u64 *)ri->data, floor_now##suffix());		\
+	return 0;							\
 }
 
-static notrace int floor_krp_exit(struct kretprobe_instance *ri,
-				  struct pt_regs *regs)
-{
-	floor_exit(*(u64 *)ri->data);
-	return 0;
-}
+FLOOR_KRP()
+FLOOR_KRP(_tsc)
 
 static u64 floor_total(void)
 {
@@ -562,11 +493,20 @@ static u64 floor_total(void)
 	return n;
 }
 
+/* "fprobe-tsc", "kretprobe-tsc": the floor with clock tsc. */
+static bool floor_is_tsc(const char *mech)
+{
+	size_t n = strlen(mech);
+
+	return n > 4 && !strcmp(mech + n - 4, "-tsc");
+}
+
 static int cmd_floor(const char *mech, const char *sym, bool on)
 {
+	bool tsc = floor_is_tsc(mech);
 	int err = 0;
 
-	if (!strcmp(mech, "fprobe")) {
+	if (!strncmp(mech, "fprobe", 6) && (!mech[6] || tsc)) {
 #ifdef CONFIG_FPROBE
 		if (on) {
 			if (floor_fp)
@@ -574,8 +514,10 @@ static int cmd_floor(const char *mech, const char *sym, bool on)
 			floor_fp = kzalloc(sizeof(*floor_fp), GFP_KERNEL);
 			if (!floor_fp)
 				return -ENOMEM;
-			floor_fp->entry_handler = floor_fp_entry;
-			floor_fp->exit_handler = floor_fp_exit;
+			floor_fp->entry_handler = tsc ? floor_fp_entry_tsc :
+						 floor_fp_entry;
+			floor_fp->exit_handler = tsc ? floor_fp_exit_tsc :
+						floor_fp_exit;
 			floor_fp->entry_data_size = sizeof(u64);
 			err = register_fprobe_syms(floor_fp, &sym, 1);
 			if (err) {
@@ -590,7 +532,7 @@ static int cmd_floor(const char *mech, const char *sym, bool on)
 #else
 		err = -EOPNOTSUPP;
 #endif
-	} else if (!strcmp(mech, "kretprobe")) {
+	} else if (!strncmp(mech, "kretprobe", 9) && (!mech[9] || tsc)) {
 		if (on) {
 			if (floor_krp)
 				return -EBUSY;
@@ -598,8 +540,10 @@ static int cmd_floor(const char *mech, const char *sym, bool on)
 			if (!floor_krp)
 				return -ENOMEM;
 			floor_krp->kp.symbol_name = kstrdup(sym, GFP_KERNEL);
-			floor_krp->entry_handler = floor_krp_entry;
-			floor_krp->handler = floor_krp_exit;
+			floor_krp->entry_handler = tsc ? floor_krp_entry_tsc :
+						   floor_krp_entry;
+			floor_krp->handler = tsc ? floor_krp_exit_tsc :
+					     floor_krp_exit;
 			floor_krp->data_size = sizeof(u64);
 			err = floor_krp->kp.symbol_name ?
 			      register_kretprobe(floor_krp) : -ENOMEM;
@@ -817,10 +761,6 @@ static int __init kstats_bench_init(void)
 	u32 nr = kstats_nr_slots(BENCH_BITS), s;
 	int i;
 
-	if (p1_selftest()) {
-		pr_err("p1 disagrees with kstats_locate()\n");
-		return -EINVAL;
-	}
 	bench_ks = kstats_new_config(&cfg);
 	if (IS_ERR(bench_ks))
 		return PTR_ERR(bench_ks);

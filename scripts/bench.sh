@@ -53,7 +53,7 @@ gcc -static -O2 -Wall -o "$out/getppid_bench" "$KSTATS_ROOT/bench/getppid_bench.
 # The generated code of the fast paths: instructions from the entry to the
 # return of each op_* function (kstats_record() inlined in a caller).
 objdump -dr --no-show-raw-insn "$src/bench/kstats_bench.ko" |
-	awk '/^[0-9a-f]+ <op_(record|p1|p2|p3|atomic|spinlock)>:$/ { p = 1 }
+	awk '/^[0-9a-f]+ <op_(record|record_bits|atomic|spinlock)>:$/ { p = 1 }
 	     p { print } p && /^$/ { p = 0 }' > "$out/objdump.txt"
 # count up to the return: a ret, or the jmp relocated to __x86_return_thunk
 awk '/^[0-9a-f]+ <op_/ { f = $2; gsub(/[<>:]/, "", f); n = 0; done = 0; next }
@@ -160,9 +160,8 @@ rows = [
     ("spinlock histogram (irqsave), hot", "spinlock_hot"),
     ("spinlock histogram (irqsave), spread", "spinlock_spread"),
     ("spinlock histogram (irqsave), cold cache (1)", "spinlock_cold"),
-    ("proposed p1 (same slots and sums), hot", "p1_hot"),
-    ("proposed p2 (fraction sums, no active test), hot", "p2_hot"),
-    ("proposed p3 (p2, compile-time frac_bits), hot", "p3_hot"),
+    ("kstats_record_bits() (frac_bits a compile-time constant), hot", "record_bits_hot"),
+    ("kstats_record_bits(), spread", "record_bits_spread"),
 ]
 ri, rt = ic["BENCH"].get("record_hot"), t1["BENCH"].get("record_hot")
 for label, k in rows:
@@ -176,10 +175,11 @@ P("(1) cold cache: an 8 MB buffer (twice the LLC the vCPU reports, at least "
   "emulates no cache either. Real cache-miss costs need real hardware.")
 P()
 P("Generated code (objdump of the bench module's callers, from entry to "
-  "return, kstats_record() inlined): kstats_record() %s instructions, p1 %s, "
-  "p2 %s, p3 %s; atomic64 baseline %s (objdump in build/bench/objdump.txt)." %
+  "return, kstats_record() inlined): kstats_record() %s instructions, "
+  "kstats_record_bits() %s; atomic64 baseline %s (objdump in "
+  "build/bench/objdump.txt)." %
   tuple(str(obj.get(f, "?")) for f in
-  ("op_record", "op_p1", "op_p2", "op_p3", "op_atomic")))
+  ("op_record", "op_record_bits", "op_atomic")))
 P()
 P("### Tracing path, added cost per call")
 P()
@@ -194,8 +194,12 @@ trows = [
     ("untraced (the call itself, not added)", "untraced"),
     ("calibration floor: minimal fprobe pair (bench module)", "floor_fprobe"),
     ("calibration floor: minimal kretprobe pair (bench module)", "floor_kretprobe"),
+    ("calibration floor: minimal fprobe pair, rdtsc (bench module)", "floor_fprobe-tsc"),
+    ("calibration floor: minimal kretprobe pair, rdtsc (bench module)", "floor_kretprobe-tsc"),
     ("**kstats `trace FUNC`** (default mechanism: fprobe)", "kstats_default"),
     ("kstats `trace FUNC mech kretprobe`", "kstats_kretprobe"),
+    ("kstats `trace FUNC clock tsc`", "kstats_tsc"),
+    ("kstats `trace FUNC mech kretprobe clock tsc`", "kstats_kretprobe-tsc"),
     ("ftrace function_graph, filtered to FUNC", "fgraph"),
     ("kretprobe event, enabled, with a hist trigger (keys=common_pid)", "kretprobe_hist"),
     ("kprobe+kretprobe events -> synthetic latency event -> hist (lat.log2)", "synth_hist"),
@@ -213,6 +217,25 @@ def cell(d, kind, k):
 for label, k in trows:
     P("| %s | %s | %s | %s | %s |" % (label, cell(ic, "k", k), cell(ic, "s", k),
                                      cell(t1, "k", k), cell(t1, "s", k)))
+P()
+P("kstats' own share (a kstats row minus the floor of the same mechanism "
+  "and clock) and the ratio of a traced getppid() to the 2021 kstats "
+  "(kretprobe, ktime: +705 instructions on the same call, icount):")
+P()
+P("| trace | floor | kstats' share, target fn (icount) | kstats' share, getppid (icount) | getppid vs 2021 (+705) |")
+P("|---|---|---:|---:|---:|")
+def added(d, kind, k):
+    v, u = d["BENCH"].get(kind + "_" + k), d["BENCH"].get(kind + "_untraced")
+    return None if v is None or u is None else v - u
+for k, fl in (("kstats_default", "floor_fprobe"), ("kstats_kretprobe", "floor_kretprobe"),
+              ("kstats_tsc", "floor_fprobe-tsc"), ("kstats_kretprobe-tsc", "floor_kretprobe-tsc")):
+    sh = []
+    for kind in "ks":
+        a, b = added(ic, kind, k), added(ic, kind, fl)
+        sh.append("n/a" if a is None or b is None else "%+.1f" % (a - b))
+    g = added(ic, "s", k)
+    P("| %s | %s | %s | %s | %s |" % (k, fl, sh[0], sh[1],
+                                     "n/a" if g is None else "%.2fx" % (g / 705.0)))
 for d, n in ((ic, "icount"), (t1, "TCG")):
     for kind in "ks":
         a, b = d["BENCH"].get(kind + "_untraced"), d["BENCH"].get(kind + "_untraced_end")
