@@ -70,6 +70,7 @@ struct kstats_point {
 	char spec[KSTATS_NAME_MAX + 1];
 	struct kprobe kp;
 	struct tracepoint *tp;
+	struct module *mod;	/* pinned owner of a module's tracepoint */
 	bool registered;
 };
 
@@ -527,6 +528,8 @@ static void kstats_unregister_function(struct kstats_trace *t)
 struct kstats_tp_lookup {
 	const char *name;
 	struct tracepoint *tp;
+	struct module *mod;
+	struct notifier_block nb;
 };
 
 static void kstats_tp_match(struct tracepoint *tp, void *priv)
@@ -537,12 +540,60 @@ static void kstats_tp_match(struct tracepoint *tp, void *priv)
 		l->tp = tp;
 }
 
-/* "tp:GROUP:EVENT": the tracepoint EVENT of the kernel proper. */
-static struct tracepoint *kstats_find_tracepoint(const char *spec)
+#ifdef CONFIG_MODULES
+/*
+ * Called for every loaded module with tracepoints when the notifier is
+ * registered: the first tracepoint of that name wins, and its module is
+ * pinned until the node goes, so that the tracepoint cannot go first.
+ */
+static int kstats_tp_module_match(struct notifier_block *nb,
+				  unsigned long state, void *data)
+{
+	struct kstats_tp_lookup *l = container_of(nb, struct kstats_tp_lookup,
+						  nb);
+	struct module *mod = ((struct tp_module *)data)->mod;
+	unsigned int i;
+
+	if (state != MODULE_STATE_COMING || l->tp)
+		return NOTIFY_DONE;
+	for (i = 0; i < mod->num_tracepoints; i++) {
+		struct tracepoint *tp =
+			tracepoint_ptr_deref(mod->tracepoints_ptrs + i);
+
+		if (!strcmp(tp->name, l->name) && try_module_get(mod)) {
+			l->tp = tp;
+			l->mod = mod;
+			break;
+		}
+	}
+	return NOTIFY_DONE;
+}
+
+static void kstats_find_module_tracepoint(struct kstats_tp_lookup *l)
+{
+	l->nb.notifier_call = kstats_tp_module_match;
+	if (!register_tracepoint_module_notifier(&l->nb))
+		unregister_tracepoint_module_notifier(&l->nb);
+}
+#else
+static void kstats_find_module_tracepoint(struct kstats_tp_lookup *l)
+{
+}
+#endif
+
+/*
+ * "tp:GROUP:EVENT": the tracepoint EVENT of the kernel proper, else of a
+ * loaded module, whose module is then pinned in @p->mod.
+ */
+static struct tracepoint *kstats_find_tracepoint(struct kstats_point *p,
+						 const char *spec)
 {
 	struct kstats_tp_lookup l = { .name = strrchr(spec, ':') + 1 };
 
 	for_each_kernel_tracepoint(kstats_tp_match, &l);
+	if (!l.tp)
+		kstats_find_module_tracepoint(&l);
+	p->mod = l.mod;
 	return l.tp;
 }
 
@@ -573,9 +624,9 @@ static int kstats_register_point(struct kstats_trace *t,
 			pr_warn("%s: '%s' is not tp:GROUP:EVENT\n", name, spec);
 			return -EINVAL;
 		}
-		p->tp = kstats_find_tracepoint(spec);
+		p->tp = kstats_find_tracepoint(p, spec);
 		if (!p->tp) {
-			pr_warn("%s: no tracepoint '%s' in the kernel proper\n",
+			pr_warn("%s: no tracepoint '%s' in the kernel or its loaded modules\n",
 				name, ev + 1);
 			return -ENOENT;
 		}
@@ -642,6 +693,11 @@ static void kstats_trace_unregister(struct kstats_trace *t)
 	}
 	if (tps)
 		tracepoint_synchronize_unregister();
+	/* No handler runs on a module's tracepoint now: let it go. */
+	module_put(t->start.mod);
+	module_put(t->end.mod);
+	t->start.mod = NULL;
+	t->end.mod = NULL;
 }
 
 static void kstats_trace_free(struct kstats_trace *t)

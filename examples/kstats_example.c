@@ -8,7 +8,9 @@
  *   example_write_bytes  how many bytes each write() carries (clock none)
  *
  * Drive it with any program that writes to the device, then read
- * /sys/kernel/debug/kstats/example_write.
+ * /sys/kernel/debug/kstats/example_write.  Each write() also fires the
+ * tracepoint kstats_example:kstats_example_write, for kstats' tracing of
+ * module tracepoints.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,6 +22,9 @@
 #include <linux/uaccess.h>
 
 #include "kstats.h"
+
+#define CREATE_TRACE_POINTS
+#include "kstats_example_trace.h"
 
 #define EXAMPLE_CHUNK	4096
 
@@ -59,6 +64,7 @@ static ssize_t example_write(struct file *file, const char __user *ubuf,
 
 	kstats_record(example_time, kstats_now(example_time) - t0);
 	kstats_record(example_size, count);
+	trace_kstats_example_write(count);
 	return err ? err : count;
 }
 

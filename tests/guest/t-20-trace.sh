@@ -109,6 +109,23 @@ else
 	skip "tracepoint section" "no raw_syscalls tracepoints"
 fi
 
+# A module's tracepoint: found in the loaded module, which is pinned while
+# the node lives.
+if insmod $KB/kstats_example.ko; then
+	expect "module tracepoint arrivals" \
+		"$(ctl $KS/_control 'trace tp:kstats_example:kstats_example_write name exw')" ok
+	kload write /dev/kstats_example 50 64
+	n=$(field $KS/exw name samples)
+	# one arrival less than the writes on each CPU that saw any
+	check "module tracepoint: $n gaps between 50 writes" \
+		test "$n" -le 49 -a "$n" -ge $((50 - $(grep -c ^processor /proc/cpuinfo)))
+	check "the traced module cannot go" sh -c '! rmmod kstats_example'
+	expect "remove exw" "$(ctl $KS/_control 'remove exw')" ok
+	check "then it can" rmmod kstats_example
+else
+	not_ok "insmod kstats_example.ko (module tracepoint)"
+fi
+
 expect "remove $SYM" "$(ctl $KS/_control "remove $SYM")" ok
 expect "remove all" "$(ctl $KS/_control 'remove all')" ok
 expect "all trace nodes gone" "$(ls $KS | tr '\n' ' ')" "_control "
