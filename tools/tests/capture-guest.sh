@@ -133,7 +133,9 @@ ctl _control "remove idle"
 
 # --- transcript: every subcommand and debugfs command, live -----------------
 echo KSTATS-TRANSCRIPT-BEGIN
-run() { echo "# $*"; "$@"; echo "[exit $?]"; echo; }
+run() { echo "# $*"; "$@" 2>&1; echo "[exit $?]"; echo; }
+# runp 'CMD | FILTER': a command whose output is cut for the examples file
+runp() { echo "# $1"; eval "$1"; echo; }
 ctl example_write reset
 writes 3000 64 0
 writes 2000 4096 1
@@ -142,10 +144,11 @@ run ls $KS
 run head -n 8 $KS/example_write
 run cat $KS/_control
 run kstats list
+run kstats show example_write --rows 16
 run kstats show example_write
-run kstats show example_write --cpu
-run kstats show example_write_bytes
-run kstats show example_write --json
+run kstats show example_write --cpu --rows 12
+run kstats show example_write_bytes --rows 12
+runp 'kstats show example_write --json | head -n 9'
 cat $KS/example_write > /tmp/before.txt
 writes 2000 256 1
 cat $KS/example_write > /tmp/after.txt
@@ -158,14 +161,19 @@ writes 3000 64 1
 cat $KS/example_write > /tmp/run2.txt
 run kstats diff /tmp/run1.txt /tmp/run2.txt
 ctl example_write reset
-(sleep 1; writes 3000 1024 1; sleep 1; for p in 1 2 3; do writes 3000 64 1; sleep 1; done) &
+(writes 3000 1024 1; sleep 1; for p in 1 2 3; do writes 3000 64 1; sleep 1; done; writes 3000 64 1) &
 run kstats watch example_write -i 1 -c 5
 wait
 ctl example_write reset
-(writes 4000 1024 1; for p in 1 2 3 4; do writes 3000 64 1; done; writes 300 65536 1) &
+(writes 3000 1024 1; sleep 1; writes 3000 64 1; sleep 1; writes 3000 64 1; sleep 1
+ writes 2700 64 1; writes 300 65536 1; sleep 1; writes 3000 64 1) &
 run kstats heatmap example_write -i 1 -d 5 -o /tmp/live.svg
 wait
-run grep -c 'class="cell"' /tmp/live.svg
+runp "grep -o '[0-9]* intervals, [0-9]* samples, max [0-9]* per cell' /tmp/live.svg"
+runp "grep -c 'class=\"cell\"' /tmp/live.svg"
+echo KSTATS-SVG-BEGIN
+cat /tmp/live.svg
+echo KSTATS-SVG-END
 (sleep 1; taskset -c 1 kload getppid 20000) &
 run kstats trace $SYM -d 3
 wait
@@ -173,7 +181,7 @@ wait
 run kstats trace $SYM -b 2 -i 1 -d 3
 wait
 run kstats export --format prometheus --host vm1 example_write_bytes
-run kstats export --format json --host vm1 example_write_bytes
+runp 'kstats export --format json --host vm1 example_write | head -n 10'
 run kstats show nosuch
 run kstats diff /tmp/run1.txt /nonexistent
 echo "# echo 'trace $SYM bits 3' > $KS/_control"

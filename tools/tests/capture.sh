@@ -10,12 +10,17 @@
 #   tools/tests/fixtures/*.txt, series/*.txt   the captured `cat`s
 #   build/capture/transcript.txt              every subcommand, live, for
 #                                             tools/kstats_example.txt
+#   build/capture/heatmap.svg                 the live heatmap of the transcript
 #
-#   tools/tests/capture.sh [vm-run.sh options]
-# Then run tools/tests/make_malformed.sh and make -C tools check.
+#   tools/tests/capture.sh [--no-fixtures] [vm-run.sh options]
+# Then run tools/tests/make_malformed.sh and make -C tools check: the tests
+# assert the captured numbers, so new captures mean new expected values.
+# --no-fixtures leaves tools/tests/fixtures alone (a new transcript only).
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 cd "$KSTATS_ROOT"
+copy=1
+[ "${1:-}" != --no-fixtures ] || { copy=0; shift; }
 
 read -r _ image kdir < <(debian_kernels | grep '^6\.12 ')
 [ "$image" != - ] || die "no Debian 6.12 kernel in /boot (scripts/deps.sh)"
@@ -33,6 +38,9 @@ scripts/vm-run.sh --kernel "$image" --script tools/tests/capture-guest.sh \
 awk -v dir="$out/files" '
 	/^KSTATS-FILE-BEGIN / { f = dir "/" $2; printf "" > f; next }
 	/^KSTATS-FILE-END$/ { close(f); f = ""; next }
+	/^KSTATS-SVG-BEGIN$/ { svg = 1; next }
+	/^KSTATS-SVG-END$/ { svg = 0; next }
+	svg { print > (dir "/../heatmap.svg"); next }
 	/^KSTATS-TRANSCRIPT-BEGIN$/ { t = 1; next }
 	/^KSTATS-TRANSCRIPT-END$/ { t = 0; next }
 	f { print > f; next }
@@ -41,5 +49,9 @@ awk -v dir="$out/files" '
 n=$(find "$out/files" -name '*.txt' | wc -l)
 [ "$n" -gt 0 ] || die "nothing captured: see $out/console.txt"
 head -n 1 "$out/console.txt" >&2
-cp -r "$out/files/." tools/tests/fixtures/
-say "$n files from $kver into tools/tests/fixtures; transcript in $out/transcript.txt"
+if [ $copy = 1 ]; then
+	cp -r "$out/files/." tools/tests/fixtures/
+	say "$n files from $kver into tools/tests/fixtures; transcript in $out/transcript.txt"
+else
+	say "$n files from $kver in $out/files; transcript in $out/transcript.txt"
+fi
