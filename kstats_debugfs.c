@@ -71,10 +71,12 @@ static void kstats_show_header(struct seq_file *m, struct kstats_reader *r)
 	if (ks->clock == KSTATS_CLOCK_TSC)
 		seq_printf(m, "# clock tsc_khz %u\n", tsc_khz);
 #endif
+	/* slot_samples[] is cumulative by now: the last slot's own count */
 	if (snap->clamp != U64_MAX)
 		seq_printf(m, "# range max_value %llu overflow %llu\n",
 			   snap->clamp - 1,
-			   snap->slot_samples[snap->nr_slots - 1]);
+			   snap->slot_samples[snap->nr_slots - 1] -
+			   snap->slot_samples[snap->nr_slots - 2]);
 	if (ks->show_source)
 		ks->show_source(ks, m);
 	else

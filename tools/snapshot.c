@@ -27,6 +27,7 @@ struct parser {
 	size_t errlen;
 	size_t cap_slots, cap_rows;
 	unsigned int summary_line;
+	unsigned int range_line;
 };
 
 static int fail(struct parser *p, const char *fmt, ...)
@@ -261,6 +262,7 @@ static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 		if (s->max_value == U64_MAX_VAL)
 			return fail(p, "range max_value must be below 2^64-1");
 		s->has_range = 1;
+		p->range_line = p->line;
 	}
 	/* "# source" and unknown tags: kept verbatim in the header only. */
 	return 0;
@@ -420,6 +422,16 @@ static int check_whole(struct parser *p)
 		return fail(p, "header samples %llu but the slot rows add up to %llu",
 			    (unsigned long long)s->samples,
 			    (unsigned long long)cum);
+	if (s->has_range) {
+		u64 over = s->nslots && s->slots[s->nslots - 1].hi == U64_MAX_VAL ?
+			   s->slots[s->nslots - 1].count : 0;
+
+		p->line = p->range_line;
+		if (s->overflow != over)
+			return fail(p, "range overflow %llu but the overflow slot counts %llu",
+				    (unsigned long long)s->overflow,
+				    (unsigned long long)over);
+	}
 	cpu_tot = calloc(s->ncpu_ids + 1, sizeof(u64));
 	cpu_cum = calloc(s->ncpu_ids + 1, sizeof(u64));
 	if (!cpu_tot || !cpu_cum) {

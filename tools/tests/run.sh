@@ -8,6 +8,7 @@ K=./kstats
 SAN=build/kstats-san
 F=tests/fixtures
 M=tests/malformed
+S=tests/synthetic	# constructed cases (make_synthetic.sh); $F holds real captures
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 PASS=0 FAIL=0 SKIP=0
@@ -38,7 +39,7 @@ for cc in gcc clang; do
 done
 
 echo "# unit (ASan/UBSan): percentiles, KS, deltas, units, summaries of every fixture"
-build/unit $F/*.txt $F/series/*.txt > "$T/unit" 2>&1
+build/unit $F/*.txt $F/series/*.txt $S/*.txt > "$T/unit" 2>&1
 grep -E '^(not )?ok' "$T/unit" | grep -v '^ok' | sed 's/^/FAIL - unit: /'
 read -r _ up uf < <(tail -1 "$T/unit")
 if [ -n "$up" ] && [ "$uf" = 0 ]; then PASS=$((PASS + up)); echo "ok - unit: $up checks"
@@ -55,7 +56,7 @@ rc 2 "bad -b" $K trace vfs_read -b 9
 rc 2 "watch NAME needs -i" $K --root $F watch basic.txt
 
 echo "# show"
-for f in $F/*.txt $F/series/*.txt; do
+for f in $F/*.txt $F/series/*.txt $S/*.txt; do
 	rc 0 "show $(basename $f)" $K show "$f"
 	# the JSON summary is recomputed from the slot rows: it must equal
 	# the kernel's "# summary" line.
@@ -66,32 +67,55 @@ line = open('$f').read().split('# summary ')[1].split('\n')[0].split()
 want = {line[i]: int(line[i + 1]) for i in range(0, len(line), 2)}
 assert d['summary'] == want, (d['summary'], want)
 assert sum(s['count'] for s in d['slots']) == d['samples']
-" 2> "$T/err" && ok "show --json $(basename $f): summary == # summary line" || bad "json summary $(basename $f)" "$(tail -1 "$T/err")"
+# and recomputed here from the all-CPU rows: hi of the slot holding
+# rank ceil(N * q), min the first lo, max the last hi
+rows = [l.split() for l in open('$f') if l.startswith('slot ') and l.split()[2] == 'CPUS']
+n = sum(int(r[5]) for r in rows)
+def pct(ppm):
+    rank, c = -(-n * ppm // 1000000), 0
+    for r in rows:
+        c += int(r[5])
+        if c >= rank:
+            return int(r[13])
+mine = {'samples': n, 'min': int(rows[0][11]) if n else 0, 'max': int(rows[-1][13]) if n else 0}
+for k, q in (('p50', 500000), ('p90', 900000), ('p99', 990000), ('p99.9', 999000)):
+    mine[k] = pct(q) if n else 0
+assert all(want[k] == v for k, v in mine.items()), (mine, want)
+" 2> "$T/err" && ok "show --json $(basename $f): summary == # summary line == recomputed" || bad "json summary $(basename $f)" "$(tail -1 "$T/err")"
 done
 $K show $F/known.txt --json > "$T/j"
 v=$(json_get "$T/j" "' '.join(str(d['summary'][k]) for k in ['samples','min','p50','p90','p99','p99.9','max','mean'])")
-[ "$v" = "100 1 63 127 127 127 127 50" ] && ok "known values 1..100: exact percentiles" || bad "known percentiles" "$v"
+# known.txt: one write() of each size 1..100 to the example device, so
+# example_write_bytes (frac_bits 2: values 0..3 exact, then 4 slots per
+# power of two) holds exactly 1..100. By hand: rank 50 is 50, in [48, 55];
+# rank 90 is 90, in [80, 95]; ranks 99 and 100 in [96, 111]; mean 5050/100.
+[ "$v" = "100 1 55 95 111 111 111 50" ] && ok "known values 1..100: exact percentiles" || bad "known percentiles" "$v"
 rc 0 "show text" $K show $F/known.txt --rows 50
-has '^\[1ns\] *1 |' && has '^\[64ns, 128ns) *37 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|' \
+has '^\[1\] *1 |@@@ *|$' && has '^\[64, 80) *16 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|' \
 	&& ok "histogram rows as bpftrace hist()" || bad "histogram rows" "$(cat "$T/out")"
-has ' 63ns ' && has ' 50ns' && ok "summary in human units" || bad "summary units"
+$K show $F/basic.txt > "$T/out"
+has ' 1.151us ' && has ' 4.243us$' && ok "summary in human units" || bad "summary units"
 rc 0 "show merges rows" $K show $F/slow_io.txt --rows 10
 n=$(grep -c '^\[' "$T/out"); has 'adjacent slots merged' && [ "$n" -le 10 ] && ok "merged to $n rows <= 10" || bad "merge rows" "$n"
 rc 0 "show ms units" $K show $F/slow_io.txt; has 'ms, ' && ok "ms bounds" || bad "ms bounds"
-rc 0 "show cycles" $K show $F/tsc.txt; has '^\[2048, 2560)' && ok "cycles bounds raw" || bad "cycles bounds" "$(grep '^\[' "$T/out" | head -2)"
-rc 0 "show range overflow" $K show $F/range.txt; has '^\[10.24us, \.\.\.)' && ok "overflow slot label" || bad "overflow label"
+rc 0 "show cycles" $K show $F/tsc.txt; has '^\[1024, 1280) *10173 |' && ok "cycles bounds raw" || bad "cycles bounds" "$(grep '^\[' "$T/out" | head -2)"
+rc 0 "show range overflow" $K show $F/range.txt; has '^\[448ns, \.\.\.) *2063 |' && ok "overflow slot label" || bad "overflow label"
 rc 0 "show empty" $K show $F/empty.txt; has 'no samples' && ok "empty distribution" || bad "empty"
-rc 0 "show --cpu" $K show $F/cpus8.txt --cpu
-[ "$(grep -c '  <$' "$T/out")" = 1 ] && grep -q '^5 .* <$' "$T/out" && ok "--cpu marks only CPU 5" || bad "--cpu mark" "$(cat "$T/out" | head -20)"
-[ "$(grep -cE '^[0-7] ' "$T/out")" = 8 ] && has '^all ' && ok "--cpu: 8 CPUs and all" || bad "--cpu rows"
+# cpus4.txt: 1000 writes of 64 B on CPUs 0, 1, 3 each, of 4 KiB on CPU 2
+rc 0 "show --cpu" $K show $F/cpus4.txt --cpu
+[ "$(grep -c '  <$' "$T/out")" = 1 ] && grep -q '^2 .* 9.215us .* <$' "$T/out" && ok "--cpu marks only CPU 2" || bad "--cpu mark" "$(cat "$T/out" | head -20)"
+[ "$(grep -cE '^[0-3] +1000 ' "$T/out")" = 4 ] && grep -q '^all  *4000 ' "$T/out" && ok "--cpu: 4 CPUs and all" || bad "--cpu rows"
 
 echo "# list"
-rc 0 "list --root fixtures" $K --root $F list
+mkdir "$T/fx"; cp $F/*.txt "$T/fx/"	# without fixtures/README
+rc 0 "list --root fixtures" $K --root "$T/fx" list
 [ "$(grep -vc '^NAME' "$T/out")" = "$(ls $F/*.txt | wc -l)" ] && ok "list: one line per file" || bad "list lines"
-grep -q '^tx_path *ktime *ns *1234 *0 *active' "$T/out" && grep -q '^idle .* stopped' "$T/out" && ok "list: clock, samples, state" || bad "list fields" "$(cat "$T/out")"
+grep -q '^example_write *ktime *ns *1234 *0 *active' "$T/out" && grep -q '^idle .* stopped' "$T/out" &&
+	grep -q '^sleep_local *local *ns *539 *261 *active' "$T/out" && grep -q '^getppid_tsc *tsc *cycles *20000 ' "$T/out" &&
+	ok "list: clock, samples, missed, state" || bad "list fields" "$(cat "$T/out")"
 mkdir "$T/mixed"; cp $F/basic.txt "$T/mixed/good"; cp $M/crlf.txt "$T/mixed/broken"; echo x > "$T/mixed/_control"
 rc 2 "list: a broken file is an error" $K --root "$T/mixed" list
-has tx_path && has 'broken:5:' err && ok "list: still lists the good ones" || bad "list mixed"
+has example_write && has 'broken:5:' err && ok "list: still lists the good ones" || bad "list mixed"
 
 echo "# errors: one line, with the fix, exit 2"
 rc 2 "missing --root dir" $K --root "$T/nope" list; has 'check --root' err && [ "$(wc -l < "$T/err")" = 1 ] && ok "missing root: one line" || bad "missing root msg" "$(cat "$T/err")"
@@ -117,18 +141,26 @@ done
 
 echo "# diff: exit 0 same, 1 different, 2 error"
 rc 0 "diff identical" $K diff $F/steady_a.txt $F/steady_a.txt; has 'D = 0.0000' && has 'p = 1' && ok "identical: D 0, p 1" || bad "identical D"
+# captured: 20000 writes of 64 B twice (steady_a, steady_b), of 128 B
+# (slower), 10000 of 512 B then 10000 of 64 B (warmup); 500000 of 64 B
+# twice (big_a, big_b)
 rc 0 "diff two runs of one distribution: same" $K diff $F/steady_a.txt $F/steady_b.txt
-rc 1 "diff 10% slower: different" $K diff $F/steady_a.txt $F/slower.txt; has 'verdict: DIFFERENT' && ok "verdict line" || bad "verdict line"
+has 'D = 0\.0008 at 1\.279us, n_eff = 10000, p = 1$' && ok "same: D and p" || bad "same D" "$(grep D "$T/out")"
+rc 1 "diff 128 B writes: different" $K diff $F/steady_a.txt $F/slower.txt; has 'verdict: DIFFERENT' && ok "verdict line" || bad "verdict line"
+has 'D = 0\.9872 at 1\.151us' && ok "slower: D = 0.9872" || bad "slower D" "$(grep D "$T/out")"
 rc 1 "diff warm-up half: different" $K diff $F/steady_a.txt $F/warmup.txt
-has 'D = 0\.[345]' && ok "warm-up half: D above 0.3" || bad "warm-up D" "$(grep D "$T/out")"
-rc 0 "diff huge N, 1% shift: negligible effect" $K diff $F/big_a.txt $F/big_b.txt; has 'D < min-effect' && ok "negligible: explained" || bad "negligible text"
-rc 1 "diff huge N with --min-effect 0: different" $K diff $F/big_a.txt $F/big_b.txt --min-effect 0
-rc 0 "diff strict alpha" $K diff $F/steady_a.txt $F/slower.txt --alpha 1e-200
+has 'D = 0\.5002 at 1\.663us' && ok "warm-up half: D = 0.5 (half the samples moved)" || bad "warm-up D" "$(grep D "$T/out")"
+rc 1 "diff two long runs of the same writes: different (p90 moved one slot)" $K diff $F/big_a.txt $F/big_b.txt
+has 'D = 0\.2214 at 1\.151us, n_eff = 250000, p = 0$' && ok "long runs: D 0.2214" || bad "long runs D" "$(grep D "$T/out")"
+rc 0 "diff huge N, 1% shift: negligible effect" $K diff $S/big_a.txt $S/big_b.txt; has 'D < min-effect' && ok "negligible: explained" || bad "negligible text"
+rc 1 "diff huge N with --min-effect 0: different" $K diff $S/big_a.txt $S/big_b.txt --min-effect 0
+rc 0 "diff strict alpha: p 6e-84 above 1e-100" $K diff $S/big_a.txt $S/big_b.txt --min-effect 0 --alpha 1e-100
 rc 2 "diff units differ" $K diff $F/basic.txt $F/tsc.txt
+rc 2 "diff ns and plain values" $K diff $F/basic.txt $F/known.txt
 rc 2 "diff empty" $K diff $F/basic.txt $F/empty.txt
 rc 2 "diff malformed" $K diff $F/basic.txt $M/p_wrong.txt
 rc 2 "diff one arg" $K diff $F/basic.txt
-rc 1 "diff frac_bits 3 vs 0 (rebinned)" $K diff $F/basic.txt $F/known.txt
+rc 1 "diff frac_bits 3 vs 0 (rebinned)" $K diff $F/basic.txt $F/bits0.txt
 has 'frac_bits 0' && ok "rebinned to the coarser frac_bits" || bad "rebin"
 rc 0 "diff ratio" $K diff $F/steady_a.txt $F/steady_b.txt; grep -qE '^count +20000 +20000 +1\.000' "$T/out" && ok "count and ratio" || bad "ratio" "$(head -6 "$T/out")"
 
@@ -173,7 +205,10 @@ rc 0 "heatmap live" $K --root "$T/live" heatmap warm -i 0.1 -d 0.3 -o "$T/l.svg"
 [ "$(grep -c 'class="cell"' "$T/l.svg")" -ge 3 ] && has 'wrote' err && ok "heatmap live: 3 intervals" || bad "heatmap live"
 
 echo "# export"
-$K --root $F export --host testhost > "$T/prom"; r=$?
+# one file per name: Prometheus series must be unique
+EXP="$F/basic.txt $F/known.txt $F/bits0.txt $F/tsc.txt $F/range.txt $F/slow_io.txt $F/empty.txt"
+mkdir "$T/exp"; cp $EXP "$T/exp/"
+$K --root "$T/exp" export --host testhost > "$T/prom"; r=$?
 [ $r = 0 ] && ok "export prometheus" || bad "export rc $r"
 if command -v promtool > /dev/null; then
 	t "promtool check metrics" sh -c "promtool check metrics < '$T/prom'"
@@ -190,9 +225,9 @@ for m in re.finditer(r'kstats_bucket\{name=\"([^\"]+)\".*?le=\"([^\"]+)\"\} (\d+
     buckets.setdefault(m.group(1), []).append((float('inf') if m.group(2) == '+Inf' else int(m.group(2)), int(m.group(3))))
 import glob
 checked = 0
-for f in glob.glob('$F/*.txt'):
+for f in glob.glob('$T/exp/*.txt'):
     d = json.loads(subprocess.check_output(['$K', 'show', f, '--json']))
-    if not d['samples'] or d['name'] not in buckets or d['name'] == 'run':
+    if not d['samples'] or d['name'] not in buckets:
         continue
     b = buckets[d['name']]
     total = b[-1][1]
@@ -212,14 +247,20 @@ for f in glob.glob('$F/*.txt'):
         checked += 1
 assert checked >= 12, checked
 " 2> "$T/err" && ok "histogram_quantile agrees with p50/p90/p99 within the slot" || bad "histogram_quantile" "$(tail -2 "$T/err")"
-grep -q '^kstats_count{name="tx_path",clock="ktime",unit="ns",host="testhost"} 1234$' "$T/prom" && ok "export: labels and _count" || bad "export labels"
-grep -q 'le="+Inf"} 1234$' "$T/prom" && grep -q '^kstats_sum{name="tx_path"' "$T/prom" && ok "export: +Inf and _sum" || bad "export inf/sum"
-rc 0 "export json" $K export --format json --host h $F/basic.txt $F/cpus8.txt
+grep -q '^kstats_count{name="example_write",clock="ktime",unit="ns",host="testhost"} 1234$' "$T/prom" && ok "export: labels and _count" || bad "export labels"
+grep -q 'le="+Inf"} 1234$' "$T/prom" && grep -q '^kstats_sum{name="example_write"' "$T/prom" && ok "export: +Inf and _sum" || bad "export inf/sum"
+# known.txt: the bucket le="55" holds 1..55; _sum is the sum of the
+# slots' avg * count (avg rounded down: 5006, the exact total is 5050)
+grep -q '^kstats_sum{name="example_write_bytes",clock="none",unit="value",host="testhost"} 5006$' "$T/prom" &&
+	grep -q '^kstats_bucket{name="example_write_bytes",.*le="55"} 55$' "$T/prom" && ok "export: exact sum and bucket of 1..100" || bad "export known"
+
+rc 0 "export json" $K export --format json --host h $F/known.txt $F/cpus4.txt
 py "
 import json; d = json.load(open('$T/out'))
-assert [x['name'] for x in d['distributions']] == ['tx_path', 'irq_path']
+assert [x['name'] for x in d['distributions']] == ['example_write_bytes', 'example_write']
 s = d['distributions'][1]
-assert len(s['per_cpu']) == 8 and all(sum(c['count'] for c in x['cpus']) == x['count'] for x in s['slots'])
+assert len(s['per_cpu']) == 4 and all(sum(c['count'] for c in x['cpus']) == x['count'] for x in s['slots'])
+assert [x['count'] for x in d['distributions'][0]['slots']] == [1] * 7 + [2] * 4 + [4] * 4 + [8] * 4 + [16, 16, 5]
 " 2> "$T/err" && ok "export json: full slot table, per CPU" || bad "export json" "$(tail -1 "$T/err")"
 rc 2 "export bad format" $K export --format csv $F/basic.txt
 rc 2 "export malformed" $K export $M/order.txt
@@ -228,19 +269,19 @@ echo "# trace (fake root: _control is a plain file)"
 mkdir -p "$T/tr"; : > "$T/tr/_control"; cp $F/basic.txt "$T/tr/vfs_read"
 rc 0 "trace -d" $K --root "$T/tr" trace vfs_read -b 4 -d 0.2
 [ "$(cat "$T/tr/_control")" = "$(printf 'trace vfs_read bits 4\nremove vfs_read')" ] && ok "trace: _control writes" || bad "trace control" "$(cat "$T/tr/_control")"
-has '^@tx_path (ns):' && has '^\[' && ok "trace: histogram printed" || bad "trace output"
+has '^@example_write (ns):' && has '^\[' && ok "trace: histogram printed" || bad "trace output"
 : > "$T/tr/_control"
 rc 0 "trace -i -d" $K --root "$T/tr" trace vfs_read -i 0.1 -d 0.3
 [ "$(grep -c 'samples$' "$T/out")" -ge 2 ] && ok "trace -i: one histogram per interval" || bad "trace -i" "$(cat "$T/out")"
 : > "$T/tr/_control"
 $K --root "$T/tr" trace vfs_read > "$T/out" 2>&1 & pid=$!
 sleep 0.3; kill -INT $pid; wait $pid; r=$?
-[ $r = 0 ] && grep -q '^remove vfs_read$' "$T/tr/_control" && has '^@tx_path' && ok "trace: Ctrl-C prints and removes the node" || bad "trace SIGINT" "rc $r: $(cat "$T/tr/_control")"
+[ $r = 0 ] && grep -q '^remove vfs_read$' "$T/tr/_control" && has '^@example_write' && ok "trace: Ctrl-C prints and removes the node" || bad "trace SIGINT" "rc $r: $(cat "$T/tr/_control")"
 rc 2 "trace without _control" $K --root "$T/nope" trace vfs_read -d 0.1
 
 echo "# sanitizers (ASan/UBSan build): every fixture and every malformed file"
 : > "$T/san"
-for f in $F/*.txt $F/series/*.txt $M/*; do
+for f in $F/*.txt $F/series/*.txt $S/*.txt $M/*; do
 	for args in "show $f" "show $f --cpu --rows 6" "show $f --json" "diff $f $F/basic.txt" "export $f"; do
 		$SAN $args > /dev/null 2>> "$T/san"; r=$?
 		[ $r -le 2 ] || echo "exit $r: $args" >> "$T/san"
@@ -249,9 +290,9 @@ done
 $SAN heatmap $F/series/snap{0,1,2,3,4,5,6}.txt -o /dev/null 2>> "$T/san"
 $SAN watch $F/series/snap{0,1,2,3,4,5,6}.txt > /dev/null 2>> "$T/san"
 if grep -qE 'runtime error|AddressSanitizer|LeakSanitizer|^exit' "$T/san"; then bad "sanitizers" "$(grep -m3 -E 'runtime error|Sanitizer|^exit' "$T/san")"
-else ok "sanitizers: no error on $(ls $F/*.txt $F/series/*.txt $M/* | wc -l) inputs"; fi
+else ok "sanitizers: no error on $(ls $F/*.txt $F/series/*.txt $S/*.txt $M/* | wc -l) inputs"; fi
 
-echo "# fuzz (libFuzzer, ${FUZZ_SECONDS:-45} s, seeds: fixtures and malformed files)"
+echo "# fuzz (libFuzzer, ${FUZZ_SECONDS:-45} s, seeds: the captured fixtures and the malformed files made from them)"
 mkdir -p build/corpus
 if build/fuzz_snapshot -artifact_prefix=build/ -max_total_time="${FUZZ_SECONDS:-45}" -max_len=65536 -print_final_stats=0 \
 	build/corpus $F $F/series $M > "$T/fuzz" 2>&1; then

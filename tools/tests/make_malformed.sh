@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Regenerate tests/malformed/ from the captured tests/fixtures/basic.txt:
+# each file breaks one rule of Documentation/format.rst. The edits work on
+# field positions, not values, so that any new capture can be used.
+# Slot rows: $1 slot $2 S $3 CPU|CPUS $4 C $5 count $6 N $7 avg $8 A $9 p
+# $10 F $11 lo $12 L $13 hi $14 H; line 3 is the summary, line 4 the first
+# slot's first CPU row, line 5 its all-CPU row.
+#   usage: tests/make_malformed.sh
+set -e
+cd "$(dirname "$0")"
+B=fixtures/basic.txt
+M=malformed
+rm -rf $M
+mkdir -p $M
+# mk NAME AWK-PROGRAM: basic.txt through AWK-PROGRAM (lines printed unless
+# the program says "next")
+mk() { awk "$2"' { print }' $B > $M/$1.txt; }
+# kv FIELD VALUE: on the current line, the value after the key FIELD
+kv='function kv(k, v,  i) { for (i = 1; i < NF; i++) if ($i == k) { $(i + 1) = v; return } }
+    function get(k,  i) { for (i = 1; i < NF; i++) if ($i == k) return $(i + 1) }'
+mk no_name         'NR == 1 { sub(/name [^ ]+ /, "") }'
+mk bad_clock       "$kv"' NR == 1 { kv("clock", "jiffies") }'
+mk unit_mismatch   "$kv"' NR == 1 { kv("unit", "cycles") }'
+mk frac_bits       "$kv"' NR == 1 { kv("frac_bits", 9) }'
+mk cpus_zero       "$kv"' NR == 1 { kv("cpus", 0) }'
+mk bad_name        "$kv"' NR == 1 { kv("name", ".hidden") }'
+mk samples_wrong   "$kv"' NR == 1 { kv("samples", get("samples") + 1) }'
+mk number_overflow "$kv"' NR == 1 { kv("missed", "99999999999999999999") }'
+mk double_space    'NR == 4 { sub(/count /, "count  ") }'
+mk crlf            'NR == 5 { $0 = $0 "\r" }'
+mk slot_range      'NR == 4 || NR == 5 { $2 = 999 }'
+mk wrong_lo        'NR == 5 { $12 = $12 - 1 }'
+mk wrong_hi        'NR == 5 { $14 = $14 + 1 }'
+mk avg_outside     'NR == 4 { $8 = $14 * 2 + 1 }'
+mk count_zero      'NR == 4 { $6 = 0 }'
+mk order           'NR == 4 || NR == 5 { held = held $0 "\n"; next } NR == 7 { print; printf "%s", held; next }'
+mk cpus_sum        'NR == 5 { $6 = $6 + 1 }'
+mk p_wrong         'NR == 5 { $10 = sprintf("%.6f", $10 + 0.1) }'
+mk p_format        'NR == 5 { $10 = substr($10, 1, length($10) - 1) }'
+mk summary_p99     "$kv"' NR == 3 { kv("p99", get("p99") + 1) }'
+mk summary_mean    "$kv"' NR == 3 { kv("mean", get("mean") * 2 + 100) }'
+mk summary_order   "$kv"' NR == 3 { a = get("p50"); b = get("p90"); sub(/p50 [0-9]+ p90 [0-9]+/, "p90 " b " p50 " a) }'
+mk no_summary      'NR == 3 { next }'
+mk header_late     'NR == 7 { print "# source mechanism api" }'
+mk empty_line      'NR == 7 { print "" }'
+mk truncated       'NR > 1 { print prev } { prev = $0; next } END { }'
+mk cpu_row_alone   '{ last = $0 } NR > 1 { print prev } { prev = $0; next } END { sub(/CPUS [0-9]+/, "CPU 1", prev); print prev }'
+mk cpu_order       'NR == 4 { held = $0; next } NR == 5 { print; print held; next }'
+mk no_header       'NR <= 3 { next }'
+mk tab             'NR == 4 { sub(/ /, "\t") }'
+printf '' > $M/empty_file.txt
+printf '\000\001\002binary' > $M/binary.txt
+printf 'hello world\n' > $M/text.txt
+head -c 300 $B > $M/cut_mid_line.txt
+# a restricted range whose overflow count is not the overflow slot's
+awk '$2 == "range" { $6 = $6 + 1 } { print }' fixtures/range.txt > $M/range_overflow.txt
