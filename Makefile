@@ -5,6 +5,8 @@
 #   make                 kstats.ko for the running kernel (KDIR=... for another)
 #   make tests examples bench    the KUnit, example and benchmark modules
 #   make tools           the kstats command-line tool
+#   make install         module (+ depmod), header and Module.symvers, tool and
+#                        man page; make uninstall removes them (install.mk)
 #   make check           everything, in QEMU, on the test and Debian kernels
 #   make demo            boot Debian's kernel with kstats and show a distribution
 #   make bench-run       (alias: make bench) cost figures, see BENCHMARKS.md
@@ -44,6 +46,8 @@ clean:
 
 check:
 	scripts/check.sh
+
+include install.mk
 
 demo:
 	scripts/demo.sh

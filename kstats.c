@@ -608,3 +608,4 @@ module_exit(kstats_exit);
 MODULE_DESCRIPTION("kstats: per-CPU log-linear histograms of kernel quantities");
 MODULE_AUTHOR("The kstats developers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(KSTATS_VERSION);

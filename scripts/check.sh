@@ -11,7 +11,10 @@
 # 3. Test kernel in QEMU: KUnit (kstats_test.ko), then tests/guest/run.sh.
 # 4. Debian 6.1, 6.12 and 6.1-rt: build against their headers, run
 #    tests/guest/run.sh in QEMU with their kernel.
-# 5. make -C tools check.
+# 5. Host: make install/uninstall and DKMS (scripts/install-test.sh), and
+#    Prometheus end to end (scripts/prom-e2e.sh), side by side.
+# 6. make -C tools check.
+# The kernels' results go to build/support.md (scripts/support-table.sh).
 # Each kernel's build is in build/<kernel release>/, logs in build/logs/.
 # KSTATS_VM_TIMEOUT (default 600) bounds each QEMU run.
 set -euo pipefail
@@ -63,20 +66,65 @@ build_for() {
 	return 1
 }
 
+# count_tap NAME TAP-FILE: add a TAP file's results to the totals; sets
+# p f s (passed, failed, skipped) in the caller.
+count_tap() {
+	local counts line
+	counts=$(scripts/tap.sh --prefix "$1" < "$2" || true)
+	read -r p f s <<< "$(head -n1 <<< "$counts" | tr -c '0-9\n' ' ')"
+	npass=$((npass + p)) nskip=$((nskip + s))
+	echo "    $1: $p passed, $f failed, $s skipped"
+	while IFS= read -r line; do
+		fail "$line"
+	done < <(sed -n 's/^not ok: //p' <<< "$counts")
+}
+
+# host_run NAME CMD...: run a host test script that prints TAP (may run in
+# the background); host_count NAME: then count its results.
+host_run() {
+	local name=$1 rc=0
+	shift
+	"$@" > "$LOGS/tap-$name.txt" 2> "$LOGS/$name.err" || rc=$?
+	echo "$rc" > "$LOGS/$name.rc"
+}
+host_count() {
+	local name=$1 rc p f s
+	rc=$(cat "$LOGS/$name.rc" 2>/dev/null || echo "no exit status")
+	count_tap "$name" "$LOGS/tap-$name.txt"
+	[ "$rc" = 0 ] || [ "$f" -gt 0 ] || fail "$name: exited $rc" "$(tail -n 20 "$LOGS/$name.err")"
+}
+
+# The support table (README, scripts/support-table.sh): one row per kernel.
+SUPPORT=$B/support.md
+SUPPORT_REV=
+! git rev-parse --short HEAD > /dev/null 2>&1 ||
+	SUPPORT_REV=", commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' with local changes')"
+printf '| kernel | build | integration suite in QEMU | trace mechanism |\n|---|---|---|---|\n' > "$SUPPORT"
+support_row() { printf '| %s | %s | %s | %s |\n' "$@" >> "$SUPPORT"; }
+# tap_result NAME...: "P passed, F failed" over the TAP files of NAMEs.
+tap_result() {
+	local n
+	for n in "$@"; do
+		[ -f "$LOGS/tap-$n.txt" ] || { echo "not run"; return; }
+		scripts/tap.sh < "$LOGS/tap-$n.txt" | head -n1 || true
+	done | awk -F'[= ]' '{ p += $2; f += $4 } END { if (NR) printf "%d passed, %d failed\n", p, f }'
+}
+mech_of() {
+	if grep -q '^CONFIG_FPROBE=y' "$1/.config" 2>/dev/null; then
+		echo "fprobe (kretprobe for notrace functions)"
+	else
+		echo "kretprobe (no CONFIG_FPROBE)"
+	fi
+}
+
 # vm_test NAME VM-RUN-ARGS...: one QEMU run, its TAP counted.
 vm_test() {
-	local name=$1 rc=0 counts p f s
+	local name=$1 rc=0 p f s
 	shift
 	scripts/vm-run.sh --timeout "$VM_TIMEOUT" --log "$LOGS/vm-$name.log" "$@" \
 		> "$LOGS/tap-$name.txt" 2> "$LOGS/vm-$name.err" || rc=$?
 	grep -E '^vm-run.sh: [^ ]+: [0-9.]+ s' "$LOGS/vm-$name.err" | sed 's/^vm-run.sh: /    /' || true
-	counts=$(scripts/tap.sh --prefix "$name" < "$LOGS/tap-$name.txt" || true)
-	read -r p f s <<< "$(head -n1 <<< "$counts" | tr -c '0-9\n' ' ')"
-	npass=$((npass + p)) nskip=$((nskip + s))
-	echo "    $name: $p passed, $f failed, $s skipped"
-	while IFS= read -r line; do
-		fail "$line"
-	done < <(sed -n 's/^not ok: //p' <<< "$counts")
+	count_tap "$name" "$LOGS/tap-$name.txt"
 	case $rc in
 	0) [ $((p + f + s)) -gt 0 ] || fail "$name: no test results" ;;
 	1) fail "$name: kernel log" "$(grep -v '^vm-run.sh: [^ ]*: [0-9.]* s' "$LOGS/vm-$name.err")" ;;
@@ -171,6 +219,10 @@ EOF
 		fi
 		integration "integration-test-kernel" "$TIMG" "$TDIR" --mem 2048
 	fi
+	built="**failed**"
+	[ -z "$TDIR" ] || built="ok (W=1)"
+	support_row "debug test kernel (\`$TNAME\`: 6.12 source, KASAN, lockdep)" "$built" \
+		"$(tap_result kunit integration-test-kernel) (KUnit + suite)" "$(mech_of "$KDIR_TEST")"
 fi
 
 while read -r name image kdir; do
@@ -178,16 +230,30 @@ while read -r name image kdir; do
 	phase "$label"
 	if [ "$image" = - ]; then
 		skip "$label" "no kernel image in /boot"
+		support_row "$label" "not installed" "not run" -
 		continue
 	fi
 	if [ "$kdir" = - ]; then
 		skip "$label" "no headers for ${image#/boot/vmlinuz-} (/lib/modules/*/build)"
+		support_row "$label" "no headers" "not run" -
 		continue
 	fi
 	kver=${image#/boot/vmlinuz-}
-	build_for "$kver" "$kdir" modules examples || continue
+	if ! build_for "$kver" "$kdir" modules examples; then
+		support_row "$label (\`$kver\`)" "**failed**" "not run" "$(mech_of "$kdir")"
+		continue
+	fi
 	integration "integration-$name" "$image" "$B/$kver"
+	support_row "$label (\`$kver\`)" ok "$(tap_result "integration-$name")" "$(mech_of "$kdir")"
 done < <(debian_kernels)
+printf '\nFrom `make check` on %s%s.\n' "$(date -u +%F)" "$SUPPORT_REV" >> "$SUPPORT"
+
+phase "install and DKMS, Prometheus end to end"
+host_run prom-e2e scripts/prom-e2e.sh &
+host_run install scripts/install-test.sh
+wait $!
+host_count install
+host_count prom-e2e
 
 if [ -f tools/Makefile ]; then
 	phase "tools"
