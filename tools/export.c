@@ -7,10 +7,11 @@
  * A slot holds the integers [lo, hi], so "le" is hi: the bucket counts
  * exactly the samples <= le.  histogram_quantile() interpolates inside
  * (previous le, le], which is the slot itself, so its answer lies in the
- * same slot as the tool's percentile (which is that slot's hi).  Buckets
- * run from the slot below the lowest non-empty one (so that the lowest
- * non-empty bucket has a lower bound) to the highest non-empty one, empty
- * slots included, then +Inf.  Values are in the unit of the "unit" label.
+ * same slot as the tool's percentile (which is that slot's hi).  The
+ * buckets are every slot of the distribution's range, empty or not, then
+ * +Inf: a set that depends on frac_bits and max_value only, never on the
+ * data, so that rate(), differences between scrapes and sums over hosts
+ * see the same le everywhere.  Values are in the unit of the "unit" label.
  */
 #include <string.h>
 
@@ -47,24 +48,16 @@ static void bucket(FILE *f, const struct snapshot *s, const char *host,
 
 static void one(FILE *f, const struct snapshot *s, const char *host)
 {
+	/* The last slot with a finite bound below the overflow, if any. */
+	u32 last = s->has_range ? kstats_slot(s->max_value, s->frac_bits) :
+		   kstats_nr_slots(s->frac_bits) - 2;
 	u64 cum = 0, th, tl;
 	size_t j = 0;
 
-	if (s->nslots) {
-		u32 first = s->slots[0].slot, last = s->slots[s->nslots - 1].slot;
-
-		if (first > 0)
-			bucket(f, s, host, s->slots[0].lo - 1, 0);
-		for (u32 slot = first; slot <= last; slot++) {
-			u64 hi = kstats_slot_hi(slot, s->frac_bits);
-
-			if (j < s->nslots && s->slots[j].slot == slot) {
-				cum += s->slots[j].count;
-				hi = s->slots[j++].hi;
-			}
-			if (hi != U64_MAX_VAL)
-				bucket(f, s, host, hi, cum);
-		}
+	for (u32 slot = 0; slot <= last; slot++) {
+		while (j < s->nslots && s->slots[j].slot <= slot)
+			cum += s->slots[j++].count;
+		bucket(f, s, host, kstats_slot_hi(slot, s->frac_bits), cum);
 	}
 	fputs("kstats_bucket{", f);
 	labels(f, s, host);
