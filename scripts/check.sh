@@ -8,7 +8,8 @@
 #
 # 1. scripts/deps.sh; the test kernel (scripts/test-kernel.sh).
 # 2. Host checks: W=1 build, sparse (C=2), checkpatch --strict, kernel-doc.
-# 3. Test kernel in QEMU: KUnit (kstats_test.ko), then tests/guest/run.sh.
+# 3. Test kernel in QEMU: KUnit (kstats_test.ko), then tests/guest/run.sh,
+#    then tests/reliability/ (4 vCPUs: stress, exact counts, faults, access).
 # 4. Debian 6.1, 6.12 and 6.1-rt: build against their headers, run
 #    tests/guest/run.sh in QEMU with their kernel.
 # 5. Host: make install/uninstall and DKMS (scripts/install-test.sh), and
@@ -124,6 +125,7 @@ vm_test() {
 	scripts/vm-run.sh --timeout "$VM_TIMEOUT" --log "$LOGS/vm-$name.log" "$@" \
 		> "$LOGS/tap-$name.txt" 2> "$LOGS/vm-$name.err" || rc=$?
 	grep -E '^vm-run.sh: [^ ]+: [0-9.]+ s' "$LOGS/vm-$name.err" | sed 's/^vm-run.sh: /    /' || true
+	grep -E '^# (kfuzz|reliability)' "$LOGS/tap-$name.txt" | sed 's/^# /    /' || true
 	count_tap "$name" "$LOGS/tap-$name.txt"
 	case $rc in
 	0) [ $((p + f + s)) -gt 0 ] || fail "$name: no test results" ;;
@@ -144,6 +146,17 @@ integration() {
 	guest_adds "$dir"
 	vm_test "$name" --kernel "$image" --script "$dir/tests/guest/run.sh" \
 		"${GUEST_ADDS[@]}" "$@"
+}
+
+# reliability KERNEL-IMAGE BUILD-DIR: tests/reliability/ on 4 vCPUs
+# (stress, exact counts, faults, access).
+reliability() {
+	local img=$1 dir=$2
+	guest_adds "$dir"
+	vm_test reliability --kernel "$img" --smp 4 --mem 2048 \
+		--script "$dir/tests/reliability/run.sh" "${GUEST_ADDS[@]}" \
+		--add "$dir/tests/kstats_stress.ko" \
+		--add "$dir/tests/reliability:/kstats/reliability"
 }
 
 phase "dependencies"
@@ -218,6 +231,8 @@ EOF
 				--add "$TDIR/tests/kstats_test.ko"
 		fi
 		integration "integration-test-kernel" "$TIMG" "$TDIR" --mem 2048
+		phase "reliability (test kernel, 4 vCPUs)"
+		reliability "$TIMG" "$TDIR"
 	fi
 	built="**failed**"
 	[ -z "$TDIR" ] || built="ok (W=1)"

@@ -3,10 +3,11 @@
 # The guest integration suite: runs every t-*.sh here in order, in one
 # shell, and prints TAP.  Expects kstats.ko and the example module in
 # /kstats and the static helpers (kload) in /kstats/bin.
-cd /kstats/guest 2>/dev/null || cd "$(dirname "$0")"
-. ./lib.sh
+# Other suites source it with T_DIR and T_PREFIX: tests/reliability/run.sh.
+cd "${T_DIR:-/kstats/guest}" 2>/dev/null || cd "$(dirname "$0")"
+. /kstats/guest/lib.sh 2>/dev/null || . ./lib.sh
 echo "TAP version 13"
-for t in ./t-*.sh; do
+for t in ./"${T_PREFIX:-t}"-*.sh; do
 	diag "--- $t"
 	. "$t"
 done
