@@ -493,7 +493,13 @@ static int kstats_register_function(struct kstats_trace *t, bool force_krp,
 			t->registered = true;
 			return 0;
 		}
-		/* Not ftrace-able (notrace, no fentry): use a kretprobe. */
+		/*
+		 * -EINVAL: no ftrace-able function of that name (notrace, no
+		 * fentry), so use a kretprobe; anything else (-ENOMEM, -EBUSY)
+		 * is the caller's to see, not a reason to change mechanism.
+		 */
+		if (err != -EINVAL && err != -ENOENT)
+			return err;
 	}
 #endif
 	t->rp.handler = h->krp_exit;
