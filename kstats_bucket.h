@@ -152,11 +152,8 @@ static inline u64 kstats_slot_lo(u32 slot, unsigned int frac_bits)
  */
 static inline u64 kstats_slot_hi(u32 slot, unsigned int frac_bits)
 {
-	u32 t = slot >> frac_bits;
-
-	if (!t)
-		return slot;
-	return kstats_slot_lo(slot, frac_bits) + ((1ULL << (t - 1)) - 1);
+	return kstats_slot_lo(slot, frac_bits) +
+	       ((1ULL << kstats_slot_shift(slot, frac_bits)) - 1);
 }
 
 /**

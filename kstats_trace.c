@@ -112,14 +112,46 @@ static noinline void kstats_calibrate_target(void)
 	barrier();
 }
 
+/*
+ * What every function handler does: the entry stamps the time (and, for
+ * local_clock(), the CPU); the return records the duration.  With a
+ * constant @clock and @frac_bits (the fast handlers below) the dispatch
+ * folds away; the generic handlers pass the node's own.
+ */
+static __always_inline notrace u64 kstats_time_enter(struct kstats_entry *e,
+						     enum kstats_clock clock)
+{
+	u64 now = kstats_clock_now(clock);
+
+	e->ts = now;
+	if (clock == KSTATS_CLOCK_LOCAL)
+		e->cpu = raw_smp_processor_id();
+	return now;
+}
+
+/* Return: false when the sample was dropped and counted as missed. */
+static __always_inline notrace bool kstats_time_exit(struct kstats *ks,
+						     struct kstats_entry *e,
+						     enum kstats_clock clock,
+						     unsigned int frac_bits,
+						     u64 *now)
+{
+	*now = kstats_clock_now(clock);
+	/* local_clock() readings of two CPUs do not compare: drop, count. */
+	if (clock == KSTATS_CLOCK_LOCAL && e->cpu != raw_smp_processor_id()) {
+		kstats_record_missed(ks);
+		return false;
+	}
+	__kstats_record(ks, *now - e->ts, frac_bits);
+	return true;
+}
+
+/* The generic handlers: any clock and frac_bits, and the gap sibling. */
 static __always_inline notrace void kstats_trace_enter(struct kstats_trace *t,
 						       struct kstats_entry *e)
 {
-	u64 now = kstats_now(t->ks);
+	u64 now = kstats_time_enter(e, t->ks->clock);
 
-	e->ts = now;
-	if (t->ks->clock == KSTATS_CLOCK_LOCAL)
-		e->cpu = raw_smp_processor_id();
 	if (t->gap) {
 		u64 last = this_cpu_read(*t->last_end);
 
@@ -131,16 +163,10 @@ static __always_inline notrace void kstats_trace_enter(struct kstats_trace *t,
 static __always_inline notrace void kstats_trace_exit(struct kstats_trace *t,
 						      struct kstats_entry *e)
 {
-	u64 now = kstats_now(t->ks);
+	struct kstats *ks = t->ks;
+	u64 now;
 
-	/* local_clock() readings of two CPUs do not compare: drop, count. */
-	if (t->ks->clock == KSTATS_CLOCK_LOCAL &&
-	    e->cpu != raw_smp_processor_id()) {
-		kstats_record_missed(t->ks);
-		return;
-	}
-	kstats_record(t->ks, now - e->ts);
-	if (t->gap)
+	if (kstats_time_exit(ks, e, ks->clock, ks->frac_bits, &now) && t->gap)
 		this_cpu_write(*t->last_end, now);
 }
 
@@ -194,29 +220,6 @@ NOKPROBE_SYMBOL(kstats_kretprobe_exit);
  * recorded with a compile-time frac_bits, so that kstats adds about twenty
  * instructions to what the probe mechanism itself costs.
  */
-static __always_inline notrace void kstats_fast_enter(struct kstats_entry *e,
-						      enum kstats_clock clock)
-{
-	e->ts = kstats_clock_now(clock);
-	if (clock == KSTATS_CLOCK_LOCAL)
-		e->cpu = raw_smp_processor_id();
-}
-
-static __always_inline notrace void kstats_fast_exit(struct kstats *ks,
-						     struct kstats_entry *e,
-						     enum kstats_clock clock,
-						     unsigned int frac_bits)
-{
-	u64 now = kstats_clock_now(clock);
-
-	/* local_clock() readings of two CPUs do not compare: drop, count. */
-	if (clock == KSTATS_CLOCK_LOCAL && e->cpu != raw_smp_processor_id()) {
-		kstats_record_missed(ks);
-		return;
-	}
-	__kstats_record(ks, now - e->ts, frac_bits);
-}
-
 static __always_inline struct kstats *kstats_krp_ks(struct kretprobe_instance *ri)
 {
 	return container_of(get_kretprobe(ri), struct kstats_trace, rp)->ks;
@@ -250,14 +253,14 @@ static notrace int kstats_fp_entry_##c(struct fprobe *fp,		\
 				       unsigned long ret_ip,		\
 				       struct pt_regs *regs, void *data)	\
 {									\
-	kstats_fast_enter(data, kstats_clock_##c);			\
+	kstats_time_enter(data, kstats_clock_##c);			\
 	return 0;							\
 }									\
 NOKPROBE_SYMBOL(kstats_fp_entry_##c);					\
 static notrace int kstats_krp_entry_##c(struct kretprobe_instance *ri,	\
 					struct pt_regs *regs)		\
 {									\
-	kstats_fast_enter((struct kstats_entry *)ri->data,		\
+	kstats_time_enter((struct kstats_entry *)ri->data,		\
 			  kstats_clock_##c);				\
 	return 0;							\
 }									\
@@ -267,7 +270,9 @@ NOKPROBE_SYMBOL(kstats_krp_entry_##c)
 static __always_inline notrace void					\
 kstats_exit_##c##b(struct kstats *ks, void *data)			\
 {									\
-	kstats_fast_exit(ks, data, kstats_clock_##c, b);		\
+	u64 now;							\
+									\
+	kstats_time_exit(ks, data, kstats_clock_##c, b, &now);		\
 }									\
 static notrace void kstats_fp_exit_##c##b(struct fprobe *fp,		\
 					  unsigned long ip,		\
