@@ -11,6 +11,7 @@
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -24,6 +25,12 @@
 
 static struct dentry *kstats_root;
 static struct dentry *kstats_control;
+/*
+ * Mode of the distribution files.  Under kernel lockdown debugfs refuses to
+ * open any file with a write bit (EPERM), but still opens read-only ones:
+ * made 0400 then, distributions stay readable and only control is lost.
+ */
+static umode_t kstats_node_mode = 0600;
 
 enum { KSTATS_NODE_START, KSTATS_NODE_STOP, KSTATS_NODE_RESET };
 
@@ -561,7 +568,7 @@ int kstats_debugfs_add(struct kstats *ks)
 
 	if (!kstats_root)
 		return 0;
-	d = debugfs_create_file(ks->name, 0600, kstats_root, ks,
+	d = debugfs_create_file(ks->name, kstats_node_mode, kstats_root, ks,
 				&kstats_node_fops);
 	if (IS_ERR(d)) {
 		pr_warn("%s: cannot create the debugfs file: %ld\n", ks->name,
@@ -590,6 +597,15 @@ int kstats_debugfs_init(void)
 		return 0;
 	}
 	kstats_root = d;
+	/*
+	 * Loading succeeds under lockdown, so that code annotated with
+	 * kstats_new() keeps working; say once what the user loses.  A
+	 * lockdown raised after this point leaves later files 0600, closed.
+	 */
+	if (security_locked_down(LOCKDOWN_DEBUGFS)) {
+		kstats_node_mode = 0400;
+		pr_notice("kernel lockdown: distribution files are read-only; _control, start, stop and reset refuse with EPERM\n");
+	}
 	d = debugfs_create_file("_control", 0600, kstats_root, NULL,
 				&kstats_control_fops);
 	if (IS_ERR(d)) {
