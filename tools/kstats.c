@@ -27,6 +27,7 @@
 
 #define DEBUGFS		"/sys/kernel/debug"
 #define DEBUGFS_MAGIC	0x64626720
+#define LOCKDOWN_FILE	"/sys/kernel/security/lockdown"
 
 static const char usage[] =
 "USAGE: kstats [--root DIR] COMMAND [options]\n"
@@ -84,14 +85,57 @@ static int usage_error(const char *what)
 	return EXIT_ERROR;
 }
 
+/*
+ * The lockdown mode in force ("integrity" or "confidentiality"), from the
+ * bracketed word of securityfs' lockdown file; NULL if none or unknown.
+ */
+static const char *lockdown_mode(char *buf, size_t len)
+{
+	char line[128], *open, *close;
+	FILE *f = fopen(LOCKDOWN_FILE, "r");
+
+	if (!f)
+		return NULL;
+	open = fgets(line, sizeof(line), f) ? strchr(line, '[') : NULL;
+	fclose(f);
+	close = open ? strchr(open, ']') : NULL;
+	if (!close)
+		return NULL;
+	*close = '\0';
+	if (!strcmp(open + 1, "none"))
+		return NULL;
+	snprintf(buf, len, "%s", open + 1);
+	return buf;
+}
+
+/*
+ * PATH refused with EACCES or EPERM.  Root gets EPERM from debugfs only
+ * when the kernel is locked down, which no change of user can fix.
+ */
+static int access_error(const char *path, int err)
+{
+	char mode[32];
+
+	if (err == EPERM && !geteuid()) {
+		if (lockdown_mode(mode, sizeof(mode)))
+			return fail("%s: the kernel is locked down (%s): debugfs "
+				    "refuses access even to root on this boot",
+				    path, mode);
+		return fail("%s: operation not permitted, even to root: is the "
+			    "kernel locked down? (see dmesg and " LOCKDOWN_FILE
+			    ")", path);
+	}
+	return fail("permission denied on %s: run as root (debugfs is "
+		    "readable by root only)", path);
+}
+
 /* Why the distribution directory cannot be used, with the fix. */
 static int root_error(int err)
 {
 	struct statfs sf;
 
 	if (err == EACCES || err == EPERM)
-		return fail("permission denied on %s: run as root (debugfs is "
-			    "readable by root only)", root);
+		return access_error(root, err);
 	if (strcmp(root, KSTATS_ROOT))
 		return fail("%s: %s: check --root", root, strerror(err));
 	if (statfs(DEBUGFS, &sf) || sf.f_type != DEBUGFS_MAGIC)
@@ -148,7 +192,7 @@ static int load(const char *arg, struct snapshot *s)
 		return EXIT_ERROR;
 	r = snapshot_load(s, path, err, sizeof(err));
 	if (r == -EACCES || r == -EPERM)
-		return fail("permission denied reading %s: run as root", path);
+		return access_error(path, -r);
 	if (r == -ENOENT)
 		return fail("%s: no such file", path);
 	if (r == -EINVAL)
@@ -380,6 +424,8 @@ static int control(const char *cmd)
 			if (stat(root, &st))
 				return root_error(errno);
 		}
+		if (e == EACCES || e == EPERM)
+			return access_error(path, e);
 		return e == ENOENT ? fail("%s: no such file: is the kstats module loaded?", path)
 				   : root_error(e);
 	}
