@@ -9,9 +9,13 @@
 # 1. scripts/deps.sh; the test kernel (scripts/test-kernel.sh).
 # 2. Host checks: W=1 build, sparse (C=2), checkpatch --strict, kernel-doc.
 # 3. Test kernel in QEMU: KUnit (kstats_test.ko), then tests/guest/run.sh,
-#    then tests/reliability/ (4 vCPUs: stress, exact counts, faults, access).
+#    then tests/reliability/ (4 vCPUs: stress, exact counts, faults, access),
+#    then a lockdown=confidentiality boot (tests/reliability/lockdown.sh)
+#    with kstats.ko signed by the test kernel's key; then the planted bugs
+#    of tests/mutants/ must each make their suite fail (scripts/mutants.sh).
 # 4. Debian 6.1, 6.12 and 6.1-rt: build against their headers, run
-#    tests/guest/run.sh in QEMU with their kernel.
+#    tests/guest/run.sh in QEMU with their kernel, then boot it with
+#    lockdown=confidentiality: the unsigned kstats.ko must be refused.
 # 5. Host: make install/uninstall and DKMS (scripts/install-test.sh), and
 #    Prometheus end to end (scripts/prom-e2e.sh), side by side.
 # 6. make -C tools check.
@@ -159,6 +163,41 @@ reliability() {
 		--add "$dir/tests/reliability:/kstats/reliability"
 }
 
+# lockdown NAME KERNEL-IMAGE BUILD-DIR [KDIR]: boot with
+# lockdown=confidentiality and run tests/reliability/lockdown.sh.  With KDIR
+# (a tree built with MODULE_SIG), kstats.ko and kstats_stress.ko are first
+# signed with its key, so that they load; otherwise they stay unsigned and
+# the kernel must refuse them.
+lockdown() {
+	local name=$1 img=$2 dir=$3 kdir=${4:-} ld=$3/lockdown hash f
+	local adds=()
+	rm -rf "$ld"
+	mkdir -p "$ld"
+	for f in "$dir/kstats.ko" "$dir/examples/kstats_example.ko" \
+		 "$dir/tests/kstats_stress.ko"; do
+		[ ! -f "$f" ] || cp "$f" "$ld/"
+	done
+	if [ -n "$kdir" ]; then
+		hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$kdir/.config")
+		for f in "$ld/kstats.ko" "$ld/kstats_stress.ko"; do
+			"$kdir/scripts/sign-file" "${hash:-sha512}" "$kdir/certs/signing_key.pem" \
+				"$kdir/certs/signing_key.x509" "$f" 2> "$LOGS/sign-$name.log" || {
+				fail "$name: sign-file $(basename "$f")" "$(cat "$LOGS/sign-$name.log")"
+				return
+			}
+		done
+	fi
+	for f in "$ld"/*.ko; do
+		adds+=(--add "$f")
+	done
+	adds+=(--add "$dir/tests/guest:/kstats/guest")
+	for f in "$KSTATS_ROOT"/build/guest-bin/*; do
+		[ -x "$f" ] && adds+=(--add "$f:/kstats/bin/$(basename "$f")")
+	done
+	vm_test "$name" --kernel "$img" --append lockdown=confidentiality \
+		--script "$dir/tests/reliability/lockdown.sh" "${adds[@]}"
+}
+
 phase "dependencies"
 scripts/deps.sh
 
@@ -233,6 +272,12 @@ EOF
 		integration "integration-test-kernel" "$TIMG" "$TDIR" --mem 2048
 		phase "reliability (test kernel, 4 vCPUs)"
 		reliability "$TIMG" "$TDIR"
+		phase "lockdown=confidentiality (test kernel, signed modules)"
+		lockdown lockdown-test-kernel "$TIMG" "$TDIR" "$KDIR_TEST"
+		phase "planted bugs (test kernel, tests/mutants/)"
+		host_run mutants scripts/mutants.sh --kdir "$KDIR_TEST"
+		grep -E '^#' "$LOGS/tap-mutants.txt" | sed 's/^# /    /' || true
+		host_count mutants
 	fi
 	built="**failed**"
 	[ -z "$TDIR" ] || built="ok (W=1)"
@@ -259,6 +304,7 @@ while read -r name image kdir; do
 		continue
 	fi
 	integration "integration-$name" "$image" "$B/$kver"
+	lockdown "lockdown-$name" "$image" "$B/$kver"
 	support_row "$label (\`$kver\`)" ok "$(tap_result "integration-$name")" "$(mech_of "$kdir")"
 done < <(debian_kernels)
 printf '\nFrom `make check` on %s%s.\n' "$(date -u +%F)" "$SUPPORT_REV" >> "$SUPPORT"

@@ -34,6 +34,7 @@
 #include <linux/uaccess.h>
 
 #include "kstats.h"
+#include "kstats_internal.h"
 
 #define STRESS_NODES	4	/* stress0, stress1, stress2, stress_irq */
 #define STRESS_IRQ	3
@@ -294,10 +295,33 @@ static int __init stress_init(void)
 	return 0;
 }
 
+/*
+ * The final counts, for boots where the state file cannot be read (under
+ * lockdown debugfs refuses every open): "NAME calls N samples M".
+ */
+static void stress_report(void)
+{
+	struct kstats_snapshot snap;
+	int i;
+
+	for (i = 0; i < STRESS_NODES; i++) {
+		if (kstats_snapshot_take(stress_nodes[i].ks, &snap)) {
+			pr_info("%s calls %lld samples unknown (no memory)\n",
+				stress_nodes[i].ks->name,
+				atomic64_read(&stress_nodes[i].calls));
+			continue;
+		}
+		pr_info("%s calls %lld samples %llu\n", stress_nodes[i].ks->name,
+			atomic64_read(&stress_nodes[i].calls), snap.samples);
+		kstats_snapshot_free(&snap);
+	}
+}
+
 static void __exit stress_exit(void)
 {
 	debugfs_remove(stress_dir);
 	stress_stop();
+	stress_report();
 	stress_delete_nodes();
 }
 
