@@ -10,6 +10,7 @@
 #   make check           everything, in QEMU, on the test and Debian kernels
 #   make demo            boot Debian's kernel with kstats and show a distribution
 #   make bench-run       (alias: make bench) cost figures, see BENCHMARKS.md
+#   make mutants         the planted bugs of tests/mutants/ must be caught
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PWD := $(CURDIR)
@@ -17,7 +18,7 @@ KMAKE = $(MAKE) -C $(KDIR)
 EXTRA_SYMS = KBUILD_EXTRA_SYMBOLS=$(PWD)/Module.symvers
 
 .PHONY: all modules tests examples bench-modules tools clean check demo bench \
-	install uninstall kdir-check
+	install uninstall kdir-check mutants
 
 all: modules
 
@@ -51,6 +52,9 @@ include install.mk
 
 demo:
 	scripts/demo.sh
+
+mutants:
+	scripts/mutants.sh
 
 bench:
 	scripts/bench.sh

@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Planted bugs: shows that the checks catch broken code.  Each
+# tests/mutants/NAME.diff is a patch to the module with a header:
+#
+#   Planted bug: what it breaks
+#   Caught by: integration        (the suite that must fail:
+#                                  integration or reliability)
+#   Expect: REGEX                 (grep -E, in the console log, the TAP or
+#                                  vm-run.sh's report: the reason it fails)
+#
+# For each one: copy the tree to build/mutants/NAME, apply the patch, build
+# against the test kernel, run the suite in QEMU.  A mutant is caught when
+# the run fails and its output matches Expect; a run that fails for some
+# other reason is not counted as caught.  Prints TAP.
+#
+#   scripts/mutants.sh [--kdir TEST-KERNEL-TREE] [NAME...]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$KSTATS_ROOT"
+
+kdir=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kdir) kdir=$2; shift 2 ;;
+	-h|--help) awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print } /^set / { exit }' "$0"; exit 0 ;;
+	*) break ;;
+	esac
+done
+[ -n "$kdir" ] || kdir=$(scripts/test-kernel.sh | tail -n1)
+[ -f "$kdir/arch/x86/boot/bzImage" ] || die "no bzImage in $kdir"
+
+B=$KSTATS_ROOT/build
+LOGS=$B/logs
+mkdir -p "$LOGS"
+bad=$(guest_helpers)
+[ -z "$bad" ] || die "guest helpers failed to build: $bad"
+
+if [ $# -gt 0 ]; then
+	mutants=()
+	for n in "$@"; do
+		mutants+=("tests/mutants/$n.diff")
+	done
+else
+	mutants=(tests/mutants/*.diff)
+fi
+
+echo "TAP version 13"
+n=0 caught=0
+for m in "${mutants[@]}"; do
+	n=$((n + 1))
+	name=$(basename "$m" .diff)
+	[ -f "$m" ] || { echo "not ok $n - $name: no $m"; continue; }
+	what=$(sed -n 's/^Planted bug: //p' "$m")
+	suite=$(sed -n 's/^Caught by: //p' "$m")
+	expect=$(sed -n 's/^Expect: //p' "$m")
+	dir=$B/mutants/$name
+	log=$LOGS/mutant-$name
+	echo "# $name: $what"
+	copy_tree "$dir"
+	if ! patch -d "$dir" -p1 -s --no-backup-if-mismatch < "$m" > "$log.patch" 2>&1; then
+		echo "not ok $n - $name: the patch does not apply"
+		sed 's/^/#   /' "$log.patch"
+		continue
+	fi
+	targets=(modules examples)
+	[ "$suite" != reliability ] || targets+=(tests)
+	if ! make -C "$dir" KDIR="$kdir" "${targets[@]}" > "$log.build" 2>&1; then
+		echo "not ok $n - $name: does not build"
+		grep -E 'error' "$log.build" | head -n 10 | sed 's/^/#   /'
+		continue
+	fi
+	guest_adds "$dir"
+	case $suite in
+	integration)
+		args=(--mem 2048 --script "$dir/tests/guest/run.sh") ;;
+	reliability)
+		args=(--smp 4 --mem 2048 --script "$dir/tests/reliability/run.sh"
+		      --add "$dir/tests/kstats_stress.ko"
+		      --add "$dir/tests/reliability:/kstats/reliability") ;;
+	*)
+		echo "not ok $n - $name: unknown suite '$suite'"
+		continue ;;
+	esac
+	t0=$(now)
+	rc=0
+	scripts/vm-run.sh --kernel "$kdir/arch/x86/boot/bzImage" --timeout 400 \
+		--log "$log.console" "${args[@]}" "${GUEST_ADDS[@]}" \
+		> "$log.tap" 2> "$log.err" || rc=$?
+	secs=$(($(now) - t0))
+	fails=$(grep -c '^not ok' "$log.tap" || true)
+	hit=$(cat "$log.console" "$log.tap" "$log.err" | grep -Em1 -- "$expect" || true)
+	if [ "$rc" = 0 ]; then
+		echo "not ok $n - $name: not caught: the $suite suite passed ($secs s)"
+	elif [ -z "$hit" ]; then
+		echo "not ok $n - $name: the $suite suite failed (vm-run.sh $rc), but not with /$expect/"
+		grep -E '^not ok' "$log.tap" | head -n 5 | sed 's/^/#   /'
+		head -n 5 "$log.err" | sed 's/^/#   /'
+	else
+		caught=$((caught + 1))
+		echo "ok $n - $name: caught by the $suite suite ($fails tests failed, vm-run.sh exit $rc, $secs s)"
+		echo "#   ${hit:0:160}"
+	fi
+done
+echo "1..$n"
+echo "# mutants: $caught of $n planted bugs caught"
+[ "$caught" = "$n" ]
