@@ -412,8 +412,11 @@ static int random_fuzz(unsigned long long seed, long n, double seconds)
 		fd = open(file, O_WRONLY);
 		if (fd < 0)
 			continue;	/* removed meanwhile */
-		/* Mostly one write, sometimes a command split in pieces. */
-		for (i = rn(8) ? 1 : 2 + rn(3); i > 0; i--) {
+		/*
+		 * Mostly one write, sometimes a command split in pieces; the
+		 * last command may be cut short to keep to N writes.
+		 */
+		for (i = rn(8) ? 1 : 2 + rn(3); i > 0 && n_writes < n; i--) {
 			cut = i == 1 ? len : start + rn(len - start + 1);
 			e = do_write(fd, buf + start, cut - start);
 			if (!e)
