@@ -91,20 +91,20 @@ static int usage_error(const char *what)
  */
 static const char *lockdown_mode(char *buf, size_t len)
 {
-	char line[128], *open, *close;
+	char line[128], *lb, *rb;
 	FILE *f = fopen(LOCKDOWN_FILE, "r");
 
 	if (!f)
 		return NULL;
-	open = fgets(line, sizeof(line), f) ? strchr(line, '[') : NULL;
+	lb = fgets(line, sizeof(line), f) ? strchr(line, '[') : NULL;
 	fclose(f);
-	close = open ? strchr(open, ']') : NULL;
-	if (!close)
+	rb = lb ? strchr(lb, ']') : NULL;
+	if (!rb)
 		return NULL;
-	*close = '\0';
-	if (!strcmp(open + 1, "none"))
+	*rb = '\0';
+	if (!strcmp(lb + 1, "none"))
 		return NULL;
-	snprintf(buf, len, "%s", open + 1);
+	snprintf(buf, len, "%s", lb + 1);
 	return buf;
 }
 
