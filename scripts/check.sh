@@ -129,7 +129,7 @@ vm_test() {
 	scripts/vm-run.sh --timeout "$VM_TIMEOUT" --log "$LOGS/vm-$name.log" "$@" \
 		> "$LOGS/tap-$name.txt" 2> "$LOGS/vm-$name.err" || rc=$?
 	grep -E '^vm-run.sh: [^ ]+: [0-9.]+ s' "$LOGS/vm-$name.err" | sed 's/^vm-run.sh: /    /' || true
-	grep -E '^# (kfuzz|reliability)' "$LOGS/tap-$name.txt" | sed 's/^# /    /' || true
+	grep -E '^# (kfuzz|reliability|lockdown)' "$LOGS/tap-$name.txt" | sed 's/^# /    /' || true
 	count_tap "$name" "$LOGS/tap-$name.txt"
 	case $rc in
 	0) [ $((p + f + s)) -gt 0 ] || fail "$name: no test results" ;;

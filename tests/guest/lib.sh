@@ -13,12 +13,16 @@ not_ok() { T_N=$((T_N + 1)); T_FAIL=$((T_FAIL + 1)); echo "not ok $T_N - $*"; }
 skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
 diag() { echo "# $*"; }
 
-# check DESC CMD...: passes when CMD succeeds.
+# check DESC CMD...: passes when CMD succeeds.  Its output goes to a file
+# of this shell's own: the host scripts that source this file run side by
+# side (scripts/install-test.sh, scripts/prom-e2e.sh).
+T_OUT=${TMPDIR:-/tmp}/kstats-check.$$
 check() {
 	local d=$1
 	shift
-	if "$@" >/tmp/check.out 2>&1; then ok "$d"; else
-		not_ok "$d"; sed 's/^/#   /' /tmp/check.out | head -n 20; fi
+	if "$@" >"$T_OUT" 2>&1; then ok "$d"; else
+		not_ok "$d"; sed 's/^/#   /' "$T_OUT" | head -n 20; fi
+	rm -f "$T_OUT"
 }
 
 # expect DESC GOT WANT: passes when the two strings are equal.
