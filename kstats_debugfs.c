@@ -600,7 +600,7 @@ int kstats_debugfs_init(void)
 	/*
 	 * Loading succeeds under lockdown, so that code annotated with
 	 * kstats_new() keeps working; say once what the user loses.  A
-	 * lockdown raised after this point leaves later files 0600, closed.
+	 * lockdown raised later finds every file 0600 and closes them all.
 	 */
 	if (security_locked_down(LOCKDOWN_DEBUGFS)) {
 		kstats_node_mode = 0400;

@@ -297,7 +297,8 @@ static int __init stress_init(void)
 
 /*
  * The final counts, for boots where the state file cannot be read (under
- * lockdown debugfs refuses every open): "NAME calls N samples M".
+ * lockdown debugfs refuses to open writable files): "NAME calls N samples
+ * M".
  */
 static void stress_report(void)
 {
