@@ -170,7 +170,6 @@ reliability() {
 # the kernel must refuse them.
 lockdown() {
 	local name=$1 img=$2 dir=$3 kdir=${4:-} ld=$3/lockdown hash f
-	local adds=()
 	rm -rf "$ld"
 	mkdir -p "$ld"
 	for f in "$dir/kstats.ko" "$dir/examples/kstats_example.ko" \
@@ -187,15 +186,9 @@ lockdown() {
 			}
 		done
 	fi
-	for f in "$ld"/*.ko; do
-		adds+=(--add "$f")
-	done
-	adds+=(--add "$dir/tests/guest:/kstats/guest")
-	for f in "$KSTATS_ROOT"/build/guest-bin/*; do
-		[ -x "$f" ] && adds+=(--add "$f:/kstats/bin/$(basename "$f")")
-	done
+	guest_adds "$dir" "$ld"/*.ko
 	vm_test "$name" --kernel "$img" --append lockdown=confidentiality \
-		--script "$dir/tests/reliability/lockdown.sh" "${adds[@]}"
+		--script "$dir/tests/reliability/lockdown.sh" "${GUEST_ADDS[@]}"
 }
 
 phase "dependencies"

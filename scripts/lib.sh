@@ -101,13 +101,16 @@ guest_helpers() {
 	fi
 }
 
-# guest_adds BUILD-DIR: set GUEST_ADDS to the vm-run.sh --add options of an
-# integration run: the modules in /kstats/, tests/guest/ in /kstats/guest/,
-# the static helpers in /kstats/bin/.
+# guest_adds BUILD-DIR [MODULE...]: set GUEST_ADDS to the vm-run.sh --add
+# options of an integration run: the modules in /kstats/ (BUILD-DIR's, or
+# the MODULEs given), tests/guest/ in /kstats/guest/, the static helpers in
+# /kstats/bin/.
 guest_adds() {
 	local d=$1 f
+	shift
+	[ $# -gt 0 ] || set -- "$d"/kstats.ko "$d"/examples/*.ko "$d"/bench/*.ko
 	GUEST_ADDS=()
-	for f in "$d"/kstats.ko "$d"/examples/*.ko "$d"/bench/*.ko; do
+	for f in "$@"; do
 		[ -e "$f" ] && GUEST_ADDS+=(--add "$f")
 	done
 	[ -d "$d/tests/guest" ] && GUEST_ADDS+=(--add "$d/tests/guest:/kstats/guest")
