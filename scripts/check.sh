@@ -148,8 +148,8 @@ integration() {
 		return
 	fi
 	guest_adds "$dir"
-	vm_test "$name" --kernel "$image" --script "$dir/tests/guest/run.sh" \
-		"${GUEST_ADDS[@]}" "$@"
+	suite_args integration "$dir"
+	vm_test "$name" --kernel "$image" "${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}" "$@"
 }
 
 # reliability KERNEL-IMAGE BUILD-DIR: tests/reliability/ on 4 vCPUs
@@ -157,10 +157,8 @@ integration() {
 reliability() {
 	local img=$1 dir=$2
 	guest_adds "$dir"
-	vm_test reliability --kernel "$img" --smp 4 --mem 2048 \
-		--script "$dir/tests/reliability/run.sh" "${GUEST_ADDS[@]}" \
-		--add "$dir/tests/kstats_stress.ko" \
-		--add "$dir/tests/reliability:/kstats/reliability"
+	suite_args reliability "$dir"
+	vm_test reliability --kernel "$img" "${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}"
 }
 
 # lockdown NAME KERNEL-IMAGE BUILD-DIR [KDIR]: boot with

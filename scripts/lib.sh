@@ -101,6 +101,24 @@ guest_helpers() {
 	fi
 }
 
+# suite_args SUITE BUILD-DIR: set SUITE_ARGS to the vm-run.sh options that
+# a guest suite needs beyond guest_adds: integration (tests/guest/) or
+# reliability (tests/reliability/, 4 vCPUs, kstats_stress.ko).  Returns 1
+# for another name.
+suite_args() {
+	local d=$2
+	case $1 in
+	integration)
+		SUITE_ARGS=(--script "$d/tests/guest/run.sh") ;;
+	reliability)
+		SUITE_ARGS=(--smp 4 --mem 2048 --script "$d/tests/reliability/run.sh"
+			    --add "$d/tests/kstats_stress.ko"
+			    --add "$d/tests/reliability:/kstats/reliability") ;;
+	*)
+		return 1 ;;
+	esac
+}
+
 # guest_adds BUILD-DIR [MODULE...]: set GUEST_ADDS to the vm-run.sh --add
 # options of an integration run: the modules in /kstats/ (BUILD-DIR's, or
 # the MODULEs given), tests/guest/ in /kstats/guest/, the static helpers in

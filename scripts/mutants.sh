@@ -72,21 +72,14 @@ for m in "${mutants[@]}"; do
 		continue
 	fi
 	guest_adds "$dir"
-	case $suite in
-	integration)
-		args=(--mem 2048 --script "$dir/tests/guest/run.sh") ;;
-	reliability)
-		args=(--smp 4 --mem 2048 --script "$dir/tests/reliability/run.sh"
-		      --add "$dir/tests/kstats_stress.ko"
-		      --add "$dir/tests/reliability:/kstats/reliability") ;;
-	*)
+	if ! suite_args "$suite" "$dir"; then
 		echo "not ok $n - $name: unknown suite '$suite'"
-		continue ;;
-	esac
+		continue
+	fi
 	t0=$(now)
 	rc=0
 	scripts/vm-run.sh --kernel "$kdir/arch/x86/boot/bzImage" --timeout 400 \
-		--log "$log.console" "${args[@]}" "${GUEST_ADDS[@]}" \
+		--log "$log.console" --mem 2048 "${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}" \
 		> "$log.tap" 2> "$log.err" || rc=$?
 	secs=$(($(now) - t0))
 	fails=$(grep -c '^not ok' "$log.tap" || true)
