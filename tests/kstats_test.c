@@ -494,3 +494,4 @@ kunit_test_suite(kstats_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of kstats");
 MODULE_LICENSE("GPL");
+KSTATS_IMPORT_INTERNAL();
