@@ -325,7 +325,8 @@ static int corpus(const char *path, const char *target)
  * results are those of a seq_file (fs/seq_file.c) behind debugfs' proxy:
  *   lseek   SEEK_SET/SEEK_CUR to an offset >= 0 returns it, past the end
  *           included; a negative one and SEEK_END (or any other whence)
- *           give EINVAL; a failed lseek leaves the position where it was
+ *           give EINVAL; a failed lseek leaves the position where it was.
+ *           A fd that cannot read may refuse any lseek (EINVAL, ESPIPE)
  *   read    the bytes of the open's snapshot from the position on, 0 at or
  *           past the end; EINVAL if position + count overflows; EBADF on a
  *           fd not open for reading
@@ -333,9 +334,9 @@ static int corpus(const char *path, const char *target)
  *           negative offset is EINVAL before anything else
  *   pwrite  EINVAL for a negative offset, else ESPIPE (seq_open() clears
  *           FMODE_PWRITE); a file without it may also take the write
- *   open    O_TRUNC is accepted and truncates nothing: debugfs files have
- *           size 0 and kstats prints from its own state; it needs write
- *           permission, even with O_RDONLY
+ *   open    O_TRUNC is accepted and truncates nothing (trunc_check()):
+ *           debugfs files have size 0 and kstats prints from its own
+ *           state; it needs write permission, even with O_RDONLY
  * Every fd that can read is first read whole, sequentially: its snapshot
  * (one open, one snapshot), against which every later read is compared.
  */
@@ -586,12 +587,13 @@ static void fo_snapshot(struct fo *f)
 		fo_note(OP_READ, n < 0 ? errno : 0);
 		if (n <= 0)
 			break;
-		if (f->len + n > cap) {
-			cap = 2 * (f->len + n);
+		if (f->len + n + 1 > cap) {	/* + 1: a NUL for strstr() */
+			cap = 2 * (f->len + n + 1);
 			f->ref = realloc(f->ref, cap);
 		}
 		memcpy(f->ref + f->len, b, n);
 		f->len += n;
+		f->ref[f->len] = 0;
 	}
 	f->pos = f->len;
 	if (n < 0 || !f->len) {
@@ -731,6 +733,43 @@ static void fo_exercise(struct fo *f)
 		fo_bad(f, "nothing to read after the writes");
 }
 
+/* The "samples N" of a distribution's header line, or -1. */
+static long long header_samples(const struct fo *f)
+{
+	const char *p = f->have_ref ? strstr(f->ref, " samples ") : NULL;
+
+	return p ? strtoll(p + 9, NULL, 10) : -1;
+}
+
+/*
+ * O_TRUNC on a debugfs file: the VFS truncates it to its size, 0, through
+ * debugfs' setattr; kstats' own state must stay what it was.  _control
+ * must list the same, a distribution keep its samples (a trace node may
+ * only gain some).
+ */
+static void trunc_check(const char *file)
+{
+	struct fo a, t, b;
+	long long sa, sb;
+
+	if (fo_open(&a, file, O_RDONLY, 0) < 0)
+		return;
+	fo_snapshot(&a);
+	if (fo_open(&t, file, O_WRONLY | O_TRUNC, 0) >= 0)
+		fo_close(&t);
+	if (fo_open(&b, file, O_RDONLY, 0) >= 0) {
+		fo_snapshot(&b);
+		sa = header_samples(&a);
+		sb = header_samples(&b);
+		if (a.node ? sa < 0 || sb < sa :
+		    a.len != b.len || memcmp(a.ref, b.ref, a.len))
+			fo_bad(&t, "O_TRUNC changed the file: samples %lld then %lld, %zu then %zu bytes",
+			       sa, sb, a.len, b.len);
+		fo_close(&b);
+	}
+	fo_close(&a);
+}
+
 static void fileops_one(const char *file)
 {
 	static const int extra[] = { 0, O_APPEND, O_TRUNC, O_APPEND | O_TRUNC };
@@ -745,6 +784,7 @@ static void fileops_one(const char *file)
 		n_unexpected++;
 		return;
 	}
+	trunc_check(file);	/* before fo_exercise() resets the counts */
 	for (a = 0; a < NELEM(acc); a++) {
 		for (x = 0; x < NELEM(extra); x++) {
 			int flags = acc[a] | extra[x];
