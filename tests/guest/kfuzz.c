@@ -345,7 +345,7 @@ static const char *const op_names[NOPS] = {
 	"open", "lseek", "read", "pread", "pwrite", "write" };
 static long op_res[NOPS][256];	/* results by errno, 0 = success */
 static long n_files, n_opens, n_seeks, n_reads, n_preads, n_pwrites;
-static int fo_quiet;		/* unexpected results printed so far */
+static int fo_printed;	/* unexpected results printed so far */
 
 #define BIG (1LL << 20)
 static const long long offsets[] = { 0, 1, 7, -1, -4096, 4095, BIG,
@@ -398,7 +398,7 @@ fo_bad(const struct fo *f, const char *fmt, ...)
 	va_list ap;
 
 	n_unexpected++;
-	if (++fo_quiet > 100)	/* a broken module: the count says enough */
+	if (++fo_printed > 100)	/* a broken module: the count says enough */
 		return;
 	printf("# unexpected: %s (%s, pos %lld): ", f->file,
 	       mode_name(f->flags), f->pos);
