@@ -9,14 +9,19 @@
  * reference, dropped by kstats_delete(); kstats_get() takes more.  While it
  * is listed, it has a debugfs file; kstats_unlink() removes both, and
  * debugfs_remove() waits for the file operations in flight, so the memory
- * outlives every reader.  Recorders must stop calling kstats_record()
- * before they drop their reference.
+ * outlives every reader.  Removing a distribution also retires it: the
+ * probes of a trace node are unregistered and waited for then, in process
+ * context, never in the last kstats_put(), which may run in any context
+ * (NMI included) and only queues the memory for an irq_work to free.
+ * Recorders must stop calling kstats_record() before they drop their
+ * reference.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
+#include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -33,6 +38,15 @@ static int kstats_nr_nodes;
  * largest histogram, written and never read.
  */
 static struct kstats_slot __percpu *kstats_scratch;
+
+/*
+ * Distributions whose last reference is gone: kstats_put() may run in NMI,
+ * where neither kfree() nor free_percpu() may, so it only queues them here
+ * (llist_add() and irq_work_queue() are NMI-safe) for kstats_free_work.
+ */
+static LLIST_HEAD(kstats_free_list);
+static void kstats_free_fn(struct irq_work *work);
+static DEFINE_IRQ_WORK(kstats_free_work, kstats_free_fn);
 
 static const char * const kstats_clock_names[] = {
 	[KSTATS_CLOCK_KTIME] = "ktime",
@@ -77,7 +91,7 @@ int kstats_parse_clock(const char *s, enum kstats_clock *clock)
 	*clock = i;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(kstats_parse_clock);
+KSTATS_EXPORT_INTERNAL(kstats_parse_clock);
 
 /**
  * kstats_check_name() - is @name fit for a distribution
@@ -85,7 +99,7 @@ EXPORT_SYMBOL_GPL(kstats_parse_clock);
  *
  * Names become file names in debugfs and words in commands: keep them to
  * [A-Za-z0-9_.-], not empty, not starting with '.' (hidden files, "." and
- * ".."), and not "_control".
+ * ".."), and neither "_control" nor "all" (as in "remove all").
  *
  * Return: 0, or -EINVAL.
  */
@@ -96,8 +110,9 @@ int kstats_check_name(const char *name)
 	if (!name)
 		return -EINVAL;
 	len = strnlen(name, KSTATS_NAME_MAX + 1);
+	/* "all" is reserved: "remove all" must mean every node. */
 	if (!len || len > KSTATS_NAME_MAX || name[0] == '.' ||
-	    !strcmp(name, "_control"))
+	    !strcmp(name, "_control") || !strcmp(name, "all"))
 		return -EINVAL;
 	for (i = 0; i < len; i++)
 		if (!isascii(name[i]) ||
@@ -105,7 +120,7 @@ int kstats_check_name(const char *name)
 			return -EINVAL;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(kstats_check_name);
+KSTATS_EXPORT_INTERNAL(kstats_check_name);
 
 struct kstats *kstats_find_locked(const char *name)
 {
@@ -127,22 +142,25 @@ int kstats_nr_nodes_locked(void)
 static int kstats_check_config(const struct kstats_config *cfg)
 {
 	if (kstats_check_name(cfg->name)) {
-		pr_warn("invalid name '%.*s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control\n",
-			KSTATS_NAME_MAX + 1, cfg->name ? cfg->name : "",
-			KSTATS_NAME_MAX);
+		pr_warn_ratelimited("invalid name '%.*s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control or all\n",
+				    KSTATS_NAME_MAX + 1,
+				    cfg->name ? cfg->name : "", KSTATS_NAME_MAX);
 		return -EINVAL;
 	}
 	if (cfg->frac_bits > KSTATS_MAX_FRAC_BITS) {
-		pr_warn("%s: bits %u out of range 0..%d\n", cfg->name,
-			cfg->frac_bits, KSTATS_MAX_FRAC_BITS);
+		pr_warn_ratelimited("%s: bits %u out of range 0..%d\n",
+				    cfg->name, cfg->frac_bits,
+				    KSTATS_MAX_FRAC_BITS);
 		return -EINVAL;
 	}
 	if (cfg->clock > KSTATS_CLOCK_NONE) {
-		pr_warn("%s: unknown clock %d\n", cfg->name, cfg->clock);
+		pr_warn_ratelimited("%s: unknown clock %d\n", cfg->name,
+				    cfg->clock);
 		return -EINVAL;
 	}
 	if (!IS_ENABLED(CONFIG_X86) && cfg->clock == KSTATS_CLOCK_TSC) {
-		pr_warn("%s: clock tsc exists on x86 only\n", cfg->name);
+		pr_warn_ratelimited("%s: clock tsc exists on x86 only\n",
+				    cfg->name);
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -165,25 +183,40 @@ static void kstats_size(const struct kstats_config *cfg, u32 *nr_slots,
 	}
 }
 
+/* Runs in hardirq context (a kthread on PREEMPT_RT): nothing may sleep. */
+static void kstats_free_fn(struct irq_work *work)
+{
+	struct llist_node *list = llist_del_all(&kstats_free_list);
+	struct kstats *ks, *next;
+
+	llist_for_each_entry_safe(ks, next, list, free_node) {
+		if (ks->release)
+			ks->release(ks);
+		free_percpu(ks->hist);
+		kfree(ks);
+	}
+}
+
 static void kstats_release(struct kref *kref)
 {
 	struct kstats *ks = container_of(kref, struct kstats, kref);
 
-	if (ks->release)
-		ks->release(ks);
-	free_percpu(ks->hist);
-	kfree(ks);
+	llist_add(&ks->free_node, &kstats_free_list);
+	irq_work_queue(&kstats_free_work);
 }
 
 /**
  * kstats_alloc() - make a distribution, not yet listed nor in debugfs
  * @cfg: its configuration
+ * @maker: who makes it (enum kstats_maker)
  *
+ * Context: process.
  * Return: the distribution, active, with one reference; or an ERR_PTR:
  * -EINVAL for a bad name or setting, -EOPNOTSUPP for tsc off x86, -ENOMEM;
  * each logged in one line.
  */
-struct kstats *kstats_alloc(const struct kstats_config *cfg)
+struct kstats *kstats_alloc(const struct kstats_config *cfg,
+			    enum kstats_maker maker)
 {
 	struct kstats *ks;
 	int err;
@@ -208,19 +241,22 @@ struct kstats *kstats_alloc(const struct kstats_config *cfg)
 	kref_init(&ks->kref);
 	INIT_LIST_HEAD(&ks->node);
 	strscpy(ks->name, cfg->name, sizeof(ks->name));
+	ks->maker = maker;
 	ks->slots = ks->hist;
 	return ks;
 
 nomem:
-	pr_warn("%s: out of memory\n", cfg->name);
+	pr_warn_ratelimited("%s: out of memory\n", cfg->name);
 	return ERR_PTR(-ENOMEM);
 }
 
 /**
  * kstats_publish() - list a distribution and give it its debugfs file
- * @ks: from kstats_alloc(); on failure it is freed
+ * @ks: from kstats_alloc(), fully built: from now on it can be read and
+ *	removed; on failure it stays the caller's
  * @origin: how it was made, as _control lists it
  *
+ * Context: process.
  * Return: 0, or -EEXIST for a name in use, -ENOSPC past KSTATS_MAX_NODES,
  * or the debugfs error; each logged in one line.
  */
@@ -232,11 +268,12 @@ int kstats_publish(struct kstats *ks, const char *origin)
 	mutex_lock(&kstats_mutex);
 	if (kstats_find_locked(ks->name)) {
 		err = -EEXIST;
-		pr_warn("%s: a distribution of that name exists\n", ks->name);
+		pr_warn_ratelimited("%s: a distribution of that name exists\n",
+				    ks->name);
 	} else if (kstats_nr_nodes >= KSTATS_MAX_NODES) {
 		err = -ENOSPC;
-		pr_warn("%s: already %d distributions, the most kstats keeps\n",
-			ks->name, KSTATS_MAX_NODES);
+		pr_warn_ratelimited("%s: already %d distributions, the most kstats keeps\n",
+				    ks->name, KSTATS_MAX_NODES);
 	} else {
 		err = kstats_debugfs_add(ks);
 	}
@@ -245,8 +282,6 @@ int kstats_publish(struct kstats *ks, const char *origin)
 		kstats_nr_nodes++;
 	}
 	mutex_unlock(&kstats_mutex);
-	if (err)
-		kstats_put(ks);
 	return err;
 }
 
@@ -254,35 +289,44 @@ int kstats_publish(struct kstats *ks, const char *origin)
  * kstats_create() - make, list and publish a distribution
  * @cfg: its configuration
  * @origin: how it was made, as _control lists it
+ * @maker: who makes it (enum kstats_maker)
  *
+ * Context: process.
  * Return: the distribution, active, with one reference; or an ERR_PTR as
  * kstats_alloc() and kstats_publish() return.
  */
 struct kstats *kstats_create(const struct kstats_config *cfg,
-			     const char *origin)
+			     const char *origin, enum kstats_maker maker)
 {
-	struct kstats *ks = kstats_alloc(cfg);
+	struct kstats *ks = kstats_alloc(cfg, maker);
 	int err;
 
 	if (IS_ERR(ks))
 		return ks;
 	err = kstats_publish(ks, origin);
-	return err ? ERR_PTR(err) : ks;
+	if (err) {
+		kstats_put(ks);
+		return ERR_PTR(err);
+	}
+	return ks;
 }
 
 /**
  * kstats_new_config() - create a distribution
  * @cfg: name, frac_bits, clock and value range
  *
- * The distribution starts active, with a debugfs file of its name.
+ * The distribution starts active, with a debugfs file of its name.  Only
+ * distributions made this way may be kstats_delete()d.
  *
+ * Context: process; may sleep.
  * Return: the distribution, or an ERR_PTR(): -EINVAL for a bad name or
  * setting, -EEXIST for a name in use, -ENOSPC when too many exist,
  * -EOPNOTSUPP for clock tsc off x86, -ENOMEM.  Never NULL.
  */
 struct kstats *kstats_new_config(const struct kstats_config *cfg)
 {
-	return kstats_create(cfg, "api");
+	might_sleep();
+	return kstats_create(cfg, "api", KSTATS_BY_API);
 }
 EXPORT_SYMBOL_GPL(kstats_new_config);
 
@@ -291,6 +335,7 @@ EXPORT_SYMBOL_GPL(kstats_new_config);
  * @name: file name under /sys/kernel/debug/kstats/
  * @frac_bits: 0..5: each power of two is split in 2^frac_bits slots
  *
+ * Context: process; may sleep.
  * Return: as kstats_new_config().
  */
 struct kstats *kstats_new(const char *name, unsigned int frac_bits)
@@ -323,14 +368,17 @@ void kstats_unlink(struct kstats *ks)
 	mutex_unlock(&kstats_mutex);
 }
 
-/* Unlist the first node made from _control; the caller puts it. */
+/*
+ * Unlist the first node made from _control; the caller drops it with
+ * kstats_drop().
+ */
 struct kstats *kstats_pop_removable(void)
 {
 	struct kstats *ks, *found = NULL;
 
 	mutex_lock(&kstats_mutex);
 	list_for_each_entry(ks, &kstats_list, node) {
-		if (ks->removable) {
+		if (ks->maker == KSTATS_BY_CONTROL) {
 			found = ks;
 			kstats_forget_locked(ks);
 			break;
@@ -341,18 +389,60 @@ struct kstats *kstats_pop_removable(void)
 }
 
 /**
+ * kstats_drop() - retire a distribution taken off the list, drop its reference
+ * @ks: the distribution, just unlisted by its remover
+ *
+ * Whatever feeds it (a trace node's probes) is stopped and waited for here,
+ * so that the last kstats_put(), wherever it runs, only frees memory.
+ *
+ * Context: process; may sleep.
+ */
+void kstats_drop(struct kstats *ks)
+{
+	might_sleep();
+	if (ks->retire)
+		ks->retire(ks);
+	kstats_put(ks);
+}
+
+/**
+ * kstats_destroy() - unlist, retire and drop a distribution kstats.ko holds
+ * @ks: the distribution, or NULL
+ *
+ * Context: process; may sleep.
+ */
+void kstats_destroy(struct kstats *ks)
+{
+	if (!ks)
+		return;
+	kstats_unlink(ks);
+	kstats_drop(ks);
+}
+
+/**
  * kstats_delete() - remove a distribution and drop the creator's reference
  * @ks: the distribution; NULL and ERR_PTR values are ignored
  *
  * The file goes at once (readers in flight finish first); the memory goes
- * with the last reference.  The caller must have stopped recording.
+ * with the last reference.  The caller must have stopped recording.  Only
+ * what kstats_new() or kstats_new_config() made may be deleted: a
+ * distribution made from _control (found with kstats_get()) or by kstats
+ * itself is refused with a line in the kernel log; drop a kstats_get()
+ * reference with kstats_put() instead.
+ *
+ * Context: process; may sleep.
  */
 void kstats_delete(struct kstats *ks)
 {
 	if (IS_ERR_OR_NULL(ks))
 		return;
-	kstats_unlink(ks);
-	kstats_put(ks);
+	might_sleep();
+	if (ks->maker != KSTATS_BY_API) {
+		pr_warn_ratelimited("%s: kstats_delete() of a distribution not made by kstats_new(): refused (use kstats_put() for a kstats_get() reference)\n",
+				    ks->name);
+		return;
+	}
+	kstats_destroy(ks);
 }
 EXPORT_SYMBOL_GPL(kstats_delete);
 
@@ -360,8 +450,12 @@ EXPORT_SYMBOL_GPL(kstats_delete);
  * kstats_get() - find a distribution by name and take a reference
  * @name: its name
  *
- * For code that records into a distribution made from debugfs.
+ * For code that records into a distribution made from debugfs.  The
+ * reference keeps the memory, not the node: "remove" still takes it out
+ * of debugfs and stops its probes, and samples recorded after that are
+ * kept by nobody.
  *
+ * Context: process; may sleep (takes kstats_mutex).
  * Return: the distribution, or NULL if none has that name.  Drop the
  * reference with kstats_put().
  */
@@ -369,6 +463,7 @@ struct kstats *kstats_get(const char *name)
 {
 	struct kstats *ks;
 
+	might_sleep();
 	mutex_lock(&kstats_mutex);
 	ks = kstats_find_locked(name);
 	if (ks)
@@ -381,6 +476,11 @@ EXPORT_SYMBOL_GPL(kstats_get);
 /**
  * kstats_put() - drop a reference taken by kstats_get()
  * @ks: the distribution, or NULL
+ *
+ * The last reference only queues the memory to be freed by an irq_work:
+ * the node's probes were stopped when it was removed.
+ *
+ * Context: any, NMI included.
  */
 void kstats_put(struct kstats *ks)
 {
@@ -392,6 +492,8 @@ EXPORT_SYMBOL_GPL(kstats_put);
 /**
  * kstats_start() - record samples again
  * @ks: the distribution
+ *
+ * Context: any.
  */
 void kstats_start(struct kstats *ks)
 {
@@ -406,6 +508,8 @@ EXPORT_SYMBOL_GPL(kstats_start);
  * Points the fast path at the scratch area, so recording needs no test; a
  * sample that read the old pointer just before may still land.  Missed
  * events are not counted while stopped either.
+ *
+ * Context: any.
  */
 void kstats_stop(struct kstats *ks)
 {
@@ -414,11 +518,28 @@ void kstats_stop(struct kstats *ks)
 EXPORT_SYMBOL_GPL(kstats_stop);
 
 /**
+ * kstats_is_active() - whether a distribution is recording
+ * @ks: the distribution
+ *
+ * Context: any.
+ * Return: false between kstats_stop() and kstats_start().
+ */
+bool kstats_is_active(const struct kstats *ks)
+{
+	return READ_ONCE(ks->slots) == ks->hist;
+}
+EXPORT_SYMBOL_GPL(kstats_is_active);
+
+/**
  * kstats_reset() - forget every sample and missed event
  * @ks: the distribution
  *
  * Recorders are not stopped: a sample recorded on another CPU while the
- * reset runs may survive it or not.
+ * reset runs may survive it or not, or leave its count without its offset
+ * or the reverse; readers clamp each slot's sum to what its count allows
+ * (kstats_sum_max()), so that no slot's average leaves the slot.
+ *
+ * Context: any; the time it takes grows with the CPUs and slots.
  */
 void kstats_reset(struct kstats *ks)
 {
@@ -443,7 +564,7 @@ void kstats_snapshot_free(struct kstats_snapshot *snap)
 	kvfree(snap->slot_samples);
 	memset(snap, 0, sizeof(*snap));
 }
-EXPORT_SYMBOL_GPL(kstats_snapshot_free);
+KSTATS_EXPORT_INTERNAL(kstats_snapshot_free);
 
 /**
  * kstats_snapshot_take() - copy every CPU's histogram of a distribution
@@ -451,8 +572,13 @@ EXPORT_SYMBOL_GPL(kstats_snapshot_free);
  * @snap: where to put the copy; free it with kstats_snapshot_free()
  *
  * Recorders are never blocked: each counter is read once, so a snapshot
- * taken while they run is a consistent-enough cut (a sample may show in
- * count before it shows in sum).
+ * taken while they run is a consistent-enough cut.  A sample may show in
+ * the count before it shows in the sum, or the reverse, and a reset racing
+ * a recorder leaves the same kind of tear: each slot's sum is clamped to
+ * what its count allows, so that its average stays within the slot and the
+ * totals always agree with the rows.
+ *
+ * Context: process (allocates with GFP_KERNEL).
  *
  * Return: 0 or -ENOMEM.
  */
@@ -489,7 +615,9 @@ int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap)
 		snap->cpu[row] = cpu;
 		for (s = 0; s < n; s++) {
 			count[s] = READ_ONCE(src[s].count);
-			sum[s] = READ_ONCE(src[s].sum);
+			/* A sample in flight, or torn by a reset: see above. */
+			sum[s] = min(READ_ONCE(src[s].sum),
+				     kstats_sum_max(count[s]));
 			snap->cpu_samples[row] += count[s];
 			snap->slot_samples[s] += count[s];
 		}
@@ -501,7 +629,7 @@ int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap)
 		snap->missed += ks->extra_missed(ks);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(kstats_snapshot_take);
+KSTATS_EXPORT_INTERNAL(kstats_snapshot_take);
 
 /**
  * kstats_snapshot_slot_hi() - the inclusive upper bound of a slot
@@ -517,7 +645,7 @@ u64 kstats_snapshot_slot_hi(const struct kstats_snapshot *snap, u32 slot)
 		return U64_MAX;
 	return kstats_slot_hi(slot, snap->frac_bits);
 }
-EXPORT_SYMBOL_GPL(kstats_snapshot_slot_hi);
+KSTATS_EXPORT_INTERNAL(kstats_snapshot_slot_hi);
 
 /**
  * kstats_snapshot_summary() - the figures of the summary line
@@ -568,7 +696,7 @@ void kstats_snapshot_summary(const struct kstats_snapshot *snap,
 	}
 	sum->mean = kstats_div128(tot_hi, tot_lo, snap->samples);
 }
-EXPORT_SYMBOL_GPL(kstats_snapshot_summary);
+KSTATS_EXPORT_INTERNAL(kstats_snapshot_summary);
 
 static int __init kstats_init(void)
 {
@@ -593,13 +721,16 @@ static void __exit kstats_exit(void)
 
 	/*
 	 * Holders of a reference pin this module through the symbols they
-	 * use, so what is left here was made from debugfs.  Releasing a trace
+	 * use, so what is left here was made from debugfs.  Retiring a trace
 	 * node deletes its gap sibling, so pop one node at a time.
 	 */
 	kstats_debugfs_exit_control();
 	while ((ks = kstats_pop_removable()))
-		kstats_put(ks);
+		kstats_drop(ks);
 	kstats_debugfs_exit();
+	/* The last puts queued their frees: let them run before the code goes. */
+	irq_work_sync(&kstats_free_work);
+	kstats_free_fn(&kstats_free_work);
 	free_percpu(kstats_scratch);
 }
 

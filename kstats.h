@@ -27,6 +27,7 @@
 #include <linux/compiler.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/minmax.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
@@ -47,7 +48,9 @@ struct seq_file;
 
 /**
  * enum kstats_clock - the clock kstats_now() reads for a distribution
- * @KSTATS_CLOCK_KTIME: ktime_get_ns(), nanoseconds, monotonic on all CPUs
+ * @KSTATS_CLOCK_KTIME: ktime_get_mono_fast_ns(), nanoseconds, monotonic on
+ *	all CPUs, safe in NMI and inside any traced function (it takes no
+ *	lock a traced writer of the timekeeper could hold)
  * @KSTATS_CLOCK_LOCAL: local_clock(), nanoseconds, cheaper, may drift
  *	between CPUs by a few microseconds
  * @KSTATS_CLOCK_TSC: rdtsc (x86 only), cycles of the time stamp counter
@@ -109,11 +112,16 @@ struct kstats_config {
  * @dentry: the debugfs file, or NULL
  * @name: see struct kstats_config
  * @origin: how it was made, for the listing of _control
- * @removable: made from _control, so "remove" may delete it
+ * @maker: who made it, and so who may delete it (enum kstats_maker)
+ * @retired: its feeders are stopped (kstats.ko's own retire)
  * @priv: owned by the creator of a trace node
  * @show_source: prints the "# source" header line; NULL for "api"
  * @extra_missed: missed events counted outside the slots (by probes)
- * @release: called before the memory goes, for the creator's cleanup
+ * @retire: stops what feeds it (probes), in process context, when it is
+ *	removed: never in the last kstats_put(), which may run in any context
+ * @release: frees the creator's data with the memory; called from an
+ *	irq_work, so it must not sleep
+ * @free_node: on the list of distributions waiting to be freed
  *
  * Only the first four fields, in the first 24 bytes, are read by the
  * inline fast path; the rest is private to kstats.ko.
@@ -131,11 +139,14 @@ struct kstats {
 	struct dentry *dentry;
 	char name[KSTATS_NAME_MAX + 1];
 	char origin[96];
-	bool removable;
+	u8 maker;
+	bool retired;
 	void *priv;
 	void (*show_source)(struct kstats *ks, struct seq_file *m);
 	u64 (*extra_missed)(struct kstats *ks);
+	void (*retire)(struct kstats *ks);
 	void (*release)(struct kstats *ks);
+	struct llist_node free_node;
 };
 
 struct kstats *kstats_new(const char *name, unsigned int frac_bits);
@@ -146,38 +157,39 @@ void kstats_stop(struct kstats *ks);
 void kstats_reset(struct kstats *ks);
 struct kstats *kstats_get(const char *name);
 void kstats_put(struct kstats *ks);
+bool kstats_is_active(const struct kstats *ks);
 
 /*
- * kstats_record() with @frac_bits as a separate argument: a compile-time
- * constant lets the compiler fold the slot arithmetic.  @frac_bits must be
- * @ks->frac_bits, or the slot index can run past the histogram.
+ * The body of every recorder: @frac_bits must be @ks->frac_bits, or the
+ * slot index can run past the histogram.  A macro, not a function, so that
+ * it can be taken away again at the end of this header: code outside
+ * kstats.ko records only through kstats_record() and kstats_record_bits(),
+ * which can never write out of bounds.
  */
-static __always_inline notrace void __kstats_record(struct kstats *ks,
-						    u64 val,
-						    unsigned int frac_bits)
-{
-	struct kstats_slot __percpu *s;
-	unsigned int shift;
-
-	val = min(val, ks->clamp);
-	s = READ_ONCE(ks->slots) + kstats_locate(val, frac_bits, &shift);
-	this_cpu_inc(s->count);
-	this_cpu_add(s->sum, kstats_sum_term(val, shift));
-}
+#define __KSTATS_RECORD(ks, val, frac_bits) do {			\
+	struct kstats_slot __percpu *__s;				\
+	unsigned int __shift;						\
+	u64 __v = min_t(u64, (val), (ks)->clamp);			\
+									\
+	__s = READ_ONCE((ks)->slots) +					\
+	      kstats_locate(__v, (frac_bits), &__shift);		\
+	this_cpu_inc(__s->count);					\
+	this_cpu_add(__s->sum, kstats_sum_term(__v, __shift));		\
+} while (0)
 
 /**
  * kstats_record() - add a sample to a distribution
  * @ks: the distribution
  * @val: the sample (for a duration, kstats_now(@ks) - start)
  *
- * Safe in any context, hardirq and NMI included, and against preemption
- * and migration: each update is a single this_cpu operation.  While @ks is
+ * Context: any, hardirq and NMI included; safe against preemption and
+ * migration: each update is a single this_cpu operation.  While @ks is
  * stopped the sample goes to a scratch area nobody reads.  Inline and
  * notrace so that tracing can never recurse into it.
  */
 static __always_inline notrace void kstats_record(struct kstats *ks, u64 val)
 {
-	__kstats_record(ks, val, ks->frac_bits);
+	__KSTATS_RECORD(ks, val, ks->frac_bits);
 }
 
 /**
@@ -189,13 +201,15 @@ static __always_inline notrace void kstats_record(struct kstats *ks, u64 val)
  * A few instructions cheaper than kstats_record() when @frac_bits is a
  * compile-time constant.  Should it differ from @ks->frac_bits, the sample
  * is recorded by kstats_record() instead, never out of bounds.
+ *
+ * Context: any, as kstats_record().
  */
 static __always_inline notrace void kstats_record_bits(struct kstats *ks,
 						       u64 val,
 						       unsigned int frac_bits)
 {
 	if (likely(ks->frac_bits == frac_bits))
-		__kstats_record(ks, val, frac_bits);
+		__KSTATS_RECORD(ks, val, frac_bits);
 	else
 		kstats_record(ks, val);
 }
@@ -206,21 +220,12 @@ static __always_inline notrace void kstats_record_bits(struct kstats *ks,
  *
  * Shown as "missed" in the header, so that nothing is lost silently.
  * Not counted while @ks is stopped.
+ *
+ * Context: any, as kstats_record().
  */
 static __always_inline notrace void kstats_record_missed(struct kstats *ks)
 {
 	this_cpu_inc(READ_ONCE(ks->slots)[ks->nr_slots].count);
-}
-
-/**
- * kstats_is_active() - whether a distribution is recording
- * @ks: the distribution
- *
- * Return: false between kstats_stop() and kstats_start().
- */
-static inline bool kstats_is_active(const struct kstats *ks)
-{
-	return READ_ONCE(ks->slots) == ks->hist;
 }
 
 /**
@@ -241,7 +246,7 @@ static __always_inline notrace u64 kstats_clock_now(enum kstats_clock clock)
 	case KSTATS_CLOCK_NONE:
 		return 0;
 	default:
-		return ktime_get_ns();
+		return ktime_get_mono_fast_ns();
 	}
 }
 
@@ -255,5 +260,10 @@ static __always_inline notrace u64 kstats_now(const struct kstats *ks)
 {
 	return kstats_clock_now(ks->clock);
 }
+
+/* Only kstats.ko itself, whose handlers pick frac_bits, keeps the body. */
+#ifndef KSTATS_CORE
+#undef __KSTATS_RECORD
+#endif
 
 #endif /* _KSTATS_H */

@@ -113,6 +113,24 @@ static inline u64 kstats_sum_term(u64 val, unsigned int shift)
 }
 
 /**
+ * kstats_sum_max() - the largest offset sum @count samples can add up to
+ * @count: samples in a slot
+ *
+ * Each sample adds less than 2^KSTATS_SUM_BITS (kstats_sum_term()).  A
+ * reader clamps a slot's sum to this, since a count and a sum read apart
+ * (or reset apart) may disagree by a sample in flight: the slot's average
+ * then stays within the slot.
+ *
+ * Return: @count * (2^KSTATS_SUM_BITS - 1), saturated to 64 bits.
+ */
+static inline u64 kstats_sum_max(u64 count)
+{
+	const u64 term = (1ULL << KSTATS_SUM_BITS) - 1;
+
+	return count > ~0ULL / term ? ~0ULL : count * term;
+}
+
+/**
  * kstats_slot_shift() - log2 of the width of @slot
  * @slot: the slot
  * @frac_bits: log2 of the number of slots per power of two

@@ -37,7 +37,9 @@ enum { KSTATS_NODE_START, KSTATS_NODE_STOP, KSTATS_NODE_RESET };
 /*
  * What a reader of a distribution file iterates over: a snapshot taken at
  * open, with the per-CPU and all-CPU counts turned into running totals so
- * that any line can be printed again from its position alone.
+ * that any line can be printed again from its position alone.  Every open
+ * has one, so that lseek() and read() find a seq_file whatever the open
+ * mode; one opened without read has no snapshot and reads as empty.
  */
 struct kstats_reader {
 	struct kstats *ks;
@@ -132,7 +134,7 @@ static void *kstats_seq_start(struct seq_file *m, loff_t *pos)
 {
 	struct kstats_reader *r = m->private;
 
-	return *pos <= r->snap.nr_slots ? pos : NULL;
+	return r->snap.count && *pos <= r->snap.nr_slots ? pos : NULL;
 }
 
 static void *kstats_seq_next(struct seq_file *m, void *v, loff_t *pos)
@@ -169,12 +171,12 @@ static int kstats_node_open(struct inode *inode, struct file *file)
 	u32 row, s;
 	int err;
 
-	if (!(file->f_mode & FMODE_READ))
-		return 0;
 	r = __seq_open_private(file, &kstats_seq_ops, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	r->ks = inode->i_private;
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
 	err = kstats_snapshot_take(r->ks, &r->snap);
 	if (err) {
 		seq_release_private(inode, file);
@@ -196,8 +198,6 @@ static int kstats_node_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
 
-	if (!(file->f_mode & FMODE_READ))
-		return 0;
 	kstats_snapshot_free(&((struct kstats_reader *)m->private)->snap);
 	return seq_release_private(inode, file);
 }
@@ -257,7 +257,7 @@ int kstats_parse_node_command(const char *buf, int *op)
 	}
 	return -EINVAL;
 }
-EXPORT_SYMBOL_GPL(kstats_parse_node_command);
+KSTATS_EXPORT_INTERNAL(kstats_parse_node_command);
 
 static ssize_t kstats_node_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
@@ -367,6 +367,27 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 	return 0;
 }
 
+/* What a trace command may not combine; @arg is its first word. */
+static int kstats_check_trace(const struct kstats_cmd *cmd, const char *arg)
+{
+	if (!cmd->start != !cmd->end) {
+		pr_warn_ratelimited("_control: trace %s: a section needs both start and end\n",
+				    arg);
+		return -EINVAL;
+	}
+	if (cmd->cfg.clock == KSTATS_CLOCK_NONE) {
+		pr_warn_ratelimited("_control: trace %s: clock none reads no time: use ktime, local or tsc\n",
+				    arg);
+		return -EINVAL;
+	}
+	if (cmd->gap && (cmd->start || !strncmp(arg, "tp:", 3))) {
+		pr_warn_ratelimited("_control: trace %s: gap is for functions, not sections or tracepoints\n",
+				    arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /**
  * kstats_parse_command() - parse a write to _control
  * @buf: the command, modified in place; @cmd points into it
@@ -378,10 +399,16 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
  *	remove NAME | remove all
  *	trace FUNC [bits B] [clock C] [name NAME] [maxactive N]
  *		[mech fprobe|kretprobe] [gap]
- *	trace NAME start POINT end POINT [bits B] [clock C]
+ *	trace NAME start POINT end POINT [bits B] [clock C] [name NAME]
  *	trace tp:GROUP:EVENT [name NAME] [bits B] [clock C]
  *
- * Return: 0, or -EINVAL with one line in the kernel log saying why.
+ * A trace node's clock is ktime, local or tsc (none records no time), and
+ * gap is for functions only.  No side effects: the command is executed
+ * elsewhere.
+ *
+ * Context: any (no allocation, no lock).
+ * Return: 0, or -EINVAL with one ratelimited line in the kernel log
+ * saying why.
  */
 int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 {
@@ -427,13 +454,10 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 		cmd->target = arg;
 	if (rest && kstats_parse_options(&rest, cmd))
 		return -EINVAL;
-	if (cmd->op == KSTATS_CMD_TRACE && !cmd->start != !cmd->end) {
-		pr_warn_ratelimited("_control: trace %s: a section needs both start and end\n",
-				    arg);
+	if (cmd->op == KSTATS_CMD_TRACE && kstats_check_trace(cmd, arg))
 		return -EINVAL;
-	}
 	if (cmd->start) {
-		cmd->cfg.name = arg;
+		/* "trace NAME start ...": NAME, unless "name" says otherwise. */
 		cmd->target = NULL;
 	} else if (cmd->op == KSTATS_CMD_TRACE && cmd->cfg.name == arg &&
 		   !strncmp(arg, "tp:", 3)) {
@@ -447,7 +471,7 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(kstats_parse_command);
+KSTATS_EXPORT_INTERNAL(kstats_parse_command);
 
 static int kstats_remove(const char *name)
 {
@@ -458,7 +482,7 @@ static int kstats_remove(const char *name)
 	ks = kstats_find_locked(name);
 	if (!ks)
 		err = -ENOENT;
-	else if (!ks->removable)
+	else if (ks->maker != KSTATS_BY_CONTROL)
 		err = -EPERM;
 	if (!err)
 		kstats_forget_locked(ks);
@@ -467,10 +491,10 @@ static int kstats_remove(const char *name)
 		pr_warn_ratelimited("_control: remove %s: no such distribution\n",
 				    name);
 	else if (err)
-		pr_warn_ratelimited("_control: remove %s: made by kernel code, which deletes it\n",
+		pr_warn_ratelimited("_control: remove %s: made by kernel code or with its trace node, which removes it\n",
 				    name);
 	else
-		kstats_put(ks);
+		kstats_drop(ks);
 	return err;
 }
 
@@ -479,7 +503,7 @@ static void kstats_remove_all(void)
 	struct kstats *ks;
 
 	while ((ks = kstats_pop_removable()))
-		kstats_put(ks);
+		kstats_drop(ks);
 }
 
 static int kstats_control_execute(struct kstats_cmd *cmd)
@@ -503,11 +527,8 @@ static int kstats_control_execute(struct kstats_cmd *cmd)
 	if (cmd->cfg.max_value)
 		snprintf(origin + strlen(origin), sizeof(origin) - strlen(origin),
 			 " max %llu", cmd->cfg.max_value);
-	ks = kstats_create(&cmd->cfg, origin);
-	if (IS_ERR(ks))
-		return PTR_ERR(ks);
-	ks->removable = true;
-	return 0;
+	ks = kstats_create(&cmd->cfg, origin, KSTATS_BY_CONTROL);
+	return PTR_ERR_OR_ZERO(ks);
 }
 
 static ssize_t kstats_control_write(struct file *file,
@@ -541,7 +562,7 @@ static int kstats_control_show(struct seq_file *m, void *v)
 		 "#   new NAME [bits 0-5] [clock ktime|local|tsc|none] [max V]\n"
 		 "#   trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [mech fprobe|kretprobe] [gap]\n"
 		 "#   trace tp:GROUP:EVENT [name NAME] [bits B] [clock C]   (time between events on a CPU)\n"
-		 "#   trace NAME start SYM[+OFF]|tp:GROUP:EVENT end SYM[+OFF]|tp:GROUP:EVENT [bits B] [clock C]\n"
+		 "#   trace NAME start SYM[+OFF]|tp:GROUP:EVENT end SYM[+OFF]|tp:GROUP:EVENT [bits B] [clock C] [name NAME]\n"
 		 "#   remove NAME | remove all\n"
 		 "# to a distribution file: start | stop | reset\n");
 	return 0;
@@ -571,8 +592,8 @@ int kstats_debugfs_add(struct kstats *ks)
 	d = debugfs_create_file(ks->name, kstats_node_mode, kstats_root, ks,
 				&kstats_node_fops);
 	if (IS_ERR(d)) {
-		pr_warn("%s: cannot create the debugfs file: %ld\n", ks->name,
-			PTR_ERR(d));
+		pr_warn_ratelimited("%s: cannot create the debugfs file: %ld\n",
+				    ks->name, PTR_ERR(d));
 		return PTR_ERR(d);
 	}
 	ks->dentry = d;

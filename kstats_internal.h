@@ -1,13 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the parts of kstats.ko share with each other and
- * with the KUnit suite (exported in the KSTATS_INTERNAL namespace).
+ * with the KUnit suite and the test modules (exported in the
+ * KSTATS_INTERNAL namespace: MODULE_IMPORT_NS(KSTATS_INTERNAL)).
  */
 #ifndef _KSTATS_INTERNAL_H
 #define _KSTATS_INTERNAL_H
 
+#include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/version.h>
 #include "kstats.h"
+
+/* Since 6.13 the namespace of EXPORT_SYMBOL_NS_GPL() is a string. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define KSTATS_EXPORT_INTERNAL(sym)	EXPORT_SYMBOL_NS_GPL(sym, "KSTATS_INTERNAL")
+#define KSTATS_IMPORT_INTERNAL()	MODULE_IMPORT_NS("KSTATS_INTERNAL")
+#else
+#define KSTATS_EXPORT_INTERNAL(sym)	EXPORT_SYMBOL_NS_GPL(sym, KSTATS_INTERNAL)
+#define KSTATS_IMPORT_INTERNAL()	MODULE_IMPORT_NS(KSTATS_INTERNAL)
+#endif
+
+/**
+ * enum kstats_maker - who made a distribution, and so who may remove it
+ * @KSTATS_BY_API: kernel code, with kstats_new(): kstats_delete() only
+ * @KSTATS_BY_CONTROL: a write to _control: "remove", or rmmod
+ * @KSTATS_BY_KSTATS: kstats itself (a .gap sibling): its trace node
+ */
+enum kstats_maker {
+	KSTATS_BY_API,
+	KSTATS_BY_CONTROL,
+	KSTATS_BY_KSTATS,
+};
 
 /* Most distributions at once: a documented limit, -ENOSPC past it. */
 #define KSTATS_MAX_NODES	256
@@ -71,13 +95,16 @@ const char *kstats_clock_name(enum kstats_clock clock);
 const char *kstats_clock_unit(enum kstats_clock clock);
 int kstats_parse_clock(const char *s, enum kstats_clock *clock);
 struct kstats *kstats_find_locked(const char *name);
-struct kstats *kstats_alloc(const struct kstats_config *cfg);
+struct kstats *kstats_alloc(const struct kstats_config *cfg,
+			    enum kstats_maker maker);
 int kstats_publish(struct kstats *ks, const char *origin);
 struct kstats *kstats_create(const struct kstats_config *cfg,
-			     const char *origin);
+			     const char *origin, enum kstats_maker maker);
 struct kstats *kstats_pop_removable(void);
 void kstats_forget_locked(struct kstats *ks);
 void kstats_unlink(struct kstats *ks);
+void kstats_drop(struct kstats *ks);
+void kstats_destroy(struct kstats *ks);
 int kstats_nr_nodes_locked(void);
 
 /* The control commands, parsed (see kstats_parse_command()). */

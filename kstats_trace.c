@@ -16,7 +16,12 @@
  * Every node calibrates its probe: the same handlers, on an empty function
  * of kstats' own, give the floor that the mechanism adds to any sample.
  * Handlers are notrace and NOKPROBE, and record with the inline
- * kstats_record(), so tracing can never recurse into kstats.
+ * kstats_record(), so tracing can never recurse into kstats; kstats' own
+ * functions and the clock functions its handlers call are refused.
+ *
+ * Lifetime: the probes are registered before the node is published and
+ * unregistered, and waited for, when it is removed (kstats_trace_retire(),
+ * in process context); the last kstats_put() then only frees memory.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,13 +36,33 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/trace_events.h>
 #include <linux/tracepoint.h>
+#include <linux/version.h>
 
 #include "kstats_internal.h"
 #include "kstats_trace.h"
 
 /* Calls of the empty function that measure a node's probe floor. */
 #define KSTATS_CALIBRATE_CALLS	1000
+/*
+ * A probe point or function as written: as long as a whole command, so
+ * that none can be cut short.
+ */
+#define KSTATS_SPEC_MAX		KSTATS_CMD_MAX
+
+/*
+ * fprobe's handlers take a struct pt_regs from 6.5 to 6.13; before 6.5
+ * they had other arguments, from 6.14 they take a struct ftrace_regs.  Only
+ * the pt_regs form is built and tested here: fail the build rather than
+ * register handlers of the wrong type.
+ */
+#ifdef CONFIG_FPROBE
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0) || \
+	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+#error "kstats: fprobe handlers are supported on kernels 6.5 to 6.13 (this kernel has CONFIG_FPROBE with other handler prototypes)"
+#endif
+#endif
 
 enum kstats_mech {
 	KSTATS_MECH_FPROBE,
@@ -65,12 +90,15 @@ struct kstats_mark {
 	u64 ts;
 };
 
-/* One end of a section: a kprobe or a tracepoint. */
+/*
+ * One end of a section: a kprobe or a tracepoint.  A tracepoint's trace
+ * event file is held (@file), which pins the module that owns it.
+ */
 struct kstats_point {
-	char spec[KSTATS_NAME_MAX + 1];
+	char spec[KSTATS_SPEC_MAX + 1];
 	struct kprobe kp;
 	struct tracepoint *tp;
-	struct module *mod;	/* pinned owner of a module's tracepoint */
+	struct trace_event_file *file;
 	bool registered;
 };
 
@@ -100,7 +128,7 @@ struct kstats_trace {
 	struct kstats_point end;
 	struct kstats_mark __percpu *marks;
 	u64 __percpu *last_end;
-	char target[KSTATS_NAME_MAX + 1];
+	char target[KSTATS_SPEC_MAX + 1];
 	u64 floor_p50;
 	unsigned int maxactive;
 	bool registered;
@@ -142,7 +170,7 @@ static __always_inline notrace bool kstats_time_exit(struct kstats *ks,
 		kstats_record_missed(ks);
 		return false;
 	}
-	__kstats_record(ks, *now - e->ts, frac_bits);
+	__KSTATS_RECORD(ks, *now - e->ts, frac_bits);
 	return true;
 }
 
@@ -431,6 +459,28 @@ static notrace void kstats_tp_arrival(void *data)
 }
 
 /*
+ * The functions on the paths of the clocks kstats' handlers read
+ * (ktime_get_mono_fast_ns(), local_clock(), the TSC and the paravirtual
+ * clocks under them), matched as parts of names: a probe on one of them
+ * would call back into itself from its own handler.  fprobe and kprobes
+ * would count each nested hit as missed, but every clock read of the
+ * kernel would pay for it.
+ */
+static bool kstats_is_clock_function(const char *sym)
+{
+	static const char * const parts[] = {
+		"ktime_get_mono_fast", "local_clock", "sched_clock",
+		"read_tsc", "rdtsc", "pvclock_", "kvm_clock", "tk_clock_read",
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(parts); i++)
+		if (strstr(sym, parts[i]))
+			return true;
+	return false;
+}
+
+/*
  * Resolve @spec ("sym" or "sym+off") with a disabled kprobe, which checks
  * what kprobes can check: the symbol exists (-ENOENT) and may be probed
  * (-EINVAL for NOKPROBE and the like).  kstats' own code is refused.
@@ -446,20 +496,25 @@ static int kstats_check_symbol(const char *name, const char *spec,
 	unsigned long addr;
 	int err;
 
+	if (kstats_is_clock_function(spec)) {
+		pr_warn_ratelimited("%s: '%s' is one of the clock functions kstats' probes call: tracing it would recurse\n",
+				    name, spec);
+		return -EPERM;
+	}
 	err = register_kprobe(&kp);
 	if (err) {
 		if (err == -ENOENT)
-			pr_warn("%s: no symbol '%s'\n", name, spec);
+			pr_warn_ratelimited("%s: no symbol '%s'\n", name, spec);
 		else
-			pr_warn("%s: '%s' cannot be probed (%d)\n", name, spec,
-				err);
+			pr_warn_ratelimited("%s: '%s' cannot be probed (%d)\n",
+					    name, spec, err);
 		return err;
 	}
 	addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
 	if (!allow_own && within_module(addr, THIS_MODULE)) {
-		pr_warn("%s: '%s' is part of kstats, which does not trace itself\n",
-			name, spec);
+		pr_warn_ratelimited("%s: '%s' is part of kstats, which does not trace itself\n",
+				    name, spec);
 		return -EPERM;
 	}
 	return 0;
@@ -536,77 +591,62 @@ static void kstats_unregister_function(struct kstats_trace *t)
 	t->registered = false;
 }
 
-struct kstats_tp_lookup {
-	const char *name;
-	struct tracepoint *tp;
-	struct module *mod;
-	struct notifier_block nb;
-};
-
-static void kstats_tp_match(struct tracepoint *tp, void *priv)
-{
-	struct kstats_tp_lookup *l = priv;
-
-	if (!strcmp(tp->name, l->name))
-		l->tp = tp;
-}
-
-#ifdef CONFIG_MODULES
+#ifdef CONFIG_EVENT_TRACING
 /*
- * Called for every loaded module with tracepoints when the notifier is
- * registered: the first tracepoint of that name wins, and its module is
- * pinned until the node goes, so that the tracepoint cannot go first.
+ * "tp:GROUP:EVENT": the trace event GROUP/EVENT, as tracefs lists it under
+ * events/, of the kernel or of a module.  trace_get_event_file() takes a
+ * reference on the event, which pins its module; but a module still in its
+ * init may yet fail and be freed whatever its references, so its events
+ * are refused until it is live.
  */
-static int kstats_tp_module_match(struct notifier_block *nb,
-				  unsigned long state, void *data)
+static int kstats_find_tracepoint(struct kstats_point *p, const char *name,
+				  char *group, const char *event)
 {
-	struct kstats_tp_lookup *l = container_of(nb, struct kstats_tp_lookup,
-						  nb);
-	struct module *mod = ((struct tp_module *)data)->mod;
-	unsigned int i;
+	struct trace_event_file *file;
+	struct trace_event_call *call;
+	struct module *mod;
 
-	if (state != MODULE_STATE_COMING || l->tp)
-		return NOTIFY_DONE;
-	for (i = 0; i < mod->num_tracepoints; i++) {
-		struct tracepoint *tp =
-			tracepoint_ptr_deref(mod->tracepoints_ptrs + i);
+	file = trace_get_event_file(NULL, group, event);
+	if (IS_ERR(file)) {
+		int err = PTR_ERR(file);
 
-		if (!strcmp(tp->name, l->name) && try_module_get(mod)) {
-			l->tp = tp;
-			l->mod = mod;
-			break;
+		if (err == -EINVAL) {
+			pr_warn_ratelimited("%s: no tracepoint %s:%s in the kernel or its modules\n",
+					    name, group, event);
+			return -ENOENT;
 		}
+		pr_warn_ratelimited("%s: tracepoint %s:%s cannot be used (%d)\n",
+				    name, group, event, err);
+		return err;
 	}
-	return NOTIFY_DONE;
-}
-
-static void kstats_find_module_tracepoint(struct kstats_tp_lookup *l)
-{
-	l->nb.notifier_call = kstats_tp_module_match;
-	if (!register_tracepoint_module_notifier(&l->nb))
-		unregister_tracepoint_module_notifier(&l->nb);
+	call = file->event_call;
+	if (!(call->flags & TRACE_EVENT_FL_TRACEPOINT) ||
+	    (call->flags & TRACE_EVENT_FL_DYNAMIC)) {
+		trace_put_event_file(file);
+		pr_warn_ratelimited("%s: event %s:%s has no tracepoint of its own (a syscall, probe or synthetic event)\n",
+				    name, group, event);
+		return -EINVAL;
+	}
+	mod = call->module;
+	if (mod && READ_ONCE(mod->state) != MODULE_STATE_LIVE) {
+		pr_warn_ratelimited("%s: tracepoint %s:%s: module %s is still loading (or going): try again once it is live\n",
+				    name, group, event, mod->name);
+		trace_put_event_file(file);
+		return -EBUSY;
+	}
+	p->file = file;
+	p->tp = call->tp;
+	return 0;
 }
 #else
-static void kstats_find_module_tracepoint(struct kstats_tp_lookup *l)
+static int kstats_find_tracepoint(struct kstats_point *p, const char *name,
+				  char *group, const char *event)
 {
+	pr_warn_ratelimited("%s: tracepoints need a kernel with CONFIG_EVENT_TRACING\n",
+			    name);
+	return -EOPNOTSUPP;
 }
 #endif
-
-/*
- * "tp:GROUP:EVENT": the tracepoint EVENT of the kernel proper, else of a
- * loaded module, whose module is then pinned in @p->mod.
- */
-static struct tracepoint *kstats_find_tracepoint(struct kstats_point *p,
-						 const char *spec)
-{
-	struct kstats_tp_lookup l = { .name = strrchr(spec, ':') + 1 };
-
-	for_each_kernel_tracepoint(kstats_tp_match, &l);
-	if (!l.tp)
-		kstats_find_module_tracepoint(&l);
-	p->mod = l.mod;
-	return l.tp;
-}
 
 static bool kstats_is_tracepoint(const char *spec)
 {
@@ -625,26 +665,34 @@ static int kstats_register_point(struct kstats_trace *t,
 	int err;
 
 	if (strscpy(p->spec, spec, sizeof(p->spec)) < 0) {
-		pr_warn("%s: probe point '%s' too long\n", name, spec);
-		return -EINVAL;
+		pr_warn_ratelimited("%s: probe point '%.32s...' longer than %d characters\n",
+				    name, spec, KSTATS_SPEC_MAX);
+		return -ENAMETOOLONG;
 	}
 	if (kstats_is_tracepoint(spec)) {
-		const char *ev = strrchr(spec, ':');
+		char group[KSTATS_SPEC_MAX + 1], *ev;
 
-		if (ev == spec + 2 || !kstats_symbol_chars(ev + 1)) {
-			pr_warn("%s: '%s' is not tp:GROUP:EVENT\n", name, spec);
+		/* "tp:GROUP:EVENT": the group ends at the last ':'. */
+		strscpy(group, spec + 3, sizeof(group));
+		ev = strrchr(group, ':');
+		if (!ev || ev == group || !kstats_symbol_chars(ev + 1)) {
+			pr_warn_ratelimited("%s: '%s' is not tp:GROUP:EVENT\n",
+					    name, spec);
 			return -EINVAL;
 		}
-		p->tp = kstats_find_tracepoint(p, spec);
-		if (!p->tp) {
-			pr_warn("%s: no tracepoint '%s' in the kernel or its loaded modules\n",
-				name, ev + 1);
-			return -ENOENT;
+		*ev++ = '\0';
+		if (!kstats_symbol_chars(group)) {
+			pr_warn_ratelimited("%s: bad tracepoint group in '%s'\n",
+					    name, spec);
+			return -EINVAL;
 		}
+		err = kstats_find_tracepoint(p, name, group, ev);
+		if (err)
+			return err;
 		err = tracepoint_probe_register(p->tp, tp_fn, t);
 		if (err) {
-			pr_warn("%s: cannot attach to tracepoint '%s' (%d)\n",
-				name, ev + 1, err);
+			pr_warn_ratelimited("%s: cannot attach to tracepoint '%s' (%d)\n",
+					    name, spec, err);
 			return err;
 		}
 		p->registered = true;
@@ -655,12 +703,13 @@ static int kstats_register_point(struct kstats_trace *t,
 	if (plus) {
 		*plus = '\0';
 		if (kstrtouint(plus + 1, 0, &off)) {
-			pr_warn("%s: bad offset in '%s'\n", name, spec);
+			pr_warn_ratelimited("%s: bad offset in '%s'\n", name,
+					    spec);
 			return -EINVAL;
 		}
 	}
 	if (!kstats_symbol_chars(p->spec)) {
-		pr_warn("%s: bad symbol '%s'\n", name, p->spec);
+		pr_warn_ratelimited("%s: bad symbol '%s'\n", name, p->spec);
 		return -EINVAL;
 	}
 	err = kstats_check_symbol(name, p->spec, off, false);
@@ -671,11 +720,21 @@ static int kstats_register_point(struct kstats_trace *t,
 	p->kp.pre_handler = kp_fn;
 	err = register_kprobe(&p->kp);
 	if (err) {
-		pr_warn("%s: cannot probe '%s' (%d)\n", name, spec, err);
+		pr_warn_ratelimited("%s: cannot probe '%s' (%d)\n", name,
+				    spec, err);
 		return err;
 	}
 	p->registered = true;
 	return 0;
+}
+
+static void kstats_put_point(struct kstats_point *p)
+{
+#ifdef CONFIG_EVENT_TRACING
+	if (p->file)
+		trace_put_event_file(p->file);
+#endif
+	p->file = NULL;
 }
 
 static void kstats_unregister_point(struct kstats_point *p,
@@ -705,18 +764,8 @@ static void kstats_trace_unregister(struct kstats_trace *t)
 	if (tps)
 		tracepoint_synchronize_unregister();
 	/* No handler runs on a module's tracepoint now: let it go. */
-	module_put(t->start.mod);
-	module_put(t->end.mod);
-	t->start.mod = NULL;
-	t->end.mod = NULL;
-}
-
-static void kstats_trace_free(struct kstats_trace *t)
-{
-	kstats_delete(t->gap);
-	free_percpu(t->marks);
-	free_percpu(t->last_end);
-	kfree(t);
+	kstats_put_point(&t->start);
+	kstats_put_point(&t->end);
 }
 
 static u64 kstats_trace_missed(struct kstats *ks)
@@ -764,12 +813,27 @@ static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
 	seq_putc(m, '\n');
 }
 
-static void kstats_trace_release(struct kstats *ks)
+/*
+ * The node is being removed (or was never published): stop its probes,
+ * wait for their handlers, and remove the gap sibling they fed.
+ */
+static void kstats_trace_retire(struct kstats *ks)
 {
 	struct kstats_trace *t = ks->priv;
 
 	kstats_trace_unregister(t);
-	kstats_trace_free(t);
+	kstats_destroy(t->gap);
+	t->gap = NULL;
+}
+
+/* With the memory, from an irq_work: nothing here may sleep. */
+static void kstats_trace_release(struct kstats *ks)
+{
+	struct kstats_trace *t = ks->priv;
+
+	free_percpu(t->marks);
+	free_percpu(t->last_end);
+	kfree(t);
 }
 
 /*
@@ -791,7 +855,7 @@ static void kstats_trace_calibrate(struct kstats_trace *t)
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return;
-	c->ks = kstats_alloc(&cfg);
+	c->ks = kstats_alloc(&cfg, KSTATS_BY_KSTATS);
 	if (IS_ERR(c->ks))
 		goto out_free;
 	if (kstats_register_function(c, t->mech == KSTATS_MECH_KRETPROBE, 0))
@@ -834,8 +898,8 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		force_krp = true;
 	} else if (cmd->mech && (strcasecmp(cmd->mech, "fprobe") ||
 				 !IS_ENABLED(CONFIG_FPROBE))) {
-		pr_warn("%s: mechanism '%s' is not available: use fprobe (kernels with CONFIG_FPROBE) or kretprobe\n",
-			name, cmd->mech);
+		pr_warn_ratelimited("%s: mechanism '%s' is not available: use fprobe (kernels with CONFIG_FPROBE) or kretprobe\n",
+				    name, cmd->mech);
 		return -EINVAL;
 	}
 
@@ -862,23 +926,32 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	}
 
 	if (!kstats_symbol_chars(cmd->target)) {
-		pr_warn("%s: bad function name '%s'\n", name, cmd->target);
+		pr_warn_ratelimited("%s: bad function name '%s'\n", name,
+				    cmd->target);
 		return -EINVAL;
 	}
-	err = kstats_check_symbol(name, cmd->target, 0, false);
+	if (strscpy(t->target, cmd->target, sizeof(t->target)) < 0) {
+		pr_warn_ratelimited("%s: function name '%.32s...' longer than %d characters\n",
+				    name, cmd->target, KSTATS_SPEC_MAX);
+		return -ENAMETOOLONG;
+	}
+	err = kstats_check_symbol(name, t->target, 0, false);
 	if (err)
 		return err;
-	strscpy(t->target, cmd->target, sizeof(t->target));
 	t->maxactive = cmd->maxactive;
 	err = kstats_register_function(t, force_krp, cmd->maxactive);
 	if (err) {
-		pr_warn("%s: cannot probe '%s' (%d)\n", name, cmd->target, err);
+		pr_warn_ratelimited("%s: cannot probe '%s' (%d)\n", name,
+				    cmd->target, err);
 		return err;
 	}
 	return 0;
 }
 
-/* The gap sibling NAME.gap, made before the probes that feed it. */
+/*
+ * The gap sibling NAME.gap, made before the probes that feed it and
+ * published with the node.
+ */
 static int kstats_trace_gap(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
 	char gapname[KSTATS_NAME_MAX + 1];
@@ -887,14 +960,15 @@ static int kstats_trace_gap(struct kstats_trace *t, struct kstats_cmd *cmd)
 
 	if (snprintf(gapname, sizeof(gapname), "%s.gap", cmd->cfg.name) >=
 	    sizeof(gapname)) {
-		pr_warn("%s: name too long for a .gap sibling\n", cmd->cfg.name);
+		pr_warn_ratelimited("%s: name too long for a .gap sibling\n",
+				    cmd->cfg.name);
 		return -EINVAL;
 	}
 	t->last_end = alloc_percpu(u64);
 	if (!t->last_end)
 		return -ENOMEM;
 	cfg.name = gapname;
-	gap = kstats_create(&cfg, "gap");
+	gap = kstats_alloc(&cfg, KSTATS_BY_KSTATS);
 	if (IS_ERR(gap))
 		return PTR_ERR(gap);
 	t->gap = gap;
@@ -905,6 +979,10 @@ static int kstats_trace_gap(struct kstats_trace *t, struct kstats_cmd *cmd)
  * kstats_trace_create() - make a trace node as _control was told
  * @cmd: the parsed trace command
  *
+ * The node (and its gap sibling) is published, so seen and removable, only
+ * once its probes are registered and calibrated.
+ *
+ * Context: process; may sleep.
  * Return: 0, or a negative errno with one line in the kernel log; nothing
  * is left behind on failure.
  */
@@ -912,22 +990,25 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 {
 	char origin[sizeof(((struct kstats *)NULL)->origin)];
 	struct kstats_trace *t;
+	struct kstats *ks;
 	int err;
 
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
-	t->ks = kstats_alloc(&cmd->cfg);
-	if (IS_ERR(t->ks)) {
-		err = PTR_ERR(t->ks);
+	ks = kstats_alloc(&cmd->cfg, KSTATS_BY_CONTROL);
+	if (IS_ERR(ks)) {
 		kfree(t);
-		return err;
+		return PTR_ERR(ks);
 	}
-	if (cmd->gap && cmd->start) {
-		pr_warn("%s: gap is for functions, not sections\n", t->ks->name);
-		err = -EINVAL;
-		goto fail;
-	}
+	/* From here on, retiring and putting @ks cleans up after @t. */
+	t->ks = ks;
+	ks->priv = t;
+	ks->show_source = kstats_trace_show;
+	ks->extra_missed = kstats_trace_missed;
+	ks->retire = kstats_trace_retire;
+	ks->release = kstats_trace_release;
+
 	err = cmd->gap ? kstats_trace_gap(t, cmd) : 0;
 	if (!err)
 		err = kstats_trace_setup(t, cmd);
@@ -936,18 +1017,14 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	if (t->mech <= KSTATS_MECH_KRETPROBE)
 		kstats_trace_calibrate(t);
 
-	t->ks->priv = t;
-	t->ks->show_source = kstats_trace_show;
-	t->ks->extra_missed = kstats_trace_missed;
-	t->ks->release = kstats_trace_release;
-	t->ks->removable = true;
 	kstats_trace_origin(cmd, origin, sizeof(origin));
-	/* On failure, the last reference goes and the release cleans up. */
-	return kstats_publish(t->ks, origin);
-
+	if (t->gap)
+		err = kstats_publish(t->gap, "gap");
+	if (!err)
+		err = kstats_publish(ks, origin);
+	if (!err)
+		return 0;
 fail:
-	kstats_trace_unregister(t);
-	kstats_put(t->ks);
-	kstats_trace_free(t);
+	kstats_drop(ks);
 	return err;
 }

@@ -143,6 +143,12 @@ BENCH_OP(ktime)
 	WRITE_ONCE(bench_sink, ktime_get_ns());
 }
 
+/* What kstats' ktime clock reads: NMI-safe, no seqcount retry loop. */
+BENCH_OP(ktime_fast)
+{
+	WRITE_ONCE(bench_sink, ktime_get_mono_fast_ns());
+}
+
 BENCH_OP(local_clock)
 {
 	WRITE_ONCE(bench_sink, local_clock());
@@ -230,6 +236,7 @@ cold_##name(const u64 *vals, unsigned long n,				\
 
 DEFINE_LOOP(empty)
 DEFINE_LOOP(ktime)
+DEFINE_LOOP(ktime_fast)
 DEFINE_LOOP(local_clock)
 #ifdef CONFIG_X86
 DEFINE_LOOP(rdtsc)
@@ -318,6 +325,7 @@ static void cmd_record(void)
 	ns = MEASURE(empty, vals_hot, &empty);
 	out_val("BENCH", "empty", empty);
 	ROW("ktime_get_ns", ktime, vals_hot);
+	ROW("ktime_get_mono_fast_ns", ktime_fast, vals_hot);
 	ROW("local_clock", local_clock, vals_hot);
 #ifdef CONFIG_X86
 	ROW("rdtsc", rdtsc, vals_hot);
@@ -419,10 +427,13 @@ static void cmd_call(const char *label, unsigned long n)
 static DEFINE_PER_CPU(u64, floor_count);
 static DEFINE_PER_CPU(u64, floor_sum);
 
-/* The floor's clocks: ktime_get_ns(), and with "-tsc" what clock tsc reads. */
+/*
+ * The floor's clocks: what clock ktime reads (ktime_get_mono_fast_ns()),
+ * and with "-tsc" what clock tsc reads.
+ */
 static __always_inline notrace u64 floor_now(void)
 {
-	return ktime_get_ns();
+	return ktime_get_mono_fast_ns();
 }
 
 static __always_inline notrace u64 floor_now_tsc(void)

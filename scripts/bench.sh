@@ -148,6 +148,7 @@ P("|---|---:|---:|---:|---:|")
 rows = [
     ("empty loop (call of an empty function, not subtracted)", "empty"),
     ("ktime_get_ns()", "ktime_get_ns"),
+    ("ktime_get_mono_fast_ns() (kstats clock ktime)", "ktime_get_mono_fast_ns"),
     ("local_clock()", "local_clock"),
     ("rdtsc", "rdtsc"),
     ("rdtsc_ordered() (kstats clock tsc)", "rdtsc_ordered"),

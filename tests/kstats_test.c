@@ -11,6 +11,7 @@
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/spinlock.h>
 
 #include "kstats.h"
 #include "kstats_internal.h"
@@ -359,13 +360,72 @@ static void kstats_test_percpu(struct kunit *test)
 	kstats_delete(ks);
 }
 
+/*
+ * A reset racing a recorder can zero a slot's count but not its sum (or
+ * the reverse): made here by hand on this CPU's row.  A snapshot must still
+ * give every slot an average within the slot, and a mean within the range.
+ */
+static void kstats_test_torn_reset(struct kunit *test)
+{
+	struct kstats *ks = test_new(test, "kunit_torn", 3, 0);
+	const u64 v = 1000000007ULL;
+	struct kstats_snapshot snap;
+	struct kstats_summary sum;
+	u32 slot = kstats_slot(v, 3), row;
+	int i;
+
+	preempt_disable();
+	for (i = 0; i < 100; i++)
+		kstats_record(ks, v);
+	/* The reset zeroed the count; one sample landed after it. */
+	this_cpu_ptr(ks->hist)[slot].count = 1;
+	preempt_enable();
+	take(test, ks, &snap, &sum);
+	KUNIT_EXPECT_EQ(test, snap.samples, 1ULL);
+	for (row = 0; row < snap.nr_cpus; row++) {
+		size_t c = (size_t)row * snap.nr_slots + slot;
+		u64 avg = kstats_slot_avg(slot, 3, snap.count[c], snap.sum[c]);
+
+		if (!snap.count[c])
+			continue;
+		KUNIT_EXPECT_GE(test, avg, kstats_slot_lo(slot, 3));
+		KUNIT_EXPECT_LE(test, avg, kstats_slot_hi(slot, 3));
+		KUNIT_EXPECT_LE(test, snap.sum[c], kstats_sum_max(snap.count[c]));
+	}
+	KUNIT_EXPECT_GE(test, sum.mean, sum.min);
+	KUNIT_EXPECT_LE(test, sum.mean, sum.max);
+	kstats_snapshot_free(&snap);
+	kstats_delete(ks);
+}
+
+/*
+ * The last reference may go in atomic context: kstats_put() under a
+ * spinlock with interrupts off must not sleep (DEBUG_ATOMIC_SLEEP would
+ * say so), and the distribution must be gone from the list at once.
+ */
+static void kstats_test_atomic_put(struct kunit *test)
+{
+	struct kstats *ks = test_new(test, "kunit_put", 3, 0);
+	DEFINE_SPINLOCK(lock);
+	unsigned long flags;
+
+	KUNIT_ASSERT_PTR_EQ(test, kstats_get("kunit_put"), ks);
+	kstats_delete(ks);
+	KUNIT_EXPECT_NULL(test, kstats_get("kunit_put"));
+	/* Still ours to record into until the last put. */
+	kstats_record(ks, 42);
+	spin_lock_irqsave(&lock, flags);
+	kstats_put(ks);
+	spin_unlock_irqrestore(&lock, flags);
+}
+
 static void kstats_test_names(struct kunit *test)
 {
 	static const char * const good[] = { "a", "tx_path", "A.b-c_9",
 		"__do_sys_getppid", "_controller",
 		"x123456789012345678901234567890123456789012345678901234567890ab" };
 	static const char * const bad[] = { "", "_control", ".hidden", "..",
-		"a/b", "a b", "tab\tname", "caf\xc3\xa9",
+		"a/b", "a b", "tab\tname", "caf\xc3\xa9", "all",
 		"x123456789012345678901234567890123456789012345678901234567890abc" };
 	struct kstats_config cfg = { .name = "kunit_dup", .frac_bits = 3 };
 	struct kstats *ks, *dup;
@@ -429,7 +489,9 @@ static void kstats_test_control_commands(struct kunit *test)
 		"new foo clock bogus", "new foo colour red", "new a/b",
 		"new _control", "remove", "remove a b", "frob x",
 		"trace sec start a", "trace f maxactive 99999",
-		"trace f name ../x",
+		"trace f name ../x", "new all", "trace f clock none",
+		"trace tp:sched:sched_switch gap",
+		"trace sec start a end b gap", "trace f name all",
 	};
 	struct kstats_cmd cmd;
 	unsigned int i;
@@ -464,6 +526,12 @@ static void kstats_test_control_commands(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, cmd.start, "a+4");
 	KUNIT_EXPECT_STREQ(test, cmd.end, "tp:sched:sched_switch");
 
+	/* "name" is honoured for a section too. */
+	KUNIT_EXPECT_EQ(test, parse(test, "trace sec start a end b name s2", &cmd),
+			0);
+	KUNIT_EXPECT_STREQ(test, cmd.cfg.name, "s2");
+	KUNIT_EXPECT_STREQ(test, cmd.start, "a");
+
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], &cmd), -EINVAL,
 				    "'%s'", bad[i]);
@@ -480,6 +548,8 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_range),
 	KUNIT_CASE(kstats_test_percpu),
 	KUNIT_CASE(kstats_test_names),
+	KUNIT_CASE(kstats_test_torn_reset),
+	KUNIT_CASE(kstats_test_atomic_put),
 	KUNIT_CASE(kstats_test_node_commands),
 	KUNIT_CASE(kstats_test_control_commands),
 	{}
@@ -494,3 +564,4 @@ kunit_test_suite(kstats_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of kstats");
 MODULE_LICENSE("GPL");
+KSTATS_IMPORT_INTERNAL();

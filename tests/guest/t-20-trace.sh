@@ -55,6 +55,21 @@ expect "glob in a name: EINVAL" "$(ctl $KS/_control 'trace vfs_* name globby')" 
 expect "section without end: EINVAL" "$(ctl $KS/_control "trace s1 start $SYM")" EINVAL
 expect "unknown tracepoint: ENOENT" "$(ctl $KS/_control 'trace tp:nope:no_such_event')" ENOENT
 expect "unknown mechanism: EINVAL" "$(ctl $KS/_control "trace $SYM name m1 mech magic")" EINVAL
+expect "clock none on a trace node: EINVAL" "$(ctl $KS/_control "trace $SYM name cn clock none")" EINVAL
+expect "gap on a tracepoint: EINVAL" "$(ctl $KS/_control 'trace tp:raw_syscalls:sys_enter name tg gap')" EINVAL
+expect "a node named all: EINVAL" "$(ctl $KS/_control 'new all')" EINVAL
+dmesg_mark
+expect "tracepoint of the wrong group: ENOENT" "$(ctl $KS/_control 'trace tp:sched:sys_enter name wg')" ENOENT
+check "wrong group: dmesg names group and event" dmesg_has "no tracepoint sched:sys_enter"
+if [ -d /sys/kernel/tracing/events/syscalls ]; then
+	expect "a syscall event (no tracepoint of its own): EINVAL" \
+		"$(ctl $KS/_control 'trace tp:syscalls:sys_enter_getppid name wg')" EINVAL
+fi
+for s in ktime_get_mono_fast_ns local_clock sched_clock_cpu; do
+	grep -q " $s$" /proc/kallsyms || continue
+	expect "clock function $s refused: EPERM" "$(ctl $KS/_control "trace $s name ck")" EPERM
+done
+check "clock functions: dmesg says why" dmesg_has "clock functions kstats"
 expect "nothing half-made after refusals" "$(ls $KS | sort | tr '\n' ' ')" \
 	"$(printf '%s\n' _control $SYM ppid_krp | sort | tr '\n' ' ')"
 
@@ -68,6 +83,32 @@ kload getppid 500
 expect "unpaired ends are counted as missed, not recorded" \
 	"$(field $KS/orphan name samples) $(field $KS/orphan name missed)" "0 500"
 expect "section header" "$(field $KS/orphan source mechanism) $(field $KS/orphan source end)" "section $SYM"
+
+expect "section named with name" \
+	"$(ctl $KS/_control "trace orphan2 start $NOTCALLED end $SYM name sname"; ls $KS | grep -c '^sname$')" "ok
+1"
+ctl $KS/_control "remove sname" >/dev/null
+
+# ktime_get is not on the path of kstats' ktime clock (the NMI-safe
+# ktime_get_mono_fast_ns()): tracing it counts its calls, no recursion.
+if grep -q ' ktime_get$' /proc/kallsyms; then
+	expect "trace ktime_get" "$(ctl $KS/_control 'trace ktime_get name kg')" ok
+	kload getppid 200
+	expect_match "ktime_get: samples counted" "$(field $KS/kg name samples)" "^[1-9][0-9]*$"
+	expect "remove ktime_get's node" "$(ctl $KS/_control 'remove kg')" ok
+fi
+
+# A symbol longer than a distribution name is traced whole, not cut.
+LONG=$(awk 'length($3) > 63 && $2 ~ /^[tT]$/ && $3 !~ /^__(pfx|cfi)_/ && $3 ~ /^[A-Za-z0-9_.]+$/ { print $3 }' /proc/kallsyms |
+	while read -r s; do
+		[ "$(ctl $KS/_control "trace $s name longsym")" = ok ] && echo "$s" && break
+	done)
+if [ -n "$LONG" ]; then
+	expect "a ${#LONG}-character symbol keeps its whole name" "$(field $KS/longsym source target)" "$LONG"
+	ctl $KS/_control "remove longsym" >/dev/null
+else
+	skip "a symbol longer than 63 characters keeps its whole name" "none traceable here"
+fi
 
 expect "gap sibling" "$(ctl $KS/_control "trace $SYM name g1 gap")" ok
 kload getppid 300
