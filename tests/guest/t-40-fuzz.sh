@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Bad input (issue 7): the committed corpus on _control and on every
-# distribution file, the node limit, then a seeded random fuzzer bounded in
-# writes and seconds (KFUZZ_SEED, KFUZZ_WRITES, KFUZZ_SECONDS override);
-# every write must succeed or fail with a listed errno (tests/guest/kfuzz.c),
-# and a valid command must still work afterwards.
+# distribution file, every open mode with lseek, pread, pwrite and short
+# reads on every file (kfuzz fileops), the node limit, then a seeded random
+# fuzzer of writes and file operations bounded in writes and seconds
+# (KFUZZ_SEED, KFUZZ_WRITES, KFUZZ_SECONDS override); every call must give
+# a result consistent with it or a listed errno (tests/guest/kfuzz.c), and a
+# valid command must still work afterwards.
 
 # kfuzz_check DESC ARGS...: one kfuzz run, its "# " figures kept as diagnostics.
 kfuzz_check() {
@@ -26,6 +28,20 @@ kfuzz_check "corpus on every distribution file" \
 	corpus $KB/guest/corpus/node.txt nodes
 check "refusals are explained in dmesg" dmesg_has "unknown command"
 expect "remove all after the corpus" "$(ctl $KS/_control 'remove all')" ok
+# Open modes, lseek, pread/pwrite, short and partial reads on _control, the
+# example's distributions and two of our own: an api node and a trace node.
+for s in __do_sys_getppid __x64_sys_getppid; do
+	grep -q " $s$" /proc/kallsyms && FO_SYM=$s && break
+done
+expect "nodes for fileops" "$(ctl $KS/_control 'new fo1 bits 2'
+	ctl $KS/_control "trace ${FO_SYM:-__do_sys_getppid} name fo2")" "ok
+ok"
+kload getppid 100
+kfuzz_check "fileops on every file: open modes, lseek, pread, pwrite, reads" \
+	fileops all
+expect "fileops nodes removed" "$(ctl $KS/_control 'remove fo1'
+	ctl $KS/_control 'remove fo2')" "ok
+ok"
 kfuzz_check "new until ENOSPC at 256 distributions, then remove them" limits
 seed=${KFUZZ_SEED:-$(date +%s)}
 kfuzz_check "random writes (seed $seed): only listed errnos" \
