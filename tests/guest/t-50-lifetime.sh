@@ -20,6 +20,7 @@ lt_load() {
 
 lt_case1() {
 	local i=0 pid rc r n
+	[ ! -e /sys/module/kstats_lifetime ] || rmmod kstats_lifetime
 	dmesg_mark
 	insmod $KB/kstats_lifetime.ko init_delay_ms=3000 init_fail=1 2>/dev/null &
 	pid=$!
