@@ -290,7 +290,7 @@ while read -r name image kdir; do
 		continue
 	fi
 	kver=${image#/boot/vmlinuz-}
-	if ! build_for "$kver" "$kdir" modules examples; then
+	if ! build_for "$kver" "$kdir" modules tests examples; then
 		support_row "$label (\`$kver\`)" "**failed**" "not run" "$(mech_of "$kdir")"
 		continue
 	fi

@@ -120,13 +120,15 @@ suite_args() {
 }
 
 # guest_adds BUILD-DIR [MODULE...]: set GUEST_ADDS to the vm-run.sh --add
-# options of an integration run: the modules in /kstats/ (BUILD-DIR's, or
-# the MODULEs given), tests/guest/ in /kstats/guest/, the static helpers in
+# options of an integration run: the modules in /kstats/ (BUILD-DIR's
+# kstats.ko, examples, bench and tests/kstats_lifetime.ko, or the MODULEs
+# given), tests/guest/ in /kstats/guest/, the static helpers in
 # /kstats/bin/.
 guest_adds() {
 	local d=$1 f
 	shift
-	[ $# -gt 0 ] || set -- "$d"/kstats.ko "$d"/examples/*.ko "$d"/bench/*.ko
+	[ $# -gt 0 ] || set -- "$d"/kstats.ko "$d"/examples/*.ko "$d"/bench/*.ko \
+		"$d"/tests/kstats_lifetime.ko
 	GUEST_ADDS=()
 	for f in "$@"; do
 		[ -e "$f" ] && GUEST_ADDS+=(--add "$f")

@@ -64,8 +64,8 @@ for m in "${mutants[@]}"; do
 		sed 's/^/#   /' "$log.patch"
 		continue
 	fi
-	targets=(modules examples)
-	[ "$suite" != reliability ] || targets+=(tests)
+	# tests: kstats_stress.ko (reliability), kstats_lifetime.ko (integration)
+	targets=(modules tests examples)
 	if ! make -C "$dir" KDIR="$kdir" "${targets[@]}" > "$log.build" 2>&1; then
 		echo "not ok $n - $name: does not build"
 		grep -E 'error' "$log.build" | head -n 10 | sed 's/^/#   /'

@@ -8,12 +8,14 @@
  *                              the errno name, exits 0 or with the errno
  *   kload ctlraw FILE HEX      the same with bytes given in hex (NUL, ...)
  *   kload hold FILE SECONDS    keep FILE open for SECONDS
+ *   kload pin CPU CMD [ARG...] run CMD bound to CPU (busybox may lack taskset)
  *
  * Static, libc only: it runs in the busybox initramfs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: kload write DEV N SIZE | getppid N | ctl FILE TEXT | ctlraw FILE HEX | hold FILE SECONDS\n");
+	fprintf(stderr, "usage: kload write DEV N SIZE | getppid N | ctl FILE TEXT | ctlraw FILE HEX | hold FILE SECONDS | pin CPU CMD [ARG...]\n");
 	return 2;
 }
 
@@ -41,6 +43,8 @@ static const char *errname(int e)
 	case EFAULT: return "EFAULT";
 	case E2BIG: return "E2BIG";
 	case EIO: return "EIO";
+	case ENODEV: return "ENODEV";
+	case ETIMEDOUT: return "ETIMEDOUT";
 	default: return "E?";
 	}
 }
@@ -128,6 +132,19 @@ int main(int argc, char **argv)
 		return ctl(argv[2], argv[3], strlen(argv[3]));
 	if (!strcmp(argv[1], "ctlraw") && argc == 4)
 		return ctlraw(argv[2], argv[3]);
+	if (!strcmp(argv[1], "pin") && argc >= 4) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(atoi(argv[2]), &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			perror("sched_setaffinity");
+			return 1;
+		}
+		execvp(argv[3], argv + 3);
+		perror(argv[3]);
+		return 127;
+	}
 	if (!strcmp(argv[1], "hold") && argc == 4) {
 		int fd = open(argv[2], O_RDONLY);
 

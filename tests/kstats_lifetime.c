@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats_lifetime: the other side of the lifetime cases of the guest suite
+ * (tests/guest/t-50-lifetime.sh).
+ *
+ * Its module_init() fires the tracepoint kstats_lifetime:kstats_lifetime_init
+ * every 10 ms for @init_delay_ms, then fails with -ENODEV if @init_fail is
+ * set: a tracepoint whose module is not live yet, and then never is.
+ *
+ * Once loaded, /sys/kernel/debug/kstats_lifetime/ctl takes one command per
+ * write():
+ *
+ *   get NAME      kstats_get(NAME), kept as the held reference
+ *   record V      kstats_record(V) into the held reference
+ *   put           kstats_put() of the held reference, in process context
+ *   put_atomic    the same under a spinlock with interrupts off
+ *   put_hardirq   the same from a hrtimer callback in hardirq context;
+ *                 returns once the callback has run
+ *   spin V        a kthread bound to CPU 0 records V into the held
+ *                 reference nonstop, until "unspin"
+ *   unspin        stop that kthread
+ *   fire N        fire the tracepoint N times
+ *
+ * Errors: ENOENT for "get" of an unknown name or a command that needs the
+ * held reference when there is none, EBUSY for "get" while one is held and
+ * for a put while the spinner runs, EINVAL for anything else unparsable.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "kstats.h"
+
+#define CREATE_TRACE_POINTS
+#include "kstats_lifetime_trace.h"
+
+#define LT_CMD_MAX	(KSTATS_NAME_MAX + 32)
+#define LT_SPIN_BATCH	4096
+
+static unsigned int init_delay_ms;
+module_param(init_delay_ms, uint, 0444);
+MODULE_PARM_DESC(init_delay_ms, "time module_init() sleeps, firing the tracepoint every 10 ms");
+
+static bool init_fail;
+module_param(init_fail, bool, 0444);
+MODULE_PARM_DESC(init_fail, "module_init() fails with -ENODEV after the delay");
+
+static DEFINE_MUTEX(lt_lock);		/* serializes the commands */
+static DEFINE_SPINLOCK(lt_spinlock);	/* held around "put_atomic" */
+static struct kstats *lt_ks;		/* the held reference, or NULL */
+static struct task_struct *lt_spinner;
+static u64 lt_spin_val;
+static struct hrtimer lt_timer;
+static struct kstats *lt_timer_ks;	/* what the hrtimer callback puts */
+static DECLARE_COMPLETION(lt_timer_done);
+static struct dentry *lt_dir;
+
+static int lt_spin(void *arg)
+{
+	struct kstats *ks = arg;
+	u64 v = READ_ONCE(lt_spin_val);
+	int i;
+
+	while (!kthread_should_stop()) {
+		for (i = 0; i < LT_SPIN_BATCH; i++)
+			kstats_record(ks, v);
+		cond_resched();
+	}
+	return 0;
+}
+
+static enum hrtimer_restart lt_timer_fn(struct hrtimer *t)
+{
+	if (!in_hardirq())
+		pr_warn("hrtimer callback not in hardirq context\n");
+	kstats_put(lt_timer_ks);
+	lt_timer_ks = NULL;
+	complete(&lt_timer_done);
+	return HRTIMER_NORESTART;
+}
+
+static void lt_unspin(void)
+{
+	if (lt_spinner) {
+		kthread_stop(lt_spinner);
+		lt_spinner = NULL;
+	}
+}
+
+static int lt_put_atomic(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&lt_spinlock, flags);
+	kstats_put(lt_ks);
+	spin_unlock_irqrestore(&lt_spinlock, flags);
+	lt_ks = NULL;
+	return 0;
+}
+
+static int lt_put_hardirq(void)
+{
+	reinit_completion(&lt_timer_done);
+	lt_timer_ks = lt_ks;
+	lt_ks = NULL;
+	hrtimer_start(&lt_timer, ns_to_ktime(100 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_HARD);
+	if (!wait_for_completion_timeout(&lt_timer_done, 10 * HZ)) {
+		pr_warn("put_hardirq: the hrtimer did not run in 10 s\n");
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+static int lt_start_spin(const char *arg)
+{
+	struct task_struct *t;
+	u64 v;
+
+	if (kstrtou64(arg, 0, &v))
+		return -EINVAL;
+	if (lt_spinner)
+		return -EBUSY;
+	if (!cpu_online(0))
+		return -ENODEV;
+	WRITE_ONCE(lt_spin_val, v);
+	t = kthread_create(lt_spin, lt_ks, "kstats_lt_spin");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	kthread_bind(t, 0);
+	lt_spinner = t;
+	wake_up_process(t);
+	return 0;
+}
+
+static int lt_fire(const char *arg)
+{
+	unsigned int i, n;
+
+	if (kstrtouint(arg, 0, &n))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		trace_kstats_lifetime_init(i);
+	return 0;
+}
+
+/* One command; @arg is what follows the first blank, or "". */
+static int lt_command(const char *cmd, const char *arg)
+{
+	u64 v;
+
+	if (!strcmp(cmd, "fire"))
+		return lt_fire(arg);
+	if (!strcmp(cmd, "get")) {
+		if (lt_ks)
+			return -EBUSY;
+		lt_ks = kstats_get(arg);
+		return lt_ks ? 0 : -ENOENT;
+	}
+	if (!strcmp(cmd, "unspin") && !*arg) {
+		lt_unspin();
+		return 0;
+	}
+	if (!lt_ks)
+		return -ENOENT;
+	if (!strcmp(cmd, "record")) {
+		if (kstrtou64(arg, 0, &v))
+			return -EINVAL;
+		kstats_record(lt_ks, v);
+		return 0;
+	}
+	if (!strcmp(cmd, "spin"))
+		return lt_start_spin(arg);
+	if (*arg)
+		return -EINVAL;
+	if (lt_spinner &&
+	    (!strcmp(cmd, "put") || !strcmp(cmd, "put_atomic") ||
+	     !strcmp(cmd, "put_hardirq")))
+		return -EBUSY;
+	if (!strcmp(cmd, "put")) {
+		kstats_put(lt_ks);
+		lt_ks = NULL;
+		return 0;
+	}
+	if (!strcmp(cmd, "put_atomic"))
+		return lt_put_atomic();
+	if (!strcmp(cmd, "put_hardirq"))
+		return lt_put_hardirq();
+	return -EINVAL;
+}
+
+static ssize_t lt_ctl_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char buf[LT_CMD_MAX + 1];
+	char *cmd, *arg;
+	int err;
+
+	if (!count || count > LT_CMD_MAX)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	cmd = strim(buf);
+	arg = strchr(cmd, ' ');
+	if (arg) {
+		*arg++ = '\0';
+		arg = skip_spaces(arg);
+	} else {
+		arg = cmd + strlen(cmd);
+	}
+	mutex_lock(&lt_lock);
+	err = lt_command(cmd, arg);
+	mutex_unlock(&lt_lock);
+	if (err)
+		pr_info("'%s%s%s': error %d\n", cmd, *arg ? " " : "", arg, err);
+	return err ? err : count;
+}
+
+static const struct file_operations lt_ctl_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = lt_ctl_write,
+	.llseek = noop_llseek,
+};
+
+static int __init lt_init(void)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(init_delay_ms);
+	unsigned int n = 0;
+
+	trace_kstats_lifetime_init(n++);
+	while (time_before(jiffies, end)) {
+		usleep_range(10000, 11000);
+		trace_kstats_lifetime_init(n++);
+	}
+	if (init_fail) {
+		pr_info("init_fail: module_init() fails after %u ms, %u tracepoint hits\n",
+			init_delay_ms, n);
+		return -ENODEV;
+	}
+	hrtimer_init(&lt_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	lt_timer.function = lt_timer_fn;
+	lt_dir = debugfs_create_dir("kstats_lifetime", NULL);
+	debugfs_create_file("ctl", 0200, lt_dir, NULL, &lt_ctl_fops);
+	return 0;
+}
+
+static void __exit lt_exit(void)
+{
+	debugfs_remove(lt_dir);
+	mutex_lock(&lt_lock);
+	lt_unspin();
+	hrtimer_cancel(&lt_timer);
+	kstats_put(lt_timer_ks);
+	lt_timer_ks = NULL;
+	kstats_put(lt_ks);
+	lt_ks = NULL;
+	mutex_unlock(&lt_lock);
+}
+
+module_init(lt_init);
+module_exit(lt_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("kstats lifetime cases: a tracepoint of a module in init, puts in atomic context");

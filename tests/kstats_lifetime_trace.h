@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tracepoint of kstats_lifetime, fired while its module_init() runs
+ * (and by its "fire" command): what "trace
+ * tp:kstats_lifetime:kstats_lifetime_init" attaches to, before and after
+ * the module is live.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM kstats_lifetime
+
+#if !defined(_KSTATS_LIFETIME_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _KSTATS_LIFETIME_TRACE_H
+
+#include <linux/tracepoint.h>
+
+TRACE_EVENT(kstats_lifetime_init,
+	    TP_PROTO(unsigned int n),
+	    TP_ARGS(n),
+	    TP_STRUCT__entry(__field(unsigned int, n)),
+	    TP_fast_assign(__entry->n = n;),
+	    TP_printk("n=%u", __entry->n)
+);
+
+#endif /* _KSTATS_LIFETIME_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE kstats_lifetime_trace
+#include <trace/define_trace.h>
