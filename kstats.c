@@ -91,7 +91,7 @@ int kstats_parse_clock(const char *s, enum kstats_clock *clock)
 	*clock = i;
 	return 0;
 }
-KSTATS_EXPORT_INTERNAL(kstats_parse_clock);
+EXPORT_SYMBOL_NS_GPL(kstats_parse_clock, KSTATS_NS);
 
 /**
  * kstats_check_name() - is @name fit for a distribution
@@ -120,7 +120,7 @@ int kstats_check_name(const char *name)
 			return -EINVAL;
 	return 0;
 }
-KSTATS_EXPORT_INTERNAL(kstats_check_name);
+EXPORT_SYMBOL_NS_GPL(kstats_check_name, KSTATS_NS);
 
 struct kstats *kstats_find_locked(const char *name)
 {
@@ -438,7 +438,7 @@ void kstats_delete(struct kstats *ks)
 		return;
 	might_sleep();
 	if (ks->maker != KSTATS_BY_API) {
-		pr_warn_ratelimited("%s: kstats_delete() of a distribution not made by kstats_new(): refused (use kstats_put() for a kstats_get() reference)\n",
+		pr_warn_ratelimited("%s: not made by kstats_new(), so not deleted: drop a kstats_get() reference with kstats_put()\n",
 				    ks->name);
 		return;
 	}
@@ -564,7 +564,7 @@ void kstats_snapshot_free(struct kstats_snapshot *snap)
 	kvfree(snap->slot_samples);
 	memset(snap, 0, sizeof(*snap));
 }
-KSTATS_EXPORT_INTERNAL(kstats_snapshot_free);
+EXPORT_SYMBOL_NS_GPL(kstats_snapshot_free, KSTATS_NS);
 
 /**
  * kstats_snapshot_take() - copy every CPU's histogram of a distribution
@@ -629,7 +629,7 @@ int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap)
 		snap->missed += ks->extra_missed(ks);
 	return 0;
 }
-KSTATS_EXPORT_INTERNAL(kstats_snapshot_take);
+EXPORT_SYMBOL_NS_GPL(kstats_snapshot_take, KSTATS_NS);
 
 /**
  * kstats_snapshot_slot_hi() - the inclusive upper bound of a slot
@@ -645,7 +645,7 @@ u64 kstats_snapshot_slot_hi(const struct kstats_snapshot *snap, u32 slot)
 		return U64_MAX;
 	return kstats_slot_hi(slot, snap->frac_bits);
 }
-KSTATS_EXPORT_INTERNAL(kstats_snapshot_slot_hi);
+EXPORT_SYMBOL_NS_GPL(kstats_snapshot_slot_hi, KSTATS_NS);
 
 /**
  * kstats_snapshot_summary() - the figures of the summary line
@@ -696,7 +696,7 @@ void kstats_snapshot_summary(const struct kstats_snapshot *snap,
 	}
 	sum->mean = kstats_div128(tot_hi, tot_lo, snap->samples);
 }
-KSTATS_EXPORT_INTERNAL(kstats_snapshot_summary);
+EXPORT_SYMBOL_NS_GPL(kstats_snapshot_summary, KSTATS_NS);
 
 static int __init kstats_init(void)
 {

@@ -167,11 +167,12 @@ bool kstats_is_active(const struct kstats *ks);
  * which can never write out of bounds.
  */
 #define __KSTATS_RECORD(ks, val, frac_bits) do {			\
+	struct kstats *__ks = (ks);					\
 	struct kstats_slot __percpu *__s;				\
 	unsigned int __shift;						\
-	u64 __v = min_t(u64, (val), (ks)->clamp);			\
+	u64 __v = min_t(u64, (val), __ks->clamp);			\
 									\
-	__s = READ_ONCE((ks)->slots) +					\
+	__s = READ_ONCE(__ks->slots) +					\
 	      kstats_locate(__v, (frac_bits), &__shift);		\
 	this_cpu_inc(__s->count);					\
 	this_cpu_add(__s->sum, kstats_sum_term(__v, __shift));		\

@@ -257,7 +257,7 @@ int kstats_parse_node_command(const char *buf, int *op)
 	}
 	return -EINVAL;
 }
-KSTATS_EXPORT_INTERNAL(kstats_parse_node_command);
+EXPORT_SYMBOL_NS_GPL(kstats_parse_node_command, KSTATS_NS);
 
 static ssize_t kstats_node_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
@@ -471,7 +471,7 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 	}
 	return 0;
 }
-KSTATS_EXPORT_INTERNAL(kstats_parse_command);
+EXPORT_SYMBOL_NS_GPL(kstats_parse_command, KSTATS_NS);
 
 static int kstats_remove(const char *name)
 {

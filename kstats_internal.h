@@ -9,16 +9,16 @@
 
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/version.h>
 #include "kstats.h"
 
-/* Since 6.13 the namespace of EXPORT_SYMBOL_NS_GPL() is a string. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#define KSTATS_EXPORT_INTERNAL(sym)	EXPORT_SYMBOL_NS_GPL(sym, "KSTATS_INTERNAL")
-#define KSTATS_IMPORT_INTERNAL()	MODULE_IMPORT_NS("KSTATS_INTERNAL")
+/*
+ * The namespace of the internal symbols, for EXPORT_SYMBOL_NS_GPL() and
+ * MODULE_IMPORT_NS(): a string since 6.13, a bare word before (kstats.mk).
+ */
+#ifdef KSTATS_NS_IS_STRING
+#define KSTATS_NS	"KSTATS_INTERNAL"
 #else
-#define KSTATS_EXPORT_INTERNAL(sym)	EXPORT_SYMBOL_NS_GPL(sym, KSTATS_INTERNAL)
-#define KSTATS_IMPORT_INTERNAL()	MODULE_IMPORT_NS(KSTATS_INTERNAL)
+#define KSTATS_NS	KSTATS_INTERNAL
 #endif
 
 /**

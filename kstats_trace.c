@@ -38,7 +38,6 @@
 #include <linux/string.h>
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
-#include <linux/version.h>
 
 #include "kstats_internal.h"
 #include "kstats_trace.h"
@@ -55,13 +54,10 @@
  * fprobe's handlers take a struct pt_regs from 6.5 to 6.13; before 6.5
  * they had other arguments, from 6.14 they take a struct ftrace_regs.  Only
  * the pt_regs form is built and tested here: fail the build rather than
- * register handlers of the wrong type.
+ * register handlers of the wrong type (kstats.mk tells which).
  */
-#ifdef CONFIG_FPROBE
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0) || \
-	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
-#error "kstats: fprobe handlers are supported on kernels 6.5 to 6.13 (this kernel has CONFIG_FPROBE with other handler prototypes)"
-#endif
+#if defined(CONFIG_FPROBE) && !defined(KSTATS_FPROBE_PT_REGS)
+#error "kstats: fprobe handlers of this kernel are not supported (only 6.5 to 6.13)"
 #endif
 
 enum kstats_mech {

@@ -330,4 +330,4 @@ module_init(stress_init);
 module_exit(stress_exit);
 MODULE_DESCRIPTION("kstats: recorders for the reliability stress test");
 MODULE_LICENSE("GPL");
-KSTATS_IMPORT_INTERNAL();
+MODULE_IMPORT_NS(KSTATS_NS);

@@ -564,4 +564,4 @@ kunit_test_suite(kstats_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of kstats");
 MODULE_LICENSE("GPL");
-KSTATS_IMPORT_INTERNAL();
+MODULE_IMPORT_NS(KSTATS_NS);

@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# What differs between the kernels kstats builds for, decided once here
+# from the kernel's version (the C code then tests named features), for
+# kstats.ko (Kbuild) and the test modules (tests/Kbuild).
+kstats-kv := $(shell echo $$(($(VERSION) * 1000 + $(PATCHLEVEL))))
+# Since 6.13 a symbol namespace is written as a string.
+ccflags-y += $(if $(shell [ $(kstats-kv) -ge 6013 ] && echo y),-DKSTATS_NS_IS_STRING)
+# fprobe handlers take a struct pt_regs from 6.5 to 6.13 (other arguments
+# before, a struct ftrace_regs since 6.14).
+ccflags-y += $(if $(shell [ $(kstats-kv) -ge 6005 ] && [ $(kstats-kv) -lt 6014 ] && echo y),-DKSTATS_FPROBE_PT_REGS)
