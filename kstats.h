@@ -113,7 +113,6 @@ struct kstats_config {
  * @name: see struct kstats_config
  * @origin: how it was made, for the listing of _control
  * @maker: who made it, and so who may delete it (enum kstats_maker)
- * @retired: its feeders are stopped (kstats.ko's own retire)
  * @priv: owned by the creator of a trace node
  * @show_source: prints the "# source" header line; NULL for "api"
  * @extra_missed: missed events counted outside the slots (by probes)
@@ -140,7 +139,6 @@ struct kstats {
 	char name[KSTATS_NAME_MAX + 1];
 	char origin[96];
 	u8 maker;
-	bool retired;
 	void *priv;
 	void (*show_source)(struct kstats *ks, struct seq_file *m);
 	u64 (*extra_missed)(struct kstats *ks);
