@@ -22,6 +22,7 @@
 #include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/irq_work.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -192,6 +193,10 @@ static void kstats_free_fn(struct irq_work *work)
 	llist_for_each_entry_safe(ks, next, list, free_node) {
 		if (ks->release)
 			ks->release(ks);
+		if (ks->neg) {
+			free_percpu(ks->neg->cpu);
+			kvfree(ks->neg);
+		}
 		free_percpu(ks->hist);
 		kfree(ks);
 	}
@@ -303,7 +308,10 @@ struct kstats *kstats_create(const struct kstats_config *cfg,
 
 	if (IS_ERR(ks))
 		return ks;
-	err = kstats_publish(ks, origin);
+	/* Kernel code may record signed values into it: kstats_record_signed(). */
+	err = kstats_negative_enable(ks, false);
+	if (!err)
+		err = kstats_publish(ks, origin);
 	if (err) {
 		kstats_put(ks);
 		return ERR_PTR(err);
@@ -530,6 +538,21 @@ bool kstats_is_active(const struct kstats *ks)
 }
 EXPORT_SYMBOL_GPL(kstats_is_active);
 
+static void kstats_negative_clear(struct kstats_negative *neg)
+{
+	int cpu, e;
+
+	for_each_possible_cpu(cpu) {
+		struct kstats_neg_cpu *c = per_cpu_ptr(neg->cpu, cpu);
+
+		c->count = 0;
+		c->min = 0;
+		c->max = S64_MIN;
+	}
+	for (e = 0; e <= KSTATS_MAX_ERRNO; e++)
+		atomic_long_set(&neg->errno_count[e], 0);
+}
+
 /**
  * kstats_reset() - forget every sample and missed event
  * @ks: the distribution
@@ -548,8 +571,170 @@ void kstats_reset(struct kstats *ks)
 
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(ks->hist, cpu), 0, size);
+	if (ks->neg)
+		kstats_negative_clear(ks->neg);
 }
 EXPORT_SYMBOL_GPL(kstats_reset);
+
+/**
+ * kstats_negative_enable() - let a distribution take negative values
+ * @ks: from kstats_alloc(), not yet published
+ * @show_empty: its file shows the "# negative" line even before the first
+ *	negative sample
+ *
+ * Negative samples are counted apart from the histogram: how many, their
+ * range, and for each errno E how many were -E.
+ *
+ * Context: process.
+ * Return: 0 or -ENOMEM.
+ */
+int kstats_negative_enable(struct kstats *ks, bool show_empty)
+{
+	struct kstats_negative *neg;
+
+	neg = kvzalloc(sizeof(*neg), GFP_KERNEL);
+	if (!neg)
+		return -ENOMEM;
+	neg->cpu = alloc_percpu(struct kstats_neg_cpu);
+	if (!neg->cpu) {
+		kvfree(neg);
+		return -ENOMEM;
+	}
+	kstats_negative_clear(neg);
+	neg->show_empty = show_empty;
+	ks->neg = neg;
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_negative_enable, KSTATS_NS);
+
+/*
+ * The range is kept with this_cpu_cmpxchg(), which an interrupt or NMI on
+ * the same CPU cannot tear; the errno count is one atomic increment.
+ */
+static __always_inline notrace void kstats_neg_lower(s64 __percpu *p, s64 val)
+{
+	s64 old = this_cpu_read(*p);
+
+	while (val < old) {
+		s64 seen = this_cpu_cmpxchg(*p, old, val);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+static __always_inline notrace void kstats_neg_raise(s64 __percpu *p, s64 val)
+{
+	s64 old = this_cpu_read(*p);
+
+	while (val > old) {
+		s64 seen = this_cpu_cmpxchg(*p, old, val);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+/**
+ * kstats_record_negative() - count a negative sample apart
+ * @ks: the distribution; one that takes no negative values (a trace node
+ *	of durations) counts the sample as missed
+ * @val: the sample, less than 0
+ *
+ * The out-of-line half of kstats_record_signed(), which should be called
+ * instead.
+ *
+ * Context: any, NMI included.  Not counted while @ks is stopped.
+ */
+notrace void kstats_record_negative(struct kstats *ks, s64 val)
+{
+	struct kstats_negative *neg = ks->neg;
+
+	if (READ_ONCE(ks->slots) != ks->hist)
+		return;
+	if (unlikely(!neg)) {
+		kstats_record_missed(ks);
+		return;
+	}
+	this_cpu_inc(neg->cpu->count);
+	kstats_neg_lower(&neg->cpu->min, val);
+	kstats_neg_raise(&neg->cpu->max, val);
+	if (val >= -KSTATS_MAX_ERRNO)
+		atomic_long_inc(&neg->errno_count[-val]);
+}
+EXPORT_SYMBOL_GPL(kstats_record_negative);
+NOKPROBE_SYMBOL(kstats_record_negative);
+
+/**
+ * kstats_negative_read() - the negative samples of a distribution
+ * @ks: the distribution
+ * @sum: their count and range (all 0 without negative samples)
+ * @errno_count: NULL, or KSTATS_MAX_ERRNO + 1 counts: [E] for -E
+ *
+ * Context: any.
+ */
+void kstats_negative_read(struct kstats *ks, struct kstats_neg_summary *sum,
+			  u64 *errno_count)
+{
+	struct kstats_negative *neg = ks->neg;
+	int cpu, e;
+
+	memset(sum, 0, sizeof(*sum));
+	if (!neg)
+		return;
+	sum->max = S64_MIN;
+	for_each_possible_cpu(cpu) {
+		struct kstats_neg_cpu *c = per_cpu_ptr(neg->cpu, cpu);
+		u64 n = READ_ONCE(c->count);
+		s64 lo = READ_ONCE(c->min), hi = READ_ONCE(c->max);
+
+		if (!n)
+			continue;
+		sum->count += n;
+		/* A sample counted, its range not yet kept (or torn by reset). */
+		if (lo > hi)
+			continue;
+		sum->min = min(sum->min, lo);
+		sum->max = max(sum->max, hi);
+	}
+	/* Nothing, or only samples caught halfway: a range that holds. */
+	if (sum->max == S64_MIN) {
+		sum->min = 0;
+		sum->max = 0;
+	}
+	for (e = 0; errno_count && e <= KSTATS_MAX_ERRNO; e++)
+		errno_count[e] = atomic_long_read(&neg->errno_count[e]);
+}
+EXPORT_SYMBOL_NS_GPL(kstats_negative_read, KSTATS_NS);
+
+/**
+ * kstats_read() - the figures of a distribution's summary line
+ * @ks: the distribution
+ * @s: where to store them
+ *
+ * The same snapshot and percentile logic as the file's "# summary" line:
+ * percentiles are the upper bounds of their slots.  For code that checks
+ * or tunes itself on its own latency (a selftest asserting on a p99).
+ *
+ * Context: process (allocates the snapshot; may sleep).
+ * Return: 0, or -ENOMEM.
+ */
+int kstats_read(struct kstats *ks, struct kstats_summary *s)
+{
+	struct kstats_snapshot snap;
+	int err;
+
+	might_sleep();
+	err = kstats_snapshot_take(ks, &snap);
+	if (err)
+		return err;
+	kstats_snapshot_summary(&snap, s);
+	kstats_snapshot_free(&snap);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(kstats_read);
 
 /**
  * kstats_snapshot_free() - free what kstats_snapshot_take() allocated
@@ -667,6 +852,7 @@ void kstats_snapshot_summary(const struct kstats_snapshot *snap,
 	u32 s, row;
 
 	memset(sum, 0, sizeof(*sum));
+	sum->missed = snap->missed;
 	if (!snap->samples)
 		return;
 	sum->samples = snap->samples;

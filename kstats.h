@@ -31,6 +31,7 @@
 #include <linux/minmax.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
+#include <linux/spinlock.h>
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
 #include <linux/types.h>
@@ -41,6 +42,7 @@
 #include "kstats_bucket.h"
 
 struct dentry;
+struct kstats_negative;
 struct seq_file;
 
 /* Longest distribution name, without the terminating NUL. */
@@ -121,6 +123,8 @@ struct kstats_config {
  * @release: frees the creator's data with the memory; called from an
  *	irq_work, so it must not sleep
  * @free_node: on the list of distributions waiting to be freed
+ * @neg: negative samples, counted apart from the histogram, or NULL for a
+ *	distribution that takes no signed values
  *
  * Only the first four fields, in the first 24 bytes, are read by the
  * inline fast path; the rest is private to kstats.ko.
@@ -145,6 +149,34 @@ struct kstats {
 	void (*retire)(struct kstats *ks);
 	void (*release)(struct kstats *ks);
 	struct llist_node free_node;
+	struct kstats_negative *neg;
+};
+
+/**
+ * struct kstats_summary - a distribution in a few figures, as the
+ *	"# summary" line of its file
+ * @samples: samples in the histogram (negative ones are counted apart)
+ * @missed: events that could not be recorded
+ * @min: lo of the lowest non-empty slot
+ * @p50: hi of the slot holding the median
+ * @p90: hi of the slot holding the 90th percentile
+ * @p99: hi of the slot holding the 99th percentile
+ * @p999: hi of the slot holding the 99.9th percentile
+ * @max: hi of the highest non-empty slot
+ * @mean: total of the samples / @samples, rounded down
+ *
+ * Every field is 0 for a distribution without samples (but @missed).
+ */
+struct kstats_summary {
+	u64 samples;
+	u64 missed;
+	u64 min;
+	u64 p50;
+	u64 p90;
+	u64 p99;
+	u64 p999;
+	u64 max;
+	u64 mean;
 };
 
 struct kstats *kstats_new(const char *name, unsigned int frac_bits);
@@ -156,6 +188,8 @@ void kstats_reset(struct kstats *ks);
 struct kstats *kstats_get(const char *name);
 void kstats_put(struct kstats *ks);
 bool kstats_is_active(const struct kstats *ks);
+int kstats_read(struct kstats *ks, struct kstats_summary *s);
+void kstats_record_negative(struct kstats *ks, s64 val);
 
 /*
  * The body of every recorder: @frac_bits must be @ks->frac_bits, or the
@@ -259,6 +293,102 @@ static __always_inline notrace u64 kstats_now(const struct kstats *ks)
 {
 	return kstats_clock_now(ks->clock);
 }
+
+/**
+ * kstats_record_since() - record the time since @t0, and return now
+ * @ks: the distribution
+ * @t0: a kstats_now(@ks) reading
+ *
+ * Chains the stages of a path with one clock read each:
+ *
+ *	t = kstats_now(parse);
+ *	parse_it();
+ *	t = kstats_record_since(parse, t);
+ *	send_it();
+ *	kstats_record_since(send, t);
+ *
+ * (both distributions on the same clock).
+ *
+ * Context: any, as kstats_record().
+ * Return: the kstats_now(@ks) reading it recorded against.
+ */
+static __always_inline notrace u64 kstats_record_since(struct kstats *ks,
+						       u64 t0)
+{
+	u64 now = kstats_now(ks);
+
+	kstats_record(ks, now - t0);
+	return now;
+}
+
+/**
+ * kstats_record_signed() - add a sample that may be negative
+ * @ks: the distribution
+ * @val: the sample
+ *
+ * A value of 0 or more is recorded as by kstats_record().  A negative one
+ * is counted apart from the histogram: the file's "# negative samples N
+ * min X max Y" line, and for -E with E in 1..4095 (an errno) a row
+ * "errno E count N".  Distributions made by kstats_new(),
+ * kstats_new_config() and _control's "new" take negative values; the
+ * others (a trace node timing durations) count them as missed.
+ *
+ * Context: any, as kstats_record().
+ */
+static __always_inline notrace void kstats_record_signed(struct kstats *ks,
+							 s64 val)
+{
+	if (unlikely(val < 0))
+		kstats_record_negative(ks, val);
+	else
+		kstats_record(ks, val);
+}
+
+/**
+ * struct kstats_scope - a timer running to the end of a scope
+ * @ks: the distribution
+ * @t0: when it started
+ */
+struct kstats_scope {
+	struct kstats *ks;
+	u64 t0;
+};
+
+static __always_inline notrace struct kstats_scope
+kstats_scope_begin(struct kstats *ks)
+{
+	struct kstats_scope s = { .ks = ks, .t0 = kstats_now(ks) };
+
+	return s;
+}
+
+static __always_inline notrace void kstats_scope_end(struct kstats_scope *s)
+{
+	kstats_record_since(s->ks, s->t0);
+}
+
+/**
+ * kstats_scope() - time the rest of the enclosing scope
+ * @ks: the distribution
+ *
+ * A declaration: from here to the end of the scope, every way out
+ * included (return, break, goto out of it), is one sample of @ks, taken
+ * by the compiler's cleanup attribute.  Costs the two clock reads and the
+ * record, as the open-coded pair does.  Where <linux/cleanup.h> exists
+ * (6.5 and later), guard(kstats)(ks) does the same.
+ *
+ * Context: any, as kstats_record().
+ */
+#define kstats_scope(ks)						\
+	struct kstats_scope __UNIQUE_ID(kstats_scope)			\
+	__attribute__((__cleanup__(kstats_scope_end))) =		\
+		kstats_scope_begin(ks)
+
+/* <linux/cleanup.h>, where it exists (6.5+), comes with <linux/spinlock.h>. */
+#ifdef DEFINE_CLASS
+DEFINE_CLASS(kstats, struct kstats_scope, kstats_scope_end(&_T),
+	     kstats_scope_begin(ks), struct kstats *ks)
+#endif
 
 /* Only kstats.ko itself, whose handlers pick frac_bits, keeps the body. */
 #ifndef KSTATS_CORE

@@ -20,6 +20,7 @@
 #include <asm/tsc.h>
 #endif
 
+#include "kstats_cmd.h"
 #include "kstats_internal.h"
 #include "kstats_trace.h"
 
@@ -32,19 +33,22 @@ static struct dentry *kstats_control;
  */
 static umode_t kstats_node_mode = 0600;
 
-enum { KSTATS_NODE_START, KSTATS_NODE_STOP, KSTATS_NODE_RESET };
-
 /*
  * What a reader of a distribution file iterates over: a snapshot taken at
  * open, with the per-CPU and all-CPU counts turned into running totals so
  * that any line can be printed again from its position alone.  Every open
  * has one, so that lseek() and read() find a seq_file whatever the open
  * mode; one opened without read has no snapshot and reads as empty.
+ * A distribution that takes negative values also has their summary and,
+ * in @errno_count, how many of each -errno: the "errno" rows after the
+ * slots.
  */
 struct kstats_reader {
 	struct kstats *ks;
 	struct kstats_snapshot snap;
 	struct kstats_summary sum;
+	struct kstats_neg_summary neg;
+	u64 *errno_count;
 };
 
 /* Running total of row @row up to and including slot @s. */
@@ -90,6 +94,9 @@ static void kstats_show_header(struct seq_file *m, struct kstats_reader *r)
 		ks->show_source(ks, m);
 	else
 		seq_puts(m, "# source mechanism api\n");
+	if (ks->neg && (ks->neg->show_empty || r->neg.count))
+		seq_printf(m, "# negative samples %llu min %lld max %lld\n",
+			   r->neg.count, r->neg.min, r->neg.max);
 	seq_printf(m, "# summary samples %llu min %llu p50 %llu p90 %llu p99 %llu p99.9 %llu max %llu mean %llu\n",
 		   sum->samples, sum->min, sum->p50, sum->p90, sum->p99,
 		   sum->p999, sum->max, sum->mean);
@@ -129,12 +136,26 @@ static void kstats_show_slot(struct seq_file *m, struct kstats_reader *r,
 	seq_printf(m, " lo %llu hi %llu\n", lo, hi);
 }
 
-/* Position 0 is the header, position 1 + s is slot s. */
+static void kstats_show_errno(struct seq_file *m, struct kstats_reader *r)
+{
+	int e;
+
+	for (e = 1; e <= KSTATS_MAX_ERRNO; e++)
+		if (r->errno_count[e])
+			seq_printf(m, "errno %d count %llu\n", e,
+				   r->errno_count[e]);
+}
+
+/*
+ * Position 0 is the header, position 1 + s is slot s, and one more holds
+ * the errno rows of a distribution that has them.
+ */
 static void *kstats_seq_start(struct seq_file *m, loff_t *pos)
 {
 	struct kstats_reader *r = m->private;
+	loff_t last = r->snap.nr_slots + !!r->errno_count;
 
-	return r->snap.count && *pos <= r->snap.nr_slots ? pos : NULL;
+	return r->snap.count && *pos <= last ? pos : NULL;
 }
 
 static void *kstats_seq_next(struct seq_file *m, void *v, loff_t *pos)
@@ -151,10 +172,14 @@ static int kstats_seq_show(struct seq_file *m, void *v)
 {
 	loff_t pos = *(loff_t *)v;
 
+	struct kstats_reader *r = m->private;
+
 	if (!pos)
-		kstats_show_header(m, m->private);
+		kstats_show_header(m, r);
+	else if (pos <= r->snap.nr_slots)
+		kstats_show_slot(m, r, pos - 1);
 	else
-		kstats_show_slot(m, m->private, pos - 1);
+		kstats_show_errno(m, r);
 	return 0;
 }
 
@@ -183,6 +208,17 @@ static int kstats_node_open(struct inode *inode, struct file *file)
 		return err;
 	}
 	kstats_snapshot_summary(&r->snap, &r->sum);
+	kstats_negative_read(r->ks, &r->neg, NULL);
+	if (r->neg.count || (r->ks->neg && r->ks->neg->show_empty)) {
+		r->errno_count = kvcalloc(KSTATS_MAX_ERRNO + 1, sizeof(u64),
+					  GFP_KERNEL);
+		if (!r->errno_count) {
+			kstats_snapshot_free(&r->snap);
+			seq_release_private(inode, file);
+			return -ENOMEM;
+		}
+		kstats_negative_read(r->ks, &r->neg, r->errno_count);
+	}
 	for (row = 0; row < r->snap.nr_cpus; row++) {
 		u64 *c = r->snap.count + (size_t)row * r->snap.nr_slots;
 
@@ -197,8 +233,10 @@ static int kstats_node_open(struct inode *inode, struct file *file)
 static int kstats_node_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
+	struct kstats_reader *r = m->private;
 
-	kstats_snapshot_free(&((struct kstats_reader *)m->private)->snap);
+	kvfree(r->errno_count);
+	kstats_snapshot_free(&r->snap);
 	return seq_release_private(inode, file);
 }
 
@@ -226,38 +264,6 @@ static char *kstats_copy_cmd(const char __user *ubuf, size_t count,
 	}
 	return buf;
 }
-
-/**
- * kstats_parse_node_command() - parse a write to a distribution file
- * @buf: the command: start, stop or reset, in any case, with blanks and a
- *	newline allowed around it
- * @op: where to store KSTATS_NODE_START, _STOP or _RESET
- *
- * Return: 0, or -EINVAL for anything else.
- */
-int kstats_parse_node_command(const char *buf, int *op)
-{
-	static const char * const words[] = {
-		[KSTATS_NODE_START] = "start",
-		[KSTATS_NODE_STOP] = "stop",
-		[KSTATS_NODE_RESET] = "reset",
-	};
-	size_t len;
-	int i;
-
-	buf = skip_spaces(buf);
-	len = strlen(buf);
-	while (len && isspace(buf[len - 1]))
-		len--;
-	for (i = 0; i < ARRAY_SIZE(words); i++) {
-		if (len == strlen(words[i]) && !strncasecmp(buf, words[i], len)) {
-			*op = i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-EXPORT_SYMBOL_NS_GPL(kstats_parse_node_command, KSTATS_NS);
 
 static ssize_t kstats_node_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
@@ -298,180 +304,6 @@ static const struct file_operations kstats_node_fops = {
 	.write = kstats_node_write,
 	.release = kstats_node_release,
 };
-
-/* Parse "keyword value" options after the first words of a command. */
-static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
-{
-	char *key, *val;
-	int err;
-
-	while ((key = strsep(rest, " \t\n"))) {
-		if (!*key)
-			continue;
-		if (!strcasecmp(key, "gap") && cmd->op == KSTATS_CMD_TRACE) {
-			cmd->gap = true;
-			continue;
-		}
-		do {
-			val = strsep(rest, " \t\n");
-		} while (val && !*val);
-		if (!val) {
-			pr_warn_ratelimited("_control: '%s' needs a value\n", key);
-			return -EINVAL;
-		}
-		if (!strcasecmp(key, "bits")) {
-			err = kstrtouint(val, 10, &cmd->cfg.frac_bits);
-			if (err || cmd->cfg.frac_bits > KSTATS_MAX_FRAC_BITS) {
-				pr_warn_ratelimited("_control: bits '%s' is not 0..%d\n",
-						    val, KSTATS_MAX_FRAC_BITS);
-				return -EINVAL;
-			}
-		} else if (!strcasecmp(key, "clock")) {
-			if (kstats_parse_clock(val, &cmd->cfg.clock)) {
-				pr_warn_ratelimited("_control: unknown clock '%s': use ktime, local, tsc or none\n",
-						    val);
-				return -EINVAL;
-			}
-		} else if (!strcasecmp(key, "max")) {
-			if (kstrtou64(val, 0, &cmd->cfg.max_value)) {
-				pr_warn_ratelimited("_control: max '%s' is not a number\n",
-						    val);
-				return -EINVAL;
-			}
-		} else if (cmd->op == KSTATS_CMD_TRACE &&
-			   !strcasecmp(key, "name")) {
-			cmd->cfg.name = val;
-		} else if (cmd->op == KSTATS_CMD_TRACE &&
-			   !strcasecmp(key, "start")) {
-			cmd->start = val;
-		} else if (cmd->op == KSTATS_CMD_TRACE &&
-			   !strcasecmp(key, "end")) {
-			cmd->end = val;
-		} else if (cmd->op == KSTATS_CMD_TRACE &&
-			   !strcasecmp(key, "mech")) {
-			cmd->mech = val;
-		} else if (cmd->op == KSTATS_CMD_TRACE &&
-			   !strcasecmp(key, "maxactive")) {
-			if (kstrtouint(val, 10, &cmd->maxactive) ||
-			    cmd->maxactive > KSTATS_MAX_ACTIVE) {
-				pr_warn_ratelimited("_control: maxactive '%s' is not 0..%d\n",
-						    val, KSTATS_MAX_ACTIVE);
-				return -EINVAL;
-			}
-		} else {
-			pr_warn_ratelimited("_control: unknown option '%s'\n",
-					    key);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* What a trace command may not combine; @arg is its first word. */
-static int kstats_check_trace(const struct kstats_cmd *cmd, const char *arg)
-{
-	if (!cmd->start != !cmd->end) {
-		pr_warn_ratelimited("_control: trace %s: a section needs both start and end\n",
-				    arg);
-		return -EINVAL;
-	}
-	if (cmd->cfg.clock == KSTATS_CLOCK_NONE) {
-		pr_warn_ratelimited("_control: trace %s: clock none reads no time: use ktime, local or tsc\n",
-				    arg);
-		return -EINVAL;
-	}
-	if (cmd->gap && (cmd->start || !strncmp(arg, "tp:", 3))) {
-		pr_warn_ratelimited("_control: trace %s: gap is for functions, not sections or tracepoints\n",
-				    arg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/**
- * kstats_parse_command() - parse a write to _control
- * @buf: the command, modified in place; @cmd points into it
- * @cmd: where to store the parsed command
- *
- * The grammar, with keywords in any case:
- *
- *	new NAME [bits B] [clock ktime|local|tsc|none] [max V]
- *	remove NAME | remove all
- *	trace FUNC [bits B] [clock C] [name NAME] [maxactive N]
- *		[mech fprobe|kretprobe] [gap]
- *	trace NAME start POINT end POINT [bits B] [clock C] [name NAME]
- *	trace tp:GROUP:EVENT [name NAME] [bits B] [clock C]
- *
- * A trace node's clock is ktime, local or tsc (none records no time), and
- * gap is for functions only.  No side effects: the command is executed
- * elsewhere.
- *
- * Context: any (no allocation, no lock).
- * Return: 0, or -EINVAL with one ratelimited line in the kernel log
- * saying why.
- */
-int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
-{
-	char *rest = strim(buf), *verb, *arg;
-
-	memset(cmd, 0, sizeof(*cmd));
-	cmd->cfg.frac_bits = 3;
-	verb = strsep(&rest, " \t\n");
-	do {
-		arg = strsep(&rest, " \t\n");
-	} while (arg && !*arg);
-	if (!*verb) {
-		pr_warn_ratelimited("_control: empty command\n");
-		return -EINVAL;
-	}
-	if (!strcasecmp(verb, "new")) {
-		cmd->op = KSTATS_CMD_NEW;
-	} else if (!strcasecmp(verb, "remove")) {
-		cmd->op = KSTATS_CMD_REMOVE;
-	} else if (!strcasecmp(verb, "trace")) {
-		cmd->op = KSTATS_CMD_TRACE;
-	} else {
-		pr_warn_ratelimited("_control: unknown command '%s': use new, remove or trace\n",
-				    verb);
-		return -EINVAL;
-	}
-	if (!arg) {
-		pr_warn_ratelimited("_control: %s needs a name\n", verb);
-		return -EINVAL;
-	}
-	cmd->cfg.name = arg;
-	if (cmd->op == KSTATS_CMD_REMOVE) {
-		if (rest && *skip_spaces(rest)) {
-			pr_warn_ratelimited("_control: remove takes one name, got more: '%s'\n",
-					    skip_spaces(rest));
-			return -EINVAL;
-		}
-		if (!strcasecmp(arg, "all"))
-			cmd->op = KSTATS_CMD_REMOVE_ALL;
-		return 0;
-	}
-	if (cmd->op == KSTATS_CMD_TRACE)
-		cmd->target = arg;
-	if (rest && kstats_parse_options(&rest, cmd))
-		return -EINVAL;
-	if (cmd->op == KSTATS_CMD_TRACE && kstats_check_trace(cmd, arg))
-		return -EINVAL;
-	if (cmd->start) {
-		/* "trace NAME start ...": NAME, unless "name" says otherwise. */
-		cmd->target = NULL;
-	} else if (cmd->op == KSTATS_CMD_TRACE && cmd->cfg.name == arg &&
-		   !strncmp(arg, "tp:", 3)) {
-		/* "trace tp:GROUP:EVENT": named after the event. */
-		cmd->cfg.name = strrchr(arg, ':') + 1;
-	}
-	if (kstats_check_name(cmd->cfg.name)) {
-		pr_warn_ratelimited("_control: invalid name '%s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control\n",
-				    cmd->cfg.name, KSTATS_NAME_MAX);
-		return -EINVAL;
-	}
-	return 0;
-}
-EXPORT_SYMBOL_NS_GPL(kstats_parse_command, KSTATS_NS);
 
 static int kstats_remove(const char *name)
 {
@@ -560,9 +392,11 @@ static int kstats_control_show(struct seq_file *m, void *v)
 	seq_puts(m,
 		 "# commands (write one per line to this file):\n"
 		 "#   new NAME [bits 0-5] [clock ktime|local|tsc|none] [max V]\n"
-		 "#   trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [mech fprobe|kretprobe] [gap]\n"
-		 "#   trace tp:GROUP:EVENT [name NAME] [bits B] [clock C]   (time between events on a CPU)\n"
-		 "#   trace NAME start SYM[+OFF]|tp:GROUP:EVENT end SYM[+OFF]|tp:GROUP:EVENT [bits B] [clock C] [name NAME]\n"
+		 "#   trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [mech fprobe|kretprobe] [gap] [value V] [FILTER...]\n"
+		 "#   trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V] [FILTER...]   (time between events on a CPU, or V)\n"
+		 "#   trace NAME start SYM[+OFF]|tp:GROUP:EVENT end SYM[+OFF]|tp:GROUP:EVENT [bits B] [clock C] [name NAME] [FILTER...]\n"
+		 "#     V: ret|argN[:SIZE] then up to 4 of +OFF:SIZE or -OFF:SIZE (SIZE 1 2 4 8 s1 s2 s4)\n"
+		 "#     FILTER: pid N | tid N | comm NAME | cpu N | if V OP C (OP == != < <= > >= &)\n"
 		 "#   remove NAME | remove all\n"
 		 "# to a distribution file: start | stop | reset\n");
 	return 0;

@@ -35,26 +35,9 @@ enum kstats_maker {
 
 /* Most distributions at once: a documented limit, -ENOSPC past it. */
 #define KSTATS_MAX_NODES	256
-/* Longest command accepted by a write to a kstats file. */
-#define KSTATS_CMD_MAX		256
 
 extern struct mutex kstats_mutex;
 extern struct list_head kstats_list;
-
-/**
- * struct kstats_summary - figures of the summary line
- * @samples: total samples
- * @min: lo of the lowest non-empty slot
- * @p50: hi of the slot holding the median
- * @p90: hi of the slot holding the 90th percentile
- * @p99: hi of the slot holding the 99th percentile
- * @p999: hi of the slot holding the 99.9th percentile
- * @max: hi of the highest non-empty slot
- * @mean: total of the samples / @samples
- */
-struct kstats_summary {
-	u64 samples, min, p50, p90, p99, p999, max, mean;
-};
 
 /**
  * struct kstats_snapshot - a copy of every CPU's histogram
@@ -84,6 +67,52 @@ struct kstats_snapshot {
 	u64 clamp;
 };
 
+/* Largest E of an "errno E" row: the kernel's MAX_ERRNO. */
+#define KSTATS_MAX_ERRNO	4095
+
+/**
+ * struct kstats_neg_cpu - one CPU's negative samples
+ * @count: how many
+ * @min: the smallest (0 while @count is 0)
+ * @max: the largest (S64_MIN while @count is 0)
+ */
+struct kstats_neg_cpu {
+	u64 count;
+	s64 min;
+	s64 max;
+};
+
+/**
+ * struct kstats_negative - the negative samples of a distribution
+ * @cpu: per CPU, their count and range
+ * @show_empty: the file shows the "# negative" line even with none (a
+ *	node of signed values); otherwise only once there are some
+ * @errno_count: @errno_count[E] counts the samples equal to -E, E in
+ *	1..KSTATS_MAX_ERRNO: shared by all CPUs, since failures are rarer
+ *	than samples and a per-CPU copy would cost 32 KiB per CPU
+ */
+struct kstats_negative {
+	struct kstats_neg_cpu __percpu *cpu;
+	bool show_empty;
+	atomic_long_t errno_count[KSTATS_MAX_ERRNO + 1];
+};
+
+/**
+ * struct kstats_neg_summary - what the "# negative" line shows
+ * @count: negative samples
+ * @min: the smallest, 0 if none
+ * @max: the largest, 0 if none
+ */
+struct kstats_neg_summary {
+	u64 count;
+	s64 min;
+	s64 max;
+};
+
+int kstats_negative_enable(struct kstats *ks, bool show_empty);
+void kstats_negative_read(struct kstats *ks, struct kstats_neg_summary *sum,
+			  u64 *errno_count);
+
 int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap);
 void kstats_snapshot_free(struct kstats_snapshot *snap);
 void kstats_snapshot_summary(const struct kstats_snapshot *snap,
@@ -106,41 +135,6 @@ void kstats_unlink(struct kstats *ks);
 void kstats_drop(struct kstats *ks);
 void kstats_destroy(struct kstats *ks);
 int kstats_nr_nodes_locked(void);
-
-/* The control commands, parsed (see kstats_parse_command()). */
-enum kstats_cmd_op {
-	KSTATS_CMD_NEW,
-	KSTATS_CMD_REMOVE,
-	KSTATS_CMD_REMOVE_ALL,
-	KSTATS_CMD_TRACE,
-};
-
-/**
- * struct kstats_cmd - a parsed write to _control
- * @op: what to do
- * @cfg: name, bits and clock for new and trace
- * @target: the function traced, or NULL
- * @start: the start point of a section, or NULL
- * @end: the end point of a section, or NULL
- * @mech: "fprobe" or "kretprobe" to choose the mechanism, or NULL
- * @maxactive: kretprobe instances, 0 for the default
- * @gap: also record the time between calls
- *
- * Strings point into the buffer given to kstats_parse_command().
- */
-struct kstats_cmd {
-	enum kstats_cmd_op op;
-	struct kstats_config cfg;
-	const char *target;
-	const char *start;
-	const char *end;
-	const char *mech;
-	unsigned int maxactive;
-	bool gap;
-};
-
-int kstats_parse_command(char *buf, struct kstats_cmd *cmd);
-int kstats_parse_node_command(const char *buf, int *op);
 
 int kstats_debugfs_init(void);
 void kstats_debugfs_exit_control(void);

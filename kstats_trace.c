@@ -7,9 +7,15 @@
  *    through kretprobe; the start time travels in the probe's per-call
  *    data, so recursion, nesting and sleeping pair correctly;
  *  - a section between two probe points (sym[+off] kprobes or tracepoints),
- *    paired per CPU and task: an end whose start is not the last start on
- *    that CPU by the same task is counted as missed;
+ *    whose start and end are paired by a key (the task by default, the CPU,
+ *    or a value of each point) through the table of starts in flight of
+ *    kstats_pair.c: an end with no start is counted as missed;
  *  - the inter-arrival time of one tracepoint on each CPU;
+ *  - instead of a time, a value (an argument, the return value, memory
+ *    behind them: struct kstats_value), and for any node filters on the
+ *    task, the CPU and values (struct kstats_filter): such nodes take the
+ *    "rich" handlers, which check them, while the others keep the fast
+ *    ones; a value that needs no return value is taken at the entry alone;
  *  - optionally ("gap") the time from one return to the next entry on the
  *    same CPU, in a sibling distribution NAME.gap.
  *
@@ -39,7 +45,10 @@
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 
+#include "kstats_cmd.h"
 #include "kstats_internal.h"
+#include "kstats_pair.h"
+#include "kstats_point.h"
 #include "kstats_trace.h"
 
 /* Calls of the empty function that measure a node's probe floor. */
@@ -63,6 +72,7 @@
 enum kstats_mech {
 	KSTATS_MECH_FPROBE,
 	KSTATS_MECH_KRETPROBE,
+	KSTATS_MECH_KPROBE,		/* a function's entry only */
 	KSTATS_MECH_SECTION,		/* kprobes and/or tracepoints */
 	KSTATS_MECH_ARRIVAL,		/* one tracepoint */
 };
@@ -70,6 +80,7 @@ enum kstats_mech {
 static const char * const kstats_mech_names[] = {
 	[KSTATS_MECH_FPROBE] = "fprobe",
 	[KSTATS_MECH_KRETPROBE] = "kretprobe",
+	[KSTATS_MECH_KPROBE] = "kprobe",
 	[KSTATS_MECH_SECTION] = "section",
 	[KSTATS_MECH_ARRIVAL] = "tracepoint",
 };
@@ -78,9 +89,10 @@ static const char * const kstats_mech_names[] = {
 struct kstats_entry {
 	u64 ts;
 	int cpu;
+	u64 val;	/* an argument taken at entry, for a value node */
 };
 
-/* The last start of a section on a CPU. */
+/* The last arrival of a tracepoint on a CPU. */
 struct kstats_mark {
 	struct task_struct *task;
 	u64 ts;
@@ -95,7 +107,10 @@ struct kstats_point {
 	struct kprobe kp;
 	struct tracepoint *tp;
 	struct trace_event_file *file;
+	void *tp_fn;
 	bool registered;
+	struct kstats_point_opts opts;
+	bool rich;
 };
 
 /**
@@ -107,12 +122,18 @@ struct kstats_point {
  * @rp: the kretprobe of a function
  * @start: start point of a section, or the tracepoint of inter-arrivals
  * @end: end point of a section
- * @marks: per CPU, the last start of a section, or the last arrival
+ * @exit: the tracepoint of exiting tasks, whose starts a section drops
+ * @pair: a section's starts in flight
+ * @marks: per CPU, the last arrival of a tracepoint
  * @last_end: per CPU, the last return, for the gap
  * @target: the function
  * @floor_p50: median of the calibration, in the clock's unit
  * @maxactive: calls in flight the probe keeps, 0 for its default
  * @registered: the function's probe is registered
+ * @value: what the node records instead of a duration, if anything
+ * @filter: whom and what it counts
+ * @rich: it has a value or filters, so takes the handlers that check them
+ * @entry_only: a function node whose value and filters need no return
  */
 struct kstats_trace {
 	struct kstats *ks;
@@ -122,12 +143,18 @@ struct kstats_trace {
 	struct kretprobe rp;
 	struct kstats_point start;
 	struct kstats_point end;
+	struct kstats_point exit;
+	struct kstats_pair pair;
 	struct kstats_mark __percpu *marks;
 	u64 __percpu *last_end;
 	char target[KSTATS_SPEC_MAX + 1];
 	u64 floor_p50;
 	unsigned int maxactive;
 	bool registered;
+	struct kstats_value value;
+	struct kstats_filter filter;
+	bool rich;
+	bool entry_only;
 };
 
 /* The empty function whose traced cost is the floor of a mechanism. */
@@ -371,39 +398,213 @@ static const struct kstats_handlers kstats_gap_handlers = {
 	.krp_exit = kstats_kretprobe_exit,
 };
 
+/*
+ * The handlers of a node with a value or filters: the entry checks the
+ * task, the CPU and the conditions on arguments, then takes an argument or
+ * the time; the return checks the conditions on ret and records.  The
+ * entry returns 1 for a call that is not counted, and fprobe and
+ * kretprobe then skip its return; a node whose value and filters need no
+ * return value records at the entry, which has no return to skip.
+ */
+static __always_inline notrace int kstats_rich_enter(struct kstats_trace *t,
+						     struct pt_regs *regs,
+						     struct kstats_entry *e)
+{
+	struct kstats_args a = { .regs = regs };
+	struct kstats *ks = t->ks;
+	u64 v;
+
+	switch (kstats_filter_check(&t->filter, &a, KSTATS_AT_ENTRY)) {
+	case KSTATS_SKIP:
+		return 1;
+	case KSTATS_UNREADABLE:
+		kstats_record_missed(ks);
+		return 1;
+	default:
+		break;
+	}
+	if (t->value.base == KSTATS_BASE_ARG) {
+		if (!kstats_value_fetch(&t->value, &a, &v)) {
+			kstats_record_missed(ks);
+			return 1;
+		}
+		if (t->entry_only) {
+			kstats_record_signed(ks, v);
+			return 1;
+		}
+		e->val = v;
+	} else if (t->value.base == KSTATS_BASE_NONE) {
+		kstats_time_enter(e, ks->clock);
+	}
+	return 0;
+}
+
+static __always_inline notrace void kstats_rich_exit(struct kstats_trace *t,
+						     struct pt_regs *regs,
+						     struct kstats_entry *e)
+{
+	struct kstats_args a = {
+		.regs = regs,
+		.ret = kstats_ret_value(regs_return_value(regs)),
+	};
+	struct kstats *ks = t->ks;
+	u64 v;
+
+	switch (kstats_filter_check(&t->filter, &a, KSTATS_AT_RETURN)) {
+	case KSTATS_SKIP:
+		return;
+	case KSTATS_UNREADABLE:
+		kstats_record_missed(ks);
+		return;
+	default:
+		break;
+	}
+	switch (t->value.base) {
+	case KSTATS_BASE_RET:
+		if (kstats_value_fetch(&t->value, &a, &v))
+			kstats_record_signed(ks, v);
+		else
+			kstats_record_missed(ks);
+		break;
+	case KSTATS_BASE_ARG:
+		kstats_record_signed(ks, e->val);
+		break;
+	default:
+		kstats_time_exit(ks, e, ks->clock, ks->frac_bits, &v);
+		break;
+	}
+}
+
+static notrace int kstats_fp_rich_entry(struct fprobe *fp, unsigned long ip,
+					unsigned long ret_ip,
+					struct pt_regs *regs, void *data)
+{
+	return kstats_rich_enter(container_of(fp, struct kstats_trace, fp),
+				 regs, data);
+}
+
+NOKPROBE_SYMBOL(kstats_fp_rich_entry);
+
+static notrace void kstats_fp_rich_exit(struct fprobe *fp, unsigned long ip,
+					unsigned long ret_ip,
+					struct pt_regs *regs, void *data)
+{
+	kstats_rich_exit(container_of(fp, struct kstats_trace, fp), regs, data);
+}
+
+NOKPROBE_SYMBOL(kstats_fp_rich_exit);
+
+static notrace int kstats_krp_rich_entry(struct kretprobe_instance *ri,
+					 struct pt_regs *regs)
+{
+	return kstats_rich_enter(container_of(get_kretprobe(ri),
+					      struct kstats_trace, rp),
+				 regs, (struct kstats_entry *)ri->data);
+}
+
+NOKPROBE_SYMBOL(kstats_krp_rich_entry);
+
+static notrace int kstats_krp_rich_exit(struct kretprobe_instance *ri,
+					struct pt_regs *regs)
+{
+	kstats_rich_exit(container_of(get_kretprobe(ri), struct kstats_trace,
+				      rp),
+			 regs, (struct kstats_entry *)ri->data);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kstats_krp_rich_exit);
+
+/* A function's entry alone, where fprobe is missing: a kprobe on it. */
+static notrace int kstats_kprobe_rich(struct kprobe *kp, struct pt_regs *regs)
+{
+	kstats_rich_enter(container_of(kp, struct kstats_trace, start.kp),
+			  regs, NULL);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kstats_kprobe_rich);
+
+static const struct kstats_handlers kstats_rich_handlers = {
+	.fp_entry = kstats_fp_rich_entry,
+	.fp_exit = kstats_fp_rich_exit,
+	.krp_entry = kstats_krp_rich_entry,
+	.krp_exit = kstats_krp_rich_exit,
+};
+
 static const struct kstats_handlers *kstats_handlers_of(struct kstats_trace *t)
 {
 	struct kstats *ks = t->ks;
 
+	if (t->rich)
+		return &kstats_rich_handlers;
 	if (t->gap || ks->clock >= ARRAY_SIZE(kstats_fast_handlers))
 		return &kstats_gap_handlers;
 	return &kstats_fast_handlers[ks->clock][ks->frac_bits];
 }
 
-static notrace void kstats_mark_start(struct kstats_trace *t)
+/*
+ * Whether point @p of a section counts this event, and its key; an
+ * unreadable value is counted as missed.
+ */
+static __always_inline notrace bool kstats_point_key(struct kstats_trace *t,
+						     const struct kstats_point *p,
+						     const struct kstats_args *a,
+						     u64 *key)
 {
-	struct kstats_mark *m = this_cpu_ptr(t->marks);
-
-	m->ts = kstats_now(t->ks);
-	WRITE_ONCE(m->task, current);
+	if (p->rich) {
+		switch (kstats_filter_check(&p->opts.filter, a,
+					    KSTATS_AT_POINT)) {
+		case KSTATS_COUNT:
+			break;
+		case KSTATS_UNREADABLE:
+			kstats_record_missed(t->ks);
+			return false;
+		default:
+			return false;
+		}
+	}
+	if (kstats_key_fetch(&p->opts.key, a, key))
+		return true;
+	kstats_record_missed(t->ks);
+	return false;
 }
 
-NOKPROBE_SYMBOL(kstats_mark_start);
-
-static notrace void kstats_mark_end(struct kstats_trace *t)
+static notrace void kstats_section_start(struct kstats_trace *t,
+					 const struct kstats_args *a)
 {
-	u64 now = kstats_now(t->ks);
-	struct kstats_mark *m = this_cpu_ptr(t->marks);
+	u64 now = kstats_now(t->ks), key;
 
-	if (READ_ONCE(m->task) != current) {
-		kstats_record_missed(t->ks);
+	if (kstats_point_key(t, &t->start, a, &key))
+		kstats_pair_start(&t->pair, key, now, raw_smp_processor_id());
+}
+
+NOKPROBE_SYMBOL(kstats_section_start);
+
+/*
+ * The end of a section: the time since its start.  An end with no start
+ * in flight, a local_clock() pair that crossed CPUs (their readings do not
+ * compare) and a time that went backwards are counted as missed.
+ */
+static notrace void kstats_section_end(struct kstats_trace *t,
+				       const struct kstats_args *a)
+{
+	struct kstats *ks = t->ks;
+	u64 now = kstats_now(ks), key, ts;
+	u32 cpu;
+
+	if (!kstats_point_key(t, &t->end, a, &key))
+		return;
+	if (!kstats_pair_end(&t->pair, key, &ts, &cpu) ||
+	    (ks->clock == KSTATS_CLOCK_LOCAL && cpu != raw_smp_processor_id()) ||
+	    (s64)(now - ts) < 0) {
+		kstats_record_missed(ks);
 		return;
 	}
-	WRITE_ONCE(m->task, NULL);
-	kstats_record(t->ks, now - m->ts);
+	kstats_record(ks, now - ts);
 }
 
-NOKPROBE_SYMBOL(kstats_mark_end);
+NOKPROBE_SYMBOL(kstats_section_end);
 
 static notrace void kstats_arrival(struct kstats_trace *t)
 {
@@ -418,9 +619,30 @@ static notrace void kstats_arrival(struct kstats_trace *t)
 
 NOKPROBE_SYMBOL(kstats_arrival);
 
+/*
+ * Whether a point of @t, which has filters, counts this event; an
+ * unreadable value is counted as missed.
+ */
+static __always_inline notrace bool kstats_point_counts(struct kstats_trace *t,
+							const struct kstats_args *a)
+{
+	switch (kstats_filter_check(&t->filter, a, KSTATS_AT_POINT)) {
+	case KSTATS_COUNT:
+		return true;
+	case KSTATS_UNREADABLE:
+		kstats_record_missed(t->ks);
+		return false;
+	default:
+		return false;
+	}
+}
+
 static notrace int kstats_kprobe_start(struct kprobe *kp, struct pt_regs *regs)
 {
-	kstats_mark_start(container_of(kp, struct kstats_trace, start.kp));
+	struct kstats_args a = { .regs = regs };
+
+	kstats_section_start(container_of(kp, struct kstats_trace, start.kp),
+			     &a);
 	return 0;
 }
 
@@ -428,7 +650,9 @@ NOKPROBE_SYMBOL(kstats_kprobe_start);
 
 static notrace int kstats_kprobe_end(struct kprobe *kp, struct pt_regs *regs)
 {
-	kstats_mark_end(container_of(kp, struct kstats_trace, end.kp));
+	struct kstats_args a = { .regs = regs };
+
+	kstats_section_end(container_of(kp, struct kstats_trace, end.kp), &a);
 	return 0;
 }
 
@@ -436,17 +660,25 @@ NOKPROBE_SYMBOL(kstats_kprobe_end);
 
 /*
  * Tracepoint probes are called with the tracepoint's arguments after
- * @data; these ignore them, which the x86-64 and arm64 calling conventions
- * allow (kernels with CONFIG_CFI_CLANG would refuse the call).
+ * @data; the plain ones ignore them, which the x86-64 and arm64 calling
+ * conventions allow (kernels with CONFIG_CFI_CLANG would refuse the call).
  */
 static notrace void kstats_tp_start(void *data)
 {
-	kstats_mark_start(data);
+	kstats_section_start(data, NULL);
 }
 
 static notrace void kstats_tp_end(void *data)
 {
-	kstats_mark_end(data);
+	kstats_section_end(data, NULL);
+}
+
+/* A task exits: the starts it keys will never end. */
+static notrace void kstats_tp_exit(void *data, struct task_struct *p)
+{
+	struct kstats_trace *t = data;
+
+	kstats_pair_forget(&t->pair, (unsigned long)p);
 }
 
 static notrace void kstats_tp_arrival(void *data)
@@ -455,10 +687,59 @@ static notrace void kstats_tp_arrival(void *data)
 }
 
 /*
- * The functions on the paths of the clocks kstats' handlers read
- * (ktime_get_mono_fast_ns(), local_clock(), the TSC and the paravirtual
- * clocks under them), matched as parts of names: a probe on one of them
- * would call back into itself from its own handler.  fprobe and kprobes
+ * The probes of a tracepoint point with a value or filters take as many
+ * arguments as argN may name, all word-sized as every TP_PROTO argument
+ * is passed: those the tracepoint does not have are whatever its caller
+ * left in their registers and stack slots, read but never dereferenced
+ * unless the value says so (and then through copy_from_kernel_nofault()).
+ */
+#define KSTATS_TP_PARAMS						\
+	unsigned long a0, unsigned long a1, unsigned long a2,		\
+	unsigned long a3, unsigned long a4, unsigned long a5,		\
+	unsigned long a6, unsigned long a7, unsigned long a8,		\
+	unsigned long a9, unsigned long a10, unsigned long a11
+#define KSTATS_TP_ARGS	{ a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 }
+
+static notrace void kstats_tp_rich_start(void *data, KSTATS_TP_PARAMS)
+{
+	const unsigned long args[KSTATS_MAX_ARGS] = KSTATS_TP_ARGS;
+	struct kstats_args a = { .tp = args };
+
+	kstats_section_start(data, &a);
+}
+
+static notrace void kstats_tp_rich_end(void *data, KSTATS_TP_PARAMS)
+{
+	const unsigned long args[KSTATS_MAX_ARGS] = KSTATS_TP_ARGS;
+	struct kstats_args a = { .tp = args };
+
+	kstats_section_end(data, &a);
+}
+
+/* One tracepoint: its value, or the time since the last on this CPU. */
+static notrace void kstats_tp_rich_arrival(void *data, KSTATS_TP_PARAMS)
+{
+	const unsigned long args[KSTATS_MAX_ARGS] = KSTATS_TP_ARGS;
+	struct kstats_args a = { .tp = args };
+	struct kstats_trace *t = data;
+	u64 v;
+
+	if (!kstats_point_counts(t, &a))
+		return;
+	if (t->value.base == KSTATS_BASE_NONE)
+		kstats_arrival(t);
+	else if (kstats_value_fetch(&t->value, &a, &v))
+		kstats_record_signed(t->ks, v);
+	else
+		kstats_record_missed(t->ks);
+}
+
+/*
+ * The functions kstats' handlers call: on the paths of the clocks they
+ * read (ktime_get_mono_fast_ns(), local_clock(), the TSC and the
+ * paravirtual clocks under them) and copy_from_kernel_nofault(), which
+ * reads a value's dereferences; matched as parts of names.  A probe on one
+ * of them would call back into itself from its own handler.  fprobe and kprobes
  * would count each nested hit as missed, but every clock read of the
  * kernel would pay for it.
  */
@@ -467,6 +748,7 @@ static bool kstats_is_clock_function(const char *sym)
 	static const char * const parts[] = {
 		"ktime_get_mono_fast", "local_clock", "sched_clock",
 		"read_tsc", "rdtsc", "pvclock_", "kvm_clock", "tk_clock_read",
+		"copy_from_kernel_nofault",
 	};
 	int i;
 
@@ -536,7 +818,8 @@ static int kstats_register_function(struct kstats_trace *t, bool force_krp,
 #ifdef CONFIG_FPROBE
 	if (!force_krp) {
 		t->fp.entry_handler = h->fp_entry;
-		t->fp.exit_handler = h->fp_exit;
+		/* Without an exit handler, fprobe hooks no return. */
+		t->fp.exit_handler = t->entry_only ? NULL : h->fp_exit;
 		t->fp.entry_data_size = sizeof(struct kstats_entry);
 		t->fp.nr_maxactive = maxactive;
 		if (t->target[0])
@@ -558,6 +841,16 @@ static int kstats_register_function(struct kstats_trace *t, bool force_krp,
 			return err;
 	}
 #endif
+	if (t->entry_only) {
+		t->start.kp.symbol_name = t->target;
+		t->start.kp.pre_handler = kstats_kprobe_rich;
+		err = register_kprobe(&t->start.kp);
+		if (err)
+			return err;
+		t->mech = KSTATS_MECH_KPROBE;
+		t->registered = true;
+		return 0;
+	}
 	t->rp.handler = h->krp_exit;
 	t->rp.entry_handler = h->krp_entry;
 	t->rp.data_size = sizeof(struct kstats_entry);
@@ -584,6 +877,8 @@ static void kstats_unregister_function(struct kstats_trace *t)
 #endif
 	if (t->mech == KSTATS_MECH_KRETPROBE)
 		unregister_kretprobe(&t->rp);
+	if (t->mech == KSTATS_MECH_KPROBE)
+		unregister_kprobe(&t->start.kp);
 	t->registered = false;
 }
 
@@ -652,8 +947,7 @@ static bool kstats_is_tracepoint(const char *spec)
 /* Register one end of a section or the tracepoint of inter-arrivals. */
 static int kstats_register_point(struct kstats_trace *t,
 				 struct kstats_point *p, const char *spec,
-				 void (*tp_fn)(void *),
-				 kprobe_pre_handler_t kp_fn)
+				 void *tp_fn, kprobe_pre_handler_t kp_fn)
 {
 	const char *name = t->ks->name;
 	char *plus;
@@ -686,6 +980,7 @@ static int kstats_register_point(struct kstats_trace *t,
 		if (err)
 			return err;
 		err = tracepoint_probe_register(p->tp, tp_fn, t);
+		p->tp_fn = tp_fn;
 		if (err) {
 			pr_warn_ratelimited("%s: cannot attach to tracepoint '%s' (%d)\n",
 					    name, spec, err);
@@ -733,13 +1028,12 @@ static void kstats_put_point(struct kstats_point *p)
 	p->file = NULL;
 }
 
-static void kstats_unregister_point(struct kstats_point *p,
-				    void (*tp_fn)(void *), void *data)
+static void kstats_unregister_point(struct kstats_point *p, void *data)
 {
 	if (!p->registered)
 		return;
 	if (p->tp)
-		tracepoint_probe_unregister(p->tp, tp_fn, data);
+		tracepoint_probe_unregister(p->tp, p->tp_fn, data);
 	else
 		unregister_kprobe(&p->kp);
 	p->registered = false;
@@ -748,20 +1042,18 @@ static void kstats_unregister_point(struct kstats_point *p,
 /* Stop every probe of @t and wait for the handlers in flight. */
 static void kstats_trace_unregister(struct kstats_trace *t)
 {
-	bool tps = t->start.tp || t->end.tp;
+	bool tps = t->start.tp || t->end.tp || t->exit.tp;
 
 	kstats_unregister_function(t);
-	if (t->mech == KSTATS_MECH_ARRIVAL) {
-		kstats_unregister_point(&t->start, kstats_tp_arrival, t);
-	} else {
-		kstats_unregister_point(&t->start, kstats_tp_start, t);
-		kstats_unregister_point(&t->end, kstats_tp_end, t);
-	}
+	kstats_unregister_point(&t->start, t);
+	kstats_unregister_point(&t->end, t);
+	kstats_unregister_point(&t->exit, t);
 	if (tps)
 		tracepoint_synchronize_unregister();
 	/* No handler runs on a module's tracepoint now: let it go. */
 	kstats_put_point(&t->start);
 	kstats_put_point(&t->end);
+	kstats_put_point(&t->exit);
 }
 
 static u64 kstats_trace_missed(struct kstats *ks)
@@ -776,6 +1068,7 @@ static u64 kstats_trace_missed(struct kstats *ks)
 	case KSTATS_MECH_KRETPROBE:
 		return (u64)READ_ONCE(t->rp.nmissed) +
 		       READ_ONCE(t->rp.kp.nmissed);
+	case KSTATS_MECH_KPROBE:
 	case KSTATS_MECH_SECTION:
 		return READ_ONCE(t->start.kp.nmissed) +
 		       READ_ONCE(t->end.kp.nmissed);
@@ -784,14 +1077,42 @@ static u64 kstats_trace_missed(struct kstats *ks)
 	}
 }
 
+/* A section's keys, per-point filters and starts in flight. */
+static void kstats_section_show(struct kstats_trace *t, struct seq_file *m,
+				char *buf, size_t size)
+{
+	static const char * const which[] = { "start", "end" };
+	const struct kstats_point *pts[] = { &t->start, &t->end };
+	struct kstats_pair_counts c;
+	int i;
+
+	kstats_key_format(&t->start.opts.key, buf, size);
+	seq_printf(m, "# key start %s", buf);
+	kstats_key_format(&t->end.opts.key, buf, size);
+	seq_printf(m, " end %s\n", buf);
+	for (i = 0; i < 2; i++) {
+		if (kstats_filter_is_empty(&pts[i]->opts.filter))
+			continue;
+		kstats_filter_format(&pts[i]->opts.filter, buf, size);
+		seq_printf(m, "# filter %s %s\n", which[i], buf);
+	}
+	kstats_pair_counts(&t->pair, &c);
+	seq_printf(m, "# inflight max %u pending %llu replaced %llu evicted %llu exited %llu unmatched %llu\n",
+		   t->pair.inflight, kstats_pair_pending(&t->pair), c.replaced,
+		   c.evicted, c.exited, c.unmatched);
+}
+
 static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
 {
 	struct kstats_trace *t = ks->priv;
+
+	char buf[512];
 
 	seq_printf(m, "# source mechanism %s", kstats_mech_names[t->mech]);
 	switch (t->mech) {
 	case KSTATS_MECH_FPROBE:
 	case KSTATS_MECH_KRETPROBE:
+	case KSTATS_MECH_KPROBE:
 		seq_printf(m, " target %s maxactive %u", t->target,
 			   t->maxactive);
 		break;
@@ -804,9 +1125,20 @@ static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
 	}
 	if (t->gap)
 		seq_printf(m, " gap %s", t->gap->name);
-	if (t->mech <= KSTATS_MECH_KRETPROBE)
+	if (t->mech <= KSTATS_MECH_KRETPROBE &&
+	    t->value.base == KSTATS_BASE_NONE)
 		seq_printf(m, " floor_p50 %llu", t->floor_p50);
 	seq_putc(m, '\n');
+	if (t->value.base != KSTATS_BASE_NONE) {
+		kstats_value_format(&t->value, buf, sizeof(buf));
+		seq_printf(m, "# value %s\n", buf);
+	}
+	if (t->mech == KSTATS_MECH_SECTION) {
+		kstats_section_show(t, m, buf, sizeof(buf));
+	} else if (!kstats_filter_is_empty(&t->filter)) {
+		kstats_filter_format(&t->filter, buf, sizeof(buf));
+		seq_printf(m, "# filter %s\n", buf);
+	}
 }
 
 /*
@@ -829,6 +1161,7 @@ static void kstats_trace_release(struct kstats *ks)
 
 	free_percpu(t->marks);
 	free_percpu(t->last_end);
+	kstats_pair_free(&t->pair);
 	kfree(t);
 }
 
@@ -881,7 +1214,53 @@ static void kstats_trace_origin(struct kstats_cmd *cmd, char *buf, size_t size)
 	n += scnprintf(buf + n, size - n, " bits %u clock %s",
 		       cmd->cfg.frac_bits, kstats_clock_name(cmd->cfg.clock));
 	if (cmd->gap)
-		scnprintf(buf + n, size - n, " gap");
+		n += scnprintf(buf + n, size - n, " gap");
+	if (cmd->value.base != KSTATS_BASE_NONE) {
+		n += scnprintf(buf + n, size - n, " value ");
+		kstats_value_format(&cmd->value, buf + n, size - n);
+	}
+}
+
+/* A point of a section needs its arguments for a value key or a filter. */
+static void kstats_section_point(struct kstats_point *p,
+				 const struct kstats_point_opts *opts)
+{
+	p->opts = *opts;
+	p->rich = opts->key.kind == KSTATS_KEY_VALUE ||
+		  !kstats_filter_is_empty(&opts->filter);
+}
+
+/*
+ * A section: its table of starts in flight, the end, then the start (so
+ * that no start is held before its end can come), and the tracepoint of
+ * exiting tasks, whose starts are dropped.
+ */
+static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
+{
+	int err;
+
+	t->mech = KSTATS_MECH_SECTION;
+	kstats_section_point(&t->start, &cmd->point[0]);
+	kstats_section_point(&t->end, &cmd->point[1]);
+	err = kstats_pair_init(&t->pair, cmd->inflight ?: KSTATS_PAIR_DEFAULT);
+	if (err)
+		return err;
+	err = kstats_register_point(t, &t->end, cmd->end,
+				    t->end.rich ? (void *)kstats_tp_rich_end :
+						  (void *)kstats_tp_end,
+				    kstats_kprobe_end);
+	if (!err)
+		err = kstats_register_point(t, &t->start, cmd->start,
+					    t->start.rich ?
+					    (void *)kstats_tp_rich_start :
+					    (void *)kstats_tp_start,
+					    kstats_kprobe_start);
+	if (!err && kstats_register_point(t, &t->exit,
+					  "tp:sched:sched_process_exit",
+					  kstats_tp_exit, NULL))
+		pr_warn_ratelimited("%s: exiting tasks not seen: their starts leave only when evicted\n",
+				    t->ks->name);
+	return err;
 }
 
 static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
@@ -899,26 +1278,17 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		return -EINVAL;
 	}
 
-	if (cmd->start) {
-		t->mech = KSTATS_MECH_SECTION;
-		t->marks = alloc_percpu(struct kstats_mark);
-		if (!t->marks)
-			return -ENOMEM;
-		err = kstats_register_point(t, &t->end, cmd->end, kstats_tp_end,
-					    kstats_kprobe_end);
-		if (!err)
-			err = kstats_register_point(t, &t->start, cmd->start,
-						    kstats_tp_start,
-						    kstats_kprobe_start);
-		return err;
-	}
+	if (cmd->start)
+		return kstats_section_setup(t, cmd);
 	if (kstats_is_tracepoint(cmd->target)) {
 		t->mech = KSTATS_MECH_ARRIVAL;
 		t->marks = alloc_percpu(struct kstats_mark);
 		if (!t->marks)
 			return -ENOMEM;
 		return kstats_register_point(t, &t->start, cmd->target,
-					     kstats_tp_arrival, NULL);
+					     t->rich ?
+					     (void *)kstats_tp_rich_arrival :
+					     (void *)kstats_tp_arrival, NULL);
 	}
 
 	if (!kstats_symbol_chars(cmd->target)) {
@@ -999,6 +1369,13 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	}
 	/* From here on, retiring and putting @ks cleans up after @t. */
 	t->ks = ks;
+	t->value = cmd->value;
+	t->filter = cmd->filter;
+	t->rich = t->value.base != KSTATS_BASE_NONE ||
+		  !kstats_filter_is_empty(&t->filter);
+	/* Nothing to take at the return: probe the entry alone. */
+	t->entry_only = t->value.base == KSTATS_BASE_ARG &&
+			!kstats_filter_uses_ret(&t->filter);
 	ks->priv = t;
 	ks->show_source = kstats_trace_show;
 	ks->extra_missed = kstats_trace_missed;
@@ -1006,11 +1383,14 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	ks->release = kstats_trace_release;
 
 	err = cmd->gap ? kstats_trace_gap(t, cmd) : 0;
+	if (!err && t->value.base != KSTATS_BASE_NONE)
+		err = kstats_negative_enable(ks, true);
 	if (!err)
 		err = kstats_trace_setup(t, cmd);
 	if (err)
 		goto fail;
-	if (t->mech <= KSTATS_MECH_KRETPROBE)
+	if (t->mech <= KSTATS_MECH_KRETPROBE &&
+	    t->value.base == KSTATS_BASE_NONE)
 		kstats_trace_calibrate(t);
 
 	kstats_trace_origin(cmd, origin, sizeof(origin));

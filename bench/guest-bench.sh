@@ -68,12 +68,17 @@ trace_rows() {
 	done
 
 	# kstats trace, default mechanism (fprobe where available), then forced kretprobe
-	for v in default kretprobe tsc kretprobe-tsc; do
+	# then values (an argument at the entry alone, the return value) and
+	# a filter that always holds (cpu 0 on one vCPU), with the duration
+	for v in default kretprobe tsc kretprobe-tsc value-arg value-ret filter; do
 		case $v in
 		default) opt= ;;
 		kretprobe) opt=" mech kretprobe" ;;
 		tsc) opt=" clock tsc" ;;
 		kretprobe-tsc) opt=" mech kretprobe clock tsc" ;;
+		value-arg) opt=" value arg0" ;;
+		value-ret) opt=" value ret" ;;
+		filter) opt=" cpu 0" ;;
 		esac
 		if try "echo 'trace $F name $N$opt' > $KC"; then
 			measure $kind kstats_$v
@@ -83,6 +88,20 @@ trace_rows() {
 				echo "BENCHINFO kstats_trace_$v remove failed: $ERR"
 		else
 			na $kind kstats_$v "$ERR"
+		fi
+	done
+
+	# a keyed section around the system call (its tracepoints), paired by
+	# the task (the default) and by the CPU
+	for key in task cpu; do
+		if [ $kind = k ]; then
+			na $kind section_$key "no system call in the in-kernel loop"
+		elif try "echo 'trace $N start tp:raw_syscalls:sys_enter key $key end tp:raw_syscalls:sys_exit key $key' > $KC"; then
+			measure $kind section_$key
+			try "echo 'remove $N' > $KC" ||
+				echo "BENCHINFO section_$key remove failed: $ERR"
+		else
+			na $kind section_$key "$ERR"
 		fi
 	done
 

@@ -64,6 +64,8 @@
 
 static u64 vals_hot[NVALS], vals_spread[NVALS];
 static struct kstats *bench_ks;
+/* The distribution of the timed-path rows: ktime, as kstats_new() makes. */
+static struct kstats *bench_timed;
 static u64 bench_sink;
 
 /* ---- output ---------------------------------------------------------- */
@@ -193,6 +195,55 @@ BENCH_OP(record_bits)
 	kstats_record_bits(ks, v, BENCH_BITS);
 }
 
+/*
+ * Timing a path: the open-coded pair of clock reads and a record, and
+ * what the annotation API writes instead; then two chained stages, open
+ * coded (four clock reads) and with kstats_record_since() (three).
+ */
+BENCH_OP(timed_open)
+{
+	u64 t0 = kstats_now(bench_timed);
+
+	OPTIMIZER_HIDE_VAR(v);
+	kstats_record(bench_timed, kstats_now(bench_timed) - t0);
+}
+
+BENCH_OP(timed_since)
+{
+	u64 t0 = kstats_now(bench_timed);
+
+	OPTIMIZER_HIDE_VAR(v);
+	kstats_record_since(bench_timed, t0);
+}
+
+BENCH_OP(timed_scope)
+{
+	kstats_scope(bench_timed);
+
+	OPTIMIZER_HIDE_VAR(v);
+}
+
+BENCH_OP(stages_open)
+{
+	u64 t0 = kstats_now(bench_timed), t1;
+
+	OPTIMIZER_HIDE_VAR(v);
+	kstats_record(bench_timed, kstats_now(bench_timed) - t0);
+	t1 = kstats_now(bench_timed);
+	OPTIMIZER_HIDE_VAR(v);
+	kstats_record(bench_timed, kstats_now(bench_timed) - t1);
+}
+
+BENCH_OP(stages_since)
+{
+	u64 t = kstats_now(bench_timed);
+
+	OPTIMIZER_HIDE_VAR(v);
+	t = kstats_record_since(bench_timed, t);
+	OPTIMIZER_HIDE_VAR(v);
+	kstats_record_since(bench_timed, t);
+}
+
 /* ---- loops ------------------------------------------------------------- */
 
 /* One timed loop of @n calls of op_@name; returns ns (icount: insns). */
@@ -246,6 +297,11 @@ DEFINE_LOOP(record)
 DEFINE_LOOP(atomic)
 DEFINE_LOOP(spinlock)
 DEFINE_LOOP(record_bits)
+DEFINE_LOOP(timed_open)
+DEFINE_LOOP(timed_since)
+DEFINE_LOOP(timed_scope)
+DEFINE_LOOP(stages_open)
+DEFINE_LOOP(stages_since)
 DEFINE_COLD(empty)
 DEFINE_COLD(record)
 DEFINE_COLD(atomic)
@@ -339,6 +395,11 @@ static void cmd_record(void)
 	ROW("spinlock_spread", spinlock, vals_spread);
 	ROW("record_bits_hot", record_bits, vals_hot);
 	ROW("record_bits_spread", record_bits, vals_spread);
+	ROW("timed_open", timed_open, vals_hot);
+	ROW("timed_since", timed_since, vals_hot);
+	ROW("timed_scope", timed_scope, vals_hot);
+	ROW("stages_open", stages_open, vals_hot);
+	ROW("stages_since", stages_since, vals_hot);
 	ns = MEASURE(empty, vals_spread, &empty);
 	out_val("BENCHRAW", "empty_spread", empty);
 #undef ROW2
@@ -775,6 +836,11 @@ static int __init kstats_bench_init(void)
 	bench_ks = kstats_new_config(&cfg);
 	if (IS_ERR(bench_ks))
 		return PTR_ERR(bench_ks);
+	bench_timed = kstats_new("bench_timed", BENCH_BITS);
+	if (IS_ERR(bench_timed)) {
+		kstats_delete(bench_ks);
+		return PTR_ERR(bench_timed);
+	}
 	for (i = 0; i < NVALS; i++) {
 		/* A typical duration in ns, always the same slot. */
 		vals_hot[i] = 1000;
@@ -800,6 +866,7 @@ static void __exit kstats_bench_exit(void)
 	if (floor_krp)
 		cmd_floor("kretprobe", "", false);
 	mutex_unlock(&bench_mutex);
+	kstats_delete(bench_timed);
 	kstats_delete(bench_ks);
 }
 

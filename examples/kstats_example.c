@@ -56,16 +56,21 @@ static int example_consume(const char __user *ubuf, size_t count)
 	return 0;
 }
 
+/*
+ * The time of the whole write, every way out included (kstats_scope()),
+ * and what it returns: the bytes taken, or the negative errno of a failed
+ * copy, which kstats counts apart as an "errno" row.
+ */
 static ssize_t example_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
-	u64 t0 = kstats_now(example_time);
+	kstats_scope(example_time);
 	int err = example_consume(ubuf, count);
+	ssize_t ret = err ? err : count;
 
-	kstats_record(example_time, kstats_now(example_time) - t0);
-	kstats_record(example_size, count);
+	kstats_record_signed(example_size, ret);
 	trace_kstats_example_write(count);
-	return err ? err : count;
+	return ret;
 }
 
 static const struct file_operations example_fops = {

@@ -163,6 +163,11 @@ rows = [
     ("spinlock histogram (irqsave), cold cache (1)", "spinlock_cold"),
     ("kstats_record_bits() (frac_bits a compile-time constant), hot", "record_bits_hot"),
     ("kstats_record_bits(), spread", "record_bits_spread"),
+    ("a timed path, open-coded: `t0 = kstats_now(); ...; kstats_record(ks, kstats_now() - t0)`", "timed_open"),
+    ("the same with `kstats_record_since(ks, t0)`", "timed_since"),
+    ("the same with `kstats_scope(ks)`", "timed_scope"),
+    ("two chained stages, open-coded (4 clock reads, 2 records)", "stages_open"),
+    ("two chained stages with `kstats_record_since()` (3 clock reads, 2 records)", "stages_since"),
 ]
 ri, rt = ic["BENCH"].get("record_hot"), t1["BENCH"].get("record_hot")
 for label, k in rows:
@@ -201,6 +206,11 @@ trows = [
     ("kstats `trace FUNC mech kretprobe`", "kstats_kretprobe"),
     ("kstats `trace FUNC clock tsc`", "kstats_tsc"),
     ("kstats `trace FUNC mech kretprobe clock tsc`", "kstats_kretprobe-tsc"),
+    ("kstats `trace FUNC value arg0` (a value: fprobe at the entry alone)", "kstats_value-arg"),
+    ("kstats `trace FUNC value ret` (the return value: fprobe entry and exit)", "kstats_value-ret"),
+    ("kstats `trace FUNC cpu 0` (the duration, with a filter that holds)", "kstats_filter"),
+    ("kstats `trace S start tp:raw_syscalls:sys_enter end tp:raw_syscalls:sys_exit` (a keyed section, key task)", "section_task"),
+    ("the same section with `key cpu`", "section_cpu"),
     ("ftrace function_graph, filtered to FUNC", "fgraph"),
     ("kretprobe event, enabled, with a hist trigger (keys=common_pid)", "kretprobe_hist"),
     ("kprobe+kretprobe events -> synthetic latency event -> hist (lat.log2)", "synth_hist"),

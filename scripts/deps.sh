@@ -11,6 +11,7 @@ set -euo pipefail
 
 pkgs=(qemu-system-x86 busybox-static cpio kmod sparse bc bison flex
 	libelf-dev libssl-dev dwarves xz-utils gcc make libc6-dev
+	libbpf-dev zlib1g-dev pkg-config
 	linux-source-6.12 linux-headers-amd64 linux-image-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
 	linux-image-rt-amd64 linux-headers-rt-amd64 clang llvm libclang-rt-14-dev python3 prometheus libxml2-utils

@@ -151,6 +151,7 @@ d="the consumer example loads against it" t insmod /kstats/kstats_consumer.ko
 echo '# $ head -n 5 /sys/kernel/debug/kstats/consumer_kmalloc'
 head -n 5 /sys/kernel/debug/kstats/consumer_kmalloc | sed 's/^/# /'
 d="consumer_kmalloc has its 1000 samples" t grep -q ' samples 1000 ' /sys/kernel/debug/kstats/consumer_kmalloc
+d="the consumer read its own p99 with kstats_read()" t sh -c 'dmesg | grep -q "kstats_consumer: 1000 kmalloc+kfree, p50 [0-9]* ns, p99 [0-9]* ns"'
 d="rmmod kstats_consumer kstats" t rmmod kstats_consumer kstats
 echo "1..$((n - 1))"
 EOF

@@ -94,9 +94,11 @@ guest_helpers() {
 		gcc -static -O2 -Wall -pthread -I"$KSTATS_ROOT" -o "$out/$n" "$c" -lm \
 			> "$KSTATS_ROOT/build/logs/helper-$n.log" 2>&1 || echo "$n"
 	done
-	# The kstats command itself, for the guest suite and the demo.
+	# The kstats command itself, for the guest suite and the demo; libbpf
+	# (BTF, for trace --value) and what its static archive needs.
 	if [ -f "$KSTATS_ROOT/tools/kstats.c" ]; then
-		gcc -static -O2 -Wall -o "$out/kstats" "$KSTATS_ROOT"/tools/*.c -lm \
+		gcc -static -O2 -Wall -o "$out/kstats" "$KSTATS_ROOT"/tools/*.c \
+			-lbpf -lelf -lz -lm \
 			> "$KSTATS_ROOT/build/logs/helper-kstats.log" 2>&1 || echo kstats
 	fi
 }
@@ -109,7 +111,18 @@ suite_args() {
 	local d=$2
 	case $1 in
 	integration)
-		SUITE_ARGS=(--script "$d/tests/guest/run.sh") ;;
+		SUITE_ARGS=(--script "$d/tests/guest/run.sh")
+		# null_blk (and configfs), for the biolatency recipe: from the
+		# kernel's own tree when the host has it (not for a test kernel);
+		# BUILD-DIR is named by the build tree's release (6.1.192), the
+		# tree by the package's (6.1.0-56-amd64)
+		local m
+		for m in /lib/modules/*; do
+			[ "$(cat "$m/build/include/config/kernel.release" 2>/dev/null)" = "$(basename "$d")" ] &&
+				grep -qE '(^|/)null_blk\.ko(\.[gx]z|\.zst)?:' "$m/modules.dep" 2>/dev/null &&
+				SUITE_ARGS+=(--modules-dir "$m" --module null_blk) && break
+		done
+		: ;;
 	reliability)
 		SUITE_ARGS=(--smp 4 --mem 2048 --script "$d/tests/reliability/run.sh"
 			    --add "$d/tests/kstats_stress.ko"

@@ -93,6 +93,9 @@ for m in "${mutants[@]}"; do
 	else
 		caught=$((caught + 1))
 		echo "ok $n - $name: caught by the $suite suite ($fails tests failed, vm-run.sh exit $rc, $secs s)"
+		# The expected failure, worded so that no reader of the log
+		# takes the caught mutant's TAP line for a failing test.
+		hit=${hit/#not ok /failed as planted: }
 		echo "#   ${hit:0:160}"
 	fi
 done

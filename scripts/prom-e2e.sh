@@ -43,7 +43,7 @@ echo "TAP version 13"
 
 # The tool, built apart from tools/ (which `make -C tools` owns).
 KST=$W/kstats
-cc -O2 -std=c99 -o "$KST" tools/*.c -lm 2> "$W/cc.log" ||
+cc -O2 -std=c99 -o "$KST" tools/*.c -lbpf -lelf -lz -lm 2> "$W/cc.log" ||
 	{ echo "Bail out! the kstats tool does not build: $(head -n 3 "$W/cc.log")"; exit 1; }
 
 # A root directory of snapshots named after their distribution, as
@@ -59,10 +59,11 @@ done
 
 # export ROOT: what a fleet's timer runs, the ExecStart of
 # contrib/systemd/kstats-export.service, with this test's tool, root and
-# textfile directory, and the host label "e2e".
+# textfile directory, the host label "e2e", and every slot a bucket
+# (--buckets 100000: the p99s below are compared slot for slot).
 UNIT=contrib/systemd/kstats-export.service
 EXPORT=$(sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'\$/\1/p" "$UNIT" |
-	sed "s|/usr/local/sbin/kstats export|\"$KST\" --root \"\$1\" export --host e2e|
+	sed "s|/usr/local/sbin/kstats export|\"$KST\" --root \"\$1\" export --host e2e --buckets 100000|
 	     s|/var/lib/prometheus/node-exporter|$W/textfile|g")
 [ -n "$EXPORT" ] || { echo "Bail out! no ExecStart=/bin/sh -c '...' in $UNIT"; exit 1; }
 export_prom() { sh -c "$EXPORT" sh "$1"; }
@@ -116,10 +117,11 @@ wait_for() {
 	return 1
 }
 
-check "node_exporter serves kstats_bucket on 127.0.0.1:$NE_PORT" \
-	bash -c "for i in \$(seq 60); do curl -sf http://127.0.0.1:$NE_PORT/metrics | grep -q '^kstats_bucket{' && exit 0; sleep 0.5; done; exit 1"
+check "node_exporter serves kstats_*_bucket on 127.0.0.1:$NE_PORT" \
+	bash -c "for i in \$(seq 60); do curl -sf http://127.0.0.1:$NE_PORT/metrics | grep -q '^kstats_[a-z_]*_bucket{' && exit 0; sleep 0.5; done; exit 1"
+COUNT='{__name__=~"kstats_(duration_seconds|duration_cycles|value)_count"'
 check "prometheus scraped every distribution" \
-	wait_for 'count(kstats_count{job="kstats"})' "${#names[@]}"
+	wait_for "count($COUNT,job=\"kstats\"})" "${#names[@]}"
 grep -h 'msg="Server is ready' "$W/prometheus.log" >/dev/null ||
 	diag "prometheus.log: $(tail -n 3 "$W/prometheus.log")"
 
@@ -180,12 +182,28 @@ agree() {
 	fi
 }
 
+# family NAME: the histogram family of distribution NAME in the textfile.
+family() {
+	sed -n "/^kstats_[a-z_]*_bucket{name=\"$1\"/{s/_bucket{.*//p;q}" "$W/textfile/kstats.prom"
+}
+
+# in_unit FAMILY VALUE: a value of FAMILY in the snapshot's unit (seconds
+# to ns).
+in_unit() {
+	case $1 in
+	*_seconds) python3 -c 'import sys; v = sys.argv[1]
+print(v if v in ("none", "error", "NaN") else float(v) * 1e9)' "$2" ;;
+	*) echo "$2" ;;
+	esac
+}
+
 for n in "${names[@]}"; do
 	read -r p99 k ts last <<< "$(tool_p99 "$W/root/$n")"
-	agree "$n p99, one host" \
-		"$(query "histogram_quantile(0.99, kstats_bucket{name=\"$n\"})")" "$p99" "$k" "$ts" "$last"
+	fam=$(family "$n")
+	agree "$n p99, one host ($fam)" \
+		"$(in_unit "$fam" "$(query "histogram_quantile(0.99, ${fam}_bucket{name=\"$n\"})")")" "$p99" "$k" "$ts" "$last"
 	agree "$n p99, fleet form" \
-		"$(query "histogram_quantile(0.99, sum by (le) (kstats_bucket{name=\"$n\"}))")" "$p99" "$k" "$ts" "$last"
+		"$(in_unit "$fam" "$(query "histogram_quantile(0.99, sum by (le) (${fam}_bucket{name=\"$n\"}))")")" "$p99" "$k" "$ts" "$last"
 done
 
 # Cumulative snapshots of one distribution, "warm" (frac_bits 3, ns): host
@@ -200,39 +218,40 @@ if [ -f "$S/snap2.txt" ] && [ -f "$S/snap5.txt" ] && [ -f "$S/snap6.txt" ]; then
 	as_warm "$S/snap2.txt" "$W/root2/warm"
 	as_warm "$S/snap6.txt" "$W/root3/warm"
 	export_prom "$W/root2"
-	"$KST" --root "$W/root3" export --format prometheus --host h2 > "$W/textfile/h2.prom"
+	"$KST" --root "$W/root3" export --format prometheus --host h2 --buckets 100000 > "$W/textfile/h2.prom"
 	# Both correct only if the exported bucket set does not depend on the
 	# data: an `le` missing from one scrape or one host is no count at all
 	# for sum() and for the difference, where it should be the total.
 	les() { grep -o 'le="[^"]*"' "$1" | sort -u; }
 	check "both hosts export the same set of le" \
 		cmp -s <(les "$W/textfile/kstats.prom") <(les "$W/textfile/h2.prom")
-	check "prometheus scraped warm from hosts e2e and h2" wait_for 'count(kstats_count{name="warm"})' 2
+	check "prometheus scraped warm from hosts e2e and h2" wait_for 'count(kstats_duration_seconds_count{name="warm"})' 2
 	agree "warm p99, fleet of 2 hosts (sum by le) vs the merged snapshots" \
-		"$(query 'histogram_quantile(0.99, sum by (le) (kstats_bucket{name="warm"}))')" \
+		"$(in_unit _seconds "$(query 'histogram_quantile(0.99, sum by (le) (kstats_duration_seconds_bucket{name="warm"}))')")" \
 		"$(merged_p99 "$S/snap2.txt" "$S/snap6.txt")" 3
-	t1=$(query 'timestamp(kstats_count{name="warm",host="e2e"})')
+	t1=$(query 'timestamp(kstats_duration_seconds_count{name="warm",host="e2e"})')
 	les "$W/textfile/kstats.prom" > "$W/le-before"
 	as_warm "$S/snap5.txt" "$W/root2/warm"
 	export_prom "$W/root2"
 	check "prometheus scraped the second snapshot of warm" \
-		wait_for 'kstats_count{name="warm",host="e2e"}' "$(field "$S/snap5.txt" name samples)"
-	sel='kstats_bucket{name="warm",host="e2e"}'
+		wait_for 'kstats_duration_seconds_count{name="warm",host="e2e"}' "$(field "$S/snap5.txt" name samples)"
+	sel='kstats_duration_seconds_bucket{name="warm",host="e2e"}'
 	read -r p99 k ts last <<< "$(tool_p99 "$S/snap5.txt")"
 	agree "warm p99 after the update" \
-		"$(query "histogram_quantile(0.99, $sel)")" "$p99" "$k" "$ts"
-	# kstats watch A B: the p99 of B - A, printed with its unit (ns here).
+		"$(in_unit _seconds "$(query "histogram_quantile(0.99, $sel)")")" "$p99" "$k" "$ts"
+	# kstats watch A B: the p99 of B - A, printed with its unit (ns here),
+	# read inside its slot: in the slot of the merged p99 (or the next).
 	wp99=$("$KST" watch "$S/snap2.txt" "$S/snap5.txt" |
 		awk '$1 ~ /^[0-9]+$/ { v = $7 } END { print v }')
-	expect "kstats watch snap2 snap5: p99 of the difference" \
-		"$(merged_p99 "-$S/snap2.txt" "$S/snap5.txt")" \
+	agree "kstats watch snap2 snap5: p99 of the difference" \
 		"$(python3 -c 'import sys; v = sys.argv[1]
 for u, m in (("ns", 1), ("us", 1000), ("ms", 10**6)):
-	if v.endswith(u): print(round(float(v[:-len(u)]) * m)); break' "${wp99:-0ns}")"
+	if v.endswith(u): print(round(float(v[:-len(u)]) * m)); break' "${wp99:-0ns}")" \
+		"$(merged_p99 "-$S/snap2.txt" "$S/snap5.txt")" 3
 	check "both scrapes of e2e have the same set of le" \
 		cmp -s "$W/le-before" <(les "$W/textfile/kstats.prom")
 	agree "warm interval p99: difference of two scrapes (@) vs kstats watch snap2 snap5" \
-		"$(query "histogram_quantile(0.99, sum by (le) ($sel - $sel @ $t1))")" \
+		"$(in_unit _seconds "$(query "histogram_quantile(0.99, sum by (le) ($sel - $sel @ $t1))")")" \
 		"$(merged_p99 "-$S/snap2.txt" "$S/snap5.txt")" 3
 fi
 

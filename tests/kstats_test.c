@@ -14,7 +14,10 @@
 #include <linux/spinlock.h>
 
 #include "kstats.h"
+#include "kstats_cmd.h"
 #include "kstats_internal.h"
+#include "kstats_pair.h"
+#include "kstats_point.h"
 
 /*
  * The reference: the lower bounds of every slot, built by walking the
@@ -537,6 +540,621 @@ static void kstats_test_control_commands(struct kunit *test)
 				    "'%s'", bad[i]);
 }
 
+/* Each value parses to what it says, and formats back to its canonical text. */
+static void kstats_test_value_parse(struct kunit *test)
+{
+	static const char * const same[] = {
+		"ret", "arg0", "arg11", "ret:s4", "arg1:4", "arg2:s1",
+		"arg3+0:8", "arg0+32:8+80:8", "arg0+8:8-16:8+0:8+4:s2",
+		"ret+0:1", "arg5:s2+0:8",
+	};
+	static const struct { const char *in, *out; } canon[] = {
+		{ "arg3+0x10:8", "arg3+16:8" },
+		{ "arg0-0x8:s4", "arg0-8:s4" },
+		{ "arg01", "arg1" },
+		{ "arg0+2147483647:1", "arg0+2147483647:1" },
+	};
+	static const char * const bad[] = {
+		"", "r", "retval", "arg", "arg12", "arg99", "argx", "arg-1",
+		"arg0+0:3", "arg0+0:16", "arg0+0:s8", "arg0+0", "arg0+:8",
+		"arg0+0x:8", "arg0+2147483648:8", "arg0+-1:8", "arg0:3",
+		"arg0+0:8+0:8+0:8+0:8+0:8", "arg0+0:4+0:8", "arg0+8:s4+0:4",
+		"arg0 ", "arg0+0:8x", "ret:s4x", "arg0+99999999999999999999:8",
+	};
+	struct kstats_value v;
+	char buf[128];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(same); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(same[i], &v), 0,
+				    "'%s'", same[i]);
+		kstats_value_format(&v, buf, sizeof(buf));
+		KUNIT_EXPECT_STREQ(test, buf, same[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(canon); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(canon[i].in, &v),
+				    0, "'%s'", canon[i].in);
+		kstats_value_format(&v, buf, sizeof(buf));
+		KUNIT_EXPECT_STREQ(test, buf, canon[i].out);
+	}
+	KUNIT_EXPECT_EQ(test, kstats_parse_value("arg3+0:8", &v), 0);
+	KUNIT_EXPECT_EQ(test, v.base, KSTATS_BASE_ARG);
+	KUNIT_EXPECT_EQ(test, v.arg, 3);
+	KUNIT_EXPECT_EQ(test, v.nr_derefs, 1);
+	KUNIT_EXPECT_EQ(test, v.deref[0].off, 0);
+	KUNIT_EXPECT_EQ(test, v.deref[0].width.size, 8);
+	KUNIT_EXPECT_EQ(test, kstats_parse_value("ret-12:s2", &v), 0);
+	KUNIT_EXPECT_EQ(test, v.base, KSTATS_BASE_RET);
+	KUNIT_EXPECT_EQ(test, v.deref[0].off, -12);
+	KUNIT_EXPECT_TRUE(test, v.deref[0].width.sign);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(bad[i], &v),
+				    -EINVAL, "'%s'", bad[i]);
+}
+
+/* The value and filter options of trace commands, and what they refuse. */
+static void kstats_test_filter_parse(struct kunit *test)
+{
+	static const struct { const char *in, *filter; } good[] = {
+		{ "trace f pid 12", "pid 12" },
+		{ "trace f tid 0 pid 7", "pid 7 tid 0" },
+		{ "trace f comm dd cpu 0", "comm dd cpu 0" },
+		{ "trace f comm 123456789012345", "comm 123456789012345" },
+		{ "trace f if arg2 > 1000", "if arg2 > 1000" },
+		{ "trace f if ret == -9 if arg0 & 0x800",
+		  "if ret == -9 if arg0 & 2048" },
+		{ "trace f if arg1 != -0x10 if arg1 <= 5 if arg1 >= 1 if arg1 < 9",
+		  "if arg1 != -16 if arg1 <= 5 if arg1 >= 1 if arg1 < 9" },
+		{ "trace sec comm x if arg0 == 1 start a end b",
+		  "comm x if arg0 == 1" },
+		{ "trace tp:sched:sched_wakeup if arg0+0:8 != 0",
+		  "if arg0+0:8 != 0" },
+		{ "trace f", "" },
+	};
+	static const char * const bad[] = {
+		"trace f pid -1", "trace f pid x", "trace f tid -5",
+		"trace f comm 1234567890123456", "trace f cpu 4096",
+		"trace f cpu -1", "trace f cpu", "trace f if arg0",
+		"trace f if arg0 >", "trace f if arg0 > x",
+		"trace f if arg0 =~ 1", "trace f if arg12 == 1",
+		"trace f if arg0 == 1 if arg0 == 1 if arg0 == 1 if arg0 == 1 if arg0 == 1",
+		"trace f value", "trace f value arg12", "trace f value arg0+0:3",
+		"trace f value arg0 gap", "trace f value ret clock tsc",
+		"trace f value ret clock ktime",
+		"trace tp:sched:sched_wakeup value ret",
+		"trace tp:sched:sched_wakeup if ret < 0",
+		"trace sec start a end b value arg0",
+		"trace sec start a end b if ret < 0",
+		"trace f gap comm dd", "new foo value arg0", "new foo pid 1",
+	};
+	struct kstats_cmd cmd;
+	char buf[256];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, good[i].in, &cmd), 0,
+				    "'%s'", good[i].in);
+		kstats_filter_format(&cmd.filter, buf, sizeof(buf));
+		KUNIT_EXPECT_STREQ(test, buf, good[i].filter);
+		KUNIT_EXPECT_EQ(test, kstats_filter_is_empty(&cmd.filter),
+				!*good[i].filter);
+	}
+	KUNIT_EXPECT_EQ(test, parse(test, "trace vfs_read value arg2 comm dd",
+				    &cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd.value.base, KSTATS_BASE_ARG);
+	KUNIT_EXPECT_EQ(test, cmd.value.arg, 2);
+	KUNIT_EXPECT_EQ(test, cmd.cfg.clock, KSTATS_CLOCK_NONE);
+	KUNIT_EXPECT_STREQ(test, cmd.cfg.name, "vfs_read");
+	KUNIT_EXPECT_EQ(test, parse(test, "trace f value ret clock none", &cmd),
+			0);
+	KUNIT_EXPECT_EQ(test, parse(test, "trace tp:a:b value arg0:s4", &cmd),
+			0);
+	KUNIT_EXPECT_STREQ(test, cmd.cfg.name, "b");
+	/* A duration node with a condition on ret keeps its clock. */
+	KUNIT_EXPECT_EQ(test, parse(test, "trace f if ret < 0 clock local", &cmd),
+			0);
+	KUNIT_EXPECT_EQ(test, cmd.value.base, KSTATS_BASE_NONE);
+	KUNIT_EXPECT_EQ(test, cmd.cfg.clock, KSTATS_CLOCK_LOCAL);
+	KUNIT_EXPECT_TRUE(test, kstats_filter_uses_ret(&cmd.filter));
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], &cmd), -EINVAL,
+				    "'%s'", bad[i]);
+}
+
+/* Scratch for the parses of kstats_test_value_fetch(). */
+static struct kstats_cmd cmd_scratch;
+
+struct kstats_test_inode {
+	long pad;
+	s64 size;
+	s32 mode;
+	s8 tiny;
+};
+
+struct kstats_test_file {
+	unsigned long flags;
+	struct kstats_test_inode *inode;
+};
+
+/* Values are read as written, and unreadable memory is reported. */
+static void kstats_test_value_fetch(struct kunit *test)
+{
+	struct kstats_test_inode ino = {
+		.size = 123456789012LL, .mode = -2, .tiny = -3,
+	};
+	struct kstats_test_file file = { .flags = 0x8000, .inode = &ino };
+	unsigned long args[KSTATS_MAX_ARGS] = {
+		(unsigned long)&file, 0x1000, 0xfffffff7UL, 42,
+	};
+	struct kstats_args a = { .tp = args };
+	struct kstats_filter f;
+	struct kstats_value v;
+	char text[64];
+	u64 out;
+
+	snprintf(text, sizeof(text), "arg0+%zu:8+%zu:8",
+		 offsetof(struct kstats_test_file, inode),
+		 offsetof(struct kstats_test_inode, size));
+	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v), 0);
+	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
+	KUNIT_EXPECT_EQ(test, (s64)out, 123456789012LL);
+
+	snprintf(text, sizeof(text), "arg0+%zu:8+%zu:s4",
+		 offsetof(struct kstats_test_file, inode),
+		 offsetof(struct kstats_test_inode, mode));
+	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v), 0);
+	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
+	KUNIT_EXPECT_EQ(test, (s64)out, -2LL);
+	/* The same bytes zero-extended. */
+	v.deref[1].width.sign = false;
+	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
+	KUNIT_EXPECT_EQ(test, out, 0xfffffffeULL);
+
+	snprintf(text, sizeof(text), "arg0+%zu:8+%zu:s1",
+		 offsetof(struct kstats_test_file, inode),
+		 offsetof(struct kstats_test_inode, tiny));
+	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v), 0);
+	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
+	KUNIT_EXPECT_EQ(test, (s64)out, -3LL);
+
+	/* A user address, and NULL + 8, are never read. */
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+0:8", &v), 0);
+	KUNIT_EXPECT_FALSE(test, kstats_value_fetch(&v, &a, &out));
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg4+8:8", &v), 0);
+	KUNIT_EXPECT_FALSE(test, kstats_value_fetch(&v, &a, &out));
+
+	/* Casts of the base. */
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg2:s4", &v), 0);
+	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
+	KUNIT_EXPECT_EQ(test, (s64)out, -9LL);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg2:2", &v), 0);
+	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
+	KUNIT_EXPECT_EQ(test, out, 0xfff7ULL);
+
+	/* ret: a long, or an int function's -errno. */
+	KUNIT_EXPECT_EQ(test, (s64)kstats_ret_value(0xffffffeaUL), -22LL);
+	KUNIT_EXPECT_EQ(test, (s64)kstats_ret_value(-22L), -22LL);
+	KUNIT_EXPECT_EQ(test, kstats_ret_value(0xffffefffUL), 0xffffefffULL);
+	KUNIT_EXPECT_EQ(test, kstats_ret_value(4096), 4096ULL);
+
+	/* Filters: who is running this test, and conditions. */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace f if arg3 == 42 if arg3 & 8",
+				    &cmd_scratch), 0);
+	f = cmd_scratch.filter;
+	KUNIT_EXPECT_EQ(test, kstats_filter_check(&f, &a, KSTATS_AT_POINT),
+			KSTATS_COUNT);
+	f.cond[1].c = 1;
+	KUNIT_EXPECT_EQ(test, kstats_filter_check(&f, &a, KSTATS_AT_POINT),
+			KSTATS_SKIP);
+	f.nr_conds = 0;
+	f.pid = current->tgid;
+	f.tid = current->pid;
+	strscpy(f.comm, current->comm, sizeof(f.comm));
+	KUNIT_EXPECT_EQ(test, kstats_filter_check(&f, &a, KSTATS_AT_POINT),
+			KSTATS_COUNT);
+	f.comm[strlen(f.comm) - 1] = '\0';
+	KUNIT_EXPECT_EQ(test, kstats_filter_check(&f, &a, KSTATS_AT_POINT),
+			KSTATS_SKIP);
+	strscpy(f.comm, current->comm, sizeof(f.comm));
+	f.tid = current->pid + 1;
+	KUNIT_EXPECT_EQ(test, kstats_filter_check(&f, &a, KSTATS_AT_POINT),
+			KSTATS_SKIP);
+	/* At a return, only conditions on ret apply. */
+	KUNIT_EXPECT_EQ(test, kstats_filter_check(&f, &a, KSTATS_AT_RETURN),
+			KSTATS_COUNT);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace f if arg1+0:8 == 0",
+				    &cmd_scratch), 0);
+	KUNIT_EXPECT_EQ(test, kstats_filter_check(&cmd_scratch.filter, &a,
+						  KSTATS_AT_POINT),
+			KSTATS_UNREADABLE);
+}
+
+/* Negative values are counted apart, with their errno. */
+static void kstats_test_negative(struct kunit *test)
+{
+	struct kstats_config cfg = { .name = "kunit_neg", .frac_bits = 3,
+				     .clock = KSTATS_CLOCK_NONE };
+	struct kstats_neg_summary sum;
+	struct kstats_snapshot snap;
+	struct kstats *ks;
+	u64 *errs;
+	int i;
+
+	errs = kunit_kcalloc(test, KSTATS_MAX_ERRNO + 1, sizeof(u64),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, errs);
+	ks = kstats_new_config(&cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ks));
+	for (i = 0; i < 3; i++)
+		kstats_record_signed(ks, -9);
+	kstats_record_signed(ks, -14);
+	kstats_record_signed(ks, -5000);
+	kstats_record_signed(ks, -4095);
+	kstats_record_signed(ks, 7);
+	kstats_negative_read(ks, &sum, errs);
+	KUNIT_EXPECT_EQ(test, sum.count, 6ULL);
+	KUNIT_EXPECT_EQ(test, sum.min, -5000LL);
+	KUNIT_EXPECT_EQ(test, sum.max, -9LL);
+	KUNIT_EXPECT_EQ(test, errs[9], 3ULL);
+	KUNIT_EXPECT_EQ(test, errs[14], 1ULL);
+	KUNIT_EXPECT_EQ(test, errs[4095], 1ULL);
+	KUNIT_EXPECT_EQ(test, errs[0] + errs[1] + errs[10], 0ULL);
+	KUNIT_ASSERT_EQ(test, kstats_snapshot_take(ks, &snap), 0);
+	KUNIT_EXPECT_EQ(test, snap.samples, 1ULL);
+	KUNIT_EXPECT_EQ(test, snap.missed, 0ULL);
+	kstats_snapshot_free(&snap);
+	/* Stopped: not counted; reset: forgotten. */
+	kstats_stop(ks);
+	kstats_record_signed(ks, -9);
+	kstats_start(ks);
+	kstats_negative_read(ks, &sum, errs);
+	KUNIT_EXPECT_EQ(test, sum.count, 6ULL);
+	kstats_reset(ks);
+	kstats_negative_read(ks, &sum, errs);
+	KUNIT_EXPECT_EQ(test, sum.count, 0ULL);
+	KUNIT_EXPECT_EQ(test, sum.min, 0LL);
+	KUNIT_EXPECT_EQ(test, sum.max, 0LL);
+	KUNIT_EXPECT_EQ(test, errs[9], 0ULL);
+	kstats_record_signed(ks, -2);
+	kstats_negative_read(ks, &sum, NULL);
+	KUNIT_EXPECT_EQ(test, sum.min, -2LL);
+	KUNIT_EXPECT_EQ(test, sum.max, -2LL);
+	kstats_delete(ks);
+}
+
+/* The one non-empty slot of @ks: its index, count and average. */
+static void one_slot(struct kunit *test, struct kstats *ks, u32 *slot,
+		     u64 *n, u64 *avg)
+{
+	struct kstats_snapshot snap;
+	u64 count = 0, sum = 0;
+	u32 row, s, found = 0;
+
+	KUNIT_ASSERT_EQ(test, kstats_snapshot_take(ks, &snap), 0);
+	for (s = 0; s < snap.nr_slots; s++) {
+		if (!snap.slot_samples[s])
+			continue;
+		found++;
+		*slot = s;
+		for (row = 0; row < snap.nr_cpus; row++) {
+			count += snap.count[(size_t)row * snap.nr_slots + s];
+			sum += snap.sum[(size_t)row * snap.nr_slots + s];
+		}
+	}
+	KUNIT_EXPECT_EQ(test, found, 1U);
+	*n = count;
+	*avg = count ? kstats_slot_avg(*slot, snap.frac_bits, count, sum) : 0;
+	kstats_snapshot_free(&snap);
+}
+
+/* Stages chained with one clock read each record their own differences. */
+static void kstats_test_record_since(struct kunit *test)
+{
+	struct kstats_config cfg = { .frac_bits = 5, .clock = KSTATS_CLOCK_KTIME };
+	struct kstats *a, *b;
+	u64 t0, t1, t2, n, avg;
+	u32 slot;
+	int i;
+
+	cfg.name = "kunit_since_a";
+	a = kstats_new_config(&cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	cfg.name = "kunit_since_b";
+	b = kstats_new_config(&cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
+
+	t0 = kstats_now(a);
+	for (i = 0; i < 1000; i++)
+		cpu_relax();
+	t1 = kstats_record_since(a, t0);
+	for (i = 0; i < 3000; i++)
+		cpu_relax();
+	t2 = kstats_record_since(b, t1);
+	KUNIT_EXPECT_GT(test, t1, t0);
+	KUNIT_EXPECT_GT(test, t2, t1);
+
+	one_slot(test, a, &slot, &n, &avg);
+	KUNIT_EXPECT_EQ(test, n, 1ULL);
+	KUNIT_EXPECT_EQ(test, slot, kstats_slot(t1 - t0, 5));
+	KUNIT_EXPECT_EQ(test, avg, t1 - t0);
+	one_slot(test, b, &slot, &n, &avg);
+	KUNIT_EXPECT_EQ(test, n, 1ULL);
+	KUNIT_EXPECT_EQ(test, slot, kstats_slot(t2 - t1, 5));
+	KUNIT_EXPECT_EQ(test, avg, t2 - t1);
+	kstats_delete(a);
+	kstats_delete(b);
+}
+
+static noinline int scoped(struct kstats *ks, bool early)
+{
+	kstats_scope(ks);
+
+	if (early)
+		return 1;
+	cpu_relax();
+	return 0;
+}
+
+#ifdef DEFINE_CLASS
+static noinline int guarded(struct kstats *ks, bool early)
+{
+	guard(kstats)(ks);
+
+	if (early)
+		return 1;
+	cpu_relax();
+	return 0;
+}
+#endif
+
+/* A scope records once on every way out of it. */
+static void kstats_test_scope(struct kunit *test)
+{
+	struct kstats_config cfg = { .name = "kunit_scope", .frac_bits = 3 };
+	struct kstats_summary sum;
+	u64 want = 0;
+	struct kstats *ks;
+	int i;
+
+	ks = kstats_new_config(&cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ks));
+	KUNIT_EXPECT_EQ(test, scoped(ks, true), 1);
+	KUNIT_EXPECT_EQ(test, scoped(ks, false), 0);
+	want += 2;
+	KUNIT_ASSERT_EQ(test, kstats_read(ks, &sum), 0);
+	KUNIT_EXPECT_EQ(test, sum.samples, want);
+#ifdef DEFINE_CLASS
+	KUNIT_EXPECT_EQ(test, guarded(ks, true), 1);
+	KUNIT_EXPECT_EQ(test, guarded(ks, false), 0);
+	want += 2;
+	KUNIT_ASSERT_EQ(test, kstats_read(ks, &sum), 0);
+	KUNIT_EXPECT_EQ(test, sum.samples, want);
+#endif
+	/* Each pass of a loop body, continue and break included. */
+	for (i = 0; i < 10; i++) {
+		kstats_scope(ks);
+
+		if (i == 3)
+			continue;
+		if (i == 6)
+			break;
+	}
+	want += 7;
+	KUNIT_ASSERT_EQ(test, kstats_read(ks, &sum), 0);
+	KUNIT_EXPECT_EQ(test, sum.samples, want);
+	kstats_delete(ks);
+}
+
+/* kstats_read() gives the figures of the file's summary line. */
+static void kstats_test_read(struct kunit *test)
+{
+	struct kstats_config cfg = { .name = "kunit_read", .frac_bits = 3,
+				     .clock = KSTATS_CLOCK_NONE };
+	struct kstats_summary got, want;
+	struct kstats_snapshot snap;
+	struct kstats *ks;
+	u64 v;
+
+	ks = kstats_new_config(&cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ks));
+	KUNIT_ASSERT_EQ(test, kstats_read(ks, &got), 0);
+	KUNIT_EXPECT_EQ(test, got.samples + got.p99 + got.max + got.missed, 0ULL);
+	for (v = 1; v <= 1000; v++)
+		kstats_record(ks, v);
+	kstats_record_missed(ks);
+	kstats_record_missed(ks);
+	kstats_record_signed(ks, -4);
+	KUNIT_ASSERT_EQ(test, kstats_read(ks, &got), 0);
+	KUNIT_ASSERT_EQ(test, kstats_snapshot_take(ks, &snap), 0);
+	kstats_snapshot_summary(&snap, &want);
+	kstats_snapshot_free(&snap);
+	KUNIT_EXPECT_EQ(test, memcmp(&got, &want, sizeof(got)), 0);
+	KUNIT_EXPECT_EQ(test, got.samples, 1000ULL);
+	KUNIT_EXPECT_EQ(test, got.missed, 2ULL);
+	KUNIT_EXPECT_EQ(test, got.min, 1ULL);
+	KUNIT_EXPECT_EQ(test, got.max, 1023ULL);
+	KUNIT_EXPECT_EQ(test, got.mean, 500ULL);
+	/* rank 500 lies in [448, 511], rank 990 in [960, 1023] */
+	KUNIT_EXPECT_EQ(test, got.p50, 511ULL);
+	KUNIT_EXPECT_EQ(test, got.p99, 1023ULL);
+	kstats_delete(ks);
+}
+
+/* The table of starts in flight: pairing, replacement, eviction, exit. */
+static void kstats_test_pair(struct kunit *test)
+{
+	struct kstats_pair p = {};
+	struct kstats_pair_counts c;
+	u64 ts, k;
+	u32 cpu;
+
+	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, KSTATS_PAIR_MAX + 1), -EINVAL);
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1), 0);
+	/* The smallest table is one window: 8 starts, then evictions. */
+	KUNIT_EXPECT_EQ(test, 1U << p.bits, KSTATS_PAIR_WINDOW);
+	for (k = 0; k < KSTATS_PAIR_WINDOW; k++)
+		kstats_pair_start(&p, k, 100 + k, k);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), (u64)KSTATS_PAIR_WINDOW);
+	kstats_pair_start(&p, 1000, 5000, 9);
+	kstats_pair_counts(&p, &c);
+	KUNIT_EXPECT_EQ(test, c.evicted, 1ULL);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), (u64)KSTATS_PAIR_WINDOW);
+	/* The oldest (key 0, ts 100) went; the others pair with their own. */
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 0, &ts, &cpu));
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 1000, &ts, &cpu));
+	KUNIT_EXPECT_EQ(test, ts, 5000ULL);
+	KUNIT_EXPECT_EQ(test, cpu, 9U);
+	for (k = 1; k < KSTATS_PAIR_WINDOW; k++) {
+		KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, k, &ts, &cpu));
+		KUNIT_EXPECT_EQ(test, ts, 100 + k);
+		KUNIT_EXPECT_EQ(test, (u64)cpu, k);
+	}
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 0ULL);
+	/* An end without start; a start replaced; a task that exits. */
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 42, &ts, &cpu));
+	kstats_pair_start(&p, 42, 1, 0);
+	kstats_pair_start(&p, 42, 2, 1);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 42, &ts, &cpu));
+	KUNIT_EXPECT_EQ(test, ts, 2ULL);
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 42, &ts, &cpu));
+	kstats_pair_start(&p, 7, 3, 0);
+	kstats_pair_forget(&p, 7);
+	kstats_pair_forget(&p, 8);
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 7, &ts, &cpu));
+	kstats_pair_counts(&p, &c);
+	KUNIT_EXPECT_EQ(test, c.replaced, 1ULL);
+	KUNIT_EXPECT_EQ(test, c.exited, 1ULL);
+	KUNIT_EXPECT_EQ(test, c.unmatched, 4ULL);
+	KUNIT_EXPECT_EQ(test, c.evicted, 1ULL);
+	kstats_pair_free(&p);
+
+	/* Sized for N: 2N slots or more, N distinct keys all held. */
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1000), 0);
+	KUNIT_EXPECT_GE(test, 1U << p.bits, 2000U);
+	for (k = 0; k < 1000; k++)
+		kstats_pair_start(&p, k * 4096, k, 0);
+	kstats_pair_counts(&p, &c);
+	KUNIT_EXPECT_LE(test, c.evicted, 5ULL);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p) + c.evicted, 1000ULL);
+	kstats_pair_free(&p);
+}
+
+struct pair_worker {
+	struct kstats_pair *p;
+	struct completion done;
+	u64 key0;
+	u64 found;
+};
+
+static int pair_worker_fn(void *data)
+{
+	struct pair_worker *w = data;
+	u64 i, ts;
+	u32 cpu;
+
+	for (i = 0; i < 200000; i++) {
+		u64 k = w->key0 + (i & 15);
+
+		kstats_pair_start(w->p, k, i, raw_smp_processor_id());
+		if (kstats_pair_end(w->p, k, &ts, &cpu) && ts == i)
+			w->found++;
+	}
+	complete(&w->done);
+	return 0;
+}
+
+/* Every CPU pairs its own keys at once: nothing lost, nothing left. */
+static void kstats_test_pair_concurrent(struct kunit *test)
+{
+	struct kstats_pair p = {};
+	struct kstats_pair_counts c;
+	struct pair_worker *w;
+	unsigned int n = 0, i;
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 64), 0);
+	w = kunit_kcalloc(test, nr_cpu_ids, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	for_each_online_cpu(cpu) {
+		struct task_struct *tk;
+
+		w[n].p = &p;
+		w[n].key0 = (u64)cpu << 32;
+		init_completion(&w[n].done);
+		tk = kthread_create(pair_worker_fn, &w[n], "kstats_pair/%d", cpu);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(tk));
+		kthread_bind(tk, cpu);
+		wake_up_process(tk);
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		wait_for_completion(&w[i].done);
+		KUNIT_EXPECT_EQ(test, w[i].found, 200000ULL);
+	}
+	kstats_pair_counts(&p, &c);
+	KUNIT_EXPECT_EQ(test, c.unmatched + c.replaced + c.evicted, 0ULL);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 0ULL);
+	kstats_pair_free(&p);
+}
+
+/* Keys, per-point filters and inflight of sections. */
+static void kstats_test_section_parse(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"trace s start a key bogus end b", "trace s start a key",
+		"trace s start a key arg12 end b",
+		"trace s start a end b inflight 0",
+		"trace s start a end b inflight 1048577",
+		"trace s start a end b inflight x",
+		"trace f key task", "trace f inflight 8",
+		"trace s comm x start a comm y end b",
+		"trace s start a end b if ret < 0",
+		"trace s start a key ret end b",
+	};
+	struct kstats_cmd cmd;
+	char buf[128];
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test,
+			parse(test, "trace r start tp:s:a key arg0 end tp:s:b key arg2 inflight 64",
+			      &cmd), 0);
+	KUNIT_EXPECT_STREQ(test, cmd.start, "tp:s:a");
+	KUNIT_EXPECT_STREQ(test, cmd.end, "tp:s:b");
+	KUNIT_EXPECT_EQ(test, cmd.inflight, 64U);
+	kstats_key_format(&cmd.point[0].key, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "arg0");
+	kstats_key_format(&cmd.point[1].key, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "arg2");
+
+	/* The default key is the task; "key" before start is both points'. */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace s start a end b", &cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd.point[0].key.kind, KSTATS_KEY_TASK);
+	KUNIT_EXPECT_EQ(test, cmd.point[1].key.kind, KSTATS_KEY_TASK);
+	KUNIT_EXPECT_EQ(test, cmd.inflight, 0U);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace s key cpu start a end b", &cmd),
+			0);
+	KUNIT_EXPECT_EQ(test, cmd.point[0].key.kind, KSTATS_KEY_CPU);
+	KUNIT_EXPECT_EQ(test, cmd.point[1].key.kind, KSTATS_KEY_CPU);
+
+	/* Filters before start hold at both points, after a point at it. */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace s comm x start a end b", &cmd),
+			0);
+	KUNIT_EXPECT_STREQ(test, cmd.point[0].filter.comm, "x");
+	KUNIT_EXPECT_STREQ(test, cmd.point[1].filter.comm, "x");
+	KUNIT_ASSERT_EQ(test, parse(test, "trace s start a pid 3 end b if arg1 > 2 bits 4",
+				    &cmd), 0);
+	kstats_filter_format(&cmd.point[0].filter, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "pid 3");
+	kstats_filter_format(&cmd.point[1].filter, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "if arg1 > 2");
+	KUNIT_EXPECT_EQ(test, cmd.cfg.frac_bits, 4U);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], &cmd), -EINVAL,
+				    "'%s'", bad[i]);
+}
+
 static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_slot_reference),
 	KUNIT_CASE(kstats_test_slot_tiling),
@@ -552,6 +1170,16 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_atomic_put),
 	KUNIT_CASE(kstats_test_node_commands),
 	KUNIT_CASE(kstats_test_control_commands),
+	KUNIT_CASE(kstats_test_value_parse),
+	KUNIT_CASE(kstats_test_filter_parse),
+	KUNIT_CASE(kstats_test_value_fetch),
+	KUNIT_CASE(kstats_test_negative),
+	KUNIT_CASE(kstats_test_record_since),
+	KUNIT_CASE(kstats_test_scope),
+	KUNIT_CASE(kstats_test_read),
+	KUNIT_CASE(kstats_test_pair),
+	KUNIT_CASE(kstats_test_pair_concurrent),
+	KUNIT_CASE(kstats_test_section_parse),
 	{}
 };
 

@@ -51,111 +51,138 @@ static void xml_text(FILE *f, const char *s)
 	}
 }
 
-int heatmap_svg(FILE *f, const char *title, const char *unit,
-		unsigned int frac_bits, const struct heatcol *cols,
-		size_t ncols)
-{
-	u32 lo_slot = ~0u, hi_slot = 0;
-	u64 max = 0, total = 0;
-	int cw, ch, w, h, every;
-	size_t nrows;
-	u64 *grid;
-	char b1[32], b2[32], fill[16];
+struct heat {
+	u32 lo_slot;
+	size_t nrows, ncols;
+	u64 *grid, max, total;
+	int cw, ch, w, h;
+	const char *unit;
+	unsigned int frac_bits;
+};
 
-	for (size_t c = 0; c < ncols; c++)
+/* The rows (every slot between the lowest and highest with a sample). */
+static int heat_grid(struct heat *m, const struct heatcol *cols)
+{
+	u32 lo = ~0u, hi = 0;
+
+	for (size_t c = 0; c < m->ncols; c++)
 		for (size_t i = 0; i < cols[c].n; i++) {
 			const struct kslot *s = &cols[c].s[i];
 
 			if (!s->count)
 				continue;
-			lo_slot = s->slot < lo_slot ? s->slot : lo_slot;
-			hi_slot = s->slot > hi_slot ? s->slot : hi_slot;
+			lo = s->slot < lo ? s->slot : lo;
+			hi = s->slot > hi ? s->slot : hi;
 		}
-	if (lo_slot > hi_slot)
-		lo_slot = hi_slot = 0;	/* no samples: one empty row */
-	nrows = (size_t)(hi_slot - lo_slot) + 1;
-	grid = calloc(nrows * (ncols ? ncols : 1), sizeof(*grid));
-	if (!grid)
+	if (lo > hi)
+		lo = hi = 0;	/* no samples: one empty row */
+	m->lo_slot = lo;
+	m->nrows = (size_t)(hi - lo) + 1;
+	m->grid = calloc(m->nrows * (m->ncols ? m->ncols : 1), sizeof(u64));
+	if (!m->grid)
 		return -1;
-	for (size_t c = 0; c < ncols; c++)
+	for (size_t c = 0; c < m->ncols; c++)
 		for (size_t i = 0; i < cols[c].n; i++) {
 			const struct kslot *s = &cols[c].s[i];
 			u64 *g;
 
 			if (!s->count)
 				continue;
-			g = &grid[c * nrows + (s->slot - lo_slot)];
+			g = &m->grid[c * m->nrows + (s->slot - lo)];
 			*g += s->count;
-			max = *g > max ? *g : max;
-			total += s->count;
+			m->max = *g > m->max ? *g : m->max;
+			m->total += s->count;
 		}
-	cw = ncols ? (int)(800 / ncols) : 40;
-	cw = cw < 3 ? 3 : cw > 40 ? 40 : cw;
-	ch = (int)(400 / nrows);
-	ch = ch < 3 ? 3 : ch > 20 ? 20 : ch;
-	w = LEFT + cw * (int)ncols + RIGHT;
-	h = TOP + ch * (int)nrows + BOTTOM;
+	return 0;
+}
 
+static void heat_cells(FILE *f, const struct heat *m,
+		       const struct heatcol *cols)
+{
+	char b1[32], b2[32], fill[16];
+
+	fprintf(f, "<g id=\"cells\">\n");
+	for (size_t c = 0; c < m->ncols; c++)
+		for (size_t r = 0; r < m->nrows; r++) {
+			u32 slot = m->lo_slot + (u32)r;
+			u64 n = m->grid[c * m->nrows + r];
+
+			colour(fill, sizeof(fill), n, m->max);
+			fprintf(f, "<rect class=\"cell\" x=\"%d\" y=\"%d\" "
+				"width=\"%d\" height=\"%d\" fill=\"%s\">"
+				"<title>%.3fs-%.3fs [%s, %s): %llu</title></rect>\n",
+				LEFT + m->cw * (int)c,
+				TOP + m->ch * (int)(m->nrows - 1 - r), m->cw, m->ch,
+				fill, cols[c].t0, cols[c].t1,
+				fmt_value(b1, sizeof(b1),
+					  kstats_slot_lo(slot, m->frac_bits), m->unit),
+				fmt_bound(b2, sizeof(b2),
+					  kstats_slot_hi(slot, m->frac_bits), m->unit),
+				(unsigned long long)n);
+		}
+	fprintf(f, "</g>\n");
+}
+
+/* Axes: y labels every few rows (slot lo), x labels every few columns. */
+static void heat_axes(FILE *f, const struct heat *m,
+		      const struct heatcol *cols)
+{
+	int cw = m->cw, ch = m->ch, every, bottom = TOP + ch * (int)m->nrows;
+	char b1[32];
+
+	fprintf(f, "<g id=\"axes\" fill=\"#000\">\n"
+		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n"
+		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n",
+		LEFT - 1, TOP, LEFT - 1, bottom, LEFT - 1, bottom,
+		LEFT + cw * (int)m->ncols, bottom);
+	every = (14 + ch - 1) / ch;
+	for (size_t r = 0; r < m->nrows; r += (size_t)every)
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
+			LEFT - 6, TOP + ch * (int)(m->nrows - r) - 1,
+			fmt_value(b1, sizeof(b1),
+				  kstats_slot_lo(m->lo_slot + (u32)r, m->frac_bits),
+				  m->unit));
+	every = (50 + cw - 1) / cw;
+	for (size_t c = 0; c < m->ncols; c += (size_t)every)
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.3g</text>\n",
+			LEFT + cw * (int)c, bottom + 16, cols[c].t0);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time (s)</text>\n"
+		"<text x=\"16\" y=\"%d\" text-anchor=\"middle\" "
+		"transform=\"rotate(-90 16 %d)\">%s (%s, slot lower bound)</text>\n"
+		"</g>\n</svg>\n",
+		LEFT + cw * (int)m->ncols / 2, m->h - 18, TOP + ch * (int)m->nrows / 2,
+		TOP + ch * (int)m->nrows / 2,
+		strcmp(m->unit, "ns") ? "value" : "latency", m->unit);
+}
+
+int heatmap_svg(FILE *f, const char *title, const char *unit,
+		unsigned int frac_bits, const struct heatcol *cols,
+		size_t ncols)
+{
+	struct heat m = { .ncols = ncols, .unit = unit, .frac_bits = frac_bits };
+
+	if (heat_grid(&m, cols))
+		return -1;
+	m.cw = ncols ? (int)(800 / ncols) : 40;
+	m.cw = m.cw < 3 ? 3 : m.cw > 40 ? 40 : m.cw;
+	m.ch = (int)(400 / m.nrows);
+	m.ch = m.ch < 3 ? 3 : m.ch > 20 ? 20 : m.ch;
+	m.w = LEFT + m.cw * (int)ncols + RIGHT;
+	m.h = TOP + m.ch * (int)m.nrows + BOTTOM;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"Verdana, sans-serif\" font-size=\"11\">\n"
 		"<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fafafa\"/>\n"
 		"<text x=\"%d\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">",
-		w, h, w, h, w, h, w / 2);
+		m.w, m.h, m.w, m.h, m.w, m.h, m.w / 2);
 	xml_text(f, title);
 	fprintf(f, "</text>\n<text x=\"%d\" y=\"38\" text-anchor=\"middle\" "
 		"fill=\"#555\">%zu intervals, %llu samples, max %llu per cell"
-		"</text>\n", w / 2, ncols, (unsigned long long)total,
-		(unsigned long long)max);
-
-	fprintf(f, "<g id=\"cells\">\n");
-	for (size_t c = 0; c < ncols; c++)
-		for (size_t r = 0; r < nrows; r++) {
-			u32 slot = lo_slot + (u32)r;
-			u64 n = grid[c * nrows + r];
-
-			colour(fill, sizeof(fill), n, max);
-			fprintf(f, "<rect class=\"cell\" x=\"%d\" y=\"%d\" "
-				"width=\"%d\" height=\"%d\" fill=\"%s\">"
-				"<title>%.3fs-%.3fs [%s, %s): %llu</title></rect>\n",
-				LEFT + cw * (int)c,
-				TOP + ch * (int)(nrows - 1 - r), cw, ch, fill,
-				cols[c].t0, cols[c].t1,
-				fmt_value(b1, sizeof(b1),
-					  kstats_slot_lo(slot, frac_bits), unit),
-				fmt_bound(b2, sizeof(b2),
-					  kstats_slot_hi(slot, frac_bits), unit),
-				(unsigned long long)n);
-		}
-	fprintf(f, "</g>\n");
-
-	/* Axes: y labels every few rows (slot lo), x labels every few columns. */
-	fprintf(f, "<g id=\"axes\" fill=\"#000\">\n"
-		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n"
-		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n",
-		LEFT - 1, TOP, LEFT - 1, TOP + ch * (int)nrows, LEFT - 1,
-		TOP + ch * (int)nrows, LEFT + cw * (int)ncols,
-		TOP + ch * (int)nrows);
-	every = (14 + ch - 1) / ch;
-	for (size_t r = 0; r < nrows; r += (size_t)every)
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
-			LEFT - 6, TOP + ch * (int)(nrows - r) - 1,
-			fmt_value(b1, sizeof(b1),
-				  kstats_slot_lo(lo_slot + (u32)r, frac_bits),
-				  unit));
-	every = (50 + cw - 1) / cw;
-	for (size_t c = 0; c < ncols; c += (size_t)every)
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.3g</text>\n",
-			LEFT + cw * (int)c, TOP + ch * (int)nrows + 16,
-			cols[c].t0);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time (s)</text>\n"
-		"<text x=\"16\" y=\"%d\" text-anchor=\"middle\" "
-		"transform=\"rotate(-90 16 %d)\">%s (%s, slot lower bound)</text>\n"
-		"</g>\n</svg>\n",
-		LEFT + cw * (int)ncols / 2, h - 18, TOP + ch * (int)nrows / 2,
-		TOP + ch * (int)nrows / 2,
-		strcmp(unit, "ns") ? "value" : "latency", unit);
-	free(grid);
+		"</text>\n", m.w / 2, ncols, (unsigned long long)m.total,
+		(unsigned long long)m.max);
+	heat_cells(f, &m, cols);
+	heat_axes(f, &m, cols);
+	free(m.grid);
 	return 0;
 }

@@ -7,7 +7,13 @@
  * render.c    human units, bpftrace-style histogram, show, JSON
  * export.c    Prometheus text format
  * heatmap.c   latency heatmap as standalone SVG
- * kstats.c    command line, subcommands, live access through debugfs
+ * kstats.c    the command line: options, the table of subcommands
+ * live.c      errors, live access through debugfs, _control, signals
+ * series.c    snapshots one after the other as deltas (watch, heatmap)
+ * cmd_*.c     one subcommand each: list, show, watch, heatmap, diff,
+ *             export (cli.h: what they share)
+ * trace.c     the trace subcommand
+ * btf.c       --value and --if expressions to the kernel's terms (btf.h)
  */
 #ifndef KSTATS_TOOL_H
 #define KSTATS_TOOL_H
@@ -43,6 +49,12 @@ struct kcpurow {
 	u32 line;
 };
 
+/* One "errno E count N" row: the samples that were -E. */
+struct kerrno {
+	u32 err;
+	u64 count;
+};
+
 /* The percentile summary, in the order of the "# summary" line. */
 struct ksummary {
 	u64 samples, min, p50, p90, p99, p999, max, mean;
@@ -66,6 +78,14 @@ struct snapshot {
 	size_t nslots;
 	struct kcpurow *rows;	/* CPU rows, by slot then CPU */
 	size_t nrows;
+	/* Nodes with a value: "# value", "# filter", "# negative", errnos. */
+	char value[160];	/* V as the kernel prints it, or "" */
+	char filter[512];	/* the filters as printed, or "" */
+	int has_negative;
+	u64 neg_samples;	/* samples below 0: not in the histogram */
+	long long neg_min, neg_max;
+	struct kerrno *errnos;	/* increasing errno, counts > 0 */
+	size_t nerrnos;
 };
 
 /* snapshot.c */
@@ -75,6 +95,7 @@ int snapshot_load(struct snapshot *s, const char *path, char *err,
 		  size_t errlen);
 void snapshot_free(struct snapshot *s);
 int valid_name(const char *name);
+int valid_value(const char *v);
 
 /* stats.c */
 struct ks_result {
@@ -98,6 +119,47 @@ double ks_pvalue(double lambda);
 int ks_test(const struct snapshot *a, const struct snapshot *b,
 	    struct ks_result *r);
 
+/* judge.c: quantiles inside their slots, and the verdict of diff */
+struct qest {
+	double v, lo, hi;	/* estimate and confidence interval */
+};
+#define JUDGE_ROWS	5	/* p50 p90 p99 p99.9 mean */
+#define JUDGE_MAX_RUNS	64
+struct jrow_def {
+	const char *label;
+	double q;		/* 0: the mean */
+};
+extern const struct jrow_def judge_rows[JUDGE_ROWS];
+struct jrow {
+	struct qest a, b;	/* pooled A and B */
+	double ratio, ratio_lo, ratio_hi;
+	double spread_lo, spread_hi;	/* A's runs / pooled A */
+	int judged, moved;	/* moved: 1 up, -1 down */
+};
+struct jside {
+	struct kslot *pool;	/* the runs summed */
+	size_t npool;
+	struct kslot **runs;
+	size_t *nruns_slots;
+	size_t nruns;
+};
+struct judge {
+	double threshold, alpha;	/* in: 0.05 is 5% */
+	double z;			/* out: each interval's z */
+	struct jrow rows[JUDGE_ROWS];
+	int different;
+};
+double hist_value_at(const struct kslot *s, size_t n, double rank);
+double hist_quantile(const struct kslot *s, size_t n, double q);
+void hist_interpolate(const struct kslot *s, size_t n, struct ksummary *out);
+double normal_upper(double tail);
+void hist_estimate(const struct kslot *s, size_t n, double q, double z,
+		   struct qest *e);
+int judge(struct judge *j, const struct jside *a, const struct jside *b);
+int kslot_cmp(const void *x, const void *y);
+struct kslot *hist_merge(struct kslot *const *t, const size_t *n, size_t k,
+			 unsigned int frac_bits, size_t *nout);
+
 /* render.c */
 const char *fmt_value(char *buf, size_t len, u64 v, const char *unit);
 const char *fmt_bound(char *buf, size_t len, u64 v, const char *unit);
@@ -110,10 +172,16 @@ void snap_summary(const struct snapshot *snap, struct ksummary *out);
 void print_cpu_table(FILE *f, const struct snapshot *snap);
 void json_snapshot(FILE *f, const struct snapshot *snap, int indent);
 void json_string(FILE *f, const char *s);
+void json_stringn(FILE *f, const char *s, size_t n);
+void safe_text(FILE *f, const char *s);
+const char *errno_name(u32 err);
+void print_negative(FILE *f, const struct snapshot *cur,
+		    const struct snapshot *prev);
 
 /* export.c */
+#define EXPORT_BUCKETS	64	/* default at most, with +Inf */
 void export_prometheus(FILE *f, const struct snapshot *snaps, size_t n,
-		       const char *host);
+		       const char *host, unsigned int max_buckets);
 
 /* heatmap.c */
 struct heatcol {

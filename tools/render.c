@@ -4,6 +4,7 @@
  * histogram drawn as bpftrace's hist() draws it, the per-CPU percentile
  * table, and the JSON form of a snapshot (also used by `kstats export`).
  */
+#define _GNU_SOURCE	/* strerrorname_np() */
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,6 +186,86 @@ void print_histogram_bits(FILE *f, const struct kslot *s, size_t n,
 	free(d);
 }
 
+/*
+ * The name of errno @err: "EAGAIN", and the kernel's own ones that user
+ * space never sees (include/linux/errno.h); NULL if unknown.
+ */
+const char *errno_name(u32 err)
+{
+	static const char *const kernel[] = {
+		"ERESTARTSYS", "ERESTARTNOINTR", "ERESTARTNOHAND",
+		"ENOIOCTLCMD", "ERESTART_RESTARTBLOCK", "EPROBE_DEFER",
+		"EOPENSTALE", "ENOPARAM", NULL, "EBADHANDLE", "ENOTSYNC",
+		"EBADCOOKIE", "ENOTSUPP", "ETOOSMALL", "ESERVERFAULT",
+		"EBADTYPE", "EJUKEBOX", "EIOCBQUEUED", "ERECALLCONFLICT",
+		"ENOGRACE",
+	};
+
+	if (err >= 512 && err - 512 < sizeof(kernel) / sizeof(kernel[0]))
+		return kernel[err - 512];
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+	if (err && err < 512)
+		return strerrorname_np((int)err);
+#endif
+	return NULL;
+}
+
+static void errno_line(FILE *f, u32 err, u64 count)
+{
+	const char *n = errno_name(err);
+
+	if (n)
+		fprintf(f, "errno %s (%u): %llu\n", n, err,
+			(unsigned long long)count);
+	else
+		fprintf(f, "errno %u: %llu\n", err, (unsigned long long)count);
+}
+
+/*
+ * The samples below 0 of a node with a value, and those that were -errno:
+ * all of @cur, or what was added since @prev (all again if counts went
+ * down).  Nothing for other nodes.
+ */
+void print_negative(FILE *f, const struct snapshot *cur,
+		    const struct snapshot *prev)
+{
+	size_t j = 0;
+
+	if (!cur->has_negative)
+		return;
+	if (prev && (!prev->has_negative ||
+		     cur->neg_samples < prev->neg_samples))
+		prev = NULL;
+	for (size_t i = 0; prev && i < prev->nerrnos; i++) {
+		while (j < cur->nerrnos && cur->errnos[j].err < prev->errnos[i].err)
+			j++;
+		if (j == cur->nerrnos || cur->errnos[j].err != prev->errnos[i].err ||
+		    cur->errnos[j].count < prev->errnos[i].count)
+			prev = NULL;	/* reset */
+	}
+	if (prev)
+		fprintf(f, "negative: %llu samples (not in the histogram)\n",
+			(unsigned long long)(cur->neg_samples - prev->neg_samples));
+	else if (cur->neg_samples)
+		fprintf(f, "negative: %llu samples, min %lld, max %lld (not in the histogram)\n",
+			(unsigned long long)cur->neg_samples, cur->neg_min,
+			cur->neg_max);
+	else
+		fprintf(f, "negative: 0 samples\n");
+	for (size_t i = 0, k = 0; i < cur->nerrnos; i++) {
+		u64 c = cur->errnos[i].count;
+
+		while (prev && k < prev->nerrnos &&
+		       prev->errnos[k].err < cur->errnos[i].err)
+			k++;
+		if (prev && k < prev->nerrnos &&
+		    prev->errnos[k].err == cur->errnos[i].err)
+			c -= prev->errnos[k].count;
+		if (c)
+			errno_line(f, cur->errnos[i].err, c);
+	}
+}
+
 static void summary_row(FILE *f, const char *label, const struct ksummary *s,
 			const char *unit, const char *mark)
 {
@@ -240,7 +321,10 @@ void print_cpu_table(FILE *f, const struct snapshot *snap)
 	if (!h || !c || !p50 || !p99)
 		goto out;
 	for (u32 cpu = 0; cpu < snap->ncpu_ids; cpu++) {
-		hist_summary(h, cpu_hist(snap, cpu, h), &c[cpu]);
+		size_t n = cpu_hist(snap, cpu, h);
+
+		hist_summary(h, n, &c[cpu]);
+		hist_interpolate(h, n, &c[cpu]);
 		if (c[cpu].samples) {
 			p50[nc] = c[cpu].p50;
 			p99[nc++] = c[cpu].p99;
@@ -249,6 +333,7 @@ void print_cpu_table(FILE *f, const struct snapshot *snap)
 	qsort(p50, nc, sizeof(u64), cmp_u64);
 	qsort(p99, nc, sizeof(u64), cmp_u64);
 	snap_summary(snap, &all);
+	hist_interpolate(snap->slots, snap->nslots, &all);
 	summary_head(f, "CPU");
 	for (u32 cpu = 0; cpu < snap->ncpu_ids; cpu++) {
 		char label[16];
@@ -277,35 +362,107 @@ void print_show(FILE *f, const struct snapshot *snap, int per_cpu,
 {
 	struct ksummary sum;
 
-	fputs(snap->header, f);
+	safe_text(f, snap->header);
 	fprintf(f, "\n");
 	if (per_cpu) {
 		print_cpu_table(f, snap);
 	} else {
 		snap_summary(snap, &sum);
+		hist_interpolate(snap->slots, snap->nslots, &sum);
 		summary_head(f, "");
 		summary_row(f, "", &sum, snap->unit, "");
 	}
-	fprintf(f, "missed %llu\n\n@%s (%s):\n", (unsigned long long)snap->missed,
-		snap->name, snap->unit);
+	fprintf(f, "percentiles interpolated in their slots; min, max: the "
+		"bounds of the lowest and highest (--json: slot bounds)\n");
+	fprintf(f, "missed %llu\n\n@", (unsigned long long)snap->missed);
+	safe_text(f, snap->name);
+	fprintf(f, " (%s):\n", snap->unit);
 	print_histogram_bits(f, snap->slots, snap->nslots, snap->frac_bits,
 			     snap->unit, max_rows);
+	if (snap->has_negative) {
+		fputc('\n', f);
+		print_negative(f, snap, NULL);
+	}
+}
+
+/*
+ * The length of the valid UTF-8 sequence at @p (at most @n bytes), or 0:
+ * no overlong forms, no surrogates, nothing above U+10FFFF.
+ */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+	unsigned int cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (!len || p[0] > 0xf4 || len > n)
+		return 0;
+	cp = p[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+/*
+ * @n bytes of @s as a JSON string: quotes, backslashes and control bytes
+ * escaped, valid UTF-8 as it is, each byte of invalid UTF-8 as U+FFFD.
+ */
+void json_stringn(FILE *f, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	for (size_t i = 0; i < n;) {
+		size_t l = utf8_len(p + i, n - i);
+
+		if (p[i] == '"' || p[i] == '\\')
+			fprintf(f, "\\%c", p[i]);
+		else if (p[i] < 0x20 || p[i] == 0x7f)
+			fprintf(f, "\\u%04x", p[i]);
+		else if (!l)
+			fputs("\\ufffd", f);
+		else
+			fwrite(p + i, 1, l, f);
+		i += l ? l : 1;
+	}
+	fputc('"', f);
 }
 
 void json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	json_stringn(f, s, strlen(s));
+}
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+/*
+ * Text for a terminal: valid UTF-8 and newlines as they are, control bytes
+ * (escape sequences) and invalid UTF-8 as \xNN, so that a file cannot move
+ * the cursor, retitle the window or hide a line.
+ */
+void safe_text(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < n;) {
+		size_t l = utf8_len(p + i, n - i);
+
+		if (p[i] != '\n' && (p[i] < 0x20 || p[i] == 0x7f || !l)) {
+			fprintf(f, "\\x%02x", p[i]);
+			l = 1;
+		} else if (l == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) {
+			fprintf(f, "\\xc2\\x%02x", p[i + 1]);	/* C1 */
+		} else {
+			fwrite(p + i, 1, l, f);
+		}
+		i += l;
 	}
-	fputc('"', f);
 }
 
 static void json_summary(FILE *f, const struct ksummary *s)
@@ -319,13 +476,31 @@ static void json_summary(FILE *f, const struct ksummary *s)
 		(unsigned long long)s->max, (unsigned long long)s->mean);
 }
 
-/* The whole snapshot: header fields, summary, per-CPU summaries, slots. */
-void json_snapshot(FILE *f, const struct snapshot *snap, int ind)
+static void json_negative(FILE *f, const struct snapshot *snap, int ind)
 {
-	struct kslot *h = calloc(snap->nslots ? snap->nslots : 1, sizeof(*h));
-	struct ksummary c;
-	size_t r = 0;
-	const char *sep = "";
+	fprintf(f, ",\n%*s \"negative\": {\"samples\": %llu, \"min\": %lld, "
+		"\"max\": %lld}, \"errno\": [", ind, "",
+		(unsigned long long)snap->neg_samples, snap->neg_min,
+		snap->neg_max);
+	for (size_t i = 0; i < snap->nerrnos; i++) {
+		const char *n = errno_name(snap->errnos[i].err);
+
+		fprintf(f, "%s{\"errno\": %u, \"name\": ", i ? ", " : "",
+			snap->errnos[i].err);
+		if (n)
+			json_string(f, n);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"count\": %llu}",
+			(unsigned long long)snap->errnos[i].count);
+	}
+	fputc(']', f);
+}
+
+/* The header's fields, then its lines verbatim (whole, any bytes). */
+static void json_header(FILE *f, const struct snapshot *snap, int ind)
+{
+	const char *l = snap->header;
 
 	fprintf(f, "%*s{\"name\": ", ind, "");
 	json_string(f, snap->name);
@@ -343,26 +518,34 @@ void json_snapshot(FILE *f, const struct snapshot *snap, int ind)
 		fprintf(f, ", \"range\": {\"max_value\": %llu, \"overflow\": %llu}",
 			(unsigned long long)snap->max_value,
 			(unsigned long long)snap->overflow);
-	fprintf(f, ",\n%*s \"header\": ", ind, "");
-	{
-		const char *l = snap->header;
-		char line[1024];
-
-		fputc('[', f);
-		while (*l) {
-			const char *nl = strchr(l, '\n');
-			size_t n = nl ? (size_t)(nl - l) : strlen(l);
-
-			snprintf(line, sizeof(line), "%.*s", (int)n, l);
-			fprintf(f, "%s", l == snap->header ? "" : ", ");
-			json_string(f, line);
-			l += n + (nl != NULL);
-		}
-		fputc(']', f);
+	if (snap->value[0]) {
+		fprintf(f, ", \"value\": ");
+		json_string(f, snap->value);
 	}
-	fprintf(f, ",\n%*s \"summary\": ", ind, "");
-	snap_summary(snap, &c);
-	json_summary(f, &c);
+	if (snap->filter[0]) {
+		fprintf(f, ", \"filter\": ");
+		json_string(f, snap->filter);
+	}
+	if (snap->has_negative)
+		json_negative(f, snap, ind);
+	fprintf(f, ",\n%*s \"header\": [", ind, "");
+	while (*l) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+
+		fprintf(f, "%s", l == snap->header ? "" : ", ");
+		json_stringn(f, l, n);
+		l += n + (nl != NULL);
+	}
+	fputc(']', f);
+}
+
+static void json_per_cpu(FILE *f, const struct snapshot *snap, int ind)
+{
+	struct kslot *h = calloc(snap->nslots ? snap->nslots : 1, sizeof(*h));
+	struct ksummary c;
+	const char *sep = "";
+
 	fprintf(f, ",\n%*s \"per_cpu\": [", ind, "");
 	for (u32 cpu = 0; h && cpu < snap->ncpu_ids; cpu++) {
 		size_t n = cpu_hist(snap, cpu, h);
@@ -376,7 +559,16 @@ void json_snapshot(FILE *f, const struct snapshot *snap, int ind)
 		fputc('}', f);
 		sep = ",";
 	}
-	fprintf(f, "],\n%*s \"slots\": [", ind, "");
+	fputc(']', f);
+	free(h);
+}
+
+static void json_slots(FILE *f, const struct snapshot *snap, int ind)
+{
+	const char *sep;
+	size_t r = 0;
+
+	fprintf(f, ",\n%*s \"slots\": [", ind, "");
 	for (size_t i = 0; i < snap->nslots; i++) {
 		const struct kslot *s = &snap->slots[i];
 
@@ -394,6 +586,19 @@ void json_snapshot(FILE *f, const struct snapshot *snap, int ind)
 				(unsigned long long)snap->rows[r].avg);
 		fprintf(f, "]}");
 	}
-	fprintf(f, "]}");
-	free(h);
+	fputc(']', f);
+}
+
+/* The whole snapshot: header fields, summary, per-CPU summaries, slots. */
+void json_snapshot(FILE *f, const struct snapshot *snap, int ind)
+{
+	struct ksummary c;
+
+	json_header(f, snap, ind);
+	fprintf(f, ",\n%*s \"summary\": ", ind, "");
+	snap_summary(snap, &c);
+	json_summary(f, &c);
+	json_per_cpu(f, snap, ind);
+	json_slots(f, snap, ind);
+	fputc('}', f);
 }

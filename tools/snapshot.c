@@ -28,6 +28,8 @@ struct parser {
 	size_t cap_slots, cap_rows;
 	unsigned int summary_line;
 	unsigned int range_line;
+	unsigned int value_line;
+	size_t cap_errnos;
 };
 
 static int fail(struct parser *p, const char *fmt, ...)
@@ -73,6 +75,96 @@ static int parse_ppm(const char *t, u32 *ppm)
 		return -1;
 	*ppm = (u32)((t[0] - '0') * 1000000u + frac);
 	return *ppm > 1000000u ? -1 : 0;
+}
+
+/* "-14", "0", "9": a signed decimal. */
+static int parse_s64(const char *t, long long *v)
+{
+	int neg = *t == '-';
+	u64 x;
+
+	if (parse_u64(t + neg, &x) || x > (u64)9223372036854775807LL + neg)
+		return -1;
+	*v = neg ? (long long)(0 - x) : (long long)x;
+	return 0;
+}
+
+/* Decimal without leading zeros, at most @max; the end, or NULL. */
+static const char *number(const char *t, u64 max, u64 *v)
+{
+	u64 x = 0;
+	const char *p = t;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (x > (max - (u64)(*p - '0')) / 10)
+			return NULL;
+		x = x * 10 + (u64)(*p - '0');
+	}
+	if (p == t || (*t == '0' && p - t > 1))
+		return NULL;
+	*v = x;
+	return p;
+}
+
+/* A read's size: 1 2 4 8 s1 s2 s4; the end, or NULL. */
+static const char *read_size(const char *t, int *eight)
+{
+	int sign = *t == 's';
+
+	t += sign;
+	if (*t != '1' && *t != '2' && *t != '4' && (*t != '8' || sign))
+		return NULL;
+	*eight = *t == '8';
+	return t + 1;
+}
+
+/*
+ * A value as the kernel prints it: ret or argN (0..11), an optional cast,
+ * then at most 4 reads +OFF:SIZE or -OFF:SIZE, all but the last of size 8.
+ */
+int valid_value(const char *v)
+{
+	int reads = 0, eight = 1;
+	u64 x;
+
+	if (!strncmp(v, "ret", 3)) {
+		v += 3;
+	} else if (!strncmp(v, "arg", 3)) {
+		v = number(v + 3, 11, &x);
+		if (!v)
+			return 0;
+	} else {
+		return 0;
+	}
+	if (*v == ':' && !(v = read_size(v + 1, &eight)))
+		return 0;
+	for (eight = 1; *v == '+' || *v == '-'; reads++) {
+		if (reads == 4 || !eight)
+			return 0;
+		v = number(v + 1, 2147483647, &x);
+		if (!v || *v != ':' || !(v = read_size(v + 1, &eight)))
+			return 0;
+	}
+	return !*v;
+}
+
+/* A constant of a condition: decimal or 0x-hex, maybe negative. */
+static int valid_const(const char *t)
+{
+	const char *d = t + (*t == '-');
+	u64 x;
+
+	if (!strncmp(d, "0x", 2)) {
+		d += 2;
+		if (!*d || strlen(d) > 16)
+			return 0;
+		for (; *d; d++)
+			if (!((*d >= '0' && *d <= '9') || (*d >= 'a' && *d <= 'f') ||
+			      (*d >= 'A' && *d <= 'F')))
+				return 0;
+		return 1;
+	}
+	return !parse_u64(d, &x);
 }
 
 int valid_name(const char *name)
@@ -216,20 +308,164 @@ static const char *const summary_keys[] = {
 	"samples", "min", "p50", "p90", "p99", "p99.9", "max", "mean",
 };
 
+enum { TAG_SUMMARY = 1, TAG_CLOCK = 2, TAG_RANGE = 4, TAG_VALUE = 8,
+       TAG_FILTER = 16, TAG_NEGATIVE = 32, TAG_FILTER_START = 64,
+       TAG_FILTER_END = 128 };
+
+/* "# value V" */
+static int value_line(struct parser *p, char **tok, int n, unsigned int *tags)
+{
+	struct snapshot *s = p->s;
+
+	if (*tags & TAG_VALUE)
+		return fail(p, "second '# value' line");
+	*tags |= TAG_VALUE;
+	if (strcmp(s->clock, "none"))
+		return fail(p, "'# value' is for clock none, not %s", s->clock);
+	if (n != 3 || strlen(tok[2]) >= sizeof(s->value) ||
+	    !valid_value(tok[2]))
+		return fail(p, "'# value' must be one value: ret or argN, a cast, at most 4 reads (+OFF:SIZE)");
+	strcpy(s->value, tok[2]);
+	p->value_line = p->line;
+	return 0;
+}
+
+/*
+ * "# filter [pid N] [tid N] [comm C] [cpu N] [if V OP C]...", or for a
+ * section "# filter start ..." and "# filter end ...": in s->filter as
+ * "start ... end ...".
+ */
+static int filter_line(struct parser *p, char **tok, int n, unsigned int *tags)
+{
+	static const char *const keys[] = { "pid", "tid", "comm", "cpu" };
+	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "&" };
+	struct snapshot *s = p->s;
+	unsigned int stage = 0, ifs = 0, k, tag = TAG_FILTER;
+	int first = 2;
+	size_t len = strlen(s->filter);
+	u64 v;
+
+	if (n > 2 && (!strcmp(tok[2], "start") || !strcmp(tok[2], "end"))) {
+		tag = tok[2][0] == 's' ? TAG_FILTER_START : TAG_FILTER_END;
+		if (tag == TAG_FILTER_START && (*tags & TAG_FILTER_END))
+			return fail(p, "'# filter start' after '# filter end'");
+		first = 3;
+	}
+	if (*tags & tag)
+		return fail(p, "second '# filter%s%s' line", first == 3 ? " " : "",
+			    first == 3 ? tok[2] : "");
+	if ((*tags & TAG_FILTER) || (tag == TAG_FILTER && (*tags & (TAG_FILTER_START | TAG_FILTER_END))))
+		return fail(p, "'# filter' and '# filter start|end' lines together");
+	*tags |= tag;
+	if (n < first + 2)
+		return fail(p, "'# filter' line without a filter");
+	for (int i = first; i < n;) {
+		if (!strcmp(tok[i], "if")) {
+			if (n - i < 4)
+				return fail(p, "'if' filter must be 'if V OP C'");
+			if (++ifs > 4)
+				return fail(p, "more than 4 'if' filters");
+			if (!valid_value(tok[i + 1]))
+				return fail(p, "'if %.40s': not a value (ret or argN, a cast, at most 4 reads)",
+					    tok[i + 1]);
+			for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+				if (!strcmp(tok[i + 2], ops[k]))
+					break;
+			if (k == sizeof(ops) / sizeof(ops[0]))
+				return fail(p, "'if': unknown operator '%.8s' (== != < <= > >= &)",
+					    tok[i + 2]);
+			if (!valid_const(tok[i + 3]))
+				return fail(p, "'if': '%.24s' is not a decimal or 0x-hex number",
+					    tok[i + 3]);
+			stage = 4;
+			i += 4;
+			continue;
+		}
+		for (k = 0; k < 4; k++)
+			if (!strcmp(tok[i], keys[k]))
+				break;
+		if (k == 4)
+			return fail(p, "unknown filter '%.16s' (pid, tid, comm, cpu or if)",
+				    tok[i]);
+		if (k < stage)
+			return fail(p, "filter '%s' twice or out of order (pid tid comm cpu, then the ifs)",
+				    keys[k]);
+		if (i + 1 == n)
+			return fail(p, "filter '%s' without its value", keys[k]);
+		if (k == 2 && strlen(tok[i + 1]) > 15)
+			return fail(p, "comm '%.16s...' longer than 15 characters",
+				    tok[i + 1]);
+		if (k != 2 && (parse_u64(tok[i + 1], &v) || v > 2147483647))
+			return fail(p, "%s '%.24s' is not a number 0..2147483647",
+				    keys[k], tok[i + 1]);
+		stage = k + 1;
+		i += 2;
+	}
+	for (int i = 2; i < n; i++) {
+		size_t l = strlen(tok[i]);
+
+		if (len + l + 2 > sizeof(s->filter))
+			return fail(p, "'# filter' line longer than %zu characters",
+				    sizeof(s->filter) - 1);
+		if (len)
+			s->filter[len++] = ' ';
+		memcpy(s->filter + len, tok[i], l + 1);
+		len += l;
+	}
+	return 0;
+}
+
+/* "# negative samples N min X max Y" */
+static int negative_line(struct parser *p, char **tok, int n,
+			 unsigned int *tags)
+{
+	struct snapshot *s = p->s;
+
+	if (*tags & TAG_NEGATIVE)
+		return fail(p, "second '# negative' line");
+	*tags |= TAG_NEGATIVE;
+	if (n != 8 || strcmp(tok[2], "samples") || strcmp(tok[4], "min") ||
+	    strcmp(tok[6], "max"))
+		return fail(p, "'# negative' line must be 'samples N min X max Y'");
+	if (parse_u64(tok[3], &s->neg_samples))
+		return fail(p, "negative samples '%.24s' is not an unsigned integer",
+			    tok[3]);
+	if (parse_s64(tok[5], &s->neg_min) || parse_s64(tok[7], &s->neg_max))
+		return fail(p, "negative min and max must be signed integers");
+	/*
+	 * The module reads the count, the range and the errnos one after the
+	 * other while samples go on: a live file may show a min above its
+	 * max (a sample counted whose range is not yet), or count an errno
+	 * that its negative line does not yet.  Only what holds all the same
+	 * is checked: min <= 0 and max < 0, both 0 without samples.
+	 */
+	if (!s->neg_samples && (s->neg_min || s->neg_max))
+		return fail(p, "negative min and max must be 0 with no samples");
+	if (s->neg_samples && (s->neg_min > 0 || s->neg_max >= 0))
+		return fail(p, "negative min %lld max %lld: need min <= 0 and max < 0",
+			    s->neg_min, s->neg_max);
+	s->has_negative = 1;
+	return 0;
+}
+
 static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 {
 	struct snapshot *s = p->s;
 
 	if (n < 2 || strcmp(tok[0], "#"))
 		return fail(p, "header line must start with '# '");
+	if (!strcmp(tok[1], "value"))
+		return value_line(p, tok, n, tags);
+	if (!strcmp(tok[1], "filter"))
+		return filter_line(p, tok, n, tags);
 	if (n % 2)
 		return fail(p, "'# %.32s' line: key without a value", tok[1]);
 	if (!strcmp(tok[1], "summary")) {
 		u64 *f = &s->summary.samples;
 
-		if (*tags & 1)
+		if (*tags & TAG_SUMMARY)
 			return fail(p, "second '# summary' line");
-		*tags |= 1;
+		*tags |= TAG_SUMMARY;
 		p->summary_line = p->line;
 		if (n < 18)
 			return fail(p, "'# summary' line must have samples min p50 p90 p99 p99.9 max mean");
@@ -242,9 +478,9 @@ static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 					    summary_keys[i], tok[3 + 2 * i]);
 		}
 	} else if (!strcmp(tok[1], "clock")) {
-		if (*tags & 2)
+		if (*tags & TAG_CLOCK)
 			return fail(p, "second '# clock' line");
-		*tags |= 2;
+		*tags |= TAG_CLOCK;
 		if (strcmp(s->clock, "tsc"))
 			return fail(p, "'# clock tsc_khz' is only for clock tsc");
 		if (tag_value(p, tok, n, "tsc_khz", &s->tsc_khz))
@@ -253,9 +489,9 @@ static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 			return fail(p, "tsc_khz must not be 0");
 		s->has_tsc_khz = 1;
 	} else if (!strcmp(tok[1], "range")) {
-		if (*tags & 4)
+		if (*tags & TAG_RANGE)
 			return fail(p, "second '# range' line");
-		*tags |= 4;
+		*tags |= TAG_RANGE;
 		if (tag_value(p, tok, n, "max_value", &s->max_value) ||
 		    tag_value(p, tok, n, "overflow", &s->overflow))
 			return -1;
@@ -263,6 +499,8 @@ static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 			return fail(p, "range max_value must be below 2^64-1");
 		s->has_range = 1;
 		p->range_line = p->line;
+	} else if (!strcmp(tok[1], "negative")) {
+		return negative_line(p, tok, n, tags);
 	}
 	/* "# source" and unknown tags: kept verbatim in the header only. */
 	return 0;
@@ -289,11 +527,79 @@ struct rowstate {
 	u64 total;
 };
 
+struct srow {
+	u64 slot, who, count, avg, lo, hi;
+	u32 ppm;
+};
+
+/* A "slot S CPU C" row: one CPU's count, before its slot's CPUS row. */
+static int cpu_row(struct parser *p, const struct srow *r, struct rowstate *rs)
+{
+	struct snapshot *s = p->s;
+
+	/* CPU ids are possible CPUs: below cpus unless there are holes */
+	if (r->who >= MAX_CPUS)
+		return fail(p, "CPU %llu not below %u",
+			    (unsigned long long)r->who, MAX_CPUS);
+	if (r->who >= s->ncpu_ids)
+		s->ncpu_ids = (u32)r->who + 1;
+	if (rs->cpu_slot >= 0 && rs->cpu_slot != (long long)r->slot)
+		return fail(p, "CPU rows of slot %lld not followed by its CPUS row",
+			    rs->cpu_slot);
+	if (rs->cpu_slot == (long long)r->slot &&
+	    (long long)r->who <= rs->last_cpu)
+		return fail(p, "CPU %llu not in increasing CPU order",
+			    (unsigned long long)r->who);
+	if (r->count > U64_MAX_VAL - rs->cpu_sum)
+		return fail(p, "counts overflow 64 bits");
+	rs->cpu_slot = (long long)r->slot;
+	rs->last_cpu = (long long)r->who;
+	rs->cpu_sum += r->count;
+	s->rows = grow(s->rows, &p->cap_rows, s->nrows, sizeof(*s->rows));
+	if (!s->rows)
+		return fail(p, "out of memory");
+	s->rows[s->nrows++] = (struct kcpurow){
+		.slot = (u32)r->slot, .cpu = (u32)r->who, .count = r->count,
+		.avg = r->avg, .ppm = r->ppm, .line = p->line };
+	return 0;
+}
+
+/* A "slot S CPUS N" row: the all-CPU count, the sum of its CPU rows. */
+static int cpus_row(struct parser *p, const struct srow *r, struct rowstate *rs)
+{
+	struct snapshot *s = p->s;
+
+	if (r->who != s->cpus)
+		return fail(p, "CPUS %llu differs from header cpus %u",
+			    (unsigned long long)r->who, s->cpus);
+	if (rs->cpu_slot != (long long)r->slot)
+		return fail(p, "CPUS row of slot %llu without CPU rows",
+			    (unsigned long long)r->slot);
+	if (rs->cpu_sum != r->count)
+		return fail(p, "CPUS count %llu is not the sum of the CPU rows (%llu)",
+			    (unsigned long long)r->count,
+			    (unsigned long long)rs->cpu_sum);
+	if (r->count > U64_MAX_VAL - rs->total)
+		return fail(p, "counts overflow 64 bits");
+	rs->total += r->count;
+	rs->last_slot = (long long)r->slot;
+	rs->cpu_slot = -1;
+	rs->last_cpu = -1;
+	rs->cpu_sum = 0;
+	s->slots = grow(s->slots, &p->cap_slots, s->nslots, sizeof(*s->slots));
+	if (!s->slots)
+		return fail(p, "out of memory");
+	s->slots[s->nslots++] = (struct kslot){
+		.slot = (u32)r->slot, .lo = r->lo, .hi = r->hi, .count = r->count,
+		.avg = r->avg, .ppm = r->ppm, .line = p->line };
+	return 0;
+}
+
 static int slot_row(struct parser *p, char **tok, int n, struct rowstate *rs)
 {
 	struct snapshot *s = p->s;
-	u64 slot, who, count, avg, lo, hi, elo, ehi;
-	u32 ppm;
+	struct srow r;
+	u64 elo, ehi;
 	int all;
 
 	if (n != 14 || strcmp(tok[0], "slot") || strcmp(tok[4], "count") ||
@@ -306,88 +612,81 @@ static int slot_row(struct parser *p, char **tok, int n, struct rowstate *rs)
 		all = 0;
 	else
 		return fail(p, "expected CPU or CPUS, not '%.16s'", tok[2]);
-	if (parse_u64(tok[1], &slot) || parse_u64(tok[3], &who) ||
-	    parse_u64(tok[5], &count) || parse_u64(tok[7], &avg) ||
-	    parse_u64(tok[11], &lo) || parse_u64(tok[13], &hi))
+	if (parse_u64(tok[1], &r.slot) || parse_u64(tok[3], &r.who) ||
+	    parse_u64(tok[5], &r.count) || parse_u64(tok[7], &r.avg) ||
+	    parse_u64(tok[11], &r.lo) || parse_u64(tok[13], &r.hi))
 		return fail(p, "slot row field is not an unsigned integer");
-	if (parse_ppm(tok[9], &ppm))
+	if (parse_ppm(tok[9], &r.ppm))
 		return fail(p, "p '%.16s' must be a fraction 0..1 with six decimals", tok[9]);
-	if (slot >= kstats_nr_slots(s->frac_bits))
+	if (r.slot >= kstats_nr_slots(s->frac_bits))
 		return fail(p, "slot %llu out of range for frac_bits %u (below %u)",
-			    (unsigned long long)slot, s->frac_bits,
+			    (unsigned long long)r.slot, s->frac_bits,
 			    kstats_nr_slots(s->frac_bits));
-	elo = kstats_slot_lo((u32)slot, s->frac_bits);
-	ehi = kstats_slot_hi((u32)slot, s->frac_bits);
-	if (s->has_range && lo == s->max_value + 1 && hi == U64_MAX_VAL &&
-	    slot > kstats_slot(s->max_value, s->frac_bits)) {
-		elo = lo;	/* the overflow slot of a restricted range: */
-		ehi = hi;	/* kept right above the slot of max_value */
-		slot = kstats_slot(s->max_value, s->frac_bits) + 1;
+	elo = kstats_slot_lo((u32)r.slot, s->frac_bits);
+	ehi = kstats_slot_hi((u32)r.slot, s->frac_bits);
+	if (s->has_range && r.lo == s->max_value + 1 && r.hi == U64_MAX_VAL &&
+	    r.slot > kstats_slot(s->max_value, s->frac_bits)) {
+		elo = r.lo;	/* the overflow slot of a restricted range: */
+		ehi = r.hi;	/* kept right above the slot of max_value */
+		r.slot = kstats_slot(s->max_value, s->frac_bits) + 1;
 	}
-	if (lo != elo || hi != ehi)
+	if (r.lo != elo || r.hi != ehi)
 		return fail(p, "slot %llu bounds lo %llu hi %llu, expected lo %llu hi %llu",
-			    (unsigned long long)slot, (unsigned long long)lo,
-			    (unsigned long long)hi, (unsigned long long)elo,
+			    (unsigned long long)r.slot, (unsigned long long)r.lo,
+			    (unsigned long long)r.hi, (unsigned long long)elo,
 			    (unsigned long long)ehi);
-	if (!count)
+	if (!r.count)
 		return fail(p, "count 0: only non-empty slots are printed");
-	if (avg < lo || avg > hi)
+	if (r.avg < r.lo || r.avg > r.hi)
 		return fail(p, "avg %llu outside the slot [%llu, %llu]",
-			    (unsigned long long)avg, (unsigned long long)lo,
-			    (unsigned long long)hi);
-	if ((long long)slot <= rs->last_slot)
+			    (unsigned long long)r.avg, (unsigned long long)r.lo,
+			    (unsigned long long)r.hi);
+	if ((long long)r.slot <= rs->last_slot)
 		return fail(p, "slot %llu not in increasing slot order",
-			    (unsigned long long)slot);
-	if (!all) {
-		/* CPU ids are possible CPUs: below cpus unless there are holes */
-		if (who >= MAX_CPUS)
-			return fail(p, "CPU %llu not below %u",
-				    (unsigned long long)who, MAX_CPUS);
-		if (who >= s->ncpu_ids)
-			s->ncpu_ids = (u32)who + 1;
-		if (rs->cpu_slot >= 0 && rs->cpu_slot != (long long)slot)
-			return fail(p, "CPU rows of slot %lld not followed by its CPUS row",
-				    rs->cpu_slot);
-		if (rs->cpu_slot == (long long)slot &&
-		    (long long)who <= rs->last_cpu)
-			return fail(p, "CPU %llu not in increasing CPU order",
-				    (unsigned long long)who);
-		if (count > U64_MAX_VAL - rs->cpu_sum)
-			return fail(p, "counts overflow 64 bits");
-		rs->cpu_slot = (long long)slot;
-		rs->last_cpu = (long long)who;
-		rs->cpu_sum += count;
-		s->rows = grow(s->rows, &p->cap_rows, s->nrows, sizeof(*s->rows));
-		if (!s->rows)
-			return fail(p, "out of memory");
-		s->rows[s->nrows++] = (struct kcpurow){
-			.slot = (u32)slot, .cpu = (u32)who, .count = count,
-			.avg = avg, .ppm = ppm, .line = p->line };
-		return 0;
-	}
-	if (who != s->cpus)
-		return fail(p, "CPUS %llu differs from header cpus %u",
-			    (unsigned long long)who, s->cpus);
-	if (rs->cpu_slot != (long long)slot)
-		return fail(p, "CPUS row of slot %llu without CPU rows",
-			    (unsigned long long)slot);
-	if (rs->cpu_sum != count)
-		return fail(p, "CPUS count %llu is not the sum of the CPU rows (%llu)",
-			    (unsigned long long)count,
-			    (unsigned long long)rs->cpu_sum);
-	if (count > U64_MAX_VAL - rs->total)
-		return fail(p, "counts overflow 64 bits");
-	rs->total += count;
-	rs->last_slot = (long long)slot;
-	rs->cpu_slot = -1;
-	rs->last_cpu = -1;
-	rs->cpu_sum = 0;
-	s->slots = grow(s->slots, &p->cap_slots, s->nslots, sizeof(*s->slots));
-	if (!s->slots)
+			    (unsigned long long)r.slot);
+	return all ? cpus_row(p, &r, rs) : cpu_row(p, &r, rs);
+}
+
+/* "errno E count N", after the slot rows, by increasing E. */
+static int errno_row(struct parser *p, char **tok, int n, struct rowstate *rs)
+{
+	struct snapshot *s = p->s;
+	u64 e, count;
+
+	if (n != 4 || strcmp(tok[2], "count"))
+		return fail(p, "errno row must be 'errno E count N'");
+	if (!s->has_negative)
+		return fail(p, "errno row without a '# negative' line");
+	if (rs->cpu_slot >= 0)
+		return fail(p, "CPU rows of slot %lld not followed by its CPUS row",
+			    rs->cpu_slot);
+	if (parse_u64(tok[1], &e) || parse_u64(tok[3], &count))
+		return fail(p, "errno row field is not an unsigned integer");
+	if (e < 1 || e > 4095)
+		return fail(p, "errno %llu out of range 1..4095",
+			    (unsigned long long)e);
+	if (!count)
+		return fail(p, "errno count 0: only errnos seen are printed");
+	if (s->nerrnos && e <= s->errnos[s->nerrnos - 1].err)
+		return fail(p, "errno %llu not in increasing order",
+			    (unsigned long long)e);
+	s->errnos = grow(s->errnos, &p->cap_errnos, s->nerrnos,
+			 sizeof(*s->errnos));
+	if (!s->errnos)
 		return fail(p, "out of memory");
-	s->slots[s->nslots++] = (struct kslot){
-		.slot = (u32)slot, .lo = lo, .hi = hi, .count = count,
-		.avg = avg, .ppm = ppm, .line = p->line };
+	s->errnos[s->nerrnos++] = (struct kerrno){ .err = (u32)e,
+						   .count = count };
+	return 0;
+}
+
+/* A node with a value always has its negative line (format.rst). */
+static int check_negative(struct parser *p)
+{
+	struct snapshot *s = p->s;
+
+	p->line = p->value_line;
+	if (s->value[0] && !s->has_negative)
+		return fail(p, "'# value' without a '# negative' line");
 	return 0;
 }
 
@@ -484,7 +783,67 @@ static int check_whole(struct parser *p)
 			    (unsigned long long)kstats_div128(uhi, ulo, s->samples));
 	if (!s->samples && s->summary.mean)
 		return fail(p, "summary mean must be 0 with no samples");
-	return 0;
+	return check_negative(p);
+}
+
+/* Only newlines from @off to the end. */
+static int trailing_blank(const char *buf, size_t off, size_t len)
+{
+	while (off < len && buf[off] == '\n')
+		off++;
+	return off >= len;
+}
+
+struct pstate {
+	unsigned int tags;
+	int in_rows;
+	size_t hdrlen;
+};
+
+/* One line of @l bytes (@raw, and @line: a copy to cut into fields). */
+static int parse_line(struct parser *p, char *line, const char *raw,
+		      size_t l, struct rowstate *rs, struct pstate *st)
+{
+	struct snapshot *s = p->s;
+	char *tok[MAX_TOKENS];
+	int n = tokenize(line, tok);
+
+	if (n < 0) {
+		fail(p, "fields must be separated by single spaces (at most %d)",
+		     MAX_TOKENS);
+		return -1;
+	}
+	if (!strcmp(tok[0], "#")) {
+		if (st->in_rows) {
+			fail(p, "header line after the slot rows");
+			return -1;
+		}
+		if (p->line == 1 ? first_line(p, tok, n) :
+		    tag_line(p, tok, n, &st->tags))
+			return -1;
+		memcpy(s->header + st->hdrlen, raw, l);
+		st->hdrlen += l;
+		s->header[st->hdrlen++] = '\n';
+		return 0;
+	}
+	if (p->line == 1) {
+		fail(p, "first line must be the '# name ...' header: not a kstats distribution");
+		return -1;
+	}
+	if (!(st->tags & TAG_SUMMARY)) {
+		fail(p, "%s row before the '# summary' line",
+		     strcmp(tok[0], "errno") ? "slot" : "errno");
+		return -1;
+	}
+	st->in_rows = 1;
+	if (!strcmp(tok[0], "errno")) {
+		return errno_row(p, tok, n, rs) ? -1 : 0;
+	}
+	if (s->nerrnos) {
+		fail(p, "slot row after the errno rows");
+		return -1;
+	}
+	return slot_row(p, tok, n, rs) ? -1 : 0;
 }
 
 int snapshot_parse(struct snapshot *s, const char *buf, size_t len,
@@ -494,9 +853,8 @@ int snapshot_parse(struct snapshot *s, const char *buf, size_t len,
 			    .errlen = errlen };
 	struct rowstate rs = { .last_slot = -1, .cpu_slot = -1,
 			       .last_cpu = -1 };
-	size_t off = 0, hdrlen = 0;
-	unsigned int tags = 0;
-	int in_rows = 0;
+	struct pstate st = { 0 };
+	size_t off = 0;
 	char *line = NULL;
 
 	memset(s, 0, sizeof(*s));
@@ -512,8 +870,6 @@ int snapshot_parse(struct snapshot *s, const char *buf, size_t len,
 	while (off < len) {
 		const char *nl = memchr(buf + off, '\n', len - off);
 		size_t l = nl ? (size_t)(nl - (buf + off)) : len - off;
-		char *tok[MAX_TOKENS];
-		int n;
 
 		p.line++;
 		memcpy(line, buf + off, l);
@@ -523,42 +879,16 @@ int snapshot_parse(struct snapshot *s, const char *buf, size_t len,
 			fail(&p, "tab or carriage return: the format uses single spaces and \\n");
 			goto bad;
 		}
+		if (l == 0 && trailing_blank(buf, off, len))
+			break;	/* blank lines at the end: an editor's */
 		if (l == 0) {
 			fail(&p, "empty line");
 			goto bad;
 		}
-		n = tokenize(line, tok);
-		if (n < 0) {
-			fail(&p, "fields must be separated by single spaces (at most %d)",
-			     MAX_TOKENS);
-			goto bad;
-		}
-		if (!strcmp(tok[0], "#")) {
-			if (in_rows) {
-				fail(&p, "header line after the slot rows");
-				goto bad;
-			}
-			if (p.line == 1 ? first_line(&p, tok, n) :
-			    tag_line(&p, tok, n, &tags))
-				goto bad;
-			memcpy(s->header + hdrlen, buf + off - l - 1, l);
-			hdrlen += l;
-			s->header[hdrlen++] = '\n';
-			continue;
-		}
-		if (p.line == 1) {
-			fail(&p, "first line must be the '# name ...' header: not a kstats distribution");
-			goto bad;
-		}
-		if (!(tags & 1)) {
-			fail(&p, "slot row before the '# summary' line");
-			goto bad;
-		}
-		in_rows = 1;
-		if (slot_row(&p, tok, n, &rs))
+		if (parse_line(&p, line, buf + off - l - 1, l, &rs, &st))
 			goto bad;
 	}
-	if (!(tags & 1)) {
+	if (!(st.tags & TAG_SUMMARY)) {
 		fail(&p, "no '# summary' line");
 		goto bad;
 	}
@@ -638,8 +968,10 @@ void snapshot_free(struct snapshot *s)
 	free(s->header);
 	free(s->slots);
 	free(s->rows);
+	free(s->errnos);
 	s->header = NULL;
 	s->slots = NULL;
 	s->rows = NULL;
-	s->nslots = s->nrows = 0;
+	s->errnos = NULL;
+	s->nslots = s->nrows = s->nerrnos = 0;
 }

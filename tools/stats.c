@@ -145,7 +145,7 @@ struct kslot *hist_delta(const struct kslot *cur, size_t ncur,
 	}
 	if (j < nprev)
 		*reset = 1;
-	if (*reset) {
+	if (*reset && ncur) {
 		memcpy(d, cur, ncur * sizeof(*d));
 		n = ncur;
 	}

@@ -870,6 +870,8 @@ static const char *const words[] = {
 	"__do_sys_getppid", "__do_sys_getppid+1", "__do_sys_getppid+0x4",
 	"__do_sys_getppid+999999", "kstats_new", "kprobe_int3_handler",
 	"no_such_fn", "vfs_*", "\xc3\xa9t\xc3\xa9", "\xff\xfe",
+	"value", "pid", "tid", "comm", "cpu", "if", "ret", "arg0", "arg11",
+	"arg12", "arg3+0:8", "ret+0:8", "arg0-8:s4", "==", "&", ">=", "<",
 };
 
 #define PICK(a) (a[rn(sizeof(a) / sizeof(a[0]))])
@@ -882,11 +884,16 @@ static size_t gen_cmd(char *b, size_t max)
 		"__x64_sys_getppid", "tp:raw_syscalls:sys_enter",
 		"tp:sched:sched_switch", "all", "kstats_new", "nope_fn" };
 	static const char *const keys[] = { "bits", "clock", "max", "name",
-		"mech", "maxactive", "gap", "start", "end" };
+		"mech", "maxactive", "gap", "start", "end", "value", "value",
+		"pid", "tid", "comm", "cpu", "if ret ==", "if arg0+0:8 &",
+		"if arg1 <" };
 	static const char *const vals[] = { "0", "3", "5", "6", "-1", "none",
 		"local", "ktime", "tsc", "kretprobe", "fprobe", "fz1", "fz2",
 		"1000", "0x10", "18446744073709551615", "__x64_sys_getppid",
-		"__x64_sys_getppid+4", "tp:raw_syscalls:sys_exit" };
+		"__x64_sys_getppid+4", "tp:raw_syscalls:sys_exit", "ret",
+		"ret:s4", "arg0", "arg1+0:8", "arg0+0:8+8:8+16:8+0:s2",
+		"ret+0:8", "arg0-4096:8", "arg0+0x7fffffff:1", "arg5:s1",
+		"arg12", "arg0+0:3", "kfuzz", "-0x7fffffffffffffff" };
 	int o, i, n = rn(4);
 
 	o = snprintf(b, max, "%s %s", PICK(verbs), PICK(names));

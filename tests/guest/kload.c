@@ -3,6 +3,8 @@
  * kload: deterministic workloads and exact writes for the guest tests.
  *
  *   kload write DEV N SIZE     N write()s of SIZE bytes to DEV
+ *   kload badwrite DEV N SIZE  N write()s of SIZE bytes from an unmapped
+ *                              address, each of which must fail (EFAULT)
  *   kload getppid N            N getppid() system calls
  *   kload ctl FILE TEXT        one write() of TEXT to FILE; prints "ok" or
  *                              the errno name, exits 0 or with the errno
@@ -114,6 +116,25 @@ static int do_write(const char *dev, long n, long size)
 	return 0;
 }
 
+static int do_badwrite(const char *dev, long n, long size)
+{
+	int fd = open(dev, O_WRONLY);
+	long i;
+
+	if (fd < 0) {
+		perror(dev);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (write(fd, (const void *)8, size) != -1 || errno != EFAULT) {
+			fprintf(stderr, "write from address 8: not EFAULT\n");
+			return 1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long i, n;
@@ -122,6 +143,8 @@ int main(int argc, char **argv)
 		return usage();
 	if (!strcmp(argv[1], "write") && argc == 5)
 		return do_write(argv[2], atol(argv[3]), atol(argv[4]));
+	if (!strcmp(argv[1], "badwrite") && argc == 5)
+		return do_badwrite(argv[2], atol(argv[3]), atol(argv[4]));
 	if (!strcmp(argv[1], "getppid")) {
 		n = atol(argv[2]);
 		for (i = 0; i < n; i++)

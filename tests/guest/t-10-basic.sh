@@ -42,18 +42,32 @@ expect "rows are ordered by slot and bounded by lo <= avg <= hi" \
 expect_match "summary percentiles are slot upper bounds" \
 	"$(grep '^# summary' /tmp/ew)" \
 	"^# summary samples 1000 min [0-9]+ p50 [0-9]+ p90 [0-9]+ p99 [0-9]+ p99.9 [0-9]+ max [0-9]+ mean [0-9]+$"
+check "3 writes from a bad address fail with EFAULT" \
+	kload badwrite /dev/kstats_example 3 64
+cat $KS/example_write_bytes > /tmp/eb
+cat $KS/example_write > /tmp/ew2
+expect "kstats_scope() times the failed writes too" \
+	"$(field /tmp/ew2 name samples)" 1003
+expect "kstats_record_signed(): the failures counted apart" \
+	"$(grep '^# negative' /tmp/eb)" "# negative samples 3 min -14 max -14"
+expect "kstats_record_signed(): one errno row, EFAULT" \
+	"$(grep '^errno' /tmp/eb)" "errno 14 count 3"
+expect "kstats_record_signed(): not in the histogram" \
+	"$(field /tmp/eb name samples)" 1000
+expect "no negative line where nothing was negative" \
+	"$(grep -c '^# negative' /tmp/ew2)" 0
 p50=$(field /tmp/ew summary p50)
 expect "p50 is the hi of a slot row" \
 	"$(awk -v p="$p50" '$3 == "CPUS" && $14 == p { print "yes"; exit }' /tmp/ew)" yes
 
 expect "stop" "$(ctl $KS/example_write stop)" ok
 kload write /dev/kstats_example 100 64
-expect "stopped: samples unchanged" "$(field $KS/example_write name samples)" 1000
+expect "stopped: samples unchanged" "$(field $KS/example_write name samples)" 1003
 expect "stopped: state shown" "$(field $KS/example_write name state)" stopped
 expect "START in upper case, with newline" "$(ctl $KS/example_write 'START
 ')" ok
 kload write /dev/kstats_example 10 64
-expect "started: 10 more samples" "$(field $KS/example_write name samples)" 1010
+expect "started: 10 more samples" "$(field $KS/example_write name samples)" 1013
 expect "reset" "$(ctl $KS/example_write reset)" ok
 expect "reset: no samples" "$(field $KS/example_write name samples)" 0
 expect "reset: no rows" "$(grep -c '^slot' $KS/example_write)" 0

@@ -28,7 +28,7 @@ kstats diff /tmp/a.txt /nonexistent >/dev/null 2>&1; rc2=$?
 expect "diff: missing file exits 2" "$rc2" 2
 expect_match "export prometheus: cumulative buckets" \
 	"$(kstats export --format prometheus example_write)" \
-	'^kstats_bucket\{.*name="example_write".*le="\+Inf"\} 1000$'
+	'^kstats_duration_seconds_bucket\{.*name="example_write".*le="\+Inf"\} 1000$'
 w=$(kstats watch example_write -i 1 -c 2)
 expect "watch prints two intervals, the first marked" \
 	"$(printf '%s\n' "$w" | grep -Ec '^[12] ') $(printf '%s\n' "$w" | grep -c 'first interval')" "2 1"

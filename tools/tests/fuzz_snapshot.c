@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the snapshot parser and everything computed from a
- * parsed snapshot (summary, per-CPU tables, JSON, histogram, Prometheus).
+ * parsed snapshot (summary, per-CPU tables, JSON, histogram, Prometheus,
+ * negative samples and errnos).
  *   make fuzz   (clang -fsanitize=fuzzer,address,undefined)
  */
 #include <stdint.h>
@@ -25,8 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   sizeof(err)))
 		return 0;
 	print_show(null, &s, 1, 10);
+	print_negative(null, &s, &s);	/* an interval's deltas */
 	json_snapshot(null, &s, 0);
-	export_prometheus(null, &s, 1, "h");
+	export_prometheus(null, &s, 1, "h", EXPORT_BUCKETS);
+	export_prometheus(null, &s, 1, NULL, 100000);
 	if (s.samples) {
 		t = s;
 		ks_test(&s, &t, &ks);

@@ -8,7 +8,12 @@
  *
  *   gen_fixture [--name N] [--clock C] [--bits K] [--cpus C] [--seed S]
  *               [--state S] [--missed M] [--tsc-khz K] [--range MAX]
+ *               [--source S] [--value V] [--filter F] [--neg VALUE,COUNT]...
  *               [-s CPU,COUNT,KIND,A[,B]]... [--stdin]
+ *
+ * --value (a node with a value, clock none) or --neg (COUNT samples of the
+ * negative VALUE: the "# negative" line and the errno rows) write the lines
+ * of a node with a value; --source replaces "mechanism api".
  *
  * KIND: const V | uniform LO HI | exp OFFSET MEAN | lognormal MEDIAN SIGMA
  * --stdin reads "CPU VALUE" lines.  Each -s group has its own random stream
@@ -42,6 +47,11 @@ static void add(u32 cpu, u64 v)
 	smp[nsmp++].v = v;
 }
 
+#define MAX_ERRNO 4095
+
+static long long neg_min, neg_max;
+static u64 neg_n, errnos[MAX_ERRNO + 1];
+
 static u64 rng;
 
 static double uni(void)	/* xorshift64*, in (0, 1) */
@@ -62,6 +72,8 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	const char *name = "fixture", *clock = "ktime", *state = "active";
+	const char *source = "mechanism api", *value = NULL, *filter = NULL;
+	int neg = 0;
 	unsigned int k = 3, cpus = 2, group = 0;
 	u64 seed = 1, missed = 0, tsc_khz = 0, range = 0;
 	int has_range = 0;
@@ -86,6 +98,26 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 0);
 		else if (!strcmp(a, "--missed")) missed = strtoull(v, NULL, 0);
 		else if (!strcmp(a, "--tsc-khz")) tsc_khz = strtoull(v, NULL, 0);
+		else if (!strcmp(a, "--source")) source = v;
+		else if (!strcmp(a, "--value")) value = v;
+		else if (!strcmp(a, "--filter")) filter = v;
+		else if (!strcmp(a, "--neg")) {
+			long long x;
+			unsigned long long n;
+
+			if (sscanf(v, "%lld,%llu", &x, &n) != 2 || x >= 0) {
+				fprintf(stderr, "bad --neg %s\n", v);
+				return 2;
+			}
+			neg = 1;
+			if (n && (!neg_n || x < neg_min))
+				neg_min = x;
+			if (n && (!neg_n || x > neg_max))
+				neg_max = x;
+			neg_n += n;
+			if (x >= -MAX_ERRNO)
+				errnos[-x] += n;
+		}
 		else if (!strcmp(a, "--range")) {
 			range = strtoull(v, NULL, 0);
 			has_range = 1;	/* as the module: the slot of MAX is kept */
@@ -177,7 +209,14 @@ int main(int argc, char **argv)
 	if (has_range)
 		printf("# range max_value %llu overflow %llu\n",
 		       (unsigned long long)range, (unsigned long long)overflow);
-	printf("# source mechanism api\n");
+	printf("# source %s\n", source);
+	if (value)
+		printf("# value %s\n", value);
+	if (filter)
+		printf("# filter %s\n", filter);
+	if (value || neg)
+		printf("# negative samples %llu min %lld max %lld\n",
+		       (unsigned long long)neg_n, neg_min, neg_max);
 	printf("# summary samples %llu min %llu p50 %llu p90 %llu p99 %llu p99.9 %llu max %llu mean %llu\n",
 	       (unsigned long long)N, (unsigned long long)sv[0],
 	       (unsigned long long)sv[1], (unsigned long long)sv[2],
@@ -219,5 +258,9 @@ int main(int argc, char **argv)
 		       (double)kstats_ppm(cum, N) / 1e6,
 		       (unsigned long long)lo, (unsigned long long)hi);
 	}
+	for (int e = 1; e <= MAX_ERRNO; e++)
+		if (errnos[e])
+			printf("errno %d count %llu\n", e,
+			       (unsigned long long)errnos[e]);
 	return 0;
 }

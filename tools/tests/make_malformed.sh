@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Regenerate tests/malformed/ from the captured tests/fixtures/basic.txt:
+# Regenerate tests/malformed/ from the captured tests/fixtures/basic.txt
+# (and synthetic/value_ret.txt for the lines of a node with a value):
 # each file breaks one rule of Documentation/format.rst. The edits work on
 # field positions, not values, so that any new capture can be used.
 # Slot rows: $1 slot $2 S $3 CPU|CPUS $4 C $5 count $6 N $7 avg $8 A $9 p
@@ -56,3 +57,21 @@ printf 'hello world\n' > $M/text.txt
 head -c 300 $B > $M/cut_mid_line.txt
 # a restricted range whose overflow count is not the overflow slot's
 awk '$2 == "range" { $6 = $6 + 1 } { print }' fixtures/range.txt > $M/range_overflow.txt
+# the lines of a node with a value (make_synthetic.sh's value_ret.txt):
+# "# value", "# filter", "# negative" and the errno rows
+V=synthetic/value_ret.txt
+mkv() { awk "$2"' { print }' $V > $M/$1.txt; }
+mkv value_on_ktime     'NR == 1 { sub(/clock none unit value/, "clock ktime unit ns") }'
+mkv value_arg12        '$2 == "value" { $3 = "arg12" }'
+mkv value_deref_size   '$2 == "value" { $3 = "arg0+8:4+0:8" }'
+mkv value_no_negative  '$2 == "negative" { next } $1 == "errno" { next }'
+mkv filter_order       '$2 == "filter" { $0 = "# filter comm dd pid 1" }'
+mkv filter_operator    '$2 == "filter" { $0 = "# filter if ret => 3" }'
+mkv filter_comm_long   '$2 == "filter" { $0 = "# filter comm abcdefghijklmnop" }'
+mkv negative_min_above '$2 == "negative" { $6 = 1 }'
+mkv negative_positive  '$2 == "negative" { $8 = 1 }'
+mkv errno_order        '$1 == "errno" && !held { held = $0; next } $1 == "errno" && held { print; print held; held = "x"; next }'
+mkv errno_count_zero   '$1 == "errno" && $2 == 11 { $4 = 0 }'
+mkv errno_range        '$1 == "errno" && $2 == 512 { $2 = 4096 }'
+mkv errno_before_slots '$2 == "summary" { print; print "errno 9 count 1"; next }'
+mkv errno_no_negative  '$2 == "negative" { next }'

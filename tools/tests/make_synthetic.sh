@@ -17,3 +17,24 @@ mkdir -p $S
 # effect (D < 0.01), the case --min-effect is for.
 $G --name run --seed 15 --bits 3 -s 0,2000000,lognormal,1000,0.4 > $S/big_a.txt
 $G --name run --seed 16 --bits 3 -s 0,2000000,lognormal,1010,0.4 > $S/big_b.txt
+# Nodes with a value (trace FUNC value V, Documentation/format.rst): the
+# "# value", "# filter" and "# negative" lines and the errno rows, until
+# captures of the kernel side replace them.  ksys_read's ret: byte counts,
+# and -EBADF, -EAGAIN, -EFAULT, -ERESTARTSYS and -5000 (no errno).
+val() {
+	$G --name ksys_read --clock none --bits 3 --cpus 2 --seed 3 --value ret \
+		--source 'mechanism fprobe target ksys_read maxactive 0' \
+		--filter 'comm kvalue' "$@"
+}
+val --neg -9,1 --neg -11,40 --neg -14,2 --neg -512,3 --neg -5000,1 \
+	-s 0,500,lognormal,4096,1 -s 1,300,const,1 > $S/value_ret.txt
+# the same node later (cumulative): 15 more -EAGAIN, 200 more reads
+val --neg -9,1 --neg -11,55 --neg -14,2 --neg -512,3 --neg -5000,1 \
+	-s 0,500,lognormal,4096,1 -s 1,300,const,1 -s 0,200,const,4096 > $S/value_ret2.txt
+# vfs_read's count under every kind of filter; no negative value
+$G --name vfs_read --clock none --bits 2 --cpus 4 --seed 5 --value arg2 \
+	--source 'mechanism fprobe target vfs_read maxactive 0' \
+	--filter 'pid 123 tid 124 comm dd cpu 0 if arg2 > 100 if arg3+0:8 & 4095 if arg0+32:8+80:8 >= -1 if arg1:4 != 0x10' \
+	-s 0,1000,uniform,101,65536 > $S/value_filters.txt
+# all negative: a function that only failed (no slot rows)
+$G --name kfail --clock none --cpus 2 --value arg1:s4 --neg -22,7 > $S/value_negative.txt

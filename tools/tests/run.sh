@@ -10,6 +10,7 @@ F=tests/fixtures
 M=tests/malformed
 S=tests/synthetic	# constructed cases (make_synthetic.sh); $F holds real captures
 T=$(mktemp -d)
+BPF_LIBS=${BPF_LIBS:--lbpf -lelf -lz}
 trap 'rm -rf "$T"' EXIT
 PASS=0 FAIL=0 SKIP=0
 
@@ -33,12 +34,13 @@ json_get() { # FILE EXPR: evaluates EXPR with d = the parsed JSON
 echo "# build"
 for cc in gcc clang; do
 	if command -v $cc > /dev/null; then
-		out=$($cc -std=c99 -Wall -Wextra -O2 -o "$T/k-$cc" kstats.c snapshot.c stats.c render.c export.c heatmap.c -lm 2>&1)
+		# shellcheck disable=SC2086
+		out=$($cc -std=c99 -Wall -Wextra -O2 -o "$T/k-$cc" ./*.c $BPF_LIBS -lm 2>&1)
 		if [ -z "$out" ]; then ok "$cc -Wall -Wextra -O2: no warnings"; else bad "$cc warnings" "$out"; fi
 	fi
 done
 
-echo "# unit (ASan/UBSan): percentiles, KS, deltas, units, summaries of every fixture"
+echo "# unit (ASan/UBSan): percentiles, KS, deltas, units, BTF values, value lines, summaries of every fixture"
 build/unit $F/*.txt $F/series/*.txt $S/*.txt > "$T/unit" 2>&1
 grep -E '^(not )?ok' "$T/unit" | grep -v '^ok' | sed 's/^/FAIL - unit: /'
 read -r _ up uf < <(tail -1 "$T/unit")
@@ -54,6 +56,15 @@ rc 2 "option of another command" $K show $F/basic.txt --alpha 0.1
 rc 2 "missing value" $K watch $F/basic.txt -i
 rc 2 "bad -b" $K trace vfs_read -b 9
 rc 2 "watch NAME needs -i" $K --root $F watch basic.txt
+rc 2 "trace --cpu needs N" $K trace vfs_read --cpu
+rc 2 "trace --cpu not a number" $K trace vfs_read --cpu x
+rc 2 "trace --pid negative" $K trace vfs_read --pid -1
+rc 2 "trace --comm over 15" $K trace vfs_read --comm 0123456789abcdef
+rc 2 "trace --value twice" $K trace vfs_read --value count --value pos
+rc 2 "trace --if 5 times" $K trace vfs_read --if 'count > 1' --if 'count > 2' --if 'count > 3' --if 'count > 4' --if 'count > 5'
+rc 2 "show --value" $K show $F/basic.txt --value count
+rc 2 "trace a bad target" $K trace tp:x
+rc 2 "trace tp with a bad group" $K trace 'tp:a-b:c'
 
 echo "# show"
 for f in $F/*.txt $F/series/*.txt $S/*.txt; do
@@ -90,11 +101,33 @@ v=$(json_get "$T/j" "' '.join(str(d['summary'][k]) for k in ['samples','min','p5
 # power of two) holds exactly 1..100. By hand: rank 50 is 50, in [48, 55];
 # rank 90 is 90, in [80, 95]; ranks 99 and 100 in [96, 111]; mean 5050/100.
 [ "$v" = "100 1 55 95 111 111 111 50" ] && ok "known values 1..100: exact percentiles" || bad "known percentiles" "$v"
+# the human output reads them inside their slots, and says so
+$K show $F/known.txt > "$T/out"
+grep -qE '^ +100 +1 +50 +90 +100 +100 +111 +50$' "$T/out" && has '^percentiles interpolated in their slots' &&
+	ok "show: percentiles of 1..100 interpolated (50 90 100 100), marked; --json keeps 55 95 111 111" || bad "show interpolated" "$(head -7 "$T/out")"
+# any bytes in a header line: valid JSON, nothing cut, nothing raw to the terminal
+py "
+src = open('$F/basic.txt', 'rb').read().split(b'\\n')
+src.insert(2, b'# note k caf\\xc3\\xa9 \\xff\\xc0\\x80 \\x1b[31mred\\x1b]0;title\\x07 \\xc2\\x9b ' + b'x' * 3000)
+open('$T/ctl.txt', 'wb').write(b'\\n'.join(src) + b'\\n\\n')"
+rc 0 "show: a header line of any bytes, blank lines at the end" $K show "$T/ctl.txt"
+! grep -q "$(printf '\033')" "$T/out" && ! grep -q "$(printf '\a')" "$T/out" && has '\\x1b\[31mred\\x1b\]0;title\\x07' && has 'café' &&
+	ok "show: control bytes and invalid UTF-8 as \\xNN, UTF-8 kept" || bad "show raw bytes" "$(sed -n 3p "$T/out" | head -c 200 | od -c | head -3)"
+for cmd in "show $T/ctl.txt --json" "export --format json $T/ctl.txt"; do
+	$K $cmd > "$T/j"
+	py "
+import json
+d = json.load(open('$T/j', encoding='utf-8'))
+d = d['distributions'][0] if 'distributions' in d else d
+l = d['header'][2]
+assert l.startswith('# note k café \\ufffd\\ufffd\\ufffd \\x1b[31mred\\x1b]0;title\\x07 \\x9b '), repr(l[:60])
+assert l.endswith('x' * 3000) and len(l) == 3000 + 39, len(l)" 2> "$T/err" && ok "${cmd%% *} --json: any bytes valid JSON, 3039-character line whole" || bad "json bytes ${cmd%% *}" "$(tail -1 "$T/err")"
+done
 rc 0 "show text" $K show $F/known.txt --rows 50
 has '^\[1\] *1 |@@@ *|$' && has '^\[64, 80) *16 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|' \
 	&& ok "histogram rows as bpftrace hist()" || bad "histogram rows" "$(cat "$T/out")"
 $K show $F/basic.txt > "$T/out"
-has ' 1.151us ' && has ' 4.243us$' && ok "summary in human units" || bad "summary units"
+has ' 1.088us ' && has ' 4.243us$' && ok "summary in human units" || bad "summary units" "$(sed -n 5,6p "$T/out")"
 rc 0 "show merges rows" $K show $F/slow_io.txt --rows 10
 n=$(grep -c '^\[' "$T/out"); has 'adjacent slots merged' && [ "$n" -le 10 ] && ok "merged to $n rows <= 10" || bad "merge rows" "$n"
 rc 0 "show ms units" $K show $F/slow_io.txt; has 'ms, ' && ok "ms bounds" || bad "ms bounds"
@@ -103,7 +136,7 @@ rc 0 "show range overflow" $K show $F/range.txt; has '^\[448ns, \.\.\.) *2063 |'
 rc 0 "show empty" $K show $F/empty.txt; has 'no samples' && ok "empty distribution" || bad "empty"
 # cpus4.txt: 1000 writes of 64 B on CPUs 0, 1, 3 each, of 4 KiB on CPU 2
 rc 0 "show --cpu" $K show $F/cpus4.txt --cpu
-[ "$(grep -c '  <$' "$T/out")" = 1 ] && grep -q '^2 .* 9.215us .* <$' "$T/out" && ok "--cpu marks only CPU 2" || bad "--cpu mark" "$(cat "$T/out" | head -20)"
+[ "$(grep -c '  <$' "$T/out")" = 1 ] && grep -q '^2 .* 8.994us .* <$' "$T/out" && ok "--cpu marks only CPU 2" || bad "--cpu mark" "$(cat "$T/out" | head -20)"
 [ "$(grep -cE '^[0-3] +1000 ' "$T/out")" = 4 ] && grep -q '^all  *4000 ' "$T/out" && ok "--cpu: 4 CPUs and all" || bad "--cpu rows"
 
 echo "# list"
@@ -139,30 +172,98 @@ for f in $M/*; do
 	else bad "malformed message $(basename $f)" "$(cat "$T/err")"; fi
 done
 
+echo "# writes checked, missing files named"
+for args in "show $F/basic.txt" "show $F/basic.txt --json" "diff $F/steady_a.txt $F/steady_b.txt" "export $F/basic.txt" \
+	"export --format json $F/basic.txt" "watch $F/series/snap0.txt $F/series/snap1.txt" "heatmap $F/series/snap0.txt $F/series/snap1.txt -o -"; do
+	$K $args > /dev/full 2> "$T/err"; r=$?
+	[ $r = 2 ] && has 'writing the output failed: No space left on device' err && ok "${args%% *} > /dev/full: exit 2, said" || bad "${args%% *} > /dev/full" "exit $r: $(cat "$T/err")"
+done
+mkdir "$T/coll"; echo old > "$T/coll/kstats.prom"
+rc 0 "export -o FILE" $K export $F/basic.txt -o "$T/coll/kstats.prom"
+[ "$(ls "$T/coll")" = kstats.prom ] && grep -q '_count' "$T/coll/kstats.prom" && [ "$(stat -c %a "$T/coll/kstats.prom")" = 644 ] &&
+	ok "export -o: renamed over the old file, mode 644, no temporary left" || bad "export -o" "$(ls -l "$T/coll")"
+rc 2 "export -o into a missing directory" $K export $F/basic.txt -o "$T/nodir/kstats.prom"
+has "cannot write $T/nodir/kstats.prom" err && ok "export -o: error names the file" || bad "export -o msg" "$(cat "$T/err")"
+chmod 555 "$T/coll"
+if [ "$(id -u)" != 0 ]; then rc 2 "export -o, directory not writable" $K export $F/basic.txt -o "$T/coll/kstats.prom"; fi
+chmod 755 "$T/coll"
+rc 0 "export -o -: standard output" $K export $F/basic.txt -o -; has '_count' && ok "export -o -: written" || bad "export -o -"
+(cd "$T" && $OLDPWD/$K show befor.txt > out 2> err); r=$?
+[ $r = 2 ] && grep -q '^kstats: befor.txt: no such file (nor a distribution: ' "$T/err" && [ "$(wc -l < "$T/err")" = 1 ] &&
+	ok "a misspelled file: named first, then why there is no distribution" || bad "missing file" "exit $r: $(cat "$T/err")"
+rc 2 "a missing file with a path" $K show ./befor.txt; has '^kstats: ./befor.txt: no such file$' err && ok "missing path named" || bad "missing path" "$(cat "$T/err")"
+rc 2 "diff with a missing file" $K diff $F/basic.txt nosuch.txt; has 'nosuch.txt: no such file' err && ok "diff: missing file named" || bad "diff missing" "$(cat "$T/err")"
+
 echo "# diff: exit 0 same, 1 different, 2 error"
-rc 0 "diff identical" $K diff $F/steady_a.txt $F/steady_a.txt; has 'D = 0.0000' && has 'p = 1' && ok "identical: D 0, p 1" || bad "identical D"
+G=build/gen_fixture
+gen() { $G --name lat --bits 3 "$@"; }
+rc 0 "diff identical" $K diff $F/steady_a.txt $F/steady_a.txt
+has 'D = 0.0000' && has 'p = 1' && grep -qE '^p99 +[0-9.]+us +[0-9.]+us +1\.000 ' "$T/out" && ok "identical: ratio 1, D 0, p 1" || bad "identical" "$(cat "$T/out")"
 # captured: 20000 writes of 64 B twice (steady_a, steady_b), of 128 B
 # (slower), 10000 of 512 B then 10000 of 64 B (warmup); 500000 of 64 B
 # twice (big_a, big_b)
 rc 0 "diff two runs of one distribution: same" $K diff $F/steady_a.txt $F/steady_b.txt
-has 'D = 0\.0008 at 1\.279us, n_eff = 10000, p = 1$' && ok "same: D and p" || bad "same D" "$(grep D "$T/out")"
+has 'D = 0\.0008 at 1\.279us, n_eff = 10000, p = 1$' && has '^verdict: same' && ok "same: KS as evidence, verdict same" || bad "same D" "$(tail -3 "$T/out")"
 rc 1 "diff 128 B writes: different" $K diff $F/steady_a.txt $F/slower.txt; has 'verdict: DIFFERENT' && ok "verdict line" || bad "verdict line"
-has 'D = 0\.9872 at 1\.151us' && ok "slower: D = 0.9872" || bad "slower D" "$(grep D "$T/out")"
+grep -qE '^p50 .* UP$' "$T/out" && has 'D = 0\.9872 at 1\.151us' && ok "slower: p50 UP, D = 0.9872" || bad "slower" "$(cat "$T/out")"
 rc 1 "diff warm-up half: different" $K diff $F/steady_a.txt $F/warmup.txt
-has 'D = 0\.5002 at 1\.663us' && ok "warm-up half: D = 0.5 (half the samples moved)" || bad "warm-up D" "$(grep D "$T/out")"
-rc 1 "diff two long runs of the same writes: different (p90 moved one slot)" $K diff $F/big_a.txt $F/big_b.txt
-has 'D = 0\.2214 at 1\.151us, n_eff = 250000, p = 0$' && ok "long runs: D 0.2214" || bad "long runs D" "$(grep D "$T/out")"
-rc 0 "diff huge N, 1% shift: negligible effect" $K diff $S/big_a.txt $S/big_b.txt; has 'D < min-effect' && ok "negligible: explained" || bad "negligible text"
-rc 1 "diff huge N with --min-effect 0: different" $K diff $S/big_a.txt $S/big_b.txt --min-effect 0
-rc 0 "diff strict alpha: p 6e-84 above 1e-100" $K diff $S/big_a.txt $S/big_b.txt --min-effect 0 --alpha 1e-100
+has 'D = 0\.5002 at 1\.663us' && grep -qE '^p90 .* UP$' "$T/out" && ok "warm-up half: p90 UP, D = 0.5" || bad "warm-up" "$(cat "$T/out")"
+# big_b's p50 to p99 are 3-4.5% above big_a's: KS calls that certain
+# (p = 0), the quantiles call it under the 5% threshold
+rc 0 "diff two long runs of the same writes: 3-4.5% apart, same" $K diff $F/big_a.txt $F/big_b.txt
+has 'D = 0\.2214 at 1\.151us, n_eff = 250000, p = 0$' && grep -qE '^p90 .*1\.04[0-9] +\[1\.04[0-9], 1\.04[0-9]\] +same$' "$T/out" &&
+	ok "long runs: p90 x1.04 with a tight interval, same; KS D 0.2214" || bad "long runs" "$(cat "$T/out")"
+rc 1 "diff the long runs with --threshold 3" $K diff $F/big_a.txt $F/big_b.txt --threshold 3
+rc 0 "diff huge N, 1% shift: under the threshold" $K diff $S/big_a.txt $S/big_b.txt
+grep -qE '^p50 .* 1\.01[0-9] +\[1\.0[01][0-9], 1\.0[12][0-9]\] +same$' "$T/out" && ok "huge N: p50 x1.01 with a tight interval" || bad "1% shift" "$(cat "$T/out")"
+rc 1 "diff huge N, --threshold 0.5%: different" $K diff $S/big_a.txt $S/big_b.txt --threshold 0.5%
+rc 0 "diff --threshold 5 = 5%" $K diff $S/big_a.txt $S/big_b.txt --threshold 5
+rc 2 "diff --threshold 0" $K diff $S/big_a.txt $S/big_b.txt --threshold 0
+rc 2 "diff --min-effect is gone" $K diff $S/big_a.txt $S/big_b.txt --min-effect 0
+# the tail regression: 1e5 samples, B with 1% of them 10x slower
+gen --seed 1 -s 0,100000,lognormal,1000,0.4 > "$T/ta.txt"
+gen --seed 2 -s 0,99000,lognormal,1000,0.4 -s 0,1000,lognormal,10000,0.4 > "$T/tb.txt"
+gen --seed 3 -s 0,100000,lognormal,1000,0.4 > "$T/tc.txt"
+rc 1 "diff 1% tail 10x slower at 1e5: different" $K diff "$T/ta.txt" "$T/tb.txt"
+grep -qE '^p99\.9 .* UP$' "$T/out" && grep -qE '^p50 .* same$' "$T/out" && has 'verdict: DIFFERENT.*p99.9 x' && ok "tail: p99.9 UP, p50 same" || bad "tail" "$(cat "$T/out")"
+r=$(awk '$1 == "p99.9" {print $4}' "$T/out"); py "assert 4 < $r < 7, $r" && ok "tail: p99.9 ratio $r (p99.9 of the mixture / of the law)" || bad "tail ratio" "$r"
+rc 0 "diff two draws of one law at 1e5: same" $K diff "$T/ta.txt" "$T/tc.txt"
+# several runs: A's medians 1000, 1100, 950 (run-to-run noise), B 1090
+for i in 1 2 3; do gen --seed $((10 + i)) -s 0,100000,lognormal,$(echo 1000 1100 950 | cut -d' ' -f$i),0.4 > "$T/ra$i.txt"; done
+gen --seed 20 -s 0,100000,lognormal,1090,0.4 > "$T/rb1.txt"
+gen --seed 21 -s 0,100000,lognormal,1010,0.4 > "$T/rb2.txt"
+gen --seed 22 -s 0,100000,lognormal,1500,0.4 > "$T/rb3.txt"
+gen --seed 23 -s 0,100000,lognormal,1550,0.4 > "$T/rb4.txt"
+rc 1 "diff one noisy pair: A1 vs B 9% apart: different" $K diff "$T/ra1.txt" "$T/rb1.txt"
+rc 0 "diff A1 A2 A3 -- B1 B2: within A's spread: same" $K diff "$T"/ra{1,2,3}.txt -- "$T"/rb{1,2}.txt
+grep -qE '^ +A +B +B/A +CI of B/A +A.s spread' "$T/out" && has "against A's run-to-run spread" && ok "runs: spread column and verdict" || bad "runs output" "$(cat "$T/out")"
+rc 1 "diff A1 A2 A3 -- B3 B4: 50% slower: different" $K diff "$T"/ra{1,2,3}.txt -- "$T"/rb{3,4}.txt
+grep -qE '^A: .*ra1.txt .*ra2.txt .*ra3.txt \(lat, 300000 samples in 3 runs\)$' "$T/out" && ok "runs: A's three files pooled" || bad "runs head" "$(head -2 "$T/out")"
+rc 2 "diff -- with nothing after" $K diff "$T/ra1.txt" --
+rc 2 "diff two --" $K diff "$T/ra1.txt" -- "$T/rb1.txt" -- "$T/rb2.txt"
 rc 2 "diff units differ" $K diff $F/basic.txt $F/tsc.txt
 rc 2 "diff ns and plain values" $K diff $F/basic.txt $F/known.txt
 rc 2 "diff empty" $K diff $F/basic.txt $F/empty.txt
 rc 2 "diff malformed" $K diff $F/basic.txt $M/p_wrong.txt
 rc 2 "diff one arg" $K diff $F/basic.txt
+rc 2 "diff a units mismatch among runs" $K diff $F/basic.txt -- $F/basic.txt $F/tsc.txt
 rc 1 "diff frac_bits 3 vs 0 (rebinned)" $K diff $F/basic.txt $F/bits0.txt
 has 'frac_bits 0' && ok "rebinned to the coarser frac_bits" || bad "rebin"
-rc 0 "diff ratio" $K diff $F/steady_a.txt $F/steady_b.txt; grep -qE '^count +20000 +20000 +1\.000' "$T/out" && ok "count and ratio" || bad "ratio" "$(head -6 "$T/out")"
+rc 0 "diff counts" $K diff $F/steady_a.txt $F/steady_b.txt; grep -qE '^A: .*\(example_write, 20000 samples in 1 run\)' "$T/out" && ok "samples per side" || bad "counts" "$(head -3 "$T/out")"
+
+echo "# diff: false-positive rate and power by simulation (tests/sim_diff.c)"
+build/sim_diff 200 > "$T/sim"
+while read -r _ what n _ runs rest; do
+	k=${rest#*: }; k=${k%% of*}; R=${rest##* of }; R=${R%% *}
+	case $what in
+	same-law*noisy*) if [ "${runs%:}" = 1/1 ]; then lim=">= 5 * $R / 100"; else lim="<= 5 * $R / 100"; fi ;;
+	same-law*) lim="<= 5 * $R / 100" ;;
+	shift-25*) lim=">= 70 * $R / 100" ;;
+	*) lim=">= 95 * $R / 100" ;;
+	esac
+	if [ "$((k $lim))" = 1 ]; then ok "sim $what $n runs $runs $k of $R DIFFERENT (want $lim)"
+	else bad "sim $what $n $runs" "$k of $R DIFFERENT, want $lim"; fi
+done < "$T/sim"
 
 echo "# watch (saved cumulative snapshots, and live with a fake root)"
 rc 0 "watch series" $K watch $F/series/snap{0,1,2,3,4,5,6}.txt -i 1
@@ -175,6 +276,14 @@ want=$(json_get "$T/j" "d['summary']['p50']")
 a=$(awk '$1 == 1 {print $3}' "$T/out"); r=$(awk '$1 == 1 {print $4}' "$T/out")
 [ "$a" = 2000 ] && [ "$r" = 2000.0 ] && ok "watch: count and rate" || bad "watch count/rate" "$a $r"
 rc 2 "watch mixed units" $K watch $F/basic.txt $F/tsc.txt
+has 'a series is of one distribution' err && ok "watch: other distribution refused, said" || bad "watch names" "$(cat "$T/err")"
+$G --name warm --bits 0 -s 0,100,const,1000 > "$T/b0.txt"; $G --name warm --bits 3 -s 0,200,const,1000 > "$T/b3.txt"
+rc 2 "watch: frac_bits 3 then 0 refused" $K watch "$T/b3.txt" "$T/b0.txt"
+has "b0.txt: frac_bits 0, but .*b3.txt had 3: the distribution was recreated" err && ok "watch: mixed frac_bits, said" || bad "watch bits" "$(cat "$T/err")"
+rc 2 "heatmap: frac_bits 3 then 0 refused" $K heatmap "$T/b3.txt" "$T/b0.txt" -o "$T/hb.svg"
+has 'a series needs one frac_bits' err && [ ! -e "$T/hb.svg" ] && ok "heatmap: mixed frac_bits, no SVG" || bad "heatmap bits" "$(cat "$T/err")"
+rc 0 "watch a reset to no samples" $K watch $F/series/snap3.txt $F/series/snap0.txt
+grep -qE '^1 .* 0 .*reset' "$T/out" && ok "watch: reset to an empty table" || bad "reset empty" "$(cat "$T/out")"
 rc 0 "watch a reset" $K watch $F/series/snap3.txt $F/series/snap1.txt; has 'reset' && ok "reset noted" || bad "reset"
 mkdir -p "$T/live"; cp $F/series/snap0.txt "$T/live/warm"
 ( for i in 1 2 3 4 5 6; do sleep 0.15; cp $F/series/snap$i.txt "$T/live/warm.tmp"; mv "$T/live/warm.tmp" "$T/live/warm"; done ) &
@@ -208,22 +317,55 @@ echo "# export"
 # one file per name: Prometheus series must be unique
 EXP="$F/basic.txt $F/known.txt $F/bits0.txt $F/tsc.txt $F/range.txt $F/slow_io.txt $F/empty.txt"
 mkdir "$T/exp"; cp $EXP "$T/exp/"
-$K --root "$T/exp" export --host testhost > "$T/prom"; r=$?
+$K --root "$T/exp" export > "$T/prom"; r=$?
 [ $r = 0 ] && ok "export prometheus" || bad "export rc $r"
+$K --root "$T/exp" export --buckets 100000 > "$T/prom-all"
 if command -v promtool > /dev/null; then
 	t "promtool check metrics" sh -c "promtool check metrics < '$T/prom'"
+	t "promtool check metrics (--buckets 100000)" sh -c "promtool check metrics < '$T/prom-all'"
 else
 	skip "promtool check metrics" "promtool not installed (apt-get install prometheus)"
 fi
-# histogram_quantile() on the exported buckets must land in the slot of
-# the tool's p99: (hi of the slot below, hi].
+# Prometheus's conventions: one family a unit, named with it; durations in
+# seconds; no host label unless asked; at most 64 buckets by default
 py "
-import json, re, subprocess
-text = open('$T/prom').read()
+import re
+fam = {}
+for l in open('$T/prom'):
+    m = re.match(r'([a-z_]+?)(_bucket|_sum|_count)?\{(.*)\} ', l)
+    if m and not m.group(1).endswith('_total'):
+        fam.setdefault(m.group(1), set()).add(re.search(r'name=\"([^\"]+)\"', m.group(3)).group(1))
+        assert 'host=' not in l and 'unit=' not in l, l
+assert fam == {'kstats_duration_seconds': {'example_write', 'getppid_bits0', 'sleep_local', 'bounded', 'idle'},
+               'kstats_duration_cycles': {'getppid_tsc'}, 'kstats_value': {'example_write_bytes'}}, fam
+n = {}
+for l in open('$T/prom'):
+    m = re.search(r'_bucket\{name=\"([^\"]+)\"', l)
+    if m:
+        n[m.group(1)] = n.get(m.group(1), 0) + 1
+assert max(n.values()) <= 64 and min(n.values()) >= 8, n
+n = sum(1 for l in open('$T/prom-all') if l.startswith('kstats_duration_seconds_bucket{name=\"example_write\"'))
+assert n == 495 + 1, n
+" 2> "$T/err" && ok "export: a family per unit, no host or unit label, <= 64 buckets (495 + 1 with --buckets)" || bad "export conventions" "$(tail -2 "$T/err")"
+grep -q '^kstats_duration_seconds_bucket{name="example_write",clock="ktime",le="0.000016383"} 1231$' "$T/prom" &&
+	grep -q '^kstats_duration_seconds_bucket{name="example_write",clock="ktime",le="+Inf"} 1234$' "$T/prom" &&
+	grep -q '^kstats_duration_seconds_count{name="example_write",clock="ktime"} 1234$' "$T/prom" &&
+	grep -q '^kstats_duration_seconds_sum{name="example_write",clock="ktime"} 0.0052364' "$T/prom" &&
+	ok "export: le and _sum in seconds, exact, and _count" || bad "export seconds" "$(grep 'name="example_write"' "$T/prom" | tail -4)"
+rc 2 "export --buckets 1" $K export --buckets 1 $F/basic.txt
+$K export --host web1 $F/basic.txt | grep -q '^kstats_duration_seconds_count{name="example_write",clock="ktime",host="web1"} 1234$' &&
+	ok "export --host: the label only when asked" || bad "export --host"
+# histogram_quantile() on the exported buckets must land in the bucket of
+# the tool's p50/p90/p99 (the file's slot hi), with and without merging
+for p in prom prom-all; do
+py "
+import json, re, subprocess, glob
+text = open('$T/$p').read()
 buckets = {}
-for m in re.finditer(r'kstats_bucket\{name=\"([^\"]+)\".*?le=\"([^\"]+)\"\} (\d+)', text):
-    buckets.setdefault(m.group(1), []).append((float('inf') if m.group(2) == '+Inf' else int(m.group(2)), int(m.group(3))))
-import glob
+for m in re.finditer(r'(kstats_[a-z_]+)_bucket\{name=\"([^\"]+)\".*?le=\"([^\"]+)\"\} (\d+)', text):
+    scale = 1e9 if m.group(1) == 'kstats_duration_seconds' else 1
+    le = float('inf') if m.group(3) == '+Inf' else round(float(m.group(3)) * scale)
+    buckets.setdefault(m.group(2), []).append((le, int(m.group(4))))
 checked = 0
 for f in glob.glob('$T/exp/*.txt'):
     d = json.loads(subprocess.check_output(['$K', 'show', f, '--json']))
@@ -238,21 +380,18 @@ for f in glob.glob('$T/exp/*.txt'):
             if c >= rank:
                 break
             prev_le, prev_c = le, c
-        if le == float('inf'):
-            est = prev_le
-        else:
-            est = prev_le + (le - prev_le) * (rank - prev_c) / (c - prev_c)
-        slot = next(s for s in d['slots'] if s['hi'] == d['summary'][key])
-        assert slot['lo'] - 1 <= est <= slot['hi'], (f, key, est, slot)
+        est = prev_le if le == float('inf') else prev_le + (le - prev_le) * (rank - prev_c) / (c - prev_c)
+        hi = d['summary'][key]
+        assert prev_le < hi <= le or (le == float('inf') and hi > prev_le), (f, key, est, prev_le, le, hi)
+        assert prev_le <= est <= le, (f, key, est)
         checked += 1
 assert checked >= 12, checked
-" 2> "$T/err" && ok "histogram_quantile agrees with p50/p90/p99 within the slot" || bad "histogram_quantile" "$(tail -2 "$T/err")"
-grep -q '^kstats_count{name="example_write",clock="ktime",unit="ns",host="testhost"} 1234$' "$T/prom" && ok "export: labels and _count" || bad "export labels"
-grep -q 'le="+Inf"} 1234$' "$T/prom" && grep -q '^kstats_sum{name="example_write"' "$T/prom" && ok "export: +Inf and _sum" || bad "export inf/sum"
-# known.txt: the bucket le="55" holds 1..55; _sum is the sum of the
-# slots' avg * count (avg rounded down: 5006, the exact total is 5050)
-grep -q '^kstats_sum{name="example_write_bytes",clock="none",unit="value",host="testhost"} 5006$' "$T/prom" &&
-	grep -q '^kstats_bucket{name="example_write_bytes",.*le="55"} 55$' "$T/prom" && ok "export: exact sum and bucket of 1..100" || bad "export known"
+" 2> "$T/err" && ok "histogram_quantile in the bucket of p50/p90/p99 ($p)" || bad "histogram_quantile $p" "$(tail -2 "$T/err")"
+done
+# known.txt: the bucket le="55" holds 1..55 (with --buckets 100000: every
+# slot); _sum is the sum of the slots' avg * count (5006; exact: 5050)
+grep -q '^kstats_value_sum{name="example_write_bytes",clock="none"} 5006$' "$T/prom" &&
+	grep -q '^kstats_value_bucket{name="example_write_bytes",.*le="55"} 55$' "$T/prom-all" && ok "export: exact sum and bucket of 1..100" || bad "export known"
 
 rc 0 "export json" $K export --format json --host h $F/known.txt $F/cpus4.txt
 py "
@@ -264,6 +403,45 @@ assert [x['count'] for x in d['distributions'][0]['slots']] == [1] * 7 + [2] * 4
 " 2> "$T/err" && ok "export json: full slot table, per CPU" || bad "export json" "$(tail -1 "$T/err")"
 rc 2 "export bad format" $K export --format csv $F/basic.txt
 rc 2 "export malformed" $K export $M/order.txt
+
+echo "# values: # value, # filter, # negative and the errno rows (synthetic value_*.txt)"
+rc 0 "show a node with a value" $K show $S/value_ret.txt
+has '^# value ret$' && has '^# filter comm kvalue$' && ok "show: value and filter lines" || bad "show value lines" "$(head -5 "$T/out")"
+has '^negative: 47 samples, min -5000, max -9 (not in the histogram)$' && ok "show: the negative line" || bad "show negative" "$(grep negative "$T/out")"
+[ "$(grep '^errno ' "$T/out" | tr '\n' '|')" = 'errno EBADF (9): 1|errno EAGAIN (11): 40|errno EFAULT (14): 2|errno ERESTARTSYS (512): 3|' ] &&
+	ok "show: errno rows by name, the kernel's own too" || bad "show errnos" "$(grep '^errno' "$T/out")"
+rc 0 "show all negative" $K show $S/value_negative.txt
+has 'no samples' && has '^errno EINVAL (22): 7$' && ok "show: no histogram, 7 x -EINVAL" || bad "all negative" "$(tail -4 "$T/out")"
+rc 0 "show: no negative" $K show $S/value_filters.txt; has '^negative: 0 samples$' && ok "show: 0 negative samples" || bad "0 negative"
+rc 0 "show: older files unchanged" $K show $F/values.txt; ! has '^negative' && ! has '^errno' && ok "show: no negative line for older files" || bad "older show"
+$K show $S/value_ret.txt --json > "$T/j"
+py "
+import json; d = json.load(open('$T/j'))
+assert d['value'] == 'ret' and d['filter'] == 'comm kvalue', d
+assert d['negative'] == {'samples': 47, 'min': -5000, 'max': -9}, d['negative']
+assert d['errno'] == [{'errno': 9, 'name': 'EBADF', 'count': 1}, {'errno': 11, 'name': 'EAGAIN', 'count': 40},
+                      {'errno': 14, 'name': 'EFAULT', 'count': 2}, {'errno': 512, 'name': 'ERESTARTSYS', 'count': 3}], d['errno']
+" 2> "$T/err" && ok "show --json: value, filter, negative, errno" || bad "json values" "$(tail -1 "$T/err")"
+$K show $F/values.txt --json > "$T/j"
+py "
+import json; d = json.load(open('$T/j'))
+assert not {'value', 'filter', 'negative', 'errno'} & set(d), d.keys()" 2> "$T/err" && ok "show --json: none of them for older files" || bad "json older" "$(tail -1 "$T/err")"
+mkdir "$T/vexp"; cp $S/value_ret.txt $S/value_negative.txt $F/basic.txt "$T/vexp/"
+$K --root "$T/vexp" export > "$T/prom"
+grep -q '^kstats_negative_samples_total{name="ksys_read",clock="none"} 47$' "$T/prom" &&
+	grep -q '^kstats_errno_total{name="ksys_read",clock="none",errno="EAGAIN"} 40$' "$T/prom" &&
+	grep -q '^kstats_errno_total{name="kfail",clock="none",errno="EINVAL"} 7$' "$T/prom" &&
+	! grep -q 'kstats_negative_samples_total{name="example_write"' "$T/prom" &&
+	ok "export: negative and errno counters" || bad "export values" "$(grep -E 'negative|errno' "$T/prom")"
+if command -v promtool > /dev/null; then
+	t "promtool check metrics (values)" sh -c "promtool check metrics < '$T/prom'"
+else
+	skip "promtool check metrics (values)" "promtool not installed"
+fi
+rc 0 "export json (values)" $K export --format json --host h $S/value_ret.txt
+py "
+import json; d = json.load(open('$T/out'))['distributions'][0]
+assert d['negative']['samples'] == 47 and len(d['errno']) == 4" 2> "$T/err" && ok "export json: negative and errno" || bad "export json values" "$(tail -1 "$T/err")"
 
 echo "# trace (fake root: _control is a plain file)"
 mkdir -p "$T/tr"; : > "$T/tr/_control"; cp $F/basic.txt "$T/tr/vfs_read"
@@ -279,6 +457,133 @@ sleep 0.3; kill -INT $pid; wait $pid; r=$?
 [ $r = 0 ] && grep -q '^remove vfs_read$' "$T/tr/_control" && has '^@example_write' && ok "trace: Ctrl-C prints and removes the node" || bad "trace SIGINT" "rc $r: $(cat "$T/tr/_control")"
 rc 2 "trace without _control" $K --root "$T/nope" trace vfs_read -d 0.1
 
+echo "# trace --value and filters (fake root; the test BTF of unit --btf-dir: vfs_read, do_thing, noret, tp x, module kmod_fn)"
+mkdir -p "$T/btf"; build/unit --btf-dir "$T/btf"
+export KSTATS_BTF=$T/btf
+for n in do_thing kmod_fn x; do cp $S/value_ret.txt "$T/tr/$n"; done
+# tc NAME WANT ARGS...: trace ARGS -d 0.01 writes WANT, then remove NODE
+tc() {
+	local n=$1 want=$2; shift 2
+	: > "$T/tr/_control"
+	rc 0 "$n" $K --root "$T/tr" trace "$@" -d 0.01 -v
+	got=$(head -1 "$T/tr/_control")
+	if [ "$got" = "$want" ] && [ "$(head -1 "$T/err")" = "$want" ]; then ok "$n: $want"; else bad "$n" "got '$got', -v '$(head -1 "$T/err")', want '$want'"; fi
+}
+tc "trace --value count --comm dd" "trace vfs_read value arg2 comm dd" vfs_read --value count --comm dd
+tc "trace --value *pos" "trace vfs_read value arg3+0:8" vfs_read --value '*pos'
+tc "trace a field path, --if, every filter, -b" \
+	"trace vfs_read bits 2 value arg0+32:8+80:8 pid 12 tid 13 comm dd cpu 1 if arg2 >= 4096 if arg3+0:8 != -1 if arg0+8:s4 & 255" \
+	vfs_read --value 'file->f_inode->i_size' --if 'count >= 0x1000' --if '*pos!=-1' --if 'file->f_owner.pid & 0xff' \
+	--cpu 1 --comm dd --tid 13 --pid 12 -b 2
+tc "trace --if without --value" "trace vfs_read if arg0+40:8 < -2" vfs_read --if 'file->f_count < -2'
+tc "trace --value ret of an int function" "trace do_thing value ret:s4" do_thing --value ret
+tc "trace --if 0xffffffff00000000: the same 64 bits" "trace do_thing if arg1:4 & -4294967296" do_thing --if 'b & 0xffffffff00000000'
+tc "trace a module's function" "trace kmod_fn value arg0+0:4" kmod_fn --value 'file->f_flags'
+tc "trace a tracepoint's argument" "trace tp:grp:x value arg0+32:8+80:8 if arg1:s4 < 0" tp:grp:x --value 'file->f_inode->i_size' --if 'err < 0'
+grep -q '^remove x$' "$T/tr/_control" && ok "trace tp:GROUP:EVENT: the node is EVENT" || bad "tp node name" "$(cat "$T/tr/_control")"
+# tr_refused NAME MESSAGE ARGS...: exit 2, MESSAGE on stderr, nothing written
+tr_refused() {
+	local n=$1 want=$2; shift 2
+	: > "$T/tr/_control"
+	rc 2 "$n" $K --root "$T/tr" trace "$@" -d 0.01
+	if [ "$(cat "$T/err")" = "kstats: $want" ] && [ ! -s "$T/tr/_control" ]; then ok "$n: message, nothing written"
+	else bad "$n" "$(cat "$T/err"); _control: $(cat "$T/tr/_control")"; fi
+}
+tr_refused "refused: unknown parameter" "--value 'nope': vfs_read has no parameter 'nope' (its parameters: file, buf, count, pos)" vfs_read --value nope
+tr_refused "refused: a bitfield" "--value 'file->f_inode->i_flags': 'file->f_inode->i_flags' is a bitfield (3 bits): only whole bytes can be read" vfs_read --value 'file->f_inode->i_flags'
+tr_refused "refused: an array" "--value 'file->f_inode->i_blocks': 'file->f_inode->i_blocks' is an array (long long[4]): name one element, e.g. file->f_inode->i_blocks[0]" vfs_read --value 'file->f_inode->i_blocks'
+tr_refused "refused: ret of void" "--value 'ret': 'ret': noret returns void" noret --value ret
+tr_refused "refused: ret of a tracepoint" "--if 'ret < 0': 'ret': tp:grp:x is a tracepoint, it has no return value" tp:grp:x --if 'ret < 0'
+tr_refused "refused: --if without operator" "--if 'count': expected 'EXPR OP C' with OP one of == != < <= > >= & (kstats --help for usage)" vfs_read --if count
+tr_refused "refused: --if constant" "--if 'count > x': expected 'EXPR OP C' with OP one of == != < <= > >= & and C a decimal or 0x-hex number (kstats --help for usage)" vfs_read --if 'count > x'
+tr_refused "refused: --if =" "--if 'count = 1': expected 'EXPR OP C' with OP one of == != < <= > >= & and C a decimal or 0x-hex number (kstats --help for usage)" vfs_read --if 'count = 1'
+rc 2 "refused: unknown function" $K --root "$T/tr" trace nosuch_fn --value x -d 0.01
+has "nosuch_fn: not in the BTF of the kernel ($T/btf/vmlinux) nor of a loaded module" err && ok "unknown function: named, with the BTF searched" || bad "unknown fn" "$(cat "$T/err")"
+KSTATS_BTF=$T/nobtf rc 2 "no BTF" $K --root "$T/tr" trace vfs_read --value count -d 0.01
+has 'CONFIG_DEBUG_INFO_BTF.*without BTF, write it in the kernel.s terms' err && ok "no BTF: says what is needed" || bad "no BTF" "$(cat "$T/err")"
+KSTATS_BTF=$T/nobtf tc "no BTF: the kernel's terms as they are" "trace vfs_read value arg3+0:8 if ret < 0" vfs_read --value 'arg3+0:8' --if 'ret < 0'
+tc "the kernel's terms as they are, with BTF" "trace vfs_read value arg0+32:8+80:8 if ret:s4 < 0" vfs_read --value 'arg0+32:8+80:8' --if 'ret:s4<0'
+tr_refused "refused: a bad kernel term" "--value 'arg0+8:4+0:8': 'arg0+8:4+0:8': unexpected '+' (write ret, a parameter, *parameter, a->b, a.b or a[N])" vfs_read --value 'arg0+8:4+0:8'
+# trace -i of a node with a value: the value line once, each interval's
+# negative samples and errnos (value_ret2.txt: 15 more -EAGAIN)
+cp $S/value_ret.txt "$T/tr/ksys_read"
+( sleep 0.3; cp $S/value_ret2.txt "$T/tr/ksys_read.tmp"; mv "$T/tr/ksys_read.tmp" "$T/tr/ksys_read" ) &
+rc 0 "trace -i --value ret" $K --root "$T/tr" trace ksys_read --value ret -i 0.2 -d 0.6
+wait
+[ "$(grep -c '^# value ret$' "$T/out")" = 1 ] && has '^negative: 47 samples, min -5000, max -9' && has '^errno EAGAIN (11): 40$' &&
+	has '^negative: 15 samples (not in the histogram)$' && has '^errno EAGAIN (11): 15$' &&
+	ok "trace -i: value line, negative and errno deltas" || bad "trace -i values" "$(grep -E '^(#|negative|errno|[0-9])' "$T/out")"
+unset KSTATS_BTF
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	tc "trace --value on this machine's BTF" "trace vfs_read value arg2" vfs_read --value count
+else
+	skip "trace --value on this machine's BTF" "/sys/kernel/btf/vmlinux not readable"
+fi
+
+echo "# recipes (fake root): the exact _control lines, -v, the refusals"
+# rcp NAME WANT ARGS...: kstats ARGS -d 0.01 -v writes WANT, then removes its node
+rcp() {
+	local n=$1 want=$2 node; shift 2
+	node=$(echo "$want" | awk '{print $2}')
+	: > "$T/tr/_control"; cp $F/basic.txt "$T/tr/$node"
+	rc 0 "$n" $K --root "$T/tr" "$@" -d 0.01 -v
+	got=$(cat "$T/tr/_control")
+	if [ "$got" = "$(printf '%s\nremove %s' "$want" "$node")" ] && [ "$(cat "$T/err")" = "$got" ]; then ok "$n: $want"
+	else bad "$n" "got '$got', -v '$(cat "$T/err")', want '$want'"; fi
+}
+rcp "runqlat" "trace runqlat start tp:sched:sched_wakeup key arg0 end tp:sched:sched_switch key arg2" runqlat
+rcp "runqlat --cpu: where the task is switched in" \
+	"trace runqlat start tp:sched:sched_wakeup key arg0 end tp:sched:sched_switch key arg2 cpu 1" runqlat --cpu 1
+rcp "biolatency -b 2 and every filter: at the issue" \
+	"trace biolatency start tp:block:block_rq_issue key arg0 pid 12 tid 13 comm dd cpu 1 end tp:block:block_rq_complete key arg0 bits 2" \
+	biolatency --pid 12 --tid 13 --comm dd --cpu 1 -b 2
+rcp "syscall: all calls" \
+	"trace syscall start tp:raw_syscalls:sys_enter key task end tp:raw_syscalls:sys_exit key task inflight 16384" syscall
+nr=$(printf '#include <sys/syscall.h>\nSYS_clock_nanosleep\n' | cc -E -P - | tail -1)
+end_if=""; [ "$(uname -m)" = x86_64 ] && end_if=" if arg0+120:8 == $nr"
+rcp "syscall clock_nanosleep --comm: the caller at both points" \
+	"trace syscall_clock_nanosleep start tp:raw_syscalls:sys_enter key task comm kvalue cpu 0 if arg1 == $nr end tp:raw_syscalls:sys_exit key task comm kvalue$end_if inflight 16384" \
+	syscall clock_nanosleep --comm kvalue --cpu 0
+rcp "lockwait --tid" "trace lockwait start tp:lock:contention_begin key task tid 7 end tp:lock:contention_end key task tid 7" lockwait --tid 7
+rcp "softirq --cpu: both points" "trace softirq start tp:irq:softirq_entry key cpu cpu 3 end tp:irq:softirq_exit key cpu cpu 3" softirq --cpu 3
+rcp "hardirq" "trace hardirq start tp:irq:irq_handler_entry key cpu end tp:irq:irq_handler_exit key cpu" hardirq
+rcp "offcpu --pid: the task switched out" \
+	"trace offcpu start tp:sched:sched_switch key arg1 pid 5 end tp:sched:sched_switch key arg2 inflight 16384" offcpu --pid 5
+# rcp_refused NAME MESSAGE ARGS...: exit 2, MESSAGE on stderr, nothing written
+rcp_refused() {
+	local n=$1 want=$2; shift 2
+	: > "$T/tr/_control"
+	rc 2 "$n" $K --root "$T/tr" "$@" -d 0.01
+	if grep -q -- "$want" "$T/err" && [ ! -s "$T/tr/_control" ]; then ok "$n: refused, nothing written"
+	else bad "$n" "$(cat "$T/err"); _control: $(cat "$T/tr/_control")"; fi
+}
+rcp_refused "softirq --pid" "softirq --pid: a softirq belongs to no task" softirq --pid 1
+rcp_refused "hardirq --comm" "hardirq --comm: a hardirq belongs to no task" hardirq --comm sh
+rcp_refused "runqlat --comm" "runqlat --comm: the woken task is current at neither point.*use --pid or --tid" runqlat --comm sh
+rcp_refused "syscall: unknown NAME" "syscall 'nosuch': no such system call" syscall nosuch
+rcp_refused "syscall: two NAMEs" "syscall takes at most one system call NAME" syscall read write
+rcp_refused "runqlat: an argument" "runqlat takes no argument" runqlat x
+rcp_refused "syscall: a line over 256 characters" "the kernel's line would be 2[0-9][0-9] characters, _control takes 256" \
+	syscall rt_tgsigqueueinfo --pid 2147483647 --tid 2147483647 --comm 0123456789abcde --cpu 65535
+rcp_refused "recipes: no --value" "option not valid for 'biolatency'" biolatency --value count
+KSTATS_BTF=$T/nobtf rcp_refused "runqlat --pid without BTF" "runqlat --pid needs p->tgid of tp:sched:sched_wakeup" runqlat --pid 1
+: > "$T/tr/_control"; cp $F/basic.txt "$T/tr/runqlat"
+$K --root "$T/tr" runqlat > "$T/out" 2>&1 & pid=$!
+sleep 0.3; kill -TERM $pid; wait $pid; r=$?
+[ $r = 0 ] && [ "$(tail -1 "$T/tr/_control")" = "remove runqlat" ] && has '^# summary samples' && ok "recipe: SIGTERM prints and removes the node" || bad "recipe SIGTERM" "rc $r: $(cat "$T/tr/_control")"
+: > "$T/tr/_control"
+$K --root "$T/tr" runqlat -d 0.5 2>/dev/null | head -c 1 > /dev/null; r=$?
+sleep 0.6
+[ "$(tail -1 "$T/tr/_control")" = "remove runqlat" ] && ok "recipe: the node removed when the reader went away" || bad "recipe SIGPIPE" "$(cat "$T/tr/_control")"
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	: > "$T/tr/_control"
+	rc 0 "runqlat --pid with this machine's BTF" $K --root "$T/tr" runqlat --pid 42 -d 0.01 -v
+	grep -qE '^trace runqlat start tp:sched:sched_wakeup key arg0 if arg0\+[0-9]+:s4 == 42 end tp:sched:sched_switch key arg2 if arg2\+[0-9]+:s4 == 42$' "$T/tr/_control" &&
+		ok "runqlat --pid: an 'if' on the woken task's tgid at both points" || bad "runqlat --pid" "$(cat "$T/tr/_control")"
+else
+	skip "runqlat --pid with this machine's BTF" "/sys/kernel/btf/vmlinux not readable"
+fi
+
 echo "# sanitizers (ASan/UBSan build): every fixture and every malformed file"
 : > "$T/san"
 for f in $F/*.txt $F/series/*.txt $S/*.txt $M/*; do
@@ -289,13 +594,28 @@ for f in $F/*.txt $F/series/*.txt $S/*.txt $M/*; do
 done
 $SAN heatmap $F/series/snap{0,1,2,3,4,5,6}.txt -o /dev/null 2>> "$T/san"
 $SAN watch $F/series/snap{0,1,2,3,4,5,6}.txt > /dev/null 2>> "$T/san"
+# and their refusals and resets: nothing leaks, no undefined behaviour
+for args in "watch $F/series/snap3.txt $F/series/snap0.txt" "watch $F/series/snap3.txt $F/series/snap1.txt" \
+	"watch $F/basic.txt $F/tsc.txt" "watch $T/b3.txt $T/b0.txt" "heatmap $T/b3.txt $T/b0.txt -o /dev/null" \
+	"heatmap $F/series/snap3.txt $F/series/snap0.txt $F/series/snap6.txt -o /dev/null" "heatmap $F/basic.txt $F/tsc.txt -o /dev/null" \
+	"diff $F/basic.txt $F/bits0.txt -- $F/basic.txt" "diff $F/steady_a.txt $F/big_a.txt -- $F/steady_b.txt $F/big_b.txt" \
+	"export $F/range.txt -o $T/san.prom" "show $F/basic.txt"; do
+	$SAN $args > /dev/null 2>> "$T/san"; r=$?
+	[ $r -le 2 ] || echo "exit $r: $args" >> "$T/san"
+done
+cp $S/value_ret.txt "$T/tr/vfs_read"
+for v in 'file->f_inode->i_size' '*pos' nope 'file->f_inode->i_flags' 'file->f_owner' 'file->f_next->f_next->f_next->f_next->f_flags'; do
+	KSTATS_BTF=$T/btf $SAN --root "$T/tr" trace vfs_read --value "$v" --if 'count > 1' -i 0.01 -d 0.02 > /dev/null 2>> "$T/san"
+	r=$?; [ $r -le 2 ] || echo "exit $r: trace --value $v" >> "$T/san"
+done
+KSTATS_BTF=$T/btf $SAN --root "$T/tr" trace kmod_fn --value 'file->f_flags' -d 0.01 > /dev/null 2>> "$T/san"
 if grep -qE 'runtime error|AddressSanitizer|LeakSanitizer|^exit' "$T/san"; then bad "sanitizers" "$(grep -m3 -E 'runtime error|Sanitizer|^exit' "$T/san")"
 else ok "sanitizers: no error on $(ls $F/*.txt $F/series/*.txt $S/*.txt $M/* | wc -l) inputs"; fi
 
-echo "# fuzz (libFuzzer, ${FUZZ_SECONDS:-45} s, seeds: the captured fixtures and the malformed files made from them)"
+echo "# fuzz (libFuzzer, ${FUZZ_SECONDS:-45} s, seeds: the captured fixtures, the synthetic ones and the malformed files made from them)"
 mkdir -p build/corpus
 if build/fuzz_snapshot -artifact_prefix=build/ -max_total_time="${FUZZ_SECONDS:-45}" -max_len=65536 -print_final_stats=0 \
-	build/corpus $F $F/series $M > "$T/fuzz" 2>&1; then
+	build/corpus $F $F/series $S $M > "$T/fuzz" 2>&1; then
 	ok "fuzz: $(grep -o 'Done [0-9]* runs' "$T/fuzz" | tail -1), no crash"
 else
 	bad "fuzz" "$(grep -m5 -E 'ERROR|SUMMARY|crash-' "$T/fuzz")"

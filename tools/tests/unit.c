@@ -2,13 +2,20 @@
 /*
  * unit - tests of the tool's computations, built with ASan/UBSan.
  *   unit FIXTURE...   (each fixture: recomputed summary == "# summary")
+ *   unit --btf-dir DIR   write the test BTF as DIR/vmlinux and a module's
+ *                        DIR/kmod (split on it), for the command's tests
  * Prints "ok - ..." / "not ok - ..." and a last line "unit P F".
  */
+#define _GNU_SOURCE	/* open_memstream() */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
+#include "btf.h"
 #include "kstats_tool.h"
 
 static int passed, failed;
@@ -131,12 +138,704 @@ static void test_fixture(const char *path)
 	snapshot_free(&s);
 }
 
+/* --- values: the snapshot lines and their printing ------------------- */
+
+static const char value_snap[] =
+	"# name ksys_read clock none unit value frac_bits 3 state active cpus 2 samples 3 missed 0\n"
+	"# source mechanism fprobe target ksys_read maxactive 0\n"
+	"# value ret:s4\n"
+	"# filter pid 1 comm kvalue if arg0:4 == 3 if ret > -0x10\n"
+	"# negative samples 8 min -5000 max -9\n"
+	"# summary samples 3 min 96 p50 103 p90 103 p99 103 p99.9 103 max 103 mean 100\n"
+	"slot 36 CPU 0 count 3 avg 100 p 1.000000 lo 96 hi 103\n"
+	"slot 36 CPUS 2 count 3 avg 100 p 1.000000 lo 96 hi 103\n"
+	"errno 9 count 1\n"
+	"errno 11 count 5\n";
+
+static int parse(struct snapshot *s, const char *text, char *err,
+		 size_t errlen)
+{
+	return snapshot_parse(s, text, strlen(text), "t", err, errlen);
+}
+
+/* @base with @from replaced by @to parses, or fails with @want. */
+static void edit_check(const char *base, const char *from, const char *to,
+		       const char *want)
+{
+	char text[2048], err[512] = "", msg[1024];
+	const char *at = strstr(base, from);
+	struct snapshot s;
+	int r;
+
+	if (!at) {
+		check(0, from);
+		return;
+	}
+	snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - base), base, to,
+		 at + strlen(from));
+	r = parse(&s, text, err, sizeof(err));
+	if (!r)
+		snapshot_free(&s);
+	snprintf(msg, sizeof(msg), "values: '%s' -> '%s': %s (got '%s')", from,
+		 to, want ? want : "parses", r ? err : "parsed");
+	for (char *c = msg; *c; c++)
+		*c = *c == '\n' ? '|' : *c;
+	check(want ? r && !strcmp(err, want) : !r, msg);
+}
+
+static void snap_edit(const char *from, const char *to, const char *want)
+{
+	edit_check(value_snap, from, to, want);
+}
+
+static void test_value_lines(void)
+{
+	static const char *const good[] = { "ret", "ret:s4", "arg11",
+		"arg0:1", "arg3+0:8", "arg0+32:8+80:8", "arg0+0:8+8:8+16:8+24:s2",
+		"ret-16:4", "arg2:8" };
+	static const char *const bad[] = { "", "arg12", "arg01", "ret:3",
+		"ret:s8", "arg0+8:4+0:8", "arg0+0:8+0:8+0:8+0:8+0:8",
+		"arg0+2147483648:8", "arg0+:8", "arg0+8", "args", "ret ",
+		"arg0+08:8" };
+	struct snapshot s;
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(err, sizeof(err), "values: '%s' is a value", good[i]);
+		check(valid_value(good[i]), err);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(err, sizeof(err), "values: '%s' is no value", bad[i]);
+		check(!valid_value(bad[i]), err);
+	}
+
+	check(!parse(&s, value_snap, err, sizeof(err)), "values: parses");
+	check(!strcmp(s.value, "ret:s4") &&
+	      !strcmp(s.filter, "pid 1 comm kvalue if arg0:4 == 3 if ret > -0x10") &&
+	      s.has_negative && s.neg_samples == 8 && s.neg_min == -5000 &&
+	      s.neg_max == -9 && s.nerrnos == 2 && s.errnos[0].err == 9 &&
+	      s.errnos[0].count == 1 && s.errnos[1].err == 11 &&
+	      s.errnos[1].count == 5 && s.samples == 3,
+	      "values: value, filter, negative line and errno rows kept");
+	snapshot_free(&s);
+	snap_edit("errno 9 count 1\n", "", NULL);
+	snap_edit("# filter pid 1 comm kvalue if arg0:4 == 3 if ret > -0x10\n", "", NULL);
+	snap_edit("clock none unit value", "clock ktime unit ns",
+		  "t:3: '# value' is for clock none, not ktime");
+	snap_edit("# value ret:s4", "# value arg12",
+		  "t:3: '# value' must be one value: ret or argN, a cast, at most 4 reads (+OFF:SIZE)");
+	snap_edit("# value ret:s4", "# value ret:s4 x",
+		  "t:3: '# value' must be one value: ret or argN, a cast, at most 4 reads (+OFF:SIZE)");
+	snap_edit("pid 1 comm kvalue", "comm kvalue pid 1",
+		  "t:4: filter 'pid' twice or out of order (pid tid comm cpu, then the ifs)");
+	snap_edit("arg0:4 == 3", "arg0:4 => 3",
+		  "t:4: 'if': unknown operator '=>' (== != < <= > >= &)");
+	snap_edit("if ret > -0x10", "if ret > 0x",
+		  "t:4: 'if': '0x' is not a decimal or 0x-hex number");
+	snap_edit("if ret > -0x10", "if ret > -0x10 if ret > 1 if ret > 2 if ret > 3",
+		  "t:4: more than 4 'if' filters");
+	snap_edit("if ret > -0x10", "if ret >",
+		  "t:4: 'if' filter must be 'if V OP C'");
+	snap_edit("comm kvalue", "comm 0123456789abcdef",
+		  "t:4: comm '0123456789abcdef...' longer than 15 characters");
+	snap_edit("pid 1", "pid -1", "t:4: pid '-1' is not a number 0..2147483647");
+	snap_edit("pid 1", "uid 1",
+		  "t:4: unknown filter 'uid' (pid, tid, comm, cpu or if)");
+	/* what a live read can show while samples go on: accepted */
+	snap_edit("min -5000 max -9", "min -9 max -5000", NULL);
+	snap_edit("min -5000 max -9", "min 0 max -9223372036854775808", NULL);
+	snap_edit("samples 8 min", "samples 5 min", NULL);
+	snap_edit("max -9", "max -10", NULL);
+	snap_edit("min -5000 max -9", "min -5000 max 0",
+		  "t:5: negative min -5000 max 0: need min <= 0 and max < 0");
+	snap_edit("min -5000 max -9", "min 1 max -9",
+		  "t:5: negative min 1 max -9: need min <= 0 and max < 0");
+	snap_edit("min -5000 max -9", "min -9223372036854775809 max -9",
+		  "t:5: negative min and max must be signed integers");
+	snap_edit("samples 8 min -5000 max -9", "samples 0 min -5000 max -9",
+		  "t:5: negative min and max must be 0 with no samples");
+	snap_edit("# negative samples 8 min -5000 max -9\n", "",
+		  "t:8: errno row without a '# negative' line");
+	snap_edit("errno 9 count 1\nerrno 11 count 5\n", "",
+		  NULL);
+	{
+		char noerr[sizeof(value_snap)];
+
+		snprintf(noerr, sizeof(noerr), "%.*s",
+			 (int)(strstr(value_snap, "errno 9") - value_snap),
+			 value_snap);
+		edit_check(noerr, "# negative samples 8 min -5000 max -9\n", "",
+			   "t:3: '# value' without a '# negative' line");
+		edit_check(noerr, "# value ret:s4\n", "", NULL);
+		edit_check(noerr, "# negative samples 8 min -5000 max -9\n",
+			   "# negative samples 0 min 0 max 0\n", NULL);
+	}
+	snap_edit("# negative samples 8 min -5000 max -9\n", "# negative samples 0 min 0 max 0\n",
+		  NULL);
+	snap_edit("clock none unit value frac_bits 3 state active cpus 2 samples 3 missed 0\n"
+		  "# source mechanism fprobe target ksys_read maxactive 0\n# value ret:s4\n",
+		  "clock ktime unit ns frac_bits 3 state active cpus 2 samples 3 missed 0\n"
+		  "# source mechanism api\n", NULL);	/* an API node's negatives */
+	snap_edit("errno 9 count 1\nerrno 11 count 5\n", "errno 11 count 5\nerrno 9 count 1\n",
+		  "t:10: errno 9 not in increasing order");
+	snap_edit("errno 9 count 1", "errno 9 count 0",
+		  "t:9: errno count 0: only errnos seen are printed");
+	snap_edit("errno 9 count 1", "errno 4096 count 1",
+		  "t:9: errno 4096 out of range 1..4095");
+	snap_edit("errno 9 count 1", "errno 9 count",
+		  "t:9: errno row must be 'errno E count N'");
+	snap_edit("slot 36 CPUS 2 count 3 avg 100 p 1.000000 lo 96 hi 103\nerrno 9 count 1\n",
+		  "errno 9 count 1\nslot 36 CPUS 2 count 3 avg 100 p 1.000000 lo 96 hi 103\n",
+		  "t:8: CPU rows of slot 36 not followed by its CPUS row");
+	snap_edit("errno 11 count 5\n", "errno 11 count 5\nslot 40 CPU 0 count 1 avg 128 p 1.000000 lo 128 hi 143\n",
+		  "t:11: slot row after the errno rows");
+	snap_edit("# negative samples 8 min -5000 max -9\n", "# negative samples 8 min -5000 max -9\n# negative samples 8 min -5000 max -9\n",
+		  "t:6: second '# negative' line");
+	snap_edit("# summary", "# value ret\n# summary", "t:6: second '# value' line");
+}
+
+/* The negative line and errno rows as show and trace -i print them. */
+static void test_value_print(void)
+{
+	struct snapshot s;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (parse(&s, value_snap, err, sizeof(err))) {
+		check(0, err);
+		return;
+	}
+	f = open_memstream(&buf, &len);
+	print_negative(f, &s, NULL);
+	fclose(f);
+	check(!strcmp(buf, "negative: 8 samples, min -5000, max -9 (not in the histogram)\n"
+			   "errno EBADF (9): 1\nerrno EAGAIN (11): 5\n"),
+	      "values: negative line and errno names");
+	free(buf);
+	{
+		struct snapshot p = s;
+		struct kerrno pe[] = { { 9, 1 }, { 11, 2 } };
+
+		p.errnos = pe;
+		p.neg_samples = 4;
+		f = open_memstream(&buf, &len);
+		print_negative(f, &s, &p);
+		fclose(f);
+		check(!strcmp(buf, "negative: 4 samples (not in the histogram)\n"
+				   "errno EAGAIN (11): 3\n"),
+		      "values: negative and errno deltas of an interval");
+		free(buf);
+		pe[1].count = 6;	/* went down: a reset, all again */
+		f = open_memstream(&buf, &len);
+		print_negative(f, &s, &p);
+		fclose(f);
+		check(!strncmp(buf, "negative: 8 samples, min", 24),
+		      "values: a reset prints the totals");
+		free(buf);
+	}
+	snapshot_free(&s);
+	check(!strcmp(errno_name(11), "EAGAIN") && !strcmp(errno_name(512), "ERESTARTSYS") &&
+	      !strcmp(errno_name(524), "ENOTSUPP") && !errno_name(520) &&
+	      !errno_name(4000), "values: errno names, the kernel's own too");
+}
+
+/* --- values: BTF translation ------------------------------------------- */
+
+/* The types of a small kernel: ids of what the tests name. */
+struct tbtf {
+	struct btf *b;
+	int file;
+};
+
+static int add_proto(struct btf *b, int ret, const char *const *names,
+		     const int *types, int n)
+{
+	int id = btf__add_func_proto(b, ret);
+
+	for (int i = 0; i < n; i++)
+		btf__add_func_param(b, names[i], types[i]);
+	return id;
+}
+
+/*
+ *   struct inode { unsigned short i_mode; short i_prio; unsigned int
+ *                  i_flags:3; long long i_blocks[4]; loff_t i_size;
+ *                  char *i_name; }                                 (96)
+ *   struct fown { int pid; unsigned int uid; struct inode *owner; } (16)
+ *   struct file { unsigned int f_flags; struct fown f_owner;
+ *                 struct inode *f_inode; union { long f_count;
+ *                 void *f_private; }; _Bool f_ok; enum state f_state;
+ *                 double f_weight; struct file *f_next; }           (72)
+ *   ssize_t vfs_read(struct file *file, char *buf, size_t count,
+ *                    loff_t *pos);
+ *   ssize_t ksys_read(unsigned int fd, char *buf, size_t count);
+ *   int do_thing(int a, unsigned int b, short c, unsigned char d,
+ *                void *e, struct file *f, _Bool g, __int128 h, long i);
+ *   void noret(struct file *file);
+ *   long many(long a0, ..., long a12);
+ *   long bystruct(struct fown s, long x, struct big b, long y);
+ *   long fwdfn(struct opaque *o);             (struct opaque: declared)
+ *   btf_trace_x: void (*)(void *__data, struct file *file, int err)
+ *   btf_trace_y: void (*)(void *, struct inode *), names from
+ *                int __traceiter_y(void *__data, struct inode *inode)
+ *   btf_trace_z: void (*)(void *, struct inode *), no names
+ * (char is signed here, to see :s1.)
+ */
+static struct tbtf test_btf(void)
+{
+	struct btf *b = btf__new_empty();
+	struct tbtf r = { .b = b };
+	int t_int, t_uint, t_short, t_ushort, t_uchar, t_char, t_long, t_ulong;
+	int t_ll, t_bool, t_i128, t_dbl, t_size, t_ssize, t_loff, t_voidp;
+	int t_charp, t_loffp, t_state, t_arr, t_inode, t_inodep, t_fown;
+	int t_anon, t_filep, t_big, t_fwd, t_fwdp, pr, td;
+
+	t_int = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	t_uint = btf__add_int(b, "unsigned int", 4, 0);
+	t_short = btf__add_int(b, "short", 2, BTF_INT_SIGNED);
+	t_ushort = btf__add_int(b, "unsigned short", 2, 0);
+	t_uchar = btf__add_int(b, "unsigned char", 1, 0);
+	t_char = btf__add_int(b, "char", 1, BTF_INT_SIGNED);
+	t_long = btf__add_int(b, "long", 8, BTF_INT_SIGNED);
+	t_ulong = btf__add_int(b, "unsigned long", 8, 0);
+	t_ll = btf__add_int(b, "long long", 8, BTF_INT_SIGNED);
+	t_bool = btf__add_int(b, "_Bool", 1, BTF_INT_BOOL);
+	t_i128 = btf__add_int(b, "__int128", 16, BTF_INT_SIGNED);
+	t_dbl = btf__add_float(b, "double", 8);
+	t_size = btf__add_typedef(b, "size_t", t_ulong);
+	t_ssize = btf__add_typedef(b, "ssize_t", t_long);
+	t_loff = btf__add_typedef(b, "loff_t", t_ll);
+	t_voidp = btf__add_ptr(b, 0);
+	t_charp = btf__add_ptr(b, t_char);
+	t_loffp = btf__add_ptr(b, btf__add_const(b, t_loff));
+	t_state = btf__add_enum(b, "state", 4);
+	btf__add_enum_value(b, "ST_OPEN", 0);
+	t_arr = btf__add_array(b, t_int, t_ll, 4);
+
+	t_inode = btf__add_struct(b, "inode", 96);
+	btf__add_field(b, "i_mode", t_ushort, 0, 0);
+	btf__add_field(b, "i_prio", t_short, 16, 0);
+	btf__add_field(b, "i_flags", t_uint, 32, 3);
+	btf__add_field(b, "i_blocks", t_arr, 128, 0);
+	btf__add_field(b, "i_size", t_loff, 640, 0);
+	btf__add_field(b, "i_name", t_charp, 704, 0);
+	t_inodep = btf__add_ptr(b, t_inode);
+
+	t_fown = btf__add_struct(b, "fown", 16);
+	btf__add_field(b, "pid", t_int, 0, 0);
+	btf__add_field(b, "uid", t_uint, 32, 0);
+	btf__add_field(b, "owner", t_inodep, 64, 0);
+
+	t_anon = btf__add_union(b, NULL, 8);
+	btf__add_field(b, "f_count", t_long, 0, 0);
+	btf__add_field(b, "f_private", t_voidp, 0, 0);
+
+	t_filep = btf__add_ptr(b, (int)btf__type_cnt(b) + 1);
+	r.file = btf__add_struct(b, "file", 72);
+	btf__add_field(b, "f_flags", t_uint, 0, 0);
+	btf__add_field(b, "f_owner", t_fown, 64, 0);
+	btf__add_field(b, "f_inode", t_inodep, 256, 0);
+	btf__add_field(b, NULL, t_anon, 320, 0);
+	btf__add_field(b, "f_ok", t_bool, 384, 0);
+	btf__add_field(b, "f_state", t_state, 416, 0);
+	btf__add_field(b, "f_weight", t_dbl, 448, 0);
+	btf__add_field(b, "f_next", t_filep, 512, 0);
+
+	t_big = btf__add_struct(b, "big", 24);
+	btf__add_field(b, "a", t_long, 0, 0);
+	t_fwd = btf__add_fwd(b, "opaque", BTF_FWD_STRUCT);
+	t_fwdp = btf__add_ptr(b, t_fwd);
+
+	{
+		static const char *const n[] = { "file", "buf", "count", "pos" };
+		const int t[] = { t_filep, t_charp, t_size, t_loffp };
+
+		btf__add_func(b, "vfs_read", BTF_FUNC_GLOBAL,
+			      add_proto(b, t_ssize, n, t, 4));
+	}
+	{
+		static const char *const n[] = { "fd", "buf", "count" };
+		const int t[] = { t_uint, t_charp, t_size };
+
+		btf__add_func(b, "ksys_read", BTF_FUNC_GLOBAL,
+			      add_proto(b, t_ssize, n, t, 3));
+	}
+	{
+		static const char *const n[] = { "a", "b", "c", "d", "e", "f",
+						 "g", "h", "i" };
+		const int t[] = { t_int, t_uint, t_short, t_uchar, t_voidp,
+				  t_filep, t_bool, t_i128, t_long };
+
+		btf__add_func(b, "do_thing", BTF_FUNC_GLOBAL,
+			      add_proto(b, t_int, n, t, 9));
+	}
+	{
+		static const char *const n[] = { "file" };
+		const int t[] = { t_filep };
+
+		btf__add_func(b, "noret", BTF_FUNC_GLOBAL,
+			      add_proto(b, 0, n, t, 1));
+	}
+	{
+		static const char *const n[] = { "a0", "a1", "a2", "a3", "a4",
+			"a5", "a6", "a7", "a8", "a9", "a10", "a11", "a12" };
+		const int t[] = { t_long, t_long, t_long, t_long, t_long,
+			t_long, t_long, t_long, t_long, t_long, t_long, t_long,
+			t_long };
+
+		btf__add_func(b, "many", BTF_FUNC_GLOBAL,
+			      add_proto(b, t_long, n, t, 13));
+	}
+	{
+		static const char *const n[] = { "s", "x", "b", "y" };
+		const int t[] = { t_fown, t_long, t_big, t_long };
+
+		btf__add_func(b, "bystruct", BTF_FUNC_GLOBAL,
+			      add_proto(b, t_long, n, t, 4));
+	}
+	{
+		static const char *const n[] = { "o" };
+		const int t[] = { t_fwdp };
+
+		btf__add_func(b, "fwdfn", BTF_FUNC_GLOBAL,
+			      add_proto(b, t_long, n, t, 1));
+	}
+	{
+		static const char *const n[] = { "__data", "file", "err" };
+		const int t[] = { t_voidp, t_filep, t_int };
+
+		pr = add_proto(b, 0, n, t, 3);
+		btf__add_typedef(b, "btf_trace_x", btf__add_ptr(b, pr));
+	}
+	{
+		static const char *const n[] = { "", "" }, *const m[] = {
+			"__data", "inode" };
+		const int t[] = { t_voidp, t_inodep };
+
+		pr = add_proto(b, 0, n, t, 2);
+		td = btf__add_typedef(b, "btf_trace_y", btf__add_ptr(b, pr));
+		btf__add_typedef(b, "btf_trace_z", btf__type_by_id(b, td)->type);
+		btf__add_func(b, "__traceiter_y", BTF_FUNC_GLOBAL,
+			      add_proto(b, t_int, m, t, 2));
+	}
+	return r;
+}
+
+static void tr_check(const struct btf *b, const char *target,
+		     const char *expr, const char *want, const char *what)
+{
+	struct btf_target t;
+	char out[BTF_VALUE_MAX], err[512], msg[1200];
+	int ok;
+
+	ok = !btf_find_target(b, target, &t, err, sizeof(err)) &&
+	     !btf_translate(b, &t, expr, out, sizeof(out), err, sizeof(err));
+	snprintf(msg, sizeof(msg), "btf %s: %s '%s' -> '%s' (got '%s')", what,
+		 target, expr, want, ok ? out : err);
+	check(ok && !strcmp(out, want) && valid_value(out), msg);
+}
+
+/* tr(TARGET, EXPR, V) and refused(TARGET, EXPR, MESSAGE), on test_btf(). */
+#define tr(t, e, w)		tr_check(tb.b, t, e, w, "")
+#define refused(t, e, w)	refused_check(tb.b, t, e, w)
+
+static void refused_check(const struct btf *b, const char *target,
+			  const char *expr, const char *want)
+{
+	struct btf_target t;
+	char out[BTF_VALUE_MAX] = "", err[512] = "", msg[1200];
+	int r;
+
+	r = btf_find_target(b, target, &t, err, sizeof(err));
+	if (!r)
+		r = btf_translate(b, &t, expr, out, sizeof(out), err,
+				  sizeof(err));
+	snprintf(msg, sizeof(msg), "btf refused: %s '%s': '%s' (got %s '%s')",
+		 target, expr, want, r ? "refusal" : "value", r ? err : out);
+	check(r && !strcmp(err, want), msg);
+}
+
+static void test_btf_values(void)
+{
+	struct tbtf tb = test_btf();
+
+	check(tb.b && tb.file > 0, "btf: the test BTF is built");
+	/* parameters, *param, ret, casts from the type */
+	tr("vfs_read", "count", "arg2");
+	tr("vfs_read", "pos", "arg3");
+	tr("vfs_read", "*pos", "arg3+0:8");
+	tr("vfs_read", "*buf", "arg1+0:s1");
+	tr("vfs_read", "buf[2]", "arg1+2:s1");
+	tr("vfs_read", "ret", "ret");
+	tr("vfs_read", "arg2", "arg2");
+	tr("do_thing", "ret", "ret:s4");
+	tr("do_thing", "a", "arg0:s4");
+	tr("do_thing", "b", "arg1:4");
+	tr("do_thing", "c", "arg2:s2");
+	tr("do_thing", "d", "arg3:1");
+	tr("do_thing", "e", "arg4");
+	tr("do_thing", "f", "arg5");
+	tr("do_thing", "g", "arg6:1");
+	tr("do_thing", "i", "arg9");	/* h, 16 bytes, takes 7 and 8 */
+	tr("many", "a11", "arg11");
+	tr("bystruct", "x", "arg2");	/* s, 16 bytes, takes 0 and 1 */
+	/* field paths: -> reads 8 bytes, . adds, the last read is the field's */
+	tr("vfs_read", "file->f_inode->i_size", "arg0+32:8+80:8");
+	tr("vfs_read", " file -> f_inode -> i_size ", "arg0+32:8+80:8");
+	tr("vfs_read", "file->f_flags", "arg0+0:4");
+	tr("vfs_read", "file->f_owner.pid", "arg0+8:s4");
+	tr("vfs_read", "file->f_owner.uid", "arg0+12:4");
+	tr("vfs_read", "file->f_owner.owner->i_mode", "arg0+16:8+0:2");
+	tr("vfs_read", "file->f_owner.owner->i_prio", "arg0+16:8+2:s2");
+	tr("vfs_read", "file->f_count", "arg0+40:8");
+	tr("vfs_read", "file->f_private", "arg0+40:8");
+	tr("vfs_read", "file->f_ok", "arg0+48:1");
+	tr("vfs_read", "file->f_state", "arg0+52:4");
+	tr("vfs_read", "file->f_inode->i_blocks[1]", "arg0+32:8+24:8");
+	tr("vfs_read", "file->f_inode->i_name[3]", "arg0+32:8+88:8+3:s1");
+	tr("vfs_read", "*file->f_inode->i_name", "arg0+32:8+88:8+0:s1");
+	tr("vfs_read", "file->f_next->f_next->f_next->f_flags",
+	   "arg0+64:8+64:8+64:8+0:4");
+	tr("noret", "file->f_flags", "arg0+0:4");
+	/* tracepoints: TP_PROTO's arguments, from 0, names from the typedef
+	 * or from __traceiter_EVENT */
+	tr("tp:grp:x", "file->f_inode->i_size", "arg0+32:8+80:8");
+	tr("tp:grp:x", "err", "arg1:s4");
+	tr("tp:grp:y", "inode->i_mode", "arg0+0:2");
+	tr("tp:grp:z", "arg0->i_prio", "arg0+2:s2");
+
+	refused("vfs_read", "file->f_inode->i_flags",
+		"'file->f_inode->i_flags' is a bitfield (3 bits): only whole bytes can be read");
+	refused("vfs_read", "file->f_inode->i_blocks",
+		"'file->f_inode->i_blocks' is an array (long long[4]): name one element, e.g. file->f_inode->i_blocks[0]");
+	refused("vfs_read", "file->f_inode->i_blocks[4]",
+		"'file->f_inode->i_blocks' is long long[4]: index 4 is out of bounds");
+	refused("vfs_read", "file->f_owner",
+		"'file->f_owner' is struct fown, not a number: name one of its fields (pid, uid, owner)");
+	refused("vfs_read", "*file",
+		"'*file' is struct file, not a number: name one of its fields (f_flags, f_owner, f_inode, f_count, f_private, f_ok, f_state, f_weight, ...)");
+	refused("vfs_read", "file->f_weight",
+		"'file->f_weight' is double: floating point values are not recorded");
+	refused("vfs_read", "nope",
+		"vfs_read has no parameter 'nope' (its parameters: file, buf, count, pos)");
+	refused("vfs_read", "file->nope",
+		"struct file has no field 'nope' (its fields: f_flags, f_owner, f_inode, f_count, f_private, f_ok, f_state, f_weight, ...)");
+	refused("vfs_read", "count->x", "'count' is size_t, not a pointer: no ->");
+	refused("vfs_read", "*count", "'count' is size_t, not a pointer: no *");
+	refused("vfs_read", "file.f_flags",
+		"'file' is a pointer (struct file *): write file->f_flags");
+	refused("vfs_read", "file->f_owner->pid",
+		"'file->f_owner' is struct fown, not a pointer: write file->f_owner.pid");
+	refused("vfs_read", "buf->x",
+		"'buf' points to char, not to a struct or union: no field 'x'");
+	refused("vfs_read", "file->f_next->f_next->f_next->f_next->f_flags",
+		"'file->f_next->f_next->f_next->f_next->f_flags' needs more than 4 memory reads: the kernel follows at most 4 pointers");
+	refused("vfs_read", "file->f_inode->i_name[3000000000]",
+		"'file->f_inode->i_name[3000000000]': the index is too large, or char * points to nothing of known size");
+	refused("vfs_read", "", "'': expected ret, a parameter, *parameter or a field path (a->b.c)");
+	refused("vfs_read", "count + 1",
+		"'count + 1': unexpected '+' (write ret, a parameter, *parameter, a->b, a.b or a[N])");
+	refused("vfs_read", "file->", "'file->': a field name must follow '->'");
+	refused("vfs_read", "buf[x]", "'buf[x]': [ takes an index, 0 or more, then ]");
+	refused("do_thing", "*e", "'e' is a void pointer: it points to nothing typed");
+	refused("do_thing", "h",
+		"'h' is __int128 of 16 bytes: only 1, 2, 4 or 8 bytes are read");
+	refused("noret", "ret", "'ret': noret returns void");
+	refused("many", "a12",
+		"'a12' is argument 12 of many: the kernel reads arguments 0 to 11");
+	refused("bystruct", "s",
+		"'s' is struct fown, not a number: name one of its fields (pid, uid, owner)");
+	refused("bystruct", "s.pid",
+		"'s' is struct fown passed by value: its fields cannot be read");
+	refused("bystruct", "y",
+		"'y': parameter 2 of bystruct is struct big passed by value on the stack: where 'y' is cannot be known");
+	refused("fwdfn", "o->x",
+		"struct opaque is only declared in this BTF, not defined: its fields are unknown");
+	refused("tp:grp:x", "ret",
+		"'ret': tp:grp:x is a tracepoint, it has no return value");
+	refused("tp:grp:x", "__data",
+		"tp:grp:x has no parameter '__data' (its parameters: file, err)");
+	refused("tp:grp:z", "inode",
+		"tp:grp:z has no parameter 'inode' (its parameters: arg0)");
+	refused("tp:grp:nope", "x", "no tracepoint nope in BTF (no type btf_trace_nope)");
+	refused("tp:x", "x", "'tp:x' is not tp:GROUP:EVENT");
+	refused("nofunc", "x", "no function nofunc in BTF");
+	btf__free(tb.b);
+}
+
+/* The member @name of struct @sname, directly: its byte offset, or -1. */
+static long member_offset(const struct btf *b, const char *sname,
+			  const char *name)
+{
+	__s32 id = btf__find_by_name_kind(b, sname, BTF_KIND_STRUCT);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(b, (__u32)id) : NULL;
+
+	for (__u32 i = 0; t && i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(b, btf_members(t)[i].name_off),
+			    name))
+			return (long)btf_member_bit_offset(t, i) / 8;
+	return -1;
+}
+
+/* This machine's kernel, if its BTF can be read. */
+static void test_btf_vmlinux(void)
+{
+	struct btf *b = btf__parse("/sys/kernel/btf/vmlinux", NULL);
+	long o1, o2;
+	char want[64];
+
+	if (!b) {
+		printf("# skip btf vmlinux: /sys/kernel/btf/vmlinux: %s\n",
+		       strerror(errno));
+		return;
+	}
+	tr_check(b, "vfs_read", "count", "arg2", "vmlinux");
+	tr_check(b, "vfs_read", "*pos", "arg3+0:8", "vmlinux");
+	o1 = member_offset(b, "file", "f_inode");
+	o2 = member_offset(b, "inode", "i_size");
+	if (o1 >= 0 && o2 >= 0) {
+		snprintf(want, sizeof(want), "arg0+%ld:8+%ld:8", o1, o2);
+		tr_check(b, "vfs_read", "file->f_inode->i_size", want, "vmlinux");
+	} else {
+		printf("# skip btf vmlinux: file->f_inode or inode->i_size not direct members\n");
+	}
+	o1 = member_offset(b, "task_struct", "prio");
+	if (o1 >= 0 && btf__find_by_name_kind(b, "btf_trace_sched_wakeup",
+					      BTF_KIND_TYPEDEF) > 0) {
+		snprintf(want, sizeof(want), "arg0+%ld:s4", o1);
+		tr_check(b, "tp:sched:sched_wakeup", "p->prio", want, "vmlinux");
+	}
+	btf__free(b);
+}
+
+/* unit --btf-dir DIR: the test BTF as a kernel's and a module's files. */
+static int write_btf(const char *dir)
+{
+	struct tbtf tb = test_btf();
+	struct btf *m = btf__new_empty_split(tb.b);
+	const void *data;
+	char path[4096];
+	__u32 size;
+	FILE *f;
+	int fp, pr, ret = 0;
+
+	fp = btf__add_ptr(m, tb.file);
+	pr = btf__add_func_proto(m, btf__find_by_name_kind(tb.b, "int", BTF_KIND_INT));
+	btf__add_func_param(m, "file", fp);
+	btf__add_func(m, "kmod_fn", BTF_FUNC_GLOBAL, pr);
+	for (int i = 0; i < 2 && !ret; i++) {
+		data = btf__raw_data(i ? m : tb.b, &size);
+		snprintf(path, sizeof(path), "%s/%s", dir, i ? "kmod" : "vmlinux");
+		f = fopen(path, "w");
+		if (!data || !f || fwrite(data, 1, size, f) != size)
+			ret = 1;
+		if (f && fclose(f))
+			ret = 1;
+	}
+	btf__free(m);
+	btf__free(tb.b);
+	return ret;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Percentiles read inside their slots (judge.c) against the exact ones of
+ * the raw samples, at frac_bits 3: at most 1% off (a slot is 12.5% wide,
+ * and its upper bound, the file's percentile, is off by up to that).
+ */
+static void interp_law(const char *law, double sigma, int expo)
+{
+	enum { N = 200000, K = 3 };
+	static u64 v[N];
+	static double cnt[(65 - K) << K], sum[(65 - K) << K];
+	struct kslot s[(65 - K) << K];
+	const double q[] = { 0.5, 0.9, 0.99, 0.999 };
+	unsigned long long x = 12345;
+	double worst = 0, worst_hi = 0;
+	size_t n = 0;
+	char what[160];
+
+	memset(cnt, 0, sizeof(cnt));
+	memset(sum, 0, sizeof(sum));
+	for (int i = 0; i < N; i++) {
+		double u1, u2, val;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		u1 = ((x >> 11) + 0.5) / 9007199254740992.0;
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		u2 = ((x >> 11) + 0.5) / 9007199254740992.0;
+		val = expo ? 200 - 5000 * log(u1) :
+		      5000 * exp(sigma * sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2));
+		v[i] = (u64)llround(val);
+		cnt[kstats_slot(v[i], K)]++;
+		sum[kstats_slot(v[i], K)] += (double)v[i];
+	}
+	for (u32 i = 0; i < (65 - K) << K; i++)
+		if (cnt[i])
+			s[n++] = (struct kslot){ .slot = i,
+				.lo = kstats_slot_lo(i, K), .hi = kstats_slot_hi(i, K),
+				.count = (u64)cnt[i], .avg = (u64)(sum[i] / cnt[i]) };
+	qsort(v, N, sizeof(v[0]), cmp_u64);
+	for (int i = 0; i < 4; i++) {
+		double exact = (double)v[(size_t)ceil(q[i] * N) - 1];
+		double est = hist_quantile(s, n, q[i]);
+		struct ksummary sm;
+		u64 hi[4];
+
+		hist_summary(s, n, &sm);
+		hi[0] = sm.p50, hi[1] = sm.p90, hi[2] = sm.p99, hi[3] = sm.p999;
+		worst = fmax(worst, fabs(est / exact - 1));
+		worst_hi = fmax(worst_hi, fabs((double)hi[i] / exact - 1));
+	}
+	snprintf(what, sizeof(what), "interpolated percentiles of %s at "
+		 "frac_bits 3: worst error %.3f%% <= 1%% (slot upper bounds: %.2f%%)",
+		 law, 100 * worst, 100 * worst_hi);
+	check(worst <= 0.01 && worst_hi > 0.01, what);
+}
+
+static void test_interpolation(void)
+{
+	/* 1..100 at frac_bits 0: uniform slots, so exact but for rounding */
+	struct kslot s[8];
+	size_t n = 0;
+
+	for (u32 sl = 1; sl < 9; sl++) {
+		u64 lo = kstats_slot_lo(sl, 0), hi = kstats_slot_hi(sl, 0);
+
+		hi = hi > 100 ? 100 : hi;
+		if (lo > 100)
+			break;
+		s[n++] = (struct kslot){ .slot = sl, .lo = lo,
+			.hi = kstats_slot_hi(sl, 0), .count = hi - lo + 1,
+			.avg = (lo + hi) / 2 };
+	}
+	check(fabs(hist_quantile(s, n, 0.5) - 50) <= 0.51, "interpolated p50 of 1..100 at frac_bits 0: 50");
+	check(fabs(hist_quantile(s, n, 0.99) - 99) <= 1, "interpolated p99 of 1..100 at frac_bits 0, a part-filled slot: 99");
+	interp_law("a lognormal (sigma 0.4)", 0.4, 0);
+	interp_law("a lognormal (sigma 1.5)", 1.5, 0);
+	interp_law("an exponential", 0, 1);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "--btf-dir"))
+		return write_btf(argv[2]);
 	test_percentiles();
 	test_ks();
+	test_interpolation();
 	test_delta_rebin();
 	test_units();
+	test_value_lines();
+	test_value_print();
+	test_btf_values();
+	test_btf_vmlinux();
 	for (int i = 1; i < argc; i++)
 		test_fixture(argv[i]);
 	printf("unit %d %d\n", passed, failed);

@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The grammar of the commands written to kstats' files: _control's
+ * "new", "remove" and "trace" (with values and filters), and a
+ * distribution file's "start", "stop" and "reset".  Text in, a struct
+ * kstats_cmd out: nothing is created, registered or allocated here, so
+ * that every token can be tested by KUnit.  Each refusal is -EINVAL with
+ * one ratelimited line in the kernel log naming the token.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/ctype.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/string.h>
+
+#include "kstats_cmd.h"
+#include "kstats_internal.h"
+#include "kstats_trace.h"
+
+/**
+ * kstats_parse_node_command() - parse a write to a distribution file
+ * @buf: the command: start, stop or reset, in any case, with blanks and a
+ *	newline allowed around it
+ * @op: where to store KSTATS_NODE_START, _STOP or _RESET
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL for anything else.
+ */
+int kstats_parse_node_command(const char *buf, int *op)
+{
+	static const char * const words[] = {
+		[KSTATS_NODE_START] = "start",
+		[KSTATS_NODE_STOP] = "stop",
+		[KSTATS_NODE_RESET] = "reset",
+	};
+	size_t len;
+	int i;
+
+	buf = skip_spaces(buf);
+	len = strlen(buf);
+	while (len && isspace(buf[len - 1]))
+		len--;
+	for (i = 0; i < ARRAY_SIZE(words); i++) {
+		if (len == strlen(words[i]) && !strncasecmp(buf, words[i], len)) {
+			*op = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_parse_node_command, KSTATS_NS);
+
+/* The next blank-separated word of *@rest, or NULL. */
+static char *kstats_next_token(char **rest)
+{
+	char *tok;
+
+	do {
+		tok = strsep(rest, " \t\n");
+	} while (tok && !*tok);
+	return tok;
+}
+
+/* ":SIZE" at *@s: 1, 2, 4, 8, s1, s2 or s4; *@s moves past it. */
+static int kstats_parse_width(const char **s, struct kstats_width *w)
+{
+	const char *p = *s;
+
+	if (*p++ != ':')
+		return -EINVAL;
+	w->sign = *p == 's';
+	if (w->sign)
+		p++;
+	switch (*p) {
+	case '1':
+	case '2':
+	case '4':
+		w->size = *p - '0';
+		break;
+	case '8':
+		if (w->sign)
+			return -EINVAL;
+		w->size = 8;
+		break;
+	default:
+		return -EINVAL;
+	}
+	p++;
+	if (*p && *p != '+' && *p != '-')
+		return -EINVAL;
+	*s = p;
+	return 0;
+}
+
+/* "+OFF:SIZE" or "-OFF:SIZE" at *@s; *@s moves past it. */
+static int kstats_parse_deref(const char **s, struct kstats_deref *d,
+			      const char *text)
+{
+	char num[16];
+	const char *p = *s + 1;
+	size_t len = strcspn(p, ":");
+	s64 off;
+
+	if (!len || len >= sizeof(num) || !p[len]) {
+		pr_warn_ratelimited("_control: value '%s': a dereference is +OFF:SIZE or -OFF:SIZE\n",
+				    text);
+		return -EINVAL;
+	}
+	memcpy(num, p, len);
+	num[len] = '\0';
+	if (kstrtos64(num, 0, &off) || off < 0 || off > KSTATS_MAX_OFFSET) {
+		pr_warn_ratelimited("_control: value '%s': offset '%s' is not 0..%d\n",
+				    text, num, KSTATS_MAX_OFFSET);
+		return -EINVAL;
+	}
+	d->off = **s == '-' ? -off : off;
+	p += len;
+	if (kstats_parse_width(&p, &d->width)) {
+		pr_warn_ratelimited("_control: value '%s': size after offset %s is not 1, 2, 4, 8, s1, s2 or s4\n",
+				    text, num);
+		return -EINVAL;
+	}
+	*s = p;
+	return 0;
+}
+
+/**
+ * kstats_parse_value() - parse a value: ret or argN, a cast, dereferences
+ * @s: the text, e.g. "ret", "ret:s4", "arg3+0:8", "arg0+32:8+80:8"
+ * @v: where to store it
+ *
+ * argN is the N-th argument, N 0..KSTATS_MAX_ARGS - 1; ":SIZE" right after
+ * it keeps its low SIZE bytes; each "+OFF:SIZE" or "-OFF:SIZE" reads SIZE
+ * bytes at the value + OFF (OFF decimal or 0x-hex, 0..KSTATS_MAX_OFFSET),
+ * at most KSTATS_MAX_DEREFS of them, all but the last of size 8.  SIZE is
+ * 1, 2, 4 or 8 (zero-extended) or s1, s2, s4 (sign-extended).
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL with one ratelimited line saying why.
+ */
+int kstats_parse_value(const char *s, struct kstats_value *v)
+{
+	const char *p = s;
+	int i;
+
+	memset(v, 0, sizeof(*v));
+	if (!strncmp(p, "ret", 3)) {
+		v->base = KSTATS_BASE_RET;
+		p += 3;
+	} else if (!strncmp(p, "arg", 3) && isdigit(p[3])) {
+		unsigned int n = 0;
+
+		for (p += 3; isdigit(*p) && n < KSTATS_MAX_ARGS; p++)
+			n = n * 10 + *p - '0';
+		if (n >= KSTATS_MAX_ARGS || isdigit(*p)) {
+			pr_warn_ratelimited("_control: value '%s': arguments are arg0 to arg%d\n",
+					    s, KSTATS_MAX_ARGS - 1);
+			return -EINVAL;
+		}
+		v->base = KSTATS_BASE_ARG;
+		v->arg = n;
+	} else {
+		pr_warn_ratelimited("_control: value '%s': use ret or argN, then +OFF:SIZE dereferences\n",
+				    s);
+		return -EINVAL;
+	}
+	if (*p == ':' && kstats_parse_width(&p, &v->cast)) {
+		pr_warn_ratelimited("_control: value '%s': the size of the cast is not 1, 2, 4, 8, s1, s2 or s4\n",
+				    s);
+		return -EINVAL;
+	}
+	while (*p == '+' || *p == '-') {
+		if (v->nr_derefs == KSTATS_MAX_DEREFS) {
+			pr_warn_ratelimited("_control: value '%s': more than %d dereferences\n",
+					    s, KSTATS_MAX_DEREFS);
+			return -EINVAL;
+		}
+		if (kstats_parse_deref(&p, &v->deref[v->nr_derefs], s))
+			return -EINVAL;
+		v->nr_derefs++;
+	}
+	if (*p) {
+		pr_warn_ratelimited("_control: value '%s': unexpected '%s'\n",
+				    s, p);
+		return -EINVAL;
+	}
+	for (i = 0; i + 1 < v->nr_derefs; i++) {
+		if (v->deref[i].width.size != 8) {
+			pr_warn_ratelimited("_control: value '%s': dereference %d reads a pointer: its size must be 8\n",
+					    s, i + 1);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_parse_value, KSTATS_NS);
+
+/* "if V OP C": three tokens of *@rest. */
+static int kstats_parse_cond(char **rest, struct kstats_filter *f)
+{
+	char *v = kstats_next_token(rest), *op = kstats_next_token(rest);
+	char *c = kstats_next_token(rest);
+	struct kstats_cond *cond;
+	int i;
+
+	if (!v || !op || !c) {
+		pr_warn_ratelimited("_control: if %s%s%s: write if VALUE OP CONSTANT, OP one of == != < <= > >= &\n",
+				    v ?: "", op ? " " : "", op ?: "");
+		return -EINVAL;
+	}
+	if (f->nr_conds == KSTATS_MAX_CONDS) {
+		pr_warn_ratelimited("_control: if %s %s %s: at most %d conditions\n",
+				    v, op, c, KSTATS_MAX_CONDS);
+		return -EINVAL;
+	}
+	cond = &f->cond[f->nr_conds];
+	if (kstats_parse_value(v, &cond->v))
+		return -EINVAL;
+	for (i = 0; i < KSTATS_NR_OPS; i++)
+		if (!strcmp(op, kstats_op_names[i]))
+			break;
+	if (i == KSTATS_NR_OPS) {
+		pr_warn_ratelimited("_control: if %s %s %s: unknown operator '%s': use == != < <= > >= &\n",
+				    v, op, c, op);
+		return -EINVAL;
+	}
+	cond->op = i;
+	if (kstrtos64(c, 0, &cond->c) && kstrtou64(c, 0, (u64 *)&cond->c)) {
+		pr_warn_ratelimited("_control: if %s %s %s: '%s' is not a number\n",
+				    v, op, c, c);
+		return -EINVAL;
+	}
+	f->nr_conds++;
+	return 0;
+}
+
+/* "pid N", "tid N": a task or thread group id, 0 or more. */
+static int kstats_parse_id(const char *key, const char *val, s32 *id)
+{
+	if (kstrtos32(val, 10, id) || *id < 0) {
+		pr_warn_ratelimited("_control: %s '%s' is not a %s id (0 or more)\n",
+				    key, val, key);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "key task|cpu|argN...": what pairs a section's start with its end. */
+static int kstats_parse_key(const char *val, struct kstats_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (!strcasecmp(val, "task")) {
+		k->kind = KSTATS_KEY_TASK;
+		return 0;
+	}
+	if (!strcasecmp(val, "cpu")) {
+		k->kind = KSTATS_KEY_CPU;
+		return 0;
+	}
+	if (strncmp(val, "arg", 3)) {
+		pr_warn_ratelimited("_control: unknown key '%s': use task, cpu or argN with dereferences\n",
+				    val);
+		return -EINVAL;
+	}
+	k->kind = KSTATS_KEY_VALUE;
+	return kstats_parse_value(val, &k->v);
+}
+
+/*
+ * A value, key or filter option @key of a trace command, with its word
+ * @val, for the point @pt (-1 before "start", 0 for the start, 1 for the
+ * end).  Return: 1 if @key is none of them, 0 or -EINVAL.
+ */
+static int kstats_parse_point_option(const char *key, const char *val,
+				     int pt, struct kstats_cmd *cmd)
+{
+	struct kstats_filter *f = pt < 0 ? &cmd->filter : &cmd->point[pt].filter;
+	int err;
+
+	if (!strcasecmp(key, "value"))
+		return kstats_parse_value(val, &cmd->value);
+	if (!strcasecmp(key, "key")) {
+		if (pt >= 0)
+			return kstats_parse_key(val, &cmd->point[pt].key);
+		err = kstats_parse_key(val, &cmd->point[0].key);
+		cmd->point[1].key = cmd->point[0].key;
+		cmd->key_set = true;
+		return err;
+	}
+	if (!strcasecmp(key, "inflight")) {
+		if (kstrtou32(val, 0, &cmd->inflight) || !cmd->inflight ||
+		    cmd->inflight > KSTATS_PAIR_MAX) {
+			pr_warn_ratelimited("_control: inflight '%s' is not 1..%lu\n",
+					    val, KSTATS_PAIR_MAX);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcasecmp(key, "pid"))
+		return kstats_parse_id(key, val, &f->pid);
+	if (!strcasecmp(key, "tid"))
+		return kstats_parse_id(key, val, &f->tid);
+	if (!strcasecmp(key, "comm")) {
+		if (strscpy(f->comm, val, sizeof(f->comm)) < 0) {
+			pr_warn_ratelimited("_control: comm '%s' is longer than %d characters\n",
+					    val, TASK_COMM_LEN - 1);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcasecmp(key, "cpu")) {
+		if (kstrtos32(val, 10, &f->cpu) || f->cpu < 0 ||
+		    f->cpu >= nr_cpu_ids || !cpu_possible(f->cpu)) {
+			pr_warn_ratelimited("_control: cpu '%s' is not a possible CPU (0..%u)\n",
+					    val, nr_cpu_ids - 1);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+/* Parse "keyword value" options after the first words of a command. */
+static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
+{
+	bool trace = cmd->op == KSTATS_CMD_TRACE;
+	char *key, *val;
+	int err, pt = -1;
+
+	while ((key = kstats_next_token(rest))) {
+		if (trace && !strcasecmp(key, "gap")) {
+			cmd->gap = true;
+			continue;
+		}
+		if (trace && !strcasecmp(key, "if")) {
+			if (kstats_parse_cond(rest, pt < 0 ? &cmd->filter :
+						    &cmd->point[pt].filter))
+				return -EINVAL;
+			continue;
+		}
+		val = kstats_next_token(rest);
+		if (!val) {
+			pr_warn_ratelimited("_control: '%s' needs a value\n", key);
+			return -EINVAL;
+		}
+		if (trace) {
+			err = kstats_parse_point_option(key, val, pt, cmd);
+			if (err <= 0) {
+				if (err)
+					return err;
+				continue;
+			}
+		}
+		if (!strcasecmp(key, "bits")) {
+			err = kstrtouint(val, 10, &cmd->cfg.frac_bits);
+			if (err || cmd->cfg.frac_bits > KSTATS_MAX_FRAC_BITS) {
+				pr_warn_ratelimited("_control: bits '%s' is not 0..%d\n",
+						    val, KSTATS_MAX_FRAC_BITS);
+				return -EINVAL;
+			}
+		} else if (!strcasecmp(key, "clock")) {
+			if (kstats_parse_clock(val, &cmd->cfg.clock)) {
+				pr_warn_ratelimited("_control: unknown clock '%s': use ktime, local, tsc or none\n",
+						    val);
+				return -EINVAL;
+			}
+			cmd->clock_set = true;
+		} else if (!strcasecmp(key, "max")) {
+			if (kstrtou64(val, 0, &cmd->cfg.max_value)) {
+				pr_warn_ratelimited("_control: max '%s' is not a number\n",
+						    val);
+				return -EINVAL;
+			}
+		} else if (trace && !strcasecmp(key, "name")) {
+			cmd->cfg.name = val;
+		} else if (trace && !strcasecmp(key, "start")) {
+			cmd->start = val;
+			pt = 0;
+		} else if (trace && !strcasecmp(key, "end")) {
+			cmd->end = val;
+			pt = 1;
+		} else if (trace && !strcasecmp(key, "mech")) {
+			cmd->mech = val;
+		} else if (trace && !strcasecmp(key, "maxactive")) {
+			if (kstrtouint(val, 10, &cmd->maxactive) ||
+			    cmd->maxactive > KSTATS_MAX_ACTIVE) {
+				pr_warn_ratelimited("_control: maxactive '%s' is not 0..%d\n",
+						    val, KSTATS_MAX_ACTIVE);
+				return -EINVAL;
+			}
+		} else {
+			pr_warn_ratelimited("_control: unknown option '%s'%s\n",
+					    key, trace ? "" :
+					    " (values and filters are for trace)");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A section's filters: those written before "start" hold at both points,
+ * those after a point at that point alone; not both for one point.
+ */
+static int kstats_check_section(struct kstats_cmd *cmd, const char *arg)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct kstats_filter *f = &cmd->point[i].filter;
+
+		if (kstats_filter_uses_ret(f)) {
+			pr_warn_ratelimited("_control: trace %s: if ret is for functions: a section's point returns nothing\n",
+					    arg);
+			return -EINVAL;
+		}
+		if (kstats_filter_is_empty(&cmd->filter))
+			continue;
+		if (!kstats_filter_is_empty(f)) {
+			pr_warn_ratelimited("_control: trace %s: filters before start hold at both points: write them there or after each point, not both\n",
+					    arg);
+			return -EINVAL;
+		}
+		*f = cmd->filter;
+	}
+	return 0;
+}
+
+/* What a trace command with a value may not combine. */
+static int kstats_check_value(struct kstats_cmd *cmd, const char *arg)
+{
+	bool tp = !strncmp(arg, "tp:", 3);
+
+	if (cmd->start) {
+		pr_warn_ratelimited("_control: trace %s: value is for functions and tracepoints, not sections (which record durations)\n",
+				    arg);
+		return -EINVAL;
+	}
+	if (cmd->gap) {
+		pr_warn_ratelimited("_control: trace %s: gap records times, not values\n",
+				    arg);
+		return -EINVAL;
+	}
+	if (cmd->clock_set && cmd->cfg.clock != KSTATS_CLOCK_NONE) {
+		pr_warn_ratelimited("_control: trace %s: value records no time: drop clock %s\n",
+				    arg, kstats_clock_name(cmd->cfg.clock));
+		return -EINVAL;
+	}
+	if (tp && kstats_value_uses_ret(&cmd->value)) {
+		pr_warn_ratelimited("_control: trace %s: ret is for functions: a tracepoint returns nothing\n",
+				    arg);
+		return -EINVAL;
+	}
+	cmd->cfg.clock = KSTATS_CLOCK_NONE;
+	return 0;
+}
+
+/* What a trace command may not combine; @arg is its first word. */
+static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
+{
+	bool tp = !strncmp(arg, "tp:", 3);
+
+	if (!cmd->start != !cmd->end) {
+		pr_warn_ratelimited("_control: trace %s: a section needs both start and end\n",
+				    arg);
+		return -EINVAL;
+	}
+	if (cmd->value.base != KSTATS_BASE_NONE)
+		return kstats_check_value(cmd, arg);
+	if (cmd->cfg.clock == KSTATS_CLOCK_NONE) {
+		pr_warn_ratelimited("_control: trace %s: clock none reads no time: use ktime, local or tsc\n",
+				    arg);
+		return -EINVAL;
+	}
+	if (cmd->gap && (cmd->start || tp)) {
+		pr_warn_ratelimited("_control: trace %s: gap is for functions, not sections or tracepoints\n",
+				    arg);
+		return -EINVAL;
+	}
+	if (cmd->gap && !kstats_filter_is_empty(&cmd->filter)) {
+		pr_warn_ratelimited("_control: trace %s: gap times every call: it takes no filter\n",
+				    arg);
+		return -EINVAL;
+	}
+	if ((cmd->start || tp) && kstats_filter_uses_ret(&cmd->filter)) {
+		pr_warn_ratelimited("_control: trace %s: if ret is for functions: %s returns nothing\n",
+				    arg, tp ? "a tracepoint" : "a section's point");
+		return -EINVAL;
+	}
+	if (!cmd->start && (cmd->key_set || cmd->inflight)) {
+		pr_warn_ratelimited("_control: trace %s: key and inflight are for sections (start ... end ...)\n",
+				    arg);
+		return -EINVAL;
+	}
+	return cmd->start ? kstats_check_section(cmd, arg) : 0;
+}
+
+/**
+ * kstats_parse_command() - parse a write to _control
+ * @buf: the command, modified in place; @cmd points into it
+ * @cmd: where to store the parsed command
+ *
+ * The grammar, with keywords in any case:
+ *
+ *	new NAME [bits B] [clock ktime|local|tsc|none] [max V]
+ *	remove NAME | remove all
+ *	trace FUNC [bits B] [clock C] [name NAME] [maxactive N]
+ *		[mech fprobe|kretprobe] [gap] [value V] [FILTER...]
+ *	trace NAME start POINT end POINT [bits B] [clock C] [name NAME]
+ *		[FILTER...]
+ *	trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V]
+ *		[FILTER...]
+ *
+ * where V is ret or argN with dereferences (kstats_parse_value()) and a
+ * FILTER is one of pid N, tid N, comm NAME, cpu N or if V OP C (OP one of
+ * == != < <= > >= &, C a signed decimal or 0x-hex number; at most
+ * KSTATS_MAX_CONDS of them).  A trace node's clock is ktime, local or tsc
+ * (none records no time), except with a value, which makes it none; gap is
+ * for functions without filters; ret for functions only; a section's
+ * filters are checked at both its points.
+ *
+ * Context: any (no allocation, no lock).
+ * Return: 0, or -EINVAL with one ratelimited line in the kernel log
+ * saying why.
+ */
+int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
+{
+	char *rest = strim(buf), *verb, *arg;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->cfg.frac_bits = 3;
+	kstats_filter_init(&cmd->filter);
+	kstats_filter_init(&cmd->point[0].filter);
+	kstats_filter_init(&cmd->point[1].filter);
+	verb = strsep(&rest, " \t\n");
+	arg = kstats_next_token(&rest);
+	if (!*verb) {
+		pr_warn_ratelimited("_control: empty command\n");
+		return -EINVAL;
+	}
+	if (!strcasecmp(verb, "new")) {
+		cmd->op = KSTATS_CMD_NEW;
+	} else if (!strcasecmp(verb, "remove")) {
+		cmd->op = KSTATS_CMD_REMOVE;
+	} else if (!strcasecmp(verb, "trace")) {
+		cmd->op = KSTATS_CMD_TRACE;
+	} else {
+		pr_warn_ratelimited("_control: unknown command '%s': use new, remove or trace\n",
+				    verb);
+		return -EINVAL;
+	}
+	if (!arg) {
+		pr_warn_ratelimited("_control: %s needs a name\n", verb);
+		return -EINVAL;
+	}
+	cmd->cfg.name = arg;
+	if (cmd->op == KSTATS_CMD_REMOVE) {
+		if (rest && *skip_spaces(rest)) {
+			pr_warn_ratelimited("_control: remove takes one name, got more: '%s'\n",
+					    skip_spaces(rest));
+			return -EINVAL;
+		}
+		if (!strcasecmp(arg, "all"))
+			cmd->op = KSTATS_CMD_REMOVE_ALL;
+		return 0;
+	}
+	if (cmd->op == KSTATS_CMD_TRACE)
+		cmd->target = arg;
+	if (rest && kstats_parse_options(&rest, cmd))
+		return -EINVAL;
+	if (cmd->op == KSTATS_CMD_TRACE && kstats_check_trace(cmd, arg))
+		return -EINVAL;
+	if (cmd->start) {
+		/* "trace NAME start ...": NAME, unless "name" says otherwise. */
+		cmd->target = NULL;
+	} else if (cmd->op == KSTATS_CMD_TRACE && cmd->cfg.name == arg &&
+		   !strncmp(arg, "tp:", 3)) {
+		/* "trace tp:GROUP:EVENT": named after the event. */
+		cmd->cfg.name = strrchr(arg, ':') + 1;
+	}
+	if (kstats_check_name(cmd->cfg.name)) {
+		pr_warn_ratelimited("_control: invalid name '%s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control\n",
+				    cmd->cfg.name, KSTATS_NAME_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_parse_command, KSTATS_NS);

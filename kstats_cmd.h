@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The grammar of what is written to kstats' files: text in, a parsed
+ * command out, no side effects (kstats_cmd.c).
+ */
+#ifndef _KSTATS_CMD_H
+#define _KSTATS_CMD_H
+
+#include "kstats.h"
+#include "kstats_pair.h"
+#include "kstats_point.h"
+
+/* Longest command accepted by a write to a kstats file. */
+#define KSTATS_CMD_MAX		256
+
+/* The control commands, parsed (see kstats_parse_command()). */
+enum kstats_cmd_op {
+	KSTATS_CMD_NEW,
+	KSTATS_CMD_REMOVE,
+	KSTATS_CMD_REMOVE_ALL,
+	KSTATS_CMD_TRACE,
+};
+
+/* The commands of a distribution file (see kstats_parse_node_command()). */
+enum kstats_node_op {
+	KSTATS_NODE_START,
+	KSTATS_NODE_STOP,
+	KSTATS_NODE_RESET,
+};
+
+/**
+ * struct kstats_cmd - a parsed write to _control
+ * @op: what to do
+ * @cfg: name, bits and clock for new and trace
+ * @target: the function traced, or NULL
+ * @start: the start point of a section, or NULL
+ * @end: the end point of a section, or NULL
+ * @mech: "fprobe" or "kretprobe" to choose the mechanism, or NULL
+ * @maxactive: kretprobe instances, 0 for the default
+ * @gap: also record the time between calls
+ * @clock_set: the command named a clock
+ * @value: what a trace node records instead of a duration, if anything
+ * @filter: whom and what a trace node counts; for a section, the filters
+ *	written before "start", which apply to both points
+ * @point: a section's start ([0]) and end ([1]): the key and filters
+ *	written after each
+ * @key_set: a key was written before "start", for both points
+ * @inflight: a section's starts held at once, 0 for the default
+ *
+ * Strings point into the buffer given to kstats_parse_command().
+ */
+struct kstats_cmd {
+	enum kstats_cmd_op op;
+	struct kstats_config cfg;
+	const char *target;
+	const char *start;
+	const char *end;
+	const char *mech;
+	unsigned int maxactive;
+	bool gap;
+	bool clock_set;
+	struct kstats_value value;
+	struct kstats_filter filter;
+	struct kstats_point_opts point[2];
+	bool key_set;
+	u32 inflight;
+};
+
+int kstats_parse_command(char *buf, struct kstats_cmd *cmd);
+int kstats_parse_node_command(const char *buf, int *op);
+int kstats_parse_value(const char *s, struct kstats_value *v);
+
+#endif /* _KSTATS_CMD_H */

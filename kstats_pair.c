@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The starts of keyed sections in flight, apart from the probes that find
+ * them and from the record that ends them.
+ *
+ * An open-addressing table: a key may sit in KSTATS_PAIR_WINDOW slots
+ * from its hash on.  Every change of a slot first takes it by turning its
+ * key into KSTATS_PAIR_BUSY with one cmpxchg, writes, and releases it
+ * with its new key (or empty): no lock and no spinning, so a handler in
+ * NMI, or one that interrupted another on the same CPU, never waits.  A
+ * handler that meets a busy slot passes it by; the price is that a start
+ * or an end racing on the very same key may be counted as replaced or
+ * unmatched, never lost without a count.
+ *
+ * The table holds a bounded number of starts: one whose slots are all
+ * taken evicts the oldest of them, and the starts of a task that exits
+ * are dropped, so that starts whose end never comes cannot clog it.
+ */
+#include <linux/atomic.h>
+#include <linux/hash.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include "kstats_internal.h"
+#include "kstats_pair.h"
+
+#define KSTATS_PAIR_EMPTY	0ULL
+#define KSTATS_PAIR_BUSY	1ULL
+
+/**
+ * kstats_pair_init() - size a table for @inflight starts
+ * @p: the table
+ * @inflight: 1..KSTATS_PAIR_MAX
+ *
+ * Context: process.
+ * Return: 0, -EINVAL for @inflight out of range, or -ENOMEM.
+ */
+int kstats_pair_init(struct kstats_pair *p, u32 inflight)
+{
+	if (!inflight || inflight > KSTATS_PAIR_MAX)
+		return -EINVAL;
+	p->inflight = inflight;
+	p->bits = max_t(u32, ilog2(roundup_pow_of_two(inflight)) + 1,
+			ilog2(KSTATS_PAIR_WINDOW));
+	p->slots = kvcalloc(1UL << p->bits, sizeof(*p->slots), GFP_KERNEL);
+	p->counts = alloc_percpu(struct kstats_pair_counts);
+	if (!p->slots || !p->counts) {
+		kstats_pair_free(p);
+		return -ENOMEM;
+	}
+	p->salt = get_random_u64();
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_pair_init, KSTATS_NS);
+
+/**
+ * kstats_pair_free() - free a table
+ * @p: the table, initialised or not (zeroed)
+ *
+ * Context: any but NMI (no handler may still use it).
+ */
+void kstats_pair_free(struct kstats_pair *p)
+{
+	kvfree(p->slots);
+	free_percpu(p->counts);
+	p->slots = NULL;
+	p->counts = NULL;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_pair_free, KSTATS_NS);
+
+static __always_inline notrace u64 kstats_pair_tag(const struct kstats_pair *p,
+						   u64 key)
+{
+	return key ^ p->salt;
+}
+
+static __always_inline notrace struct kstats_pair_slot *
+kstats_pair_slot(const struct kstats_pair *p, u64 key, unsigned int i)
+{
+	u64 mask = (1ULL << p->bits) - 1;
+
+	return &p->slots[(hash_64(key, p->bits) + i) & mask];
+}
+
+/* Take slot @s from @old; then fill it and give it @tag. */
+static __always_inline notrace bool kstats_pair_take(struct kstats_pair_slot *s,
+						     u64 old)
+{
+	return cmpxchg(&s->key, old, KSTATS_PAIR_BUSY) == old;
+}
+
+static __always_inline notrace void kstats_pair_fill(struct kstats_pair_slot *s,
+						     u64 tag, u64 ts, u32 cpu)
+{
+	s->ts = ts;
+	s->cpu = cpu;
+	/* Pairs with the cmpxchg that takes it: ts and cpu are seen first. */
+	smp_store_release(&s->key, tag);
+}
+
+/**
+ * kstats_pair_start() - hold a start until its end
+ * @p: the table
+ * @key: the section's key (a task, a CPU, an argument)
+ * @ts: the time of the start
+ * @cpu: the CPU of the start
+ *
+ * A start for a key in flight replaces it; one that finds all its slots
+ * taken evicts the oldest.  Both are counted.
+ *
+ * Context: any, NMI included.
+ */
+notrace void kstats_pair_start(struct kstats_pair *p, u64 key, u64 ts, u32 cpu)
+{
+	u64 tag = kstats_pair_tag(p, key), cur, oldest_ts = U64_MAX;
+	struct kstats_pair_slot *s, *oldest = NULL;
+	unsigned int i;
+
+	if (unlikely(tag <= KSTATS_PAIR_BUSY)) {
+		/* One key in 2^63 mixes into a sentinel: not held. */
+		this_cpu_inc(p->counts->evicted);
+		return;
+	}
+	for (i = 0; i < KSTATS_PAIR_WINDOW; i++) {
+		s = kstats_pair_slot(p, key, i);
+		if (READ_ONCE(s->key) == tag && kstats_pair_take(s, tag)) {
+			this_cpu_inc(p->counts->replaced);
+			kstats_pair_fill(s, tag, ts, cpu);
+			return;
+		}
+	}
+	for (i = 0; i < KSTATS_PAIR_WINDOW; i++) {
+		s = kstats_pair_slot(p, key, i);
+		cur = READ_ONCE(s->key);
+		if (cur == KSTATS_PAIR_EMPTY && kstats_pair_take(s, cur)) {
+			kstats_pair_fill(s, tag, ts, cpu);
+			return;
+		}
+		if (cur > KSTATS_PAIR_BUSY && READ_ONCE(s->ts) <= oldest_ts) {
+			oldest_ts = READ_ONCE(s->ts);
+			oldest = s;
+		}
+	}
+	this_cpu_inc(p->counts->evicted);
+	if (!oldest)
+		return;		/* every slot busy this instant: this start goes */
+	cur = READ_ONCE(oldest->key);
+	if (cur > KSTATS_PAIR_BUSY && kstats_pair_take(oldest, cur))
+		kstats_pair_fill(oldest, tag, ts, cpu);
+}
+EXPORT_SYMBOL_NS_GPL(kstats_pair_start, KSTATS_NS);
+NOKPROBE_SYMBOL(kstats_pair_start);
+
+/* Take @key's start out of the table.  Return: whether it was there. */
+static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
+							 u64 key, u64 *ts,
+							 u32 *cpu)
+{
+	u64 tag = kstats_pair_tag(p, key);
+	struct kstats_pair_slot *s;
+	unsigned int i;
+
+	if (unlikely(tag <= KSTATS_PAIR_BUSY))
+		return false;
+	for (i = 0; i < KSTATS_PAIR_WINDOW; i++) {
+		s = kstats_pair_slot(p, key, i);
+		if (READ_ONCE(s->key) == tag && kstats_pair_take(s, tag)) {
+			*ts = s->ts;
+			*cpu = s->cpu;
+			/* ts and cpu read before the slot can be taken again. */
+			smp_store_release(&s->key, KSTATS_PAIR_EMPTY);
+			return true;
+		}
+	}
+	return false;
+}
+
+/**
+ * kstats_pair_end() - find the start of an end, and forget it
+ * @p: the table
+ * @key: the key of the end
+ * @ts: where to store the time of the start
+ * @cpu: where to store its CPU
+ *
+ * An end with no start in flight is counted as unmatched.
+ *
+ * Context: any, NMI included.
+ * Return: true with *@ts and *@cpu set, or false.
+ */
+notrace bool kstats_pair_end(struct kstats_pair *p, u64 key, u64 *ts, u32 *cpu)
+{
+	if (kstats_pair_take_key(p, key, ts, cpu))
+		return true;
+	this_cpu_inc(p->counts->unmatched);
+	return false;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_pair_end, KSTATS_NS);
+NOKPROBE_SYMBOL(kstats_pair_end);
+
+/**
+ * kstats_pair_forget() - drop the start of a key that will never end
+ * @p: the table
+ * @key: the key (an exiting task)
+ *
+ * Counted as exited when there was one.
+ *
+ * Context: any, NMI included.
+ */
+notrace void kstats_pair_forget(struct kstats_pair *p, u64 key)
+{
+	u64 ts;
+	u32 cpu;
+
+	if (kstats_pair_take_key(p, key, &ts, &cpu))
+		this_cpu_inc(p->counts->exited);
+}
+EXPORT_SYMBOL_NS_GPL(kstats_pair_forget, KSTATS_NS);
+NOKPROBE_SYMBOL(kstats_pair_forget);
+
+/**
+ * kstats_pair_pending() - the starts in flight
+ * @p: the table
+ *
+ * Context: any; walks the whole table.
+ * Return: their number, at some instant of the walk.
+ */
+u64 kstats_pair_pending(const struct kstats_pair *p)
+{
+	u64 n = 0, i;
+
+	for (i = 0; i < (1ULL << p->bits); i++)
+		n += READ_ONCE(p->slots[i].key) > KSTATS_PAIR_BUSY;
+	return n;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_pair_pending, KSTATS_NS);
+
+/**
+ * kstats_pair_counts() - what became of starts and ends, all CPUs
+ * @p: the table
+ * @c: where to store the sums
+ *
+ * Context: any.
+ */
+void kstats_pair_counts(const struct kstats_pair *p,
+			struct kstats_pair_counts *c)
+{
+	int cpu;
+
+	memset(c, 0, sizeof(*c));
+	for_each_possible_cpu(cpu) {
+		const struct kstats_pair_counts *pc = per_cpu_ptr(p->counts, cpu);
+
+		c->replaced += READ_ONCE(pc->replaced);
+		c->evicted += READ_ONCE(pc->evicted);
+		c->exited += READ_ONCE(pc->exited);
+		c->unmatched += READ_ONCE(pc->unmatched);
+	}
+}
+EXPORT_SYMBOL_NS_GPL(kstats_pair_counts, KSTATS_NS);

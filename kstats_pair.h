@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The starts of keyed sections in flight: a bounded table from a key (a
+ * task, a CPU, a request, ...) to the time its start was seen, usable from
+ * any context, NMI included (kstats_pair.c).
+ */
+#ifndef _KSTATS_PAIR_H
+#define _KSTATS_PAIR_H
+
+#include <linux/bits.h>
+#include <linux/types.h>
+
+/* "inflight N": the starts a section holds at once. */
+#define KSTATS_PAIR_DEFAULT	1024
+#define KSTATS_PAIR_MAX		BIT(20)
+/* Slots a key may take: its hash and the next ones. */
+#define KSTATS_PAIR_WINDOW	8
+
+/**
+ * struct kstats_pair_slot - one start in flight
+ * @key: the key, mixed with the table's salt; KSTATS_PAIR_EMPTY, or
+ *	KSTATS_PAIR_BUSY while a handler writes or takes the slot
+ * @ts: when the start was seen, in the section's clock
+ * @cpu: where
+ */
+struct kstats_pair_slot {
+	u64 key;
+	u64 ts;
+	u32 cpu;
+};
+
+/**
+ * struct kstats_pair_counts - what became of starts and ends
+ * @replaced: a start whose key was already in flight: the older one goes
+ * @evicted: a start that found its slots taken: the oldest of them goes
+ * @exited: starts of a task that exited inside its section
+ * @unmatched: ends with no start in flight
+ */
+struct kstats_pair_counts {
+	u64 replaced;
+	u64 evicted;
+	u64 exited;
+	u64 unmatched;
+};
+
+/**
+ * struct kstats_pair - the starts in flight of one section
+ * @slots: 1 << @bits slots, twice @inflight rounded up to a power of two,
+ *	so that a key rarely finds its KSTATS_PAIR_WINDOW slots full
+ * @bits: log2 of the number of slots
+ * @inflight: the starts it is sized for, as given
+ * @salt: mixed into every key, so that no key is a sentinel
+ * @counts: per CPU
+ */
+struct kstats_pair {
+	struct kstats_pair_slot *slots;
+	u32 bits;
+	u32 inflight;
+	u64 salt;
+	struct kstats_pair_counts __percpu *counts;
+};
+
+int kstats_pair_init(struct kstats_pair *p, u32 inflight);
+void kstats_pair_free(struct kstats_pair *p);
+void kstats_pair_start(struct kstats_pair *p, u64 key, u64 ts, u32 cpu);
+bool kstats_pair_end(struct kstats_pair *p, u64 key, u64 *ts, u32 *cpu);
+void kstats_pair_forget(struct kstats_pair *p, u64 key);
+u64 kstats_pair_pending(const struct kstats_pair *p);
+void kstats_pair_counts(const struct kstats_pair *p,
+			struct kstats_pair_counts *c);
+
+#endif /* _KSTATS_PAIR_H */

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a probe point takes from the kernel and whom it counts, shared by
+ * every mechanism: a value (an argument or the return value, through up to
+ * four dereferences) and filters (pid, tid, comm, CPU, conditions on
+ * values).  kstats_cmd.c parses them from text; the handlers evaluate them
+ * with the inline functions below, which read memory only through
+ * copy_from_kernel_nofault() and so never fault.
+ */
+#ifndef _KSTATS_POINT_H
+#define _KSTATS_POINT_H
+
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/types.h>
+#include <linux/uaccess.h>
+
+/* argN: N below this (6 registers and 6 stack slots on x86-64). */
+#define KSTATS_MAX_ARGS		12
+/* Dereferences of one value. */
+#define KSTATS_MAX_DEREFS	4
+/* "if" conditions of one point. */
+#define KSTATS_MAX_CONDS	4
+/* Largest OFF of a dereference. */
+#define KSTATS_MAX_OFFSET	S32_MAX
+
+/**
+ * enum kstats_base - where a value starts
+ * @KSTATS_BASE_NONE: no value: the node records durations
+ * @KSTATS_BASE_RET: the function's return value
+ * @KSTATS_BASE_ARG: an argument of the function or tracepoint
+ */
+enum kstats_base {
+	KSTATS_BASE_NONE,
+	KSTATS_BASE_RET,
+	KSTATS_BASE_ARG,
+};
+
+/**
+ * struct kstats_width - how many bytes to keep, and how to widen them
+ * @size: 1, 2, 4 or 8; 0 for all 8 of a base without a cast
+ * @sign: sign-extend (s1, s2, s4) rather than zero-extend
+ */
+struct kstats_width {
+	u8 size;
+	bool sign;
+};
+
+/**
+ * struct kstats_deref - one "+OFF:SIZE": read SIZE bytes at value + OFF
+ * @off: the offset, -KSTATS_MAX_OFFSET..KSTATS_MAX_OFFSET
+ * @width: what to read
+ */
+struct kstats_deref {
+	s32 off;
+	struct kstats_width width;
+};
+
+/**
+ * struct kstats_value - "ret" or "argN", a cast, dereferences
+ * @base: enum kstats_base
+ * @arg: N of argN
+ * @cast: the low bytes of the base to keep, or size 0 for all
+ * @nr_derefs: 0..KSTATS_MAX_DEREFS
+ * @deref: applied in order; all but the last read 8 bytes
+ */
+struct kstats_value {
+	u8 base;
+	u8 arg;
+	struct kstats_width cast;
+	u8 nr_derefs;
+	struct kstats_deref deref[KSTATS_MAX_DEREFS];
+};
+
+/* The operators of "if V OP C", in the order of kstats_op_names[]. */
+enum kstats_op {
+	KSTATS_OP_EQ,
+	KSTATS_OP_NE,
+	KSTATS_OP_LT,
+	KSTATS_OP_LE,
+	KSTATS_OP_GT,
+	KSTATS_OP_GE,
+	KSTATS_OP_AND,
+	KSTATS_NR_OPS,
+};
+
+extern const char * const kstats_op_names[KSTATS_NR_OPS];
+
+/**
+ * struct kstats_cond - "if V OP C"
+ * @v: the value
+ * @op: enum kstats_op
+ * @c: the constant; compared as signed 64-bit numbers
+ */
+struct kstats_cond {
+	struct kstats_value v;
+	u8 op;
+	s64 c;
+};
+
+/**
+ * struct kstats_filter - who and what a point counts; all must hold
+ * @pid: thread group id, or -1 for any
+ * @tid: task id, or -1 for any
+ * @cpu: CPU the probe fires on, or -1 for any
+ * @comm: exact task name, or "" for any
+ * @nr_conds: 0..KSTATS_MAX_CONDS
+ * @cond: the conditions
+ */
+struct kstats_filter {
+	s32 pid;
+	s32 tid;
+	s32 cpu;
+	char comm[TASK_COMM_LEN];
+	u8 nr_conds;
+	struct kstats_cond cond[KSTATS_MAX_CONDS];
+};
+
+/**
+ * enum kstats_key_kind - what pairs the start and the end of a section
+ * @KSTATS_KEY_TASK: the current task (the default): a section may sleep
+ *	and migrate between its points
+ * @KSTATS_KEY_CPU: the current CPU
+ * @KSTATS_KEY_VALUE: a value of the point (struct kstats_value), e.g. the
+ *	task a wakeup names and a switch runs, or a request
+ */
+enum kstats_key_kind {
+	KSTATS_KEY_TASK,
+	KSTATS_KEY_CPU,
+	KSTATS_KEY_VALUE,
+};
+
+/**
+ * struct kstats_key - the key of one point of a section
+ * @kind: enum kstats_key_kind
+ * @v: the value, for KSTATS_KEY_VALUE
+ */
+struct kstats_key {
+	u8 kind;
+	struct kstats_value v;
+};
+
+/**
+ * struct kstats_point_opts - what one point of a section takes
+ * @key: its key
+ * @filter: its filters
+ */
+struct kstats_point_opts {
+	struct kstats_key key;
+	struct kstats_filter filter;
+};
+
+/**
+ * struct kstats_args - what a value is taken from, in a handler
+ * @regs: the registers of a function's entry or return, or of a kprobe
+ * @tp: a tracepoint's arguments, instead of @regs
+ * @ret: the return value (kstats_ret_value()), at a function's return
+ */
+struct kstats_args {
+	struct pt_regs *regs;
+	const unsigned long *tp;
+	u64 ret;
+};
+
+/* What kstats_filter_check() found. */
+enum kstats_verdict {
+	KSTATS_COUNT,		/* every filter holds */
+	KSTATS_SKIP,		/* a filter does not: count nothing */
+	KSTATS_UNREADABLE,	/* a value could not be read: count missed */
+};
+
+/* When a filter is checked: which of its conditions apply then. */
+enum kstats_when {
+	KSTATS_AT_POINT,	/* a tracepoint or kprobe: everything */
+	KSTATS_AT_ENTRY,	/* a function's entry: all but ret */
+	KSTATS_AT_RETURN,	/* a function's return: conditions on ret */
+};
+
+static inline bool kstats_value_uses_ret(const struct kstats_value *v)
+{
+	return v->base == KSTATS_BASE_RET;
+}
+
+static inline bool kstats_filter_uses_ret(const struct kstats_filter *f)
+{
+	int i;
+
+	for (i = 0; i < f->nr_conds; i++)
+		if (kstats_value_uses_ret(&f->cond[i].v))
+			return true;
+	return false;
+}
+
+/* No filter: any task, any CPU. */
+static inline void kstats_filter_init(struct kstats_filter *f)
+{
+	f->pid = -1;
+	f->tid = -1;
+	f->cpu = -1;
+	f->comm[0] = '\0';
+	f->nr_conds = 0;
+}
+
+static inline bool kstats_filter_is_empty(const struct kstats_filter *f)
+{
+	return f->pid < 0 && f->tid < 0 && f->cpu < 0 && !f->comm[0] &&
+	       !f->nr_conds;
+}
+
+/*
+ * A function's return value as a signed number: the register as a long,
+ * except that an int function's -errno, which leaves the upper half of
+ * the register zero, is taken as the negative int it is.
+ */
+static __always_inline notrace u64 kstats_ret_value(unsigned long rax)
+{
+	if (!(rax >> 32) && (s32)rax < 0 && (s32)rax >= -4095)
+		return (u64)(s64)(s32)rax;
+	return rax;
+}
+
+/* Keep @w's low bytes of @v, widened as @w says. */
+static __always_inline notrace u64 kstats_widen(u64 v, struct kstats_width w)
+{
+	switch (w.size) {
+	case 1:
+		return w.sign ? (u64)(s64)(s8)v : (u8)v;
+	case 2:
+		return w.sign ? (u64)(s64)(s16)v : (u16)v;
+	case 4:
+		return w.sign ? (u64)(s64)(s32)v : (u32)v;
+	default:
+		return v;
+	}
+}
+
+/*
+ * Read the value @v.  Return: false if a dereference could not be read
+ * (a user, unmapped or non-canonical address).
+ */
+static __always_inline notrace bool
+kstats_value_fetch(const struct kstats_value *v, const struct kstats_args *a,
+		   u64 *out)
+{
+	u64 val;
+	int i;
+
+	if (v->base == KSTATS_BASE_RET)
+		val = a->ret;
+	else if (a->tp)
+		val = a->tp[v->arg];
+	else
+		val = regs_get_kernel_argument(a->regs, v->arg);
+	val = kstats_widen(val, v->cast);
+	for (i = 0; i < v->nr_derefs; i++) {
+		const struct kstats_deref *d = &v->deref[i];
+		u64 word = 0;
+
+		if (copy_from_kernel_nofault(&word,
+					     (void *)(unsigned long)(val + d->off),
+					     d->width.size))
+			return false;
+		val = kstats_widen(word, d->width);
+	}
+	*out = val;
+	return true;
+}
+
+static __always_inline notrace bool
+kstats_cond_holds(const struct kstats_cond *c, s64 v)
+{
+	switch (c->op) {
+	case KSTATS_OP_EQ:
+		return v == c->c;
+	case KSTATS_OP_NE:
+		return v != c->c;
+	case KSTATS_OP_LT:
+		return v < c->c;
+	case KSTATS_OP_LE:
+		return v <= c->c;
+	case KSTATS_OP_GT:
+		return v > c->c;
+	case KSTATS_OP_GE:
+		return v >= c->c;
+	default:
+		return v & c->c;
+	}
+}
+
+/* current->comm == @comm, with no call that could be traced. */
+static __always_inline notrace bool kstats_comm_is(const char *comm)
+{
+	const char *mine = current->comm;
+	int i;
+
+	for (i = 0; i < TASK_COMM_LEN; i++) {
+		if (mine[i] != comm[i])
+			return false;
+		if (!comm[i])
+			return true;
+	}
+	return true;
+}
+
+/**
+ * kstats_filter_check() - whether a point counts this event
+ * @f: the filter
+ * @a: what its conditions read
+ * @when: which parts apply: a function's entry checks the task, the CPU
+ *	and the conditions on arguments; its return, those on ret
+ *
+ * Context: any, NMI included.
+ * Return: enum kstats_verdict.
+ */
+static __always_inline notrace enum kstats_verdict
+kstats_filter_check(const struct kstats_filter *f, const struct kstats_args *a,
+		    enum kstats_when when)
+{
+	int i;
+
+	if (when != KSTATS_AT_RETURN) {
+		if (f->pid >= 0 && current->tgid != f->pid)
+			return KSTATS_SKIP;
+		if (f->tid >= 0 && current->pid != f->tid)
+			return KSTATS_SKIP;
+		if (f->cpu >= 0 && raw_smp_processor_id() != f->cpu)
+			return KSTATS_SKIP;
+		if (f->comm[0] && !kstats_comm_is(f->comm))
+			return KSTATS_SKIP;
+	}
+	for (i = 0; i < f->nr_conds; i++) {
+		const struct kstats_cond *c = &f->cond[i];
+		bool at_return = when == KSTATS_AT_RETURN;
+		u64 v;
+
+		if (when != KSTATS_AT_POINT &&
+		    kstats_value_uses_ret(&c->v) != at_return)
+			continue;
+		if (!kstats_value_fetch(&c->v, a, &v))
+			return KSTATS_UNREADABLE;
+		if (!kstats_cond_holds(c, v))
+			return KSTATS_SKIP;
+	}
+	return KSTATS_COUNT;
+}
+
+/*
+ * The key of a point.  Return: false if its value could not be read.
+ */
+static __always_inline notrace bool
+kstats_key_fetch(const struct kstats_key *k, const struct kstats_args *a,
+		 u64 *key)
+{
+	switch (k->kind) {
+	case KSTATS_KEY_CPU:
+		*key = raw_smp_processor_id();
+		return true;
+	case KSTATS_KEY_VALUE:
+		return kstats_value_fetch(&k->v, a, key);
+	default:
+		*key = (unsigned long)current;
+		return true;
+	}
+}
+
+int kstats_key_format(const struct kstats_key *k, char *buf, size_t size);
+int kstats_value_format(const struct kstats_value *v, char *buf, size_t size);
+int kstats_filter_format(const struct kstats_filter *f, char *buf,
+			 size_t size);
+
+#endif /* _KSTATS_POINT_H */

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Keyed sections: start and end paired by the task (the default), the CPU
+# or a value, through the table of starts in flight (kstats_pair.c), and
+# what that table counts: replaced, evicted, exited, unmatched.
+
+check "insmod kstats.ko (sections)" insmod $KB/kstats.ko
+
+# s_trace CMD: a _control write that must succeed, as a test.
+s_trace() { expect "$1" "$(ctl $KS/_control "$1")" ok; }
+# s_counts NAME: samples missed, then the inflight line's counts.
+s_counts() {
+	echo "$(field $KS/$1 name samples) $(field $KS/$1 name missed)" \
+		"pending $(field $KS/$1 inflight pending)" \
+		"replaced $(field $KS/$1 inflight replaced)" \
+		"evicted $(field $KS/$1 inflight evicted)" \
+		"exited $(field $KS/$1 inflight exited)" \
+		"unmatched $(field $KS/$1 inflight unmatched)"
+}
+# s_min_avg NAME: the smallest average of its all-CPU slot rows.
+s_min_avg() {
+	awk '$1 == "slot" && $3 == "CPUS" && (m == "" || $8 < m) { m = $8 } END { print m }' $KS/$1
+}
+
+# --- a section that sleeps: clock_nanosleep (230), from the system call's
+# entry to its exit on the same task, wherever it wakes
+SLP_START="start tp:raw_syscalls:sys_enter comm kvalue if arg1 == 230"
+SLP_END="end tp:raw_syscalls:sys_exit comm kvalue if arg0+120:8 == 230"
+s_trace "trace slp $SLP_START $SLP_END"
+s_trace "trace slp_local $SLP_START $SLP_END clock local"
+for i in 1 2 3 4; do kvalue sleep 1000 50 & done
+wait
+expect "4 x 50 sleeps of 1 ms: 200 samples, nothing missed or left" \
+	"$(s_counts slp)" "200 0 pending 0 replaced 0 evicted 0 exited 0 unmatched 0"
+m=$(s_min_avg slp)
+expect "every sleep lasted 1 ms or more (smallest slot average $m ns)" \
+	"$([ "${m:-0}" -ge 1000000 ] && echo yes)" yes
+expect "header: the keys of both points" "$(grep '^# key' $KS/slp)" "# key start task end task"
+expect "header: per-point filters" "$(grep '^# filter' $KS/slp | tr '\n' ';')" \
+	"# filter start comm kvalue if arg1 == 230;# filter end comm kvalue if arg0+120:8 == 230;"
+expect "header: inflight max is the default, 1024" "$(field $KS/slp inflight max)" 1024
+n=$(field $KS/slp_local name samples)
+x=$(field $KS/slp_local name missed)
+expect "clock local: a pair that crossed CPUs is missed, none lost ($n + $x)" \
+	"$((n + x))" 200
+
+# --- what the table counts, each exactly
+s_trace "trace s_rep start tp:raw_syscalls:sys_enter comm kload if arg1 == 110 end vfs_write comm nobody"
+kload getppid 10
+expect "a start replaced by the next of its task, the last dropped when it exits" \
+	"$(s_counts s_rep)" "0 0 pending 0 replaced 9 evicted 0 exited 1 unmatched 0"
+s_trace "trace s_um start vfs_write comm nobody end tp:raw_syscalls:sys_exit comm kload if arg0+120:8 == 110"
+kload getppid 7
+expect "7 ends with no start: unmatched, and missed" \
+	"$(s_counts s_um)" "0 7 pending 0 replaced 0 evicted 0 exited 0 unmatched 7"
+s_trace "trace s_ev start vfs_read key arg2 comm kvalue end vfs_write key arg2 comm nobody inflight 1"
+for s in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	kvalue read /dev/zero $s 1
+done
+expect "inflight 1: 8 slots; 20 keys evict the 12 oldest" \
+	"$(s_counts s_ev)" "0 0 pending 8 replaced 0 evicted 12 exited 0 unmatched 0"
+expect "header: inflight max 1" "$(field $KS/s_ev inflight max)" 1
+for n in slp slp_local s_rep s_um s_ev; do ctl $KS/_control "remove $n" >/dev/null; done
+
+# --- keys of other contexts: a CPU, and a task woken by another
+s_trace "trace s_irq start tp:irq:softirq_entry key cpu end tp:irq:softirq_exit key cpu"
+s_trace "trace s_rq start tp:sched:sched_wakeup key arg0 end tp:sched:sched_switch key arg2"
+kvalue sleep 1000 50
+expect "key cpu: softirqs paired on their CPU" \
+	"$([ "$(field $KS/s_irq name samples)" -gt 0 ] && echo yes)" yes
+expect "key cpu: header" "$(grep '^# key' $KS/s_irq)" "# key start cpu end cpu"
+expect "run-queue latency (wakeup arg0 -> switch arg2): the 50 wakeups and more" \
+	"$([ "$(field $KS/s_rq name samples)" -ge 50 ] && echo yes)" yes
+expect "run-queue latency: header" "$(grep '^# key' $KS/s_rq)" "# key start arg0 end arg2"
+for n in s_irq s_rq; do ctl $KS/_control "remove $n" >/dev/null; done
+
+# --- refused, each with a line naming the token
+for c in "start vfs_read key bogus end vfs_write|bogus" \
+	"start vfs_read key|needs a value" \
+	"start vfs_read key arg12 end vfs_write|arg12" \
+	"start vfs_read end vfs_write inflight 0|inflight" \
+	"start vfs_read end vfs_write inflight 1048577|inflight" \
+	"comm a start vfs_read comm b end vfs_write|both"; do
+	dmesg_mark
+	expect "refused: trace bad ${c%|*}" "$(ctl $KS/_control "trace bad ${c%|*}")" EINVAL
+	check "refused: dmesg names ${c#*|}" dmesg_has "${c#*|}"
+done
+expect "refused: key on a function" "$(ctl $KS/_control 'trace vfs_read key task')" EINVAL
+
+expect "remove all (sections)" "$(ctl $KS/_control 'remove all')" ok
+check "rmmod kstats (sections)" rmmod kstats

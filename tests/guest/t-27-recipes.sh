@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The recipes of the kstats command (tools/recipe.c): each sets up a keyed
+# section, prints it as `kstats trace` does and removes it.  Exact counts
+# where the workload makes them known (syscall: kvalue's sleeps; biolatency:
+# kdio's O_DIRECT reads of a null_blk device with timer completions), the
+# others at least run, print samples and clean up; then the cross-check
+# against libbpf-tools' runqlat and biolatency when the guest has them.
+
+if ! command -v kstats >/dev/null; then
+	skip "kstats recipes" "the kstats tool is not built into this image"
+	return 0
+fi
+check "insmod kstats.ko (recipes)" insmod $KB/kstats.ko
+
+R=/tmp/recipe
+# r_wait NODE: until the recipe's node exists (at most 20 s)
+r_wait() {
+	local i=0
+	while [ ! -e "$KS/$1" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -e "$KS/$1" ]
+}
+# r_sum FILE KEY: KEY's value on the "# summary" line the tool printed
+r_sum() { field "$1" summary "$2"; }
+# r_min_avg FILE: the smallest average of the all-CPU slot rows of a snapshot
+r_min_avg() {
+	awk '$1 == "slot" && $3 == "CPUS" && (m == "" || $8 < m) { m = $8 } END { print m }' "$1"
+}
+# r_gone NAME: no node left behind
+r_gone() { [ ! -e "$KS/$1" ] && ! grep -q "^$1 " "$KS/_control" 2>/dev/null; }
+
+# --- syscall NAME: 50 clock_nanosleep()s of 1 ms by kvalue, exactly
+kstats syscall clock_nanosleep --comm kvalue -d 4 -v > $R.out 2> $R.err &
+kp=$!
+if r_wait syscall_clock_nanosleep; then
+	kvalue sleep 1000 50
+	cat $KS/syscall_clock_nanosleep > $R.snap
+fi
+wait $kp
+expect "syscall clock_nanosleep --comm kvalue: exit 0, the node removed" \
+	"$? $(r_gone syscall_clock_nanosleep && echo gone)" "0 gone"
+expect "syscall: -v prints the kernel line and the remove" "$(cat $R.err)" \
+	"trace syscall_clock_nanosleep start tp:raw_syscalls:sys_enter key task comm kvalue if arg1 == 230 end tp:raw_syscalls:sys_exit key task comm kvalue if arg0+120:8 == 230 inflight 16384
+remove syscall_clock_nanosleep"
+expect "syscall: 50 sleeps are 50 samples" "$(r_sum $R.out samples)" 50
+m=$(r_min_avg $R.snap)
+expect "syscall: every sleep 1 ms or more (smallest slot average $m ns)" \
+	"$([ "${m:-0}" -ge 1000000 ] && echo yes)" yes
+expect_match "syscall: the histogram as trace prints it" "$(cat $R.out)" \
+	'^@syscall_clock_nanosleep \(ns\):'
+expect "syscall: the bars' rows hold the 50" \
+	"$(sed -n 's/^\[[^])]*[])] *\([0-9][0-9]*\) |@*  *|$/\1/p; s/^\[[^])]*[])] *\([0-9][0-9]*\) |@*|$/\1/p' $R.out | awk '{ n += $1 } END { print n + 0 }')" 50
+
+# --- syscall without NAME: every system call of kvalue
+kstats syscall --comm kvalue -d 3 > $R.out 2>&1 &
+kp=$!
+r_wait syscall && kvalue sleep 100 20
+wait $kp
+n=$(r_sum $R.out samples)
+expect "syscall (all) --comm kvalue: the 20 sleeps and kvalue's other calls (got $n)" \
+	"$([ "${n:-0}" -ge 20 ] && r_gone syscall && echo yes)" yes
+
+# --- biolatency: N O_DIRECT reads of null_blk with 1 ms timer completions
+if modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1 2>/dev/null &&
+	[ -b /dev/nullb0 ]; then
+	kstats biolatency -d 4 -v > $R.out 2> $R.err &
+	kp=$!
+	if r_wait biolatency; then
+		kdio /dev/nullb0 4096 40
+		cat $KS/biolatency > $R.snap
+	fi
+	wait $kp
+	expect "biolatency: exit 0, the node removed" \
+		"$? $(r_gone biolatency && echo gone)" "0 gone"
+	expect "biolatency: -v prints the kernel line" "$(head -n 1 $R.err)" \
+		"trace biolatency start tp:block:block_rq_issue key arg0 end tp:block:block_rq_complete key arg0"
+	expect "biolatency: 40 direct reads are 40 samples" "$(r_sum $R.out samples)" 40
+	m=$(r_min_avg $R.snap)
+	expect "biolatency: every request took the 1 ms of its timer or more ($m ns)" \
+		"$([ "${m:-0}" -ge 1000000 ] && echo yes)" yes
+	expect "biolatency: nothing unmatched or left pending" \
+		"$(field $R.snap inflight pending) $(field $R.snap inflight unmatched)" "0 0"
+	# --comm: the issuing task (kdio issues its own reads)
+	kstats biolatency --comm kdio -d 3 > $R.out 2>&1 &
+	kp=$!
+	r_wait biolatency && kdio /dev/nullb0 4096 25
+	wait $kp
+	expect "biolatency --comm kdio: 25 samples" "$(r_sum $R.out samples)" 25
+	diag "kstats biolatency --comm kdio -d 3, while kdio /dev/nullb0 4096 25:"
+	sed 's/^/#   /' $R.out
+else
+	skip "biolatency on null_blk" "no null_blk module in this guest (modprobe null_blk failed)"
+fi
+
+# --- the others run, count what the workload guarantees and clean up
+# r_run DESC NODE WANT-MIN WORKLOAD ARGS...: kstats ARGS -d 3 while WORKLOAD
+r_run() {
+	local d=$1 node=$2 min=$3 w=$4 n
+	shift 4
+	kstats "$@" -d 3 > $R.out 2>&1 &
+	kp=$!
+	r_wait "$node" && sh -c "$w" > /dev/null 2>&1
+	wait $kp
+	rc=$?
+	n=$(r_sum $R.out samples)
+	expect "$d: exit 0, $min samples or more (got $n), the node removed" \
+		"$rc $([ "${n:-0}" -ge "$min" ] && echo enough) $(r_gone "$node" && echo gone)" "0 enough gone"
+}
+r_run "runqlat (50 wakeups of a sleeper)" runqlat 50 "kvalue sleep 1000 50" runqlat
+diag "kstats runqlat -d 3, while kvalue sleep 1000 50:"
+sed 's/^/#   /' $R.out
+pid_file=/tmp/recipe.pid
+r_run "offcpu --comm kvalue (50 sleeps)" offcpu 50 "kvalue sleep 1000 50" offcpu --comm kvalue
+r_run "softirq (timers of 100 sleeps)" softirq 1 "kvalue sleep 1000 100" softirq
+# device interrupts: the serial console's, for lines written to it (the
+# script's stderr goes to the console log only, not to the TAP)
+r_run "hardirq (the serial port's interrupts for 200 console lines)" hardirq 1 \
+	"i=0; while [ \$i -lt 200 ]; do echo '# hardirq workload' > /dev/console; i=\$((i + 1)); done" hardirq
+grep -E '^ *[0-9]+:' /proc/interrupts | awk '$2 + $3 > 0' | sed 's/^/# /' >&2
+# lock contention: 4 processes creating and removing directories under one
+# parent contend for its inode's rwsem; at least one wait is likely, not
+# certain, so this checks that it runs and cleans up
+r_run "lockwait (mkdir races)" lockwait 0 \
+	"for i in 1 2 3 4; do kvalue mkdir /tmp/lw\$i 300 & done; wait" lockwait
+expect_match "lockwait: the histogram header" "$(cat $R.out)" '^# key start task end task$'
+
+# runqlat --pid: the woken process, through BTF (p->tgid, next->tgid)
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	kvalue -p $pid_file sleep 1000 50 &
+	vp=$!
+	while [ ! -s $pid_file ]; do sleep 0.1; done
+	kstats runqlat --pid $vp -d 3 -v > $R.out 2> $R.err &
+	kp=$!
+	r_wait runqlat && kill -USR1 $vp
+	wait $vp
+	wait $kp
+	n=$(r_sum $R.out samples)
+	expect_match "runqlat --pid: an 'if' on the woken task at both points" "$(head -n 1 $R.err)" \
+		"^trace runqlat start tp:sched:sched_wakeup key arg0 if arg0\\+[0-9]+:s4 == $vp end tp:sched:sched_switch key arg2 if arg2\\+[0-9]+:s4 == $vp\$"
+	expect "runqlat --pid: kvalue's 50 wakeups and its start (got $n)" \
+		"$([ "${n:-0}" -ge 50 ] && [ "$n" -le 60 ] && echo yes)" yes
+	rm -f $pid_file
+else
+	skip "runqlat --pid" "no /sys/kernel/btf/vmlinux"
+fi
+
+# refusals: exit 2, a reason, nothing made
+kstats softirq --pid 1 -d 1 > $R.out 2>&1
+expect "softirq --pid: refused, exit 2" "$? $(grep -c 'belongs to no task' $R.out)" "2 1"
+kstats runqlat --comm sh -d 1 > $R.out 2>&1
+expect "runqlat --comm: refused with the reason" "$? $(grep -c 'use --pid or --tid' $R.out)" "2 1"
+kstats syscall no_such_call -d 1 > $R.out 2>&1
+expect "syscall NAME unknown: refused" "$? $(grep -c 'no such system call' $R.out)" "2 1"
+
+# Ctrl-C: prints and removes
+kstats runqlat > $R.out 2>&1 &
+kp=$!
+r_wait runqlat && kvalue sleep 1000 10
+kill -INT $kp
+wait $kp
+expect "runqlat: SIGINT prints the histogram and removes the node" \
+	"$? $(grep -c '^# summary samples' $R.out) $(r_gone runqlat && echo gone)" "0 1 gone"
+kstats offcpu > $R.out 2>&1 &
+kp=$!
+r_wait offcpu && sleep 0.3
+kill -TERM $kp
+wait $kp
+expect "offcpu: SIGTERM removes the node" "$? $(r_gone offcpu && echo gone)" "0 gone"
+
+. $KB/guest/recipes-peers.sh
+
+expect "remove all (recipes)" "$(ctl $KS/_control 'remove all')" ok
+check "rmmod kstats (recipes)" rmmod kstats
+lsmod | grep -q '^null_blk' && rmmod null_blk

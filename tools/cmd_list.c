@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_list.c - kstats list: the distributions under the root.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+int cmd_list(struct opts *o)
+{
+	size_t n;
+	int ret = allowed(o, 0, "list");
+	char **names;
+
+	if (ret)
+		return ret;
+	if (o->nargs)
+		return usage_error("list takes no arguments");
+	names = scan_root(&n, &ret);
+	if (!names)
+		return ret;
+	printf("%-24s %-6s %-6s %14s %10s %-8s\n", "NAME", "CLOCK", "UNIT",
+	       "SAMPLES", "MISSED", "STATE");
+	for (size_t i = 0; i < n; i++) {
+		char path[PATH_MAX + 64], err[768];
+		struct snapshot s;
+
+		snprintf(path, sizeof(path), "%s/%s", root, names[i]);
+		if (snapshot_load(&s, path, err, sizeof(err))) {
+			ret = fail("%s", err);
+			continue;
+		}
+		printf("%-24s %-6s %-6s %14llu %10llu %-8s\n", s.name, s.clock,
+		       s.unit, (unsigned long long)s.samples,
+		       (unsigned long long)s.missed, s.state);
+		snapshot_free(&s);
+	}
+	if (!n)
+		fprintf(stderr, "kstats: no distributions in %s (create one: "
+			"echo new NAME > %s/_control)\n", root, root);
+	free_names(names, n);
+	return ret;
+}

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_show.c - kstats show: summary and histogram, or JSON, of one distribution.
+ */
+
+#include "cli.h"
+
+int cmd_show(struct opts *o)
+{
+	struct snapshot s;
+	int ret = allowed(o, O_CPU | O_JSON | O_ROWS, "show");
+
+	if (ret)
+		return ret;
+	if (o->nargs != 1)
+		return usage_error("show takes one NAME or FILE");
+	if (load(o->args[0], &s))
+		return EXIT_ERROR;
+	if (o->json) {
+		json_snapshot(stdout, &s, 0);
+		putchar('\n');
+	} else {
+		print_show(stdout, &s, o->cpu, o->rows ? o->rows : tty_rows());
+	}
+	snapshot_free(&s);
+	return 0;
+}

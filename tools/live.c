@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * live.c - the live side: errors, finding distributions under debugfs (or
+ * --root), _control writes, signals and naps.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define DEBUGFS		"/sys/kernel/debug"
+#define DEBUGFS_MAGIC	0x64626720
+#define LOCKDOWN_FILE	"/sys/kernel/security/lockdown"
+
+const char *root = KSTATS_ROOT;
+static volatile sig_atomic_t stop_now;
+
+int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kstats: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_ERROR;
+}
+
+int usage_error(const char *what)
+{
+	fprintf(stderr, "kstats: %s (kstats --help for usage)\n", what);
+	return EXIT_ERROR;
+}
+
+/*
+ * The lockdown mode in force ("integrity" or "confidentiality"), from the
+ * bracketed word of securityfs' lockdown file; NULL if none or unknown.
+ */
+static const char *lockdown_mode(char *buf, size_t len)
+{
+	char line[128], *lb, *rb;
+	FILE *f = fopen(LOCKDOWN_FILE, "r");
+
+	if (!f)
+		return NULL;
+	lb = fgets(line, sizeof(line), f) ? strchr(line, '[') : NULL;
+	fclose(f);
+	rb = lb ? strchr(lb, ']') : NULL;
+	if (!rb)
+		return NULL;
+	*rb = '\0';
+	if (!strcmp(lb + 1, "none"))
+		return NULL;
+	snprintf(buf, len, "%s", lb + 1);
+	return buf;
+}
+
+/*
+ * PATH refused with EACCES or EPERM.  Root gets EPERM from debugfs only
+ * when the kernel is locked down, which no change of user can fix.
+ */
+static int access_error(const char *path, int err)
+{
+	char mode[32];
+
+	if (err == EPERM && !geteuid()) {
+		if (lockdown_mode(mode, sizeof(mode)))
+			return fail("%s: the kernel is locked down (%s): debugfs "
+				    "refuses access even to root on this boot",
+				    path, mode);
+		return fail("%s: operation not permitted, even to root: is the "
+			    "kernel locked down? (see dmesg and " LOCKDOWN_FILE
+			    ")", path);
+	}
+	return fail("permission denied on %s: run as root (debugfs is "
+		    "readable by root only)", path);
+}
+
+/* Why the distribution directory cannot be used, with the fix. */
+static const char *root_reason(int err, char *buf, size_t len)
+{
+	struct statfs sf;
+
+	if (strcmp(root, KSTATS_ROOT))
+		snprintf(buf, len, "%s: %s: check --root", root, strerror(err));
+	else if (statfs(DEBUGFS, &sf) || sf.f_type != DEBUGFS_MAGIC)
+		snprintf(buf, len, "debugfs is not mounted on " DEBUGFS
+			 ": mount -t debugfs none " DEBUGFS);
+	else
+		snprintf(buf, len, "the kstats module is not loaded (no "
+			 KSTATS_ROOT "): modprobe kstats, or insmod kstats.ko");
+	return buf;
+}
+
+static int root_error(int err)
+{
+	char why[PATH_MAX + 128];
+
+	if (err == EACCES || err == EPERM)
+		return access_error(root, err);
+	return fail("%s", root_reason(err, why, sizeof(why)));
+}
+
+static int root_ok(void)
+{
+	struct stat st;
+
+	if (stat(root, &st))
+		return root_error(errno);
+	if (!S_ISDIR(st.st_mode))
+		return fail("%s is not a directory: check --root", root);
+	return 0;
+}
+
+/*
+ * NAME|FILE: a path with a '/' is a file; otherwise the distribution under
+ * the root if there is one, else a file of that name in this directory.
+ */
+int resolve(const char *arg, char *path, size_t len)
+{
+	struct stat st;
+	int err;
+
+	if (strchr(arg, '/') || !valid_name(arg)) {
+		snprintf(path, len, "%s", arg);
+		return 0;
+	}
+	snprintf(path, len, "%s/%s", root, arg);
+	if (!stat(path, &st))
+		return 0;
+	err = errno;
+	if (!stat(arg, &st)) {
+		snprintf(path, len, "%s", arg);
+		return 0;
+	}
+	if (err != ENOENT)
+		return root_error(err);
+	if (stat(root, &st)) {	/* the file first: a misspelled name */
+		char why[PATH_MAX + 128];
+
+		err = errno;
+		if (err == EACCES || err == EPERM)
+			return access_error(root, err);
+		return fail("%s: no such file (nor a distribution: %s)", arg,
+			    root_reason(err, why, sizeof(why)));
+	}
+	return fail("no distribution '%s' in %s and no file '%s': see "
+		    "'kstats list'", arg, root, arg);
+}
+
+int load(const char *arg, struct snapshot *s)
+{
+	char path[PATH_MAX + 64], err[768];
+	int r;
+
+	if (resolve(arg, path, sizeof(path)))
+		return EXIT_ERROR;
+	r = snapshot_load(s, path, err, sizeof(err));
+	if (r == -EACCES || r == -EPERM)
+		return access_error(path, -r);
+	if (r == -ENOENT)
+		return fail("%s: no such file", path);
+	if (r == -EINVAL)
+		return fail("%s (see Documentation/format.rst)",
+			    err);
+	if (r)
+		return fail("%s", err);
+	return 0;
+}
+
+/* --- live helpers ------------------------------------------------------- */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_now = 1;
+}
+
+void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Sleep @secs unless a signal asks to stop; returns -1 when stopped. */
+int nap(double secs)
+{
+	struct timespec ts = { .tv_sec = (time_t)secs,
+			       .tv_nsec = (long)((secs - floor(secs)) * 1e9) };
+
+	while (!stop_now && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	return stop_now ? -1 : 0;
+}
+
+double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int control(const char *cmd)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(cmd);
+	int fd, e;
+
+	snprintf(path, sizeof(path), "%s/_control", root);
+	fd = open(path, O_WRONLY | O_APPEND);
+	if (fd < 0) {
+		e = errno;
+		if (e == ENOENT) {
+			struct stat st;
+
+			if (stat(root, &st))
+				return root_error(errno);
+		}
+		if (e == EACCES || e == EPERM)
+			return access_error(path, e);
+		return e == ENOENT ? fail("%s: no such file: is the kstats module loaded?", path)
+				   : root_error(e);
+	}
+	if (write(fd, cmd, len) != (ssize_t)len) {
+		e = errno;
+		close(fd);
+		if (e == EEXIST)
+			return fail("'%.*s': a distribution of that name exists: "
+				    "remove it with echo remove NAME > %s",
+				    (int)len - 1, cmd, path);
+		return fail("'%.*s' refused by %s: %s (the kernel log says "
+			    "why: dmesg | tail; is the function traceable? see "
+			    "available_filter_functions)",
+			    (int)len - 1, cmd, path, strerror(e));
+	}
+	close(fd);
+	return 0;
+}
+
+int tty_rows(void)
+{
+	struct winsize ws;
+
+	if (isatty(1) && !ioctl(1, TIOCGWINSZ, &ws) && ws.ws_row > 16)
+		return ws.ws_row - 12;
+	return isatty(1) ? 8 : 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names of the distributions under the root, sorted; NULL on error. */
+char **scan_root(size_t *n, int *ret)
+{
+	DIR *d;
+	struct dirent *e;
+	char **names = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	*ret = root_ok();
+	if (*ret)
+		return NULL;
+	d = opendir(root);
+	if (!d) {
+		*ret = root_error(errno);
+		return NULL;
+	}
+	while ((e = readdir(d))) {
+		char path[PATH_MAX + 256];
+		struct stat st;
+
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "_control"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", root, e->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;	/* directories of saved files, ... */
+		if (*n == cap) {
+			char **nn = realloc(names, (cap = cap * 2 + 16) * sizeof(*nn));
+
+			if (!nn)
+				break;
+			names = nn;
+		}
+		names[(*n)++] = strdup(e->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof(*names), cmp_str);
+	return names ? names : calloc(1, sizeof(char *));
+}
+
+void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * recipe.c - `kstats runqlat`, `biolatency`, `syscall [NAME]`, `lockwait`,
+ * `softirq`, `hardirq`, `offcpu`: the latencies people ask about most, each
+ * a keyed section of the module (a start point and an end point paired by a
+ * key), set up, printed and removed as `kstats trace` does (trace_run()).
+ *
+ * A recipe is data: its two points and keys, and where each filter of the
+ * command line (--pid, --tid, --comm, --cpu) goes in the kernel's line, or
+ * why it cannot go anywhere.  recipe_command() turns a recipe and the
+ * options into the _control line:
+ *
+ *   trace NODE start POINT key K [FILTER...] end POINT key K [FILTER...]
+ *              [inflight N] [bits B]
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "btf.h"
+#include "cli.h"
+
+#define CMD_MAX	1024
+
+/*
+ * Where one filter of the command line goes.  The kernel's own filters
+ * (pid, tid, comm, cpu) test the task current at a point, or its CPU:
+ * AT_BOTH writes them after each point, AT_START / AT_END after that one.
+ * AT_ARG tests a task that is a parameter of the points instead ("if
+ * EXPR == N", EXPR translated with the kernel's BTF: @sexpr at the start,
+ * @eexpr at the end).  AT_NO: it cannot be said honestly; @means says why.
+ */
+enum at { AT_NO, AT_BOTH, AT_START, AT_END, AT_ARG };
+
+struct place {
+	enum at at;
+	const char *sexpr, *eexpr;
+	const char *means;	/* what the filter selects, or why not */
+};
+
+struct recipe {
+	const char *name, *title;
+	const char *start, *skey, *end, *ekey;
+	unsigned int inflight;		/* 0: the module's default */
+	struct place pid, tid, comm, cpu;
+	/* syscall NAME: "if ARG == NR" at the start and at the end */
+	const char *nr_start, *nr_end;
+};
+
+#define TASKLESS "belongs to no task: it runs on top of whichever task it interrupted"
+
+static const struct recipe recipes[] = {
+	{
+		.name = "runqlat",
+		.title = "run-queue latency, wakeup to running",
+		.start = "tp:sched:sched_wakeup", .skey = "arg0",
+		.end = "tp:sched:sched_switch", .ekey = "arg2",
+		.pid = { AT_ARG, "p->tgid", "next->tgid", "the woken process (its tasks' tgid), at the wakeup and at the switch in" },
+		.tid = { AT_ARG, "p->pid", "next->pid", "the woken thread, at the wakeup and at the switch in" },
+		.comm = { AT_NO, NULL, NULL, "the woken task is current at neither point (sched_wakeup runs in the waker, sched_switch in the task switched out): use --pid or --tid" },
+		.cpu = { AT_END, NULL, NULL, "the CPU the task was switched in on" },
+	}, {
+		.name = "biolatency",
+		.title = "block I/O latency, issue to completion",
+		.start = "tp:block:block_rq_issue", .skey = "arg0",
+		.end = "tp:block:block_rq_complete", .ekey = "arg0",
+		.pid = { AT_START, NULL, NULL, "the process current when the request was issued to the driver (the submitter, or a kworker that issued it)" },
+		.tid = { AT_START, NULL, NULL, "the thread current when the request was issued" },
+		.comm = { AT_START, NULL, NULL, "the task current when the request was issued" },
+		.cpu = { AT_START, NULL, NULL, "the CPU the request was issued on" },
+	}, {
+		.name = "syscall",
+		.title = "system call latency",
+		.start = "tp:raw_syscalls:sys_enter", .skey = "task",
+		.end = "tp:raw_syscalls:sys_exit", .ekey = "task",
+		.inflight = 16384,
+		.pid = { AT_BOTH, NULL, NULL, "the calling process" },
+		.tid = { AT_BOTH, NULL, NULL, "the calling thread" },
+		.comm = { AT_BOTH, NULL, NULL, "the calling task" },
+		.cpu = { AT_START, NULL, NULL, "the CPU the call was entered on" },
+		/* sys_enter(regs, id); sys_exit(regs, ret): regs->orig_ax */
+		.nr_start = "arg1",
+#if defined(__x86_64__)
+		.nr_end = "arg0+120:8",
+#endif
+	}, {
+		.name = "lockwait",
+		.title = "lock contention, wait to acquisition",
+		.start = "tp:lock:contention_begin", .skey = "task",
+		.end = "tp:lock:contention_end", .ekey = "task",
+		.pid = { AT_BOTH, NULL, NULL, "the waiting process" },
+		.tid = { AT_BOTH, NULL, NULL, "the waiting thread" },
+		.comm = { AT_BOTH, NULL, NULL, "the waiting task" },
+		.cpu = { AT_START, NULL, NULL, "the CPU the wait began on" },
+	}, {
+		.name = "softirq",
+		.title = "softirq duration",
+		.start = "tp:irq:softirq_entry", .skey = "cpu",
+		.end = "tp:irq:softirq_exit", .ekey = "cpu",
+		.pid = { AT_NO, NULL, NULL, "a softirq " TASKLESS " (or in ksoftirqd)" },
+		.tid = { AT_NO, NULL, NULL, "a softirq " TASKLESS " (or in ksoftirqd)" },
+		.comm = { AT_NO, NULL, NULL, "a softirq " TASKLESS " (or in ksoftirqd)" },
+		.cpu = { AT_BOTH, NULL, NULL, "the CPU the softirq ran on" },
+	}, {
+		.name = "hardirq",
+		.title = "hardirq handler duration",
+		.start = "tp:irq:irq_handler_entry", .skey = "cpu",
+		.end = "tp:irq:irq_handler_exit", .ekey = "cpu",
+		.pid = { AT_NO, NULL, NULL, "a hardirq " TASKLESS },
+		.tid = { AT_NO, NULL, NULL, "a hardirq " TASKLESS },
+		.comm = { AT_NO, NULL, NULL, "a hardirq " TASKLESS },
+		.cpu = { AT_BOTH, NULL, NULL, "the CPU the handler ran on" },
+	}, {
+		.name = "offcpu",
+		.title = "off-CPU time, switched out to switched in",
+		.start = "tp:sched:sched_switch", .skey = "arg1",
+		.end = "tp:sched:sched_switch", .ekey = "arg2",
+		.inflight = 16384,
+		.pid = { AT_START, NULL, NULL, "the process switched out (current at sched_switch is the task leaving)" },
+		.tid = { AT_START, NULL, NULL, "the thread switched out" },
+		.comm = { AT_START, NULL, NULL, "the task switched out" },
+		.cpu = { AT_START, NULL, NULL, "the CPU the task left" },
+	},
+};
+
+#define NRECIPES (sizeof(recipes) / sizeof(recipes[0]))
+
+static const struct { const char *name; long nr; } syscalls[] = {
+#include "syscalls.h"
+};
+
+static const struct recipe *find(const char *name)
+{
+	for (size_t i = 0; i < NRECIPES; i++)
+		if (!strcmp(name, recipes[i].name))
+			return &recipes[i];
+	return NULL;
+}
+
+int is_recipe(const char *name)
+{
+	return find(name) != NULL;
+}
+
+static long syscall_nr(const char *name)
+{
+	for (size_t i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
+		if (!strcmp(name, syscalls[i].name))
+			return syscalls[i].nr;
+	return -1;
+}
+
+static void add(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/* The kernel's filters and ifs at each point: [1] start, [2] end. */
+struct placed {
+	char native[3][96];
+	char ifs[3][256];
+};
+
+/* What _control takes in one write (KSTATS_CMD_MAX), with the newline. */
+#define CONTROL_MAX	256
+
+/*
+ * Put one filter (--OPT, the kernel's word KW and value VAL) where @pl
+ * says.  0, or a usage error.
+ */
+static int put(const struct recipe *r, const struct place *pl,
+	       const char *opt, const char *kw, const char *val,
+	       struct placed *p)
+{
+	char v[BTF_VALUE_MAX], err[768];
+	const char *expr[2] = { pl->sexpr, pl->eexpr };
+	const char *point[2] = { r->start, r->end };
+
+	switch (pl->at) {
+	case AT_NO:
+		fprintf(stderr, "kstats: %s --%s: %s\n", r->name, opt, pl->means);
+		return EXIT_ERROR;
+	case AT_BOTH:	/* at each point: the module takes filters before
+			 * "start" or after the points, not both */
+	case AT_START:
+	case AT_END:
+		for (int i = 1; i <= 2; i++)
+			if (pl->at == AT_BOTH || (int)(pl->at - AT_BOTH) == i)
+				add(p->native[i], sizeof(p->native[0]),
+				    " %s %s", kw, val);
+		return 0;
+	case AT_ARG:
+		for (int i = 0; i < 2; i++) {
+			if (btf_resolve_value(point[i], expr[i], v, sizeof(v),
+					      err, sizeof(err)))
+				return fail("%s --%s needs %s of %s: %s", r->name,
+					    opt, expr[i], point[i], err);
+			add(p->ifs[1 + i], sizeof(p->ifs[0]), " if %s == %s", v,
+			    val);
+		}
+		return 0;
+	}
+	return EXIT_ERROR;
+}
+
+/*
+ * The _control line of recipe @name with the options @o (o->args[1]: the
+ * recipe's argument, syscall's NAME), the node it makes in @node, and the
+ * title in @what.  0, or an exit status with the message printed.
+ */
+int recipe_command(const struct opts *o, const char *name, char *cmd,
+		   size_t len, char *node, size_t nlen, char *what,
+		   size_t wlen)
+{
+	const struct recipe *r = find(name);
+	struct placed p;
+	char val[32], only[128] = "";
+	const char *arg = o->nargs > 1 ? o->args[1] : NULL;
+	int ret;
+
+	if (!r)
+		return usage_error("unknown recipe");
+	memset(&p, 0, sizeof(p));
+	if (o->nargs > 2 || (arg && !r->nr_start)) {
+		char msg[96];
+
+		snprintf(msg, sizeof(msg), "%s takes %s", name,
+			 r->nr_start ? "at most one system call NAME" : "no argument");
+		return usage_error(msg);
+	}
+	snprintf(node, nlen, "%s", name);
+	snprintf(what, wlen, "%s (%s -> %s)", r->title, r->start, r->end);
+	if (arg) {
+		long nr = syscall_nr(arg);
+
+		if (nr < 0)
+			return fail("syscall '%s': no such system call on this architecture (the names of syscalls(2), e.g. clock_nanosleep)",
+				    arg);
+		snprintf(node, nlen, "syscall_%s", arg);
+		if (!valid_name(node))
+			return fail("syscall '%s': too long a name", arg);
+		snprintf(what, wlen, "%s latency, %s (%ld)", arg, r->start, nr);
+		add(p.ifs[1], sizeof(p.ifs[1]), " if %s == %ld", r->nr_start, nr);
+		if (r->nr_end)
+			add(p.ifs[2], sizeof(p.ifs[2]), " if %s == %ld",
+			    r->nr_end, nr);
+	}
+	if (o->seen & O_PID) {
+		snprintf(val, sizeof(val), "%ld", o->pid);
+		if ((ret = put(r, &r->pid, "pid", "pid", val, &p)))
+			return ret;
+		add(only, sizeof(only), " pid %s", val);
+	}
+	if (o->seen & O_TID) {
+		snprintf(val, sizeof(val), "%ld", o->tid);
+		if ((ret = put(r, &r->tid, "tid", "tid", val, &p)))
+			return ret;
+		add(only, sizeof(only), " tid %s", val);
+	}
+	if (o->comm) {
+		if ((ret = put(r, &r->comm, "comm", "comm", o->comm, &p)))
+			return ret;
+		add(only, sizeof(only), " comm %s", o->comm);
+	}
+	if (o->seen & O_TCPU) {
+		snprintf(val, sizeof(val), "%ld", o->tcpu);
+		if ((ret = put(r, &r->cpu, "cpu", "cpu", val, &p)))
+			return ret;
+		add(only, sizeof(only), " cpu %s", val);
+	}
+	if (*only)
+		add(what, wlen, ", only%s", only);
+	snprintf(cmd, len, "trace %s start %s key %s%s%s end %s key %s%s%s",
+		 node, r->start, r->skey, p.native[1], p.ifs[1],
+		 r->end, r->ekey, p.native[2], p.ifs[2]);
+	if (r->inflight)
+		add(cmd, len, " inflight %u", r->inflight);
+	if (o->seen & O_BITS)
+		add(cmd, len, " bits %u", o->bits);
+	if (strlen(cmd) + 1 > CONTROL_MAX || strlen(cmd) + 2 >= len)
+		return fail("%s: the kernel's line would be %zu characters, _control takes %d: fewer filters",
+			    name, strlen(cmd) + 1, CONTROL_MAX);
+	add(cmd, len, "\n");
+	return 0;
+}
+
+/* main() passes o->args[0] = the recipe's name. */
+int cmd_recipe(struct opts *o)
+{
+	char cmd[CMD_MAX], node[80], what[CMD_MAX];
+	int ret = allowed(o, O_BITS | O_DUR | O_INT | O_PID | O_TID | O_COMM |
+			  O_TCPU | O_VERBOSE, o->args[0]);
+
+	if (ret)
+		return ret;
+	ret = recipe_command(o, o->args[0], cmd, sizeof(cmd), node,
+			     sizeof(node), what, sizeof(what));
+	if (ret)
+		return ret;
+	return trace_run(o, cmd, node, what);
+}

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace.c - `kstats trace`: a trace node for the time being.
+ *
+ *   kstats trace FUNC|tp:GROUP:EVENT [-b BITS] [-d SECS] [-i SECS]
+ *          [--value EXPR] [--if 'EXPR OP C']... [--pid N] [--tid N]
+ *          [--comm NAME] [--cpu N] [-v]
+ *
+ * writes "trace TARGET [bits B] [value V] [pid N] [tid N] [comm NAME]
+ * [cpu N] [if V OP C]..." to _control, with each EXPR (ret, a parameter,
+ * *param, a->b.c) turned into the kernel's V by btf.c, prints the histogram
+ * (or one per interval, with -i) and removes the node on the way out.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "cli.h"
+
+#define CMD_MAX	1024
+
+/* [A-Za-z0-9_]+, what the kernel takes for a tracepoint group or event. */
+static int symbol_chars(const char *s, size_t n)
+{
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
+			return 0;
+	return 1;
+}
+
+/*
+ * The node's name: FUNC's, or EVENT's for tp:GROUP:EVENT (as the kernel
+ * names it); NULL if @target is neither.
+ */
+static const char *node_name(const char *target)
+{
+	const char *ev;
+
+	if (strncmp(target, "tp:", 3))
+		return strchr(target, ':') || !valid_name(target) ? NULL : target;
+	ev = strrchr(target, ':') + 1;
+	if (ev - target <= 4 || !symbol_chars(target + 3, (size_t)(ev - target - 4)) ||
+	    !symbol_chars(ev, strlen(ev)) || !valid_name(ev))
+		return NULL;
+	return ev;
+}
+
+/*
+ * C, decimal or 0x-hex and maybe negative, as the signed 64-bit decimal the
+ * kernel compares with (0xffffffff00000000 is -4294967296: the same bits).
+ */
+static int constant(const char *s, char *out, size_t len)
+{
+	int neg = *s == '-', hex;
+	unsigned long long v;
+	char *end;
+
+	s += neg;
+	hex = !strncmp(s, "0x", 2) || !strncmp(s, "0X", 2);
+	if (!(hex ? (s[2] >= '0' && s[2] <= '9') || (s[2] >= 'a' && s[2] <= 'f') ||
+		    (s[2] >= 'A' && s[2] <= 'F')
+		  : (*s >= '0' && *s <= '9')))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, hex ? 16 : 10);
+	if (errno || *end)
+		return -1;
+	if (neg && v > 1ULL << 63)
+		return -1;
+	if (!hex && !neg && v > (unsigned long long)LLONG_MAX)
+		return -1;
+	if (neg)
+		snprintf(out, len, "%lld", v == 1ULL << 63 ? LLONG_MIN : -(long long)v);
+	else
+		snprintf(out, len, "%lld", (long long)v);
+	return 0;
+}
+
+static void trim(char *s)
+{
+	size_t n = strlen(s), i = 0;
+
+	while (n && s[n - 1] == ' ')
+		s[--n] = '\0';
+	while (s[i] == ' ')
+		i++;
+	memmove(s, s + i, n - i + 1);
+}
+
+/*
+ * "EXPR OP C" of --if: EXPR, OP (== != < <= > >= &) and C in decimal.
+ * The '>' of "->" belongs to EXPR.  0, or a usage error.
+ */
+static int split_cond(const char *cond, char *expr, size_t elen, char *op,
+		      char *c, size_t clen)
+{
+	const char *p = cond;
+	char rest[64], msg[256];
+	size_t n;
+
+	while (*p && !(strchr("=!<>&", *p) && !(*p == '>' && p > cond && p[-1] == '-')))
+		p++;
+	n = (size_t)(p - cond);
+	if (!*p || n >= elen) {
+		snprintf(msg, sizeof(msg), "--if '%.100s': expected 'EXPR OP C' with OP one of == != < <= > >= &",
+			 cond);
+		return usage_error(msg);
+	}
+	memcpy(expr, cond, n);
+	expr[n] = '\0';
+	trim(expr);
+	if ((p[0] == '=' || p[0] == '!') && p[1] == '=')
+		snprintf(op, 3, "%.2s", p);
+	else if ((p[0] == '<' || p[0] == '>') && p[1] == '=')
+		snprintf(op, 3, "%.2s", p);
+	else if (p[0] == '<' || p[0] == '>' || (p[0] == '&' && p[1] != '&'))
+		snprintf(op, 3, "%c", p[0]);
+	else
+		op[0] = '\0';
+	snprintf(rest, sizeof(rest), "%s", p + strlen(op));
+	trim(rest);
+	if (!*op || !*expr || constant(rest, c, clen)) {
+		snprintf(msg, sizeof(msg), "--if '%.100s': expected 'EXPR OP C' with OP one of == != < <= > >= & and C a decimal or 0x-hex number",
+			 cond);
+		return usage_error(msg);
+	}
+	return 0;
+}
+
+/*
+ * EXPR as the kernel's V: translated with the BTF of @k, or as is when it
+ * is already in the kernel's terms (argN+OFF:SIZE, ret:s4; also ret and
+ * argN without BTF).  @berr: why there is no BTF, when @k is NULL.
+ */
+static int value_of(const struct kbtf *k, const char *berr, const char *expr,
+		    char *v, size_t len, char *err, size_t errlen)
+{
+	if (valid_value(expr) && (!k || strpbrk(expr, ":+-"))) {
+		snprintf(v, len, "%s", expr);
+		return 0;
+	}
+	if (!k) {
+		snprintf(err, errlen, "%s (without BTF, write it in the kernel's terms: ret, argN, argN+OFF:SIZE)",
+			 berr);
+		return -1;
+	}
+	return kbtf_value(k, expr, v, len, err, errlen);
+}
+
+static int append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+	return r < 0 || (size_t)r >= len - n ? -1 : 0;
+}
+
+/*
+ * The _control line for @o: "trace TARGET [bits B] [value V] [pid N]
+ * [tid N] [comm NAME] [cpu N] [if V OP C]...\n", the expressions translated
+ * with the kernel's BTF.  In @what, the same in the user's terms.
+ */
+static int trace_command(const struct opts *o, const char *target,
+			 char *cmd, size_t len, char *what, size_t wlen)
+{
+	char v[BTF_VALUE_MAX], err[768], berr[512] = "", c[32], op[3], expr[256];
+	char filt[96] = "";
+	struct kbtf *k = NULL;
+	int ret = 0;
+
+	snprintf(cmd, len, "trace %s", target);
+	what[0] = '\0';
+	if (o->seen & O_BITS)
+		append(cmd, len, " bits %u", o->bits);
+	if (o->value || o->nifs)
+		k = kbtf_open(target, berr, sizeof(berr));
+	if (o->value) {
+		if (value_of(k, berr, o->value, v, sizeof(v), err, sizeof(err))) {
+			ret = fail("--value '%s': %s", o->value, err);
+			goto out;
+		}
+		append(cmd, len, " value %s", v);
+		append(what, wlen, ", value %s", o->value);
+	}
+	if (o->seen & O_PID)
+		append(filt, sizeof(filt), " pid %ld", o->pid);
+	if (o->seen & O_TID)
+		append(filt, sizeof(filt), " tid %ld", o->tid);
+	if (o->comm)
+		append(filt, sizeof(filt), " comm %s", o->comm);
+	if (o->seen & O_TCPU)
+		append(filt, sizeof(filt), " cpu %ld", o->tcpu);
+	append(cmd, len, "%s", filt);
+	if (*filt || o->nifs)
+		append(what, wlen, ", only%s", filt);
+	for (int i = 0; i < o->nifs; i++) {
+		ret = split_cond(o->ifs[i], expr, sizeof(expr), op, c, sizeof(c));
+		if (ret)
+			goto out;
+		if (value_of(k, berr, expr, v, sizeof(v), err, sizeof(err))) {
+			ret = fail("--if '%s': %s", o->ifs[i], err);
+			goto out;
+		}
+		append(cmd, len, " if %s %s %s", v, op, c);
+		append(what, wlen, " if %s %s %s", expr, op, c);
+	}
+	if (append(cmd, len, "\n"))
+		ret = fail("the trace command is longer than %zu characters",
+			   len - 1);
+out:
+	kbtf_close(k);
+	return ret;
+}
+
+/* Print the delta of the trace node since *prev (or since creation). */
+static int trace_interval(const char *path, struct snapshot *prev,
+			  int *have_prev, double start, double *last,
+			  int max_rows)
+{
+	struct snapshot cur;
+	struct kslot *d;
+	size_t n;
+	int reset;
+	double t;
+
+	if (load(path, &cur))
+		return EXIT_ERROR;
+	d = *have_prev ? delta(&cur, prev, &n, &reset)
+		       : hist_delta(cur.slots, cur.nslots, NULL, 0, &n, &reset);
+	if (!d) {
+		snapshot_free(&cur);
+		return fail("out of memory");
+	}
+	if (!*have_prev && cur.value[0])
+		printf("# value %s\n", cur.value);
+	if (!*have_prev && cur.filter[0])
+		printf("# filter %s\n", cur.filter);
+	t = now();
+	printf("\n%.1fs-%.1fs: %llu samples\n", *last - start, t - start,
+	       (unsigned long long)hist_total(d, n));
+	print_histogram_bits(stdout, d, n, cur.frac_bits, cur.unit, max_rows);
+	print_negative(stdout, &cur, *have_prev ? prev : NULL);
+	fflush(stdout);
+	free(d);
+	*last = t;
+	if (*have_prev)
+		snapshot_free(prev);
+	*prev = cur;
+	*have_prev = 1;
+	return 0;
+}
+
+/*
+ * Write @cmd (one or more _control lines) to _control, print "Tracing
+ * @what" and, for -d or until a signal, the histogram of the node @node
+ * (one per interval with -i), then remove @node.  -v: each line written,
+ * on stderr.  Shared with the recipes (recipe.c).
+ */
+int trace_run(const struct opts *o, const char *cmd, const char *node,
+	      const char *what)
+{
+	char rm[128], path[PATH_MAX + 64];
+	struct snapshot prev, cur;
+	double start, last;
+	int have_prev = 0, ret = 0;
+	struct sigaction sa;
+
+	if (o->seen & O_VERBOSE)
+		fputs(cmd, stderr);
+	catch_signals();
+	/* A reader gone (kstats ... | head) must not kill us before remove. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	if (control(cmd))
+		return EXIT_ERROR;
+	snprintf(path, sizeof(path), "%s/%s", root, node);
+	printf("Tracing %s%s.%s\n", what,
+	       o->seen & O_INT ? ", one histogram per interval" : "",
+	       o->seen & O_DUR ? "" : " Ctrl-C to end.");
+	fflush(stdout);
+	start = last = now();
+	if (o->seen & O_INT) {
+		for (;;) {
+			double left = (o->seen & O_DUR) ?
+				      o->dur - (now() - start) : 1e9;
+			int stopped = nap(o->interval < left ? o->interval
+							     : left);
+
+			ret = trace_interval(path, &prev, &have_prev, start,
+					     &last, o->rows);
+			if (ret || stopped ||
+			    ((o->seen & O_DUR) && now() - start >= o->dur - 1e-3))
+				break;
+		}
+	} else {
+		if (o->seen & O_DUR)
+			nap(o->dur);
+		else
+			while (!nap(3600))
+				;
+		if (!load(path, &cur)) {
+			printf("\n");
+			print_show(stdout, &cur, 0, 0);
+			snapshot_free(&cur);
+		} else {
+			ret = EXIT_ERROR;
+		}
+	}
+	fflush(stdout);
+	if (have_prev)
+		snapshot_free(&prev);
+	snprintf(rm, sizeof(rm), "remove %s\n", node);
+	if (o->seen & O_VERBOSE)
+		fputs(rm, stderr);
+	if (control(rm))
+		ret = EXIT_ERROR;
+	return ret;
+}
+
+int cmd_trace(struct opts *o)
+{
+	char cmd[CMD_MAX], what[CMD_MAX], title[2 * CMD_MAX];
+	const char *name;
+	int ret = allowed(o, O_BITS | O_DUR | O_INT | O_VALUE | O_IF | O_PID |
+			  O_TID | O_COMM | O_TCPU | O_VERBOSE, "trace");
+
+	if (ret)
+		return ret;
+	if (o->nargs != 1 || !(name = node_name(o->args[0])))
+		return usage_error("trace takes one FUNC (a kernel function name) or tp:GROUP:EVENT");
+	if (trace_command(o, o->args[0], cmd, sizeof(cmd), what, sizeof(what)))
+		return EXIT_ERROR;
+	snprintf(title, sizeof(title), "%s%s", o->args[0], what);
+	return trace_run(o, cmd, name, title);
+}
