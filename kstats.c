@@ -28,6 +28,7 @@
 #include <linux/string.h>
 
 #include "kstats_internal.h"
+#include "kstats_family.h"
 
 /* Guards kstats_list, kstats_nr_nodes and the names in debugfs. */
 DEFINE_MUTEX(kstats_mutex);
@@ -197,6 +198,7 @@ static void kstats_free_fn(struct irq_work *work)
 			free_percpu(ks->neg->cpu);
 			kvfree(ks->neg);
 		}
+		kstats_family_free(ks->family);
 		free_percpu(ks->hist);
 		kfree(ks);
 	}
@@ -573,6 +575,8 @@ void kstats_reset(struct kstats *ks)
 		memset(per_cpu_ptr(ks->hist, cpu), 0, size);
 	if (ks->neg)
 		kstats_negative_clear(ks->neg);
+	if (ks->family)
+		kstats_family_clear(ks->family, ks->nr_slots);
 }
 EXPORT_SYMBOL_GPL(kstats_reset);
 

@@ -42,6 +42,7 @@
 #include "kstats_bucket.h"
 
 struct dentry;
+struct kstats_family;
 struct kstats_negative;
 struct seq_file;
 
@@ -125,6 +126,7 @@ struct kstats_config {
  * @free_node: on the list of distributions waiting to be freed
  * @neg: negative samples, counted apart from the histogram, or NULL for a
  *	distribution that takes no signed values
+ * @family: one histogram per key, beside the total, or NULL
  *
  * Only the first four fields, in the first 24 bytes, are read by the
  * inline fast path; the rest is private to kstats.ko.
@@ -150,6 +152,7 @@ struct kstats {
 	void (*release)(struct kstats *ks);
 	struct llist_node free_node;
 	struct kstats_negative *neg;
+	struct kstats_family *family;
 };
 
 /**

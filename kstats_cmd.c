@@ -16,6 +16,7 @@
 #include <linux/string.h>
 
 #include "kstats_cmd.h"
+#include "kstats_family.h"
 #include "kstats_internal.h"
 #include "kstats_trace.h"
 
@@ -322,6 +323,71 @@ static int kstats_parse_point_option(const char *key, const char *val,
 	return 1;
 }
 
+/* "max N" next in *@rest, which moves past it; or *@rest unchanged. */
+static bool kstats_next_is_max(char **rest)
+{
+	char *p = *rest ? skip_spaces(*rest) : NULL;
+
+	if (!p || strncasecmp(p, "max", 3) || (p[3] && !isspace(p[3])))
+		return false;
+	kstats_next_token(rest);
+	return true;
+}
+
+/*
+ * "by comm|pid|tid|cpu|ret|argN... [max N]": one histogram per key, at
+ * most N keys.  The key of a section is taken at its start.
+ */
+static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
+{
+	static const char * const kinds[] = {
+		[KSTATS_BY_COMM] = "comm",
+		[KSTATS_BY_PID] = "pid",
+		[KSTATS_BY_TID] = "tid",
+		[KSTATS_BY_CPU] = "cpu",
+	};
+	char *key = kstats_next_token(rest), *max;
+	int i;
+
+	if (!key) {
+		pr_warn_ratelimited("_control: by needs a key: comm, pid, tid, cpu, ret or argN with dereferences\n");
+		return -EINVAL;
+	}
+	if (pt > 0) {
+		pr_warn_ratelimited("_control: by %s: write it with the start point's options: a section's key is taken at its start\n",
+				    key);
+		return -EINVAL;
+	}
+	if (cmd->by.kind != KSTATS_BY_NONE) {
+		pr_warn_ratelimited("_control: by %s: one by per node\n", key);
+		return -EINVAL;
+	}
+	for (i = KSTATS_BY_COMM; i <= KSTATS_BY_CPU; i++)
+		if (!strcasecmp(key, kinds[i]))
+			cmd->by.kind = i;
+	if (cmd->by.kind == KSTATS_BY_NONE) {
+		if (strncmp(key, "arg", 3) && strncmp(key, "ret", 3)) {
+			pr_warn_ratelimited("_control: unknown by key '%s': use comm, pid, tid, cpu, ret or argN with dereferences\n",
+					    key);
+			return -EINVAL;
+		}
+		if (kstats_parse_value(key, &cmd->by.v))
+			return -EINVAL;
+		cmd->by.kind = KSTATS_BY_VALUE;
+	}
+	cmd->by_max = KSTATS_FAMILY_DEFAULT;
+	if (!kstats_next_is_max(rest))
+		return 0;
+	max = kstats_next_token(rest);
+	if (!max || kstrtou32(max, 0, &cmd->by_max) || !cmd->by_max ||
+	    cmd->by_max > KSTATS_FAMILY_MAX) {
+		pr_warn_ratelimited("_control: by %s max '%s' is not 1..%d\n",
+				    key, max ?: "", KSTATS_FAMILY_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Parse "keyword value" options after the first words of a command. */
 static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 {
@@ -332,6 +398,11 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 	while ((key = kstats_next_token(rest))) {
 		if (trace && !strcasecmp(key, "gap")) {
 			cmd->gap = true;
+			continue;
+		}
+		if (trace && !strcasecmp(key, "by")) {
+			if (kstats_parse_by(rest, pt, cmd))
+				return -EINVAL;
 			continue;
 		}
 		if (trace && !strcasecmp(key, "if")) {
@@ -465,6 +536,16 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
 	if (!cmd->start != !cmd->end) {
 		pr_warn_ratelimited("_control: trace %s: a section needs both start and end\n",
 				    arg);
+		return -EINVAL;
+	}
+	if (cmd->by.kind != KSTATS_BY_NONE && cmd->gap) {
+		pr_warn_ratelimited("_control: trace %s: gap times every call in one histogram: it takes no by\n",
+				    arg);
+		return -EINVAL;
+	}
+	if ((cmd->start || tp) && kstats_by_uses_ret(&cmd->by)) {
+		pr_warn_ratelimited("_control: trace %s: by ret is for functions: %s returns nothing\n",
+				    arg, tp ? "a tracepoint" : "a section's point");
 		return -EINVAL;
 	}
 	if (cmd->value.base != KSTATS_BASE_NONE)

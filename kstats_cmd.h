@@ -46,6 +46,9 @@ enum kstats_node_op {
  *	written after each
  * @key_set: a key was written before "start", for both points
  * @inflight: a section's starts held at once, 0 for the default
+ * @by: what the node is split by, one histogram per key; for a section,
+ *	taken at its start
+ * @by_max: the keys of @by at most, beyond which samples go to "other"
  *
  * Strings point into the buffer given to kstats_parse_command().
  */
@@ -64,6 +67,8 @@ struct kstats_cmd {
 	struct kstats_point_opts point[2];
 	bool key_set;
 	u32 inflight;
+	struct kstats_by by;
+	u32 by_max;
 };
 
 int kstats_parse_command(char *buf, struct kstats_cmd *cmd);

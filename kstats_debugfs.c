@@ -21,6 +21,7 @@
 #endif
 
 #include "kstats_cmd.h"
+#include "kstats_family.h"
 #include "kstats_internal.h"
 #include "kstats_trace.h"
 
@@ -41,7 +42,9 @@ static umode_t kstats_node_mode = 0600;
  * mode; one opened without read has no snapshot and reads as empty.
  * A distribution that takes negative values also has their summary and,
  * in @errno_count, how many of each -errno: the "errno" rows after the
- * slots.
+ * slots.  A family's file shows its keys instead of the slots: @fam,
+ * grouped and ordered at open, each key's histogram read into @fcount and
+ * @fsum as its block is printed.
  */
 struct kstats_reader {
 	struct kstats *ks;
@@ -49,6 +52,9 @@ struct kstats_reader {
 	struct kstats_summary sum;
 	struct kstats_neg_summary neg;
 	u64 *errno_count;
+	struct kstats_family_view fam;
+	u64 *fcount;
+	u64 *fsum;
 };
 
 /* Running total of row @row up to and including slot @s. */
@@ -94,12 +100,32 @@ static void kstats_show_header(struct seq_file *m, struct kstats_reader *r)
 		ks->show_source(ks, m);
 	else
 		seq_puts(m, "# source mechanism api\n");
+	if (ks->family)
+		seq_printf(m, "# family by %s max %u keys %u other %llu key_bytes %zu\n",
+			   ks->family->by, ks->family->max, r->fam.keys,
+			   r->fam.other, kstats_family_key_bytes(ks->nr_slots));
 	if (ks->neg && (ks->neg->show_empty || r->neg.count))
 		seq_printf(m, "# negative samples %llu min %lld max %lld\n",
 			   r->neg.count, r->neg.min, r->neg.max);
 	seq_printf(m, "# summary samples %llu min %llu p50 %llu p90 %llu p99 %llu p99.9 %llu max %llu mean %llu\n",
 		   sum->samples, sum->min, sum->p50, sum->p90, sum->p99,
 		   sum->p999, sum->max, sum->mean);
+}
+
+/*
+ * The all-CPU row of slot @s: @n samples whose total is @sum_hi:@sum_lo,
+ * @cum of @total up to and including it.
+ */
+static void kstats_show_all_row(struct seq_file *m,
+				const struct kstats_snapshot *snap, u32 s,
+				u64 n, u64 sum_hi, u64 sum_lo, u64 cum,
+				u64 total)
+{
+	seq_printf(m, "slot %u CPUS %u count %llu avg %llu", s, snap->nr_cpus,
+		   n, kstats_div128(sum_hi, sum_lo, n));
+	kstats_seq_p(m, cum, total);
+	seq_printf(m, " lo %llu hi %llu\n", kstats_slot_lo(s, snap->frac_bits),
+		   kstats_snapshot_slot_hi(snap, s));
 }
 
 static void kstats_show_slot(struct seq_file *m, struct kstats_reader *r,
@@ -130,10 +156,38 @@ static void kstats_show_slot(struct seq_file *m, struct kstats_reader *r,
 			     snap->cpu_samples[row]);
 		seq_printf(m, " lo %llu hi %llu\n", lo, hi);
 	}
-	seq_printf(m, "slot %u CPUS %u count %llu avg %llu", s, snap->nr_cpus,
-		   all, kstats_div128(all_sum_hi, all_sum_lo, all));
-	kstats_seq_p(m, snap->slot_samples[s], snap->samples);
-	seq_printf(m, " lo %llu hi %llu\n", lo, hi);
+	kstats_show_all_row(m, snap, s, all, all_sum_hi, all_sum_lo,
+			    snap->slot_samples[s], snap->samples);
+}
+
+/*
+ * A family's key: "key KEY samples N", then its slots as all-CPU rows.
+ * The samples are those read now, which the rows add up to; the order of
+ * the keys is that of the open.
+ */
+static void kstats_show_key(struct seq_file *m, struct kstats_reader *r,
+			    u32 g)
+{
+	const struct kstats_snapshot *snap = &r->snap;
+	struct kstats *ks = r->ks;
+	unsigned int k = snap->frac_bits;
+	char key[4 * TASK_COMM_LEN + 8];
+	u64 total, cum = 0, t_hi, t_lo;
+	u32 s;
+
+	total = kstats_family_read_group(ks, &r->fam, g, r->fcount, r->fsum);
+	if (!total)
+		return;
+	kstats_family_format_key(ks->family, &r->fam, g, key, sizeof(key));
+	seq_printf(m, "key %s samples %llu\n", key, total);
+	for (s = 0; s < snap->nr_slots; s++) {
+		if (!r->fcount[s])
+			continue;
+		cum += r->fcount[s];
+		t_lo = kstats_slot_total(s, k, r->fcount[s], r->fsum[s], &t_hi);
+		kstats_show_all_row(m, snap, s, r->fcount[s], t_hi, t_lo, cum,
+				    total);
+	}
 }
 
 static void kstats_show_errno(struct seq_file *m, struct kstats_reader *r)
@@ -146,14 +200,21 @@ static void kstats_show_errno(struct seq_file *m, struct kstats_reader *r)
 				   r->errno_count[e]);
 }
 
+/* The slots of a distribution's file, or the keys of a family's. */
+static u32 kstats_nr_rows(const struct kstats_reader *r)
+{
+	return r->ks->family ? r->fam.nr : r->snap.nr_slots;
+}
+
 /*
- * Position 0 is the header, position 1 + s is slot s, and one more holds
- * the errno rows of a distribution that has them.
+ * Position 0 is the header, position 1 + s is slot s (or the key that
+ * comes s-th, in a family's file), and one more holds the errno rows of a
+ * distribution that has them.
  */
 static void *kstats_seq_start(struct seq_file *m, loff_t *pos)
 {
 	struct kstats_reader *r = m->private;
-	loff_t last = r->snap.nr_slots + !!r->errno_count;
+	loff_t last = kstats_nr_rows(r) + !!r->errno_count;
 
 	return r->snap.count && *pos <= last ? pos : NULL;
 }
@@ -176,7 +237,9 @@ static int kstats_seq_show(struct seq_file *m, void *v)
 
 	if (!pos)
 		kstats_show_header(m, r);
-	else if (pos <= r->snap.nr_slots)
+	else if (pos <= kstats_nr_rows(r) && r->ks->family)
+		kstats_show_key(m, r, r->fam.order[pos - 1]);
+	else if (pos <= kstats_nr_rows(r))
 		kstats_show_slot(m, r, pos - 1);
 	else
 		kstats_show_errno(m, r);
@@ -189,6 +252,26 @@ static const struct seq_operations kstats_seq_ops = {
 	.stop = kstats_seq_stop,
 	.show = kstats_seq_show,
 };
+
+static void kstats_reader_free(struct kstats_reader *r)
+{
+	kvfree(r->errno_count);
+	kvfree(r->fcount);
+	kvfree(r->fsum);
+	kstats_family_view_free(&r->fam);
+	kstats_snapshot_free(&r->snap);
+}
+
+static int kstats_family_open(struct kstats_reader *r)
+{
+	u32 n = r->ks->nr_slots;
+
+	r->fcount = kvcalloc(n, sizeof(u64), GFP_KERNEL);
+	r->fsum = kvcalloc(n, sizeof(u64), GFP_KERNEL);
+	if (!r->fcount || !r->fsum)
+		return -ENOMEM;
+	return kstats_family_view(r->ks, &r->fam);
+}
 
 static int kstats_node_open(struct inode *inode, struct file *file)
 {
@@ -208,12 +291,20 @@ static int kstats_node_open(struct inode *inode, struct file *file)
 		return err;
 	}
 	kstats_snapshot_summary(&r->snap, &r->sum);
+	if (r->ks->family) {
+		err = kstats_family_open(r);
+		if (err) {
+			kstats_reader_free(r);
+			seq_release_private(inode, file);
+			return err;
+		}
+	}
 	kstats_negative_read(r->ks, &r->neg, NULL);
 	if (r->neg.count || (r->ks->neg && r->ks->neg->show_empty)) {
 		r->errno_count = kvcalloc(KSTATS_MAX_ERRNO + 1, sizeof(u64),
 					  GFP_KERNEL);
 		if (!r->errno_count) {
-			kstats_snapshot_free(&r->snap);
+			kstats_reader_free(r);
 			seq_release_private(inode, file);
 			return -ENOMEM;
 		}
@@ -235,8 +326,7 @@ static int kstats_node_release(struct inode *inode, struct file *file)
 	struct seq_file *m = file->private_data;
 	struct kstats_reader *r = m->private;
 
-	kvfree(r->errno_count);
-	kstats_snapshot_free(&r->snap);
+	kstats_reader_free(r);
 	return seq_release_private(inode, file);
 }
 

@@ -95,10 +95,12 @@ static __always_inline notrace bool kstats_pair_take(struct kstats_pair_slot *s,
 }
 
 static __always_inline notrace void kstats_pair_fill(struct kstats_pair_slot *s,
-						     u64 tag, u64 ts, u32 cpu)
+						     u64 tag, u64 ts, u32 cpu,
+						     u32 aux)
 {
 	s->ts = ts;
 	s->cpu = cpu;
+	s->aux = aux;
 	/* Pairs with the cmpxchg that takes it: ts and cpu are seen first. */
 	smp_store_release(&s->key, tag);
 }
@@ -109,13 +111,15 @@ static __always_inline notrace void kstats_pair_fill(struct kstats_pair_slot *s,
  * @key: the section's key (a task, a CPU, an argument)
  * @ts: the time of the start
  * @cpu: the CPU of the start
+ * @aux: what its end gets back with it (a family's key index), or 0
  *
  * A start for a key in flight replaces it; one that finds all its slots
  * taken evicts the oldest.  Both are counted.
  *
  * Context: any, NMI included.
  */
-notrace void kstats_pair_start(struct kstats_pair *p, u64 key, u64 ts, u32 cpu)
+notrace void kstats_pair_start(struct kstats_pair *p, u64 key, u64 ts, u32 cpu,
+			       u32 aux)
 {
 	u64 tag = kstats_pair_tag(p, key), cur, oldest_ts = U64_MAX;
 	struct kstats_pair_slot *s, *oldest = NULL;
@@ -130,7 +134,7 @@ notrace void kstats_pair_start(struct kstats_pair *p, u64 key, u64 ts, u32 cpu)
 		s = kstats_pair_slot(p, key, i);
 		if (READ_ONCE(s->key) == tag && kstats_pair_take(s, tag)) {
 			this_cpu_inc(p->counts->replaced);
-			kstats_pair_fill(s, tag, ts, cpu);
+			kstats_pair_fill(s, tag, ts, cpu, aux);
 			return;
 		}
 	}
@@ -138,7 +142,7 @@ notrace void kstats_pair_start(struct kstats_pair *p, u64 key, u64 ts, u32 cpu)
 		s = kstats_pair_slot(p, key, i);
 		cur = READ_ONCE(s->key);
 		if (cur == KSTATS_PAIR_EMPTY && kstats_pair_take(s, cur)) {
-			kstats_pair_fill(s, tag, ts, cpu);
+			kstats_pair_fill(s, tag, ts, cpu, aux);
 			return;
 		}
 		if (cur > KSTATS_PAIR_BUSY && READ_ONCE(s->ts) <= oldest_ts) {
@@ -151,7 +155,7 @@ notrace void kstats_pair_start(struct kstats_pair *p, u64 key, u64 ts, u32 cpu)
 		return;		/* every slot busy this instant: this start goes */
 	cur = READ_ONCE(oldest->key);
 	if (cur > KSTATS_PAIR_BUSY && kstats_pair_take(oldest, cur))
-		kstats_pair_fill(oldest, tag, ts, cpu);
+		kstats_pair_fill(oldest, tag, ts, cpu, aux);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_start, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_pair_start);
@@ -159,7 +163,7 @@ NOKPROBE_SYMBOL(kstats_pair_start);
 /* Take @key's start out of the table.  Return: whether it was there. */
 static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
 							 u64 key, u64 *ts,
-							 u32 *cpu)
+							 u32 *cpu, u32 *aux)
 {
 	u64 tag = kstats_pair_tag(p, key);
 	struct kstats_pair_slot *s;
@@ -172,7 +176,8 @@ static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
 		if (READ_ONCE(s->key) == tag && kstats_pair_take(s, tag)) {
 			*ts = s->ts;
 			*cpu = s->cpu;
-			/* ts and cpu read before the slot can be taken again. */
+			*aux = s->aux;
+			/* ts, cpu and aux read before the slot can be taken again. */
 			smp_store_release(&s->key, KSTATS_PAIR_EMPTY);
 			return true;
 		}
@@ -186,15 +191,17 @@ static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
  * @key: the key of the end
  * @ts: where to store the time of the start
  * @cpu: where to store its CPU
+ * @aux: where to store what the start left
  *
  * An end with no start in flight is counted as unmatched.
  *
  * Context: any, NMI included.
- * Return: true with *@ts and *@cpu set, or false.
+ * Return: true with *@ts, *@cpu and *@aux set, or false.
  */
-notrace bool kstats_pair_end(struct kstats_pair *p, u64 key, u64 *ts, u32 *cpu)
+notrace bool kstats_pair_end(struct kstats_pair *p, u64 key, u64 *ts, u32 *cpu,
+			     u32 *aux)
 {
-	if (kstats_pair_take_key(p, key, ts, cpu))
+	if (kstats_pair_take_key(p, key, ts, cpu, aux))
 		return true;
 	this_cpu_inc(p->counts->unmatched);
 	return false;
@@ -214,9 +221,9 @@ NOKPROBE_SYMBOL(kstats_pair_end);
 notrace void kstats_pair_forget(struct kstats_pair *p, u64 key)
 {
 	u64 ts;
-	u32 cpu;
+	u32 cpu, aux;
 
-	if (kstats_pair_take_key(p, key, &ts, &cpu))
+	if (kstats_pair_take_key(p, key, &ts, &cpu, &aux))
 		this_cpu_inc(p->counts->exited);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_forget, KSTATS_NS);

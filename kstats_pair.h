@@ -22,11 +22,13 @@
  *	KSTATS_PAIR_BUSY while a handler writes or takes the slot
  * @ts: when the start was seen, in the section's clock
  * @cpu: where
+ * @aux: what the start leaves for its end (a family's key index)
  */
 struct kstats_pair_slot {
 	u64 key;
 	u64 ts;
 	u32 cpu;
+	u32 aux;
 };
 
 /**
@@ -62,8 +64,10 @@ struct kstats_pair {
 
 int kstats_pair_init(struct kstats_pair *p, u32 inflight);
 void kstats_pair_free(struct kstats_pair *p);
-void kstats_pair_start(struct kstats_pair *p, u64 key, u64 ts, u32 cpu);
-bool kstats_pair_end(struct kstats_pair *p, u64 key, u64 *ts, u32 *cpu);
+void kstats_pair_start(struct kstats_pair *p, u64 key, u64 ts, u32 cpu,
+		       u32 aux);
+bool kstats_pair_end(struct kstats_pair *p, u64 key, u64 *ts, u32 *cpu,
+		     u32 *aux);
 void kstats_pair_forget(struct kstats_pair *p, u64 key);
 u64 kstats_pair_pending(const struct kstats_pair *p);
 void kstats_pair_counts(const struct kstats_pair *p,

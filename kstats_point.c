@@ -86,6 +86,32 @@ int kstats_key_format(const struct kstats_key *k, char *buf, size_t size)
 EXPORT_SYMBOL_NS_GPL(kstats_key_format, KSTATS_NS);
 
 /**
+ * kstats_by_format() - the key of a family as the grammar writes it
+ * @b: the key
+ * @buf: where to write it, NUL-terminated, cut to @size
+ * @size: of @buf
+ *
+ * Context: any.
+ * Return: the characters written, without the NUL.
+ */
+int kstats_by_format(const struct kstats_by *b, char *buf, size_t size)
+{
+	static const char * const names[] = {
+		[KSTATS_BY_COMM] = "comm",
+		[KSTATS_BY_PID] = "pid",
+		[KSTATS_BY_TID] = "tid",
+		[KSTATS_BY_CPU] = "cpu",
+	};
+
+	if (b->kind == KSTATS_BY_VALUE)
+		return kstats_value_format(&b->v, buf, size);
+	if (b->kind && b->kind < ARRAY_SIZE(names))
+		return scnprintf(buf, size, "%s", names[b->kind]);
+	return scnprintf(buf, size, "none");
+}
+EXPORT_SYMBOL_NS_GPL(kstats_by_format, KSTATS_NS);
+
+/**
  * kstats_filter_format() - a filter as the grammar writes it
  * @f: the filter
  * @buf: where to write it, NUL-terminated, cut to @size

@@ -142,6 +142,34 @@ struct kstats_key {
 };
 
 /**
+ * enum kstats_by_kind - what a family is split by ("by KEY")
+ * @KSTATS_BY_NONE: no family
+ * @KSTATS_BY_COMM: the current task's name
+ * @KSTATS_BY_PID: the current thread group id
+ * @KSTATS_BY_TID: the current task id
+ * @KSTATS_BY_CPU: the current CPU
+ * @KSTATS_BY_VALUE: a value of the point (struct kstats_value)
+ */
+enum kstats_by_kind {
+	KSTATS_BY_NONE,
+	KSTATS_BY_COMM,
+	KSTATS_BY_PID,
+	KSTATS_BY_TID,
+	KSTATS_BY_CPU,
+	KSTATS_BY_VALUE,
+};
+
+/**
+ * struct kstats_by - the key of a family
+ * @kind: enum kstats_by_kind
+ * @v: the value, for KSTATS_BY_VALUE
+ */
+struct kstats_by {
+	u8 kind;
+	struct kstats_value v;
+};
+
+/**
  * struct kstats_point_opts - what one point of a section takes
  * @key: its key
  * @filter: its filters
@@ -364,6 +392,71 @@ kstats_key_fetch(const struct kstats_key *k, const struct kstats_args *a,
 	}
 }
 
+/* Whether the key of @b is taken at a function's return. */
+static inline bool kstats_by_uses_ret(const struct kstats_by *b)
+{
+	return b->kind == KSTATS_BY_VALUE && kstats_value_uses_ret(&b->v);
+}
+
+/* Whether the key of @b is a value read at a function's entry. */
+static inline bool kstats_by_uses_arg(const struct kstats_by *b)
+{
+	return b->kind == KSTATS_BY_VALUE && b->v.base == KSTATS_BASE_ARG;
+}
+
+/**
+ * kstats_by_fetch() - the key of a family, for this event
+ * @b: what the family is split by
+ * @a: what a value key reads
+ * @key: where to store it: a number in @key[0], @key[1] 0; or a task name,
+ *	zero-padded to 16 bytes so that one name is always one key
+ *
+ * Context: any, NMI included.
+ * Return: false if a value key could not be read.
+ */
+static __always_inline notrace bool
+kstats_by_fetch(const struct kstats_by *b, const struct kstats_args *a,
+		u64 key[2])
+{
+	key[1] = 0;
+	switch (b->kind) {
+	case KSTATS_BY_COMM: {
+		const char *comm = current->comm;
+		char *dst = (char *)key;
+		int i;
+
+		key[0] = 0;
+		for (i = 0; i < 2 * sizeof(u64) - 1 && comm[i]; i++)
+			dst[i] = comm[i];
+		return true;
+	}
+	case KSTATS_BY_PID:
+		key[0] = current->tgid;
+		return true;
+	case KSTATS_BY_TID:
+		key[0] = current->pid;
+		return true;
+	case KSTATS_BY_CPU:
+		key[0] = raw_smp_processor_id();
+		return true;
+	default:
+		return kstats_value_fetch(&b->v, a, &key[0]);
+	}
+}
+
+/* Whether a value key is shown as a signed number: its last width says. */
+static inline bool kstats_by_is_signed(const struct kstats_by *b)
+{
+	const struct kstats_value *v = &b->v;
+
+	if (b->kind != KSTATS_BY_VALUE)
+		return false;
+	if (v->nr_derefs)
+		return v->deref[v->nr_derefs - 1].width.sign;
+	return v->cast.size ? v->cast.sign : v->base == KSTATS_BASE_RET;
+}
+
+int kstats_by_format(const struct kstats_by *b, char *buf, size_t size);
 int kstats_key_format(const struct kstats_key *k, char *buf, size_t size);
 int kstats_value_format(const struct kstats_value *v, char *buf, size_t size);
 int kstats_filter_format(const struct kstats_filter *f, char *buf,

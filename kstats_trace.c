@@ -46,6 +46,7 @@
 #include <linux/tracepoint.h>
 
 #include "kstats_cmd.h"
+#include "kstats_family.h"
 #include "kstats_internal.h"
 #include "kstats_pair.h"
 #include "kstats_point.h"
@@ -90,6 +91,7 @@ struct kstats_entry {
 	u64 ts;
 	int cpu;
 	u64 val;	/* an argument taken at entry, for a value node */
+	u32 fam;	/* the family's key index, taken at entry */
 };
 
 /* The last arrival of a tracepoint on a CPU. */
@@ -134,6 +136,7 @@ struct kstats_point {
  * @filter: whom and what it counts
  * @rich: it has a value or filters, so takes the handlers that check them
  * @entry_only: a function node whose value and filters need no return
+ * @by: what the node is split by, one histogram per key (ks->family)
  */
 struct kstats_trace {
 	struct kstats *ks;
@@ -155,6 +158,7 @@ struct kstats_trace {
 	struct kstats_filter filter;
 	bool rich;
 	bool entry_only;
+	struct kstats_by by;
 };
 
 /* The empty function whose traced cost is the floor of a mechanism. */
@@ -406,12 +410,37 @@ static const struct kstats_handlers kstats_gap_handlers = {
  * kretprobe then skip its return; a node whose value and filters need no
  * return value records at the entry, which has no return to skip.
  */
+/*
+ * The family index of this event's key: "other" for a key that cannot be
+ * read, so that its sample still counts in the total and in some key.
+ */
+static __always_inline notrace u32 kstats_family_key(struct kstats_trace *t,
+						     const struct kstats_args *a)
+{
+	u64 key[2];
+
+	if (!kstats_by_fetch(&t->by, a, key))
+		return t->ks->family->max;
+	return kstats_family_index(t->ks->family, key);
+}
+
+/* A value or a duration of a node with values, filters or a family. */
+static __always_inline notrace void kstats_rich_record(struct kstats *ks,
+						       u32 fam, s64 v)
+{
+	if (ks->family)
+		kstats_family_record_signed(ks, fam, v);
+	else
+		kstats_record_signed(ks, v);
+}
+
 static __always_inline notrace int kstats_rich_enter(struct kstats_trace *t,
 						     struct pt_regs *regs,
 						     struct kstats_entry *e)
 {
 	struct kstats_args a = { .regs = regs };
 	struct kstats *ks = t->ks;
+	u32 fam = 0;
 	u64 v;
 
 	switch (kstats_filter_check(&t->filter, &a, KSTATS_AT_ENTRY)) {
@@ -423,19 +452,23 @@ static __always_inline notrace int kstats_rich_enter(struct kstats_trace *t,
 	default:
 		break;
 	}
+	/* Any key but ret is the entry's: the task and CPU that called. */
+	if (ks->family && !kstats_by_uses_ret(&t->by))
+		fam = kstats_family_key(t, &a);
 	if (t->value.base == KSTATS_BASE_ARG) {
 		if (!kstats_value_fetch(&t->value, &a, &v)) {
 			kstats_record_missed(ks);
 			return 1;
 		}
 		if (t->entry_only) {
-			kstats_record_signed(ks, v);
+			kstats_rich_record(ks, fam, v);
 			return 1;
 		}
 		e->val = v;
 	} else if (t->value.base == KSTATS_BASE_NONE) {
 		kstats_time_enter(e, ks->clock);
 	}
+	e->fam = fam;
 	return 0;
 }
 
@@ -448,7 +481,8 @@ static __always_inline notrace void kstats_rich_exit(struct kstats_trace *t,
 		.ret = kstats_ret_value(regs_return_value(regs)),
 	};
 	struct kstats *ks = t->ks;
-	u64 v;
+	u32 fam = e->fam;
+	u64 v, now;
 
 	switch (kstats_filter_check(&t->filter, &a, KSTATS_AT_RETURN)) {
 	case KSTATS_SKIP:
@@ -459,18 +493,28 @@ static __always_inline notrace void kstats_rich_exit(struct kstats_trace *t,
 	default:
 		break;
 	}
+	if (ks->family && kstats_by_uses_ret(&t->by))
+		fam = kstats_family_key(t, &a);
 	switch (t->value.base) {
 	case KSTATS_BASE_RET:
 		if (kstats_value_fetch(&t->value, &a, &v))
-			kstats_record_signed(ks, v);
+			kstats_rich_record(ks, fam, v);
 		else
 			kstats_record_missed(ks);
 		break;
 	case KSTATS_BASE_ARG:
-		kstats_record_signed(ks, e->val);
+		kstats_rich_record(ks, fam, e->val);
 		break;
 	default:
-		kstats_time_exit(ks, e, ks->clock, ks->frac_bits, &v);
+		now = kstats_clock_now(ks->clock);
+		/* local_clock() readings of two CPUs do not compare. */
+		if (ks->clock == KSTATS_CLOCK_LOCAL &&
+		    e->cpu != raw_smp_processor_id())
+			kstats_record_missed(ks);
+		else if (ks->family)
+			kstats_family_record(ks, fam, now - e->ts);
+		else
+			kstats_record(ks, now - e->ts);
 		break;
 	}
 }
@@ -574,9 +618,14 @@ static notrace void kstats_section_start(struct kstats_trace *t,
 					 const struct kstats_args *a)
 {
 	u64 now = kstats_now(t->ks), key;
+	u32 fam = 0;
 
-	if (kstats_point_key(t, &t->start, a, &key))
-		kstats_pair_start(&t->pair, key, now, raw_smp_processor_id());
+	if (!kstats_point_key(t, &t->start, a, &key))
+		return;
+	/* A family's key is the start's, carried to the end. */
+	if (t->ks->family)
+		fam = kstats_family_key(t, a);
+	kstats_pair_start(&t->pair, key, now, raw_smp_processor_id(), fam);
 }
 
 NOKPROBE_SYMBOL(kstats_section_start);
@@ -591,29 +640,37 @@ static notrace void kstats_section_end(struct kstats_trace *t,
 {
 	struct kstats *ks = t->ks;
 	u64 now = kstats_now(ks), key, ts;
-	u32 cpu;
+	u32 cpu, fam;
 
 	if (!kstats_point_key(t, &t->end, a, &key))
 		return;
-	if (!kstats_pair_end(&t->pair, key, &ts, &cpu) ||
+	if (!kstats_pair_end(&t->pair, key, &ts, &cpu, &fam) ||
 	    (ks->clock == KSTATS_CLOCK_LOCAL && cpu != raw_smp_processor_id()) ||
 	    (s64)(now - ts) < 0) {
 		kstats_record_missed(ks);
 		return;
 	}
-	kstats_record(ks, now - ts);
+	if (ks->family)
+		kstats_family_record(ks, fam, now - ts);
+	else
+		kstats_record(ks, now - ts);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end);
 
-static notrace void kstats_arrival(struct kstats_trace *t)
+/* The time since the last arrival on this CPU; @fam, a family's key. */
+static notrace void kstats_arrival(struct kstats_trace *t, u32 fam)
 {
 	u64 now = kstats_now(t->ks);
 	struct kstats_mark *m = this_cpu_ptr(t->marks);
 	u64 last = m->ts;
 
 	m->ts = now;
-	if (last && now > last)
+	if (!last || now <= last)
+		return;
+	if (t->ks->family)
+		kstats_family_record(t->ks, fam, now - last);
+	else
 		kstats_record(t->ks, now - last);
 }
 
@@ -683,7 +740,7 @@ static notrace void kstats_tp_exit(void *data, struct task_struct *p)
 
 static notrace void kstats_tp_arrival(void *data)
 {
-	kstats_arrival(data);
+	kstats_arrival(data, 0);
 }
 
 /*
@@ -722,14 +779,17 @@ static notrace void kstats_tp_rich_arrival(void *data, KSTATS_TP_PARAMS)
 	const unsigned long args[KSTATS_MAX_ARGS] = KSTATS_TP_ARGS;
 	struct kstats_args a = { .tp = args };
 	struct kstats_trace *t = data;
+	u32 fam = 0;
 	u64 v;
 
 	if (!kstats_point_counts(t, &a))
 		return;
+	if (t->ks->family)
+		fam = kstats_family_key(t, &a);
 	if (t->value.base == KSTATS_BASE_NONE)
-		kstats_arrival(t);
+		kstats_arrival(t, fam);
 	else if (kstats_value_fetch(&t->value, &a, &v))
-		kstats_record_signed(t->ks, v);
+		kstats_rich_record(t->ks, fam, v);
 	else
 		kstats_record_missed(t->ks);
 }
@@ -1217,8 +1277,30 @@ static void kstats_trace_origin(struct kstats_cmd *cmd, char *buf, size_t size)
 		n += scnprintf(buf + n, size - n, " gap");
 	if (cmd->value.base != KSTATS_BASE_NONE) {
 		n += scnprintf(buf + n, size - n, " value ");
-		kstats_value_format(&cmd->value, buf + n, size - n);
+		n += kstats_value_format(&cmd->value, buf + n, size - n);
 	}
+	if (cmd->by.kind != KSTATS_BY_NONE) {
+		n += scnprintf(buf + n, size - n, " by ");
+		kstats_by_format(&cmd->by, buf + n, size - n);
+	}
+}
+
+/* "by KEY max N": the node's keys, made before its probes can fire. */
+static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
+{
+	struct kstats *ks = t->ks;
+	char by[KSTATS_FAMILY_BY_MAX];
+	int err;
+
+	kstats_by_format(&cmd->by, by, sizeof(by));
+	err = kstats_family_enable(ks, cmd->by_max, by,
+				   cmd->by.kind == KSTATS_BY_COMM,
+				   kstats_by_is_signed(&cmd->by));
+	if (err)
+		pr_warn_ratelimited("_control: %s: by %s max %u: no memory for %u keys of %zu bytes\n",
+				    ks->name, by, cmd->by_max, cmd->by_max,
+				    kstats_family_key_bytes(ks->nr_slots));
+	return err;
 }
 
 /* A point of a section needs its arguments for a value key or a filter. */
@@ -1242,6 +1324,8 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	t->mech = KSTATS_MECH_SECTION;
 	kstats_section_point(&t->start, &cmd->point[0]);
 	kstats_section_point(&t->end, &cmd->point[1]);
+	/* A family's value key is read at the start. */
+	t->start.rich |= t->by.kind == KSTATS_BY_VALUE;
 	err = kstats_pair_init(&t->pair, cmd->inflight ?: KSTATS_PAIR_DEFAULT);
 	if (err)
 		return err;
@@ -1371,11 +1455,14 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	t->ks = ks;
 	t->value = cmd->value;
 	t->filter = cmd->filter;
+	t->by = cmd->by;
 	t->rich = t->value.base != KSTATS_BASE_NONE ||
-		  !kstats_filter_is_empty(&t->filter);
+		  !kstats_filter_is_empty(&t->filter) ||
+		  t->by.kind != KSTATS_BY_NONE;
 	/* Nothing to take at the return: probe the entry alone. */
 	t->entry_only = t->value.base == KSTATS_BASE_ARG &&
-			!kstats_filter_uses_ret(&t->filter);
+			!kstats_filter_uses_ret(&t->filter) &&
+			!kstats_by_uses_ret(&t->by);
 	ks->priv = t;
 	ks->show_source = kstats_trace_show;
 	ks->extra_missed = kstats_trace_missed;
@@ -1385,6 +1472,8 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	err = cmd->gap ? kstats_trace_gap(t, cmd) : 0;
 	if (!err && t->value.base != KSTATS_BASE_NONE)
 		err = kstats_negative_enable(ks, true);
+	if (!err && t->by.kind != KSTATS_BY_NONE)
+		err = kstats_trace_family(t, cmd);
 	if (!err)
 		err = kstats_trace_setup(t, cmd);
 	if (err)

@@ -15,6 +15,7 @@
 
 #include "kstats.h"
 #include "kstats_cmd.h"
+#include "kstats_family.h"
 #include "kstats_internal.h"
 #include "kstats_pair.h"
 #include "kstats_point.h"
@@ -986,7 +987,7 @@ static void kstats_test_pair(struct kunit *test)
 	struct kstats_pair p = {};
 	struct kstats_pair_counts c;
 	u64 ts, k;
-	u32 cpu;
+	u32 cpu, aux;
 
 	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, KSTATS_PAIR_MAX + 1), -EINVAL);
@@ -994,35 +995,36 @@ static void kstats_test_pair(struct kunit *test)
 	/* The smallest table is one window: 8 starts, then evictions. */
 	KUNIT_EXPECT_EQ(test, 1U << p.bits, KSTATS_PAIR_WINDOW);
 	for (k = 0; k < KSTATS_PAIR_WINDOW; k++)
-		kstats_pair_start(&p, k, 100 + k, k);
+		kstats_pair_start(&p, k, 100 + k, k, 0);
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), (u64)KSTATS_PAIR_WINDOW);
-	kstats_pair_start(&p, 1000, 5000, 9);
+	kstats_pair_start(&p, 1000, 5000, 9, 77);
 	kstats_pair_counts(&p, &c);
 	KUNIT_EXPECT_EQ(test, c.evicted, 1ULL);
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), (u64)KSTATS_PAIR_WINDOW);
 	/* The oldest (key 0, ts 100) went; the others pair with their own. */
-	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 0, &ts, &cpu));
-	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 1000, &ts, &cpu));
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 0, &ts, &cpu, &aux));
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 1000, &ts, &cpu, &aux));
 	KUNIT_EXPECT_EQ(test, ts, 5000ULL);
 	KUNIT_EXPECT_EQ(test, cpu, 9U);
+	KUNIT_EXPECT_EQ(test, aux, 77U);
 	for (k = 1; k < KSTATS_PAIR_WINDOW; k++) {
-		KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, k, &ts, &cpu));
+		KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, k, &ts, &cpu, &aux));
 		KUNIT_EXPECT_EQ(test, ts, 100 + k);
 		KUNIT_EXPECT_EQ(test, (u64)cpu, k);
 	}
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 0ULL);
 	/* An end without start; a start replaced; a task that exits. */
-	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 42, &ts, &cpu));
-	kstats_pair_start(&p, 42, 1, 0);
-	kstats_pair_start(&p, 42, 2, 1);
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 42, &ts, &cpu, &aux));
+	kstats_pair_start(&p, 42, 1, 0, 0);
+	kstats_pair_start(&p, 42, 2, 1, 0);
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
-	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 42, &ts, &cpu));
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 42, &ts, &cpu, &aux));
 	KUNIT_EXPECT_EQ(test, ts, 2ULL);
-	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 42, &ts, &cpu));
-	kstats_pair_start(&p, 7, 3, 0);
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 42, &ts, &cpu, &aux));
+	kstats_pair_start(&p, 7, 3, 0, 0);
 	kstats_pair_forget(&p, 7);
 	kstats_pair_forget(&p, 8);
-	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 7, &ts, &cpu));
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 7, &ts, &cpu, &aux));
 	kstats_pair_counts(&p, &c);
 	KUNIT_EXPECT_EQ(test, c.replaced, 1ULL);
 	KUNIT_EXPECT_EQ(test, c.exited, 1ULL);
@@ -1034,7 +1036,7 @@ static void kstats_test_pair(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1000), 0);
 	KUNIT_EXPECT_GE(test, 1U << p.bits, 2000U);
 	for (k = 0; k < 1000; k++)
-		kstats_pair_start(&p, k * 4096, k, 0);
+		kstats_pair_start(&p, k * 4096, k, 0, 0);
 	kstats_pair_counts(&p, &c);
 	KUNIT_EXPECT_LE(test, c.evicted, 5ULL);
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p) + c.evicted, 1000ULL);
@@ -1052,13 +1054,13 @@ static int pair_worker_fn(void *data)
 {
 	struct pair_worker *w = data;
 	u64 i, ts;
-	u32 cpu;
+	u32 cpu, aux;
 
 	for (i = 0; i < 200000; i++) {
 		u64 k = w->key0 + (i & 15);
 
-		kstats_pair_start(w->p, k, i, raw_smp_processor_id());
-		if (kstats_pair_end(w->p, k, &ts, &cpu) && ts == i)
+		kstats_pair_start(w->p, k, i, raw_smp_processor_id(), 0);
+		if (kstats_pair_end(w->p, k, &ts, &cpu, &aux) && ts == i)
 			w->found++;
 	}
 	complete(&w->done);
@@ -1155,6 +1157,224 @@ static void kstats_test_section_parse(struct kunit *test)
 				    "'%s'", bad[i]);
 }
 
+/* "by KEY [max N]": its kinds, its max, and where it may be written. */
+static void kstats_test_family_parse(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"trace f by", "trace f by bogus", "trace f by comm max 0",
+		"trace f by comm max 65537", "trace f by comm max",
+		"trace f by comm max x", "trace f by comm by pid",
+		"trace f by arg12", "trace s start a end b by comm",
+		"trace tp:a:b by ret", "trace f gap by comm",
+		"trace s start a by ret end b",
+	};
+	struct kstats_cmd cmd;
+	char buf[128];
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, parse(test, "trace f by comm", &cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd.by.kind, KSTATS_BY_COMM);
+	KUNIT_EXPECT_EQ(test, cmd.by_max, (u32)KSTATS_FAMILY_DEFAULT);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace f by arg1+8:s4 max 5", &cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd.by.kind, KSTATS_BY_VALUE);
+	KUNIT_EXPECT_EQ(test, cmd.by_max, 5U);
+	KUNIT_EXPECT_TRUE(test, kstats_by_is_signed(&cmd.by));
+	kstats_by_format(&cmd.by, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "arg1+8:s4");
+	/* "max" right after "by KEY" is the family's, elsewhere the range. */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace f max 100 by pid max 65536",
+				    &cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd.cfg.max_value, 100ULL);
+	KUNIT_EXPECT_EQ(test, cmd.by_max, 65536U);
+	KUNIT_EXPECT_EQ(test, cmd.by.kind, KSTATS_BY_PID);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace s start a key cpu by arg0 end b key cpu",
+				    &cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd.by.kind, KSTATS_BY_VALUE);
+	KUNIT_EXPECT_FALSE(test, kstats_by_is_signed(&cmd.by));
+	KUNIT_EXPECT_EQ(test, cmd.point[1].key.kind, KSTATS_KEY_CPU);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace f by ret value arg2", &cmd), 0);
+	KUNIT_EXPECT_TRUE(test, kstats_by_uses_ret(&cmd.by));
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], &cmd), -EINVAL,
+				    "'%s'", bad[i]);
+}
+
+/* The samples of the group of @key in @v, or U64_MAX if none has it. */
+static u64 family_samples(struct kstats *ks, struct kstats_family_view *v,
+			  const char *key)
+{
+	char buf[80];
+	u32 g;
+
+	for (g = 0; g < v->nr; g++) {
+		kstats_family_format_key(ks->family, v, g, buf, sizeof(buf));
+		if (!strcmp(buf, key))
+			return v->samples[g];
+	}
+	return U64_MAX;
+}
+
+/* Keys, "other" past max, order, reset, task names as text. */
+static void kstats_test_family(struct kunit *test)
+{
+	struct kstats *ks = test_new(test, "kunit_family", 3, 0);
+	struct kstats_family_view v;
+	struct kstats_snapshot snap;
+	struct kstats_summary sum;
+	u64 key[2] = {}, *count, *osum, n = 0;
+	char buf[80];
+	u32 i, s;
+
+	count = kunit_kcalloc(test, ks->nr_slots, sizeof(u64), GFP_KERNEL);
+	osum = kunit_kcalloc(test, ks->nr_slots, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, count);
+	KUNIT_ASSERT_NOT_NULL(test, osum);
+	KUNIT_EXPECT_EQ(test, kstats_family_enable(ks, 0, "pid", false, false),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 4, "pid", false, false),
+			0);
+	for (i = 0; i < 4; i++) {
+		key[0] = 10 * (i + 1);
+		KUNIT_EXPECT_EQ(test, kstats_family_index(ks->family, key), i);
+	}
+	key[0] = 10;
+	KUNIT_EXPECT_EQ(test, kstats_family_index(ks->family, key), 0U);
+	key[0] = 50;
+	KUNIT_EXPECT_EQ(test, kstats_family_index(ks->family, key), 4U);
+	key[0] = 60;
+	KUNIT_EXPECT_EQ(test, kstats_family_index(ks->family, key), 4U);
+	/* key 10: 3 x 100; key 20: 1 x 7; other (50, 60): 2 x 1000 */
+	for (i = 0; i < 3; i++)
+		kstats_family_record(ks, 0, 100);
+	kstats_family_record(ks, 1, 7);
+	kstats_family_record(ks, 4, 1000);
+	kstats_family_record(ks, 4, 1000);
+	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
+	KUNIT_EXPECT_EQ(test, v.keys, 4U);
+	KUNIT_EXPECT_EQ(test, v.nr, 5U);
+	KUNIT_EXPECT_EQ(test, v.other, 2ULL);
+	kstats_family_format_key(ks->family, &v, v.order[0], buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "10");
+	kstats_family_format_key(ks->family, &v, v.order[1], buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "other");
+	KUNIT_EXPECT_TRUE(test, kstats_family_group_is_other(ks, &v, v.order[1]));
+	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "20"), 1ULL);
+	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "40"), 0ULL);
+	KUNIT_EXPECT_EQ(test, kstats_family_read_group(ks, &v, v.order[0],
+						       count, osum), 3ULL);
+	s = kstats_slot(100, 3);
+	KUNIT_EXPECT_EQ(test, count[s], 3ULL);
+	KUNIT_EXPECT_EQ(test, kstats_slot_avg(s, 3, count[s], osum[s]), 100ULL);
+	for (i = 0; i < v.nr; i++)
+		n += v.samples[i];
+	take(test, ks, &snap, &sum);
+	KUNIT_EXPECT_EQ(test, n, snap.samples);
+	KUNIT_EXPECT_EQ(test, snap.samples, 6ULL);
+	kstats_snapshot_free(&snap);
+	kstats_family_view_free(&v);
+
+	/* Stopped: nothing; reset: every key empty, the keys kept. */
+	kstats_stop(ks);
+	kstats_family_record(ks, 0, 100);
+	kstats_start(ks);
+	kstats_reset(ks);
+	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
+	KUNIT_EXPECT_EQ(test, v.keys, 4U);
+	KUNIT_EXPECT_EQ(test, v.samples[v.order[0]], 0ULL);
+	kstats_family_view_free(&v);
+	key[0] = 10;
+	KUNIT_EXPECT_EQ(test, kstats_family_index(ks->family, key), 0U);
+	kstats_delete(ks);
+
+	/* Task names: one key per name, shown with \xHH escapes. */
+	ks = test_new(test, "kunit_family2", 3, 0);
+	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 8, "comm", true, false),
+			0);
+	memset(key, 0, sizeof(key));
+	memcpy(key, "a b\\", 4);
+	kstats_family_record(ks, kstats_family_index(ks->family, key), 5);
+	memset(key, 0, sizeof(key));
+	memcpy(key, "abcdefghijklmno", 15);
+	kstats_family_record(ks, kstats_family_index(ks->family, key), 5);
+	kstats_family_record(ks, kstats_family_index(ks->family, key), 5);
+	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
+	KUNIT_EXPECT_EQ(test, v.keys, 2U);
+	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "a\\x20b\\x5c"), 1ULL);
+	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "abcdefghijklmno"), 2ULL);
+	kstats_family_view_free(&v);
+	kstats_delete(ks);
+}
+
+struct family_worker {
+	struct kstats *ks;
+	struct completion done;
+	u64 recorded;
+};
+
+/* Every CPU makes the same 16 keys at once, into a family of 8. */
+static int family_worker_fn(void *data)
+{
+	struct family_worker *w = data;
+	u64 key[2] = {}, i;
+
+	for (i = 0; i < 100000; i++) {
+		key[0] = i & 15;
+		kstats_family_record(w->ks,
+				     kstats_family_index(w->ks->family, key),
+				     i & 1023);
+		w->recorded++;
+	}
+	complete(&w->done);
+	return 0;
+}
+
+/* Concurrent keys: nothing lost, no key shown twice, at most max keys. */
+static void kstats_test_family_concurrent(struct kunit *test)
+{
+	struct kstats *ks = test_new(test, "kunit_family3", 3, 0);
+	struct kstats_family_view v;
+	struct family_worker *w;
+	unsigned int n = 0, i;
+	u64 total = 0, recorded = 0;
+	char a[80], b[80];
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 8, "arg0", false, false),
+			0);
+	w = kunit_kcalloc(test, nr_cpu_ids, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	for_each_online_cpu(cpu) {
+		struct task_struct *tk;
+
+		w[n].ks = ks;
+		init_completion(&w[n].done);
+		tk = kthread_create(family_worker_fn, &w[n], "kstats_fam/%d",
+				    cpu);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(tk));
+		kthread_bind(tk, cpu);
+		wake_up_process(tk);
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		wait_for_completion(&w[i].done);
+		recorded += w[i].recorded;
+	}
+	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
+	KUNIT_EXPECT_LE(test, v.keys, 8U);
+	for (i = 0; i < v.nr; i++) {
+		total += v.samples[i];
+		if (!i)
+			continue;
+		kstats_family_format_key(ks->family, &v, i - 1, a, sizeof(a));
+		kstats_family_format_key(ks->family, &v, i, b, sizeof(b));
+		KUNIT_EXPECT_STRNEQ(test, a, b);
+	}
+	KUNIT_EXPECT_EQ(test, total, recorded);
+	KUNIT_EXPECT_GT(test, v.other, 0ULL);
+	kstats_family_view_free(&v);
+	kstats_delete(ks);
+}
+
 static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_slot_reference),
 	KUNIT_CASE(kstats_test_slot_tiling),
@@ -1180,6 +1400,9 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_pair),
 	KUNIT_CASE(kstats_test_pair_concurrent),
 	KUNIT_CASE(kstats_test_section_parse),
+	KUNIT_CASE(kstats_test_family_parse),
+	KUNIT_CASE(kstats_test_family),
+	KUNIT_CASE(kstats_test_family_concurrent),
 	{}
 };
 

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Families: a distribution split by a key (a task name, a pid, a CPU, an
+ * argument), one histogram per key beside the distribution's own, which
+ * keeps the total (kstats_family.c).  Bounded: at most @max keys, the
+ * samples of any further key go to one more histogram, "other", so the
+ * keys always add up to the total.
+ */
+#ifndef _KSTATS_FAMILY_H
+#define _KSTATS_FAMILY_H
+
+#include <linux/atomic.h>
+#include <linux/types.h>
+#include "kstats.h"
+
+/* "by KEY max N": the keys of a family when N is not given, and at most. */
+#define KSTATS_FAMILY_DEFAULT	64
+#define KSTATS_FAMILY_MAX	65536
+/* Table entries a key may take: its hash and the next ones. */
+#define KSTATS_FAMILY_WINDOW	16
+/* Longest "by" text the file shows. */
+#define KSTATS_FAMILY_BY_MAX	80
+
+/**
+ * struct kstats_family_key - one key of a family
+ * @k: the key: a number in @k[0], or a task name in all 16 bytes
+ * @set: written last (release), once @k may be read
+ */
+struct kstats_family_key {
+	u64 k[2];
+	int set;
+};
+
+/**
+ * struct kstats_family_ent - one entry of the lookup table
+ * @tag: the key mixed with the family's salt; 0 empty, 1 while taken
+ * @index: the key's histogram, or the family's max for "other"
+ */
+struct kstats_family_ent {
+	u64 tag;
+	u32 index;
+};
+
+/**
+ * struct kstats_family_slot - one slot of one key's histogram
+ * @count: samples; shared by all CPUs
+ * @sum: offsets in the slot, as struct kstats_slot's sum
+ */
+struct kstats_family_slot {
+	atomic64_t count;
+	atomic64_t sum;
+};
+
+/**
+ * struct kstats_family - the keys of a distribution
+ * @table: 1 << @bits entries, four per key rounded up to a power of two,
+ *	so that a key rarely finds its window full
+ * @bits: log2 of the entries
+ * @salt: mixed into every tag, so that no key is a sentinel
+ * @max: keys with a histogram of their own; index @max is "other"
+ * @nr_keys: indexes handed out, at most @max
+ * @keys: @max keys
+ * @hist: (@max + 1) histograms of the distribution's nr_slots slots
+ * @string: keys are task names, shown as text
+ * @is_signed: numeric keys are shown as signed numbers
+ * @by: the key, as the command wrote it
+ */
+struct kstats_family {
+	struct kstats_family_ent *table;
+	u32 bits;
+	u64 salt;
+	u32 max;
+	atomic_t nr_keys;
+	struct kstats_family_key *keys;
+	struct kstats_family_slot *hist;
+	bool string;
+	bool is_signed;
+	char by[KSTATS_FAMILY_BY_MAX];
+};
+
+int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
+			 bool string, bool is_signed);
+void kstats_family_free(struct kstats_family *f);
+void kstats_family_clear(struct kstats_family *f, u32 nr_slots);
+size_t kstats_family_key_bytes(u32 nr_slots);
+u32 kstats_family_index(struct kstats_family *f, const u64 key[2]);
+
+/**
+ * kstats_family_record() - add a sample to a distribution and to one key
+ * @ks: a distribution with a family (kstats_family_enable())
+ * @index: the key's index, from kstats_family_index()
+ * @val: the sample
+ *
+ * Context: any, NMI included: one lock-free add to the key's slot, which
+ * all CPUs share (a per-CPU copy of every key would cost nr_cpus times
+ * the memory).  Nothing is added to the key while @ks is stopped.
+ */
+static __always_inline notrace void kstats_family_record(struct kstats *ks,
+							 u32 index, u64 val)
+{
+	struct kstats_family *f = ks->family;
+	struct kstats_family_slot *s;
+	unsigned int shift;
+	u64 v = min(val, ks->clamp);
+	u32 slot;
+
+	kstats_record(ks, val);
+	if (READ_ONCE(ks->slots) != ks->hist)
+		return;
+	slot = kstats_locate(v, ks->frac_bits, &shift);
+	s = &f->hist[(size_t)index * ks->nr_slots + slot];
+	atomic64_inc(&s->count);
+	atomic64_add(kstats_sum_term(v, shift), &s->sum);
+}
+
+/*
+ * kstats_family_record_signed() - kstats_record_signed() for a family: a
+ * negative sample is counted apart, as there, and in no key.
+ */
+static __always_inline notrace void
+kstats_family_record_signed(struct kstats *ks, u32 index, s64 val)
+{
+	if (unlikely(val < 0))
+		kstats_record_negative(ks, val);
+	else
+		kstats_family_record(ks, index, val);
+}
+
+/**
+ * struct kstats_family_view - the keys of a family, for its file
+ * @nr: groups of indexes with the same key (a key inserted by two CPUs at
+ *	once may own two indexes), "other" included
+ * @first: group g is @member[@first[g]] .. @member[@first[g + 1] - 1]
+ * @member: the indexes, by group
+ * @samples: samples of each group when the view was made
+ * @order: the groups, most samples first
+ * @keys: distinct keys ("other" not counted)
+ * @other: samples of "other"
+ */
+struct kstats_family_view {
+	u32 nr;
+	u32 *first;
+	u32 *member;
+	u64 *samples;
+	u32 *order;
+	u32 keys;
+	u64 other;
+};
+
+int kstats_family_view(struct kstats *ks, struct kstats_family_view *v);
+void kstats_family_view_free(struct kstats_family_view *v);
+u64 kstats_family_read_group(struct kstats *ks,
+			     const struct kstats_family_view *v, u32 g,
+			     u64 *count, u64 *sum);
+bool kstats_family_group_is_other(const struct kstats *ks,
+				  const struct kstats_family_view *v, u32 g);
+int kstats_family_format_key(const struct kstats_family *f,
+			     const struct kstats_family_view *v, u32 g,
+			     char *buf, size_t size);
+
+#endif /* _KSTATS_FAMILY_H */
