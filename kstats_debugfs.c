@@ -43,8 +43,7 @@ static umode_t kstats_node_mode = 0600;
  * A distribution that takes negative values also has their summary and,
  * in @errno_count, how many of each -errno: the "errno" rows after the
  * slots.  A family's file shows its keys instead of the slots: @fam,
- * grouped and ordered at open, each key's histogram read into @fcount and
- * @fsum as its block is printed.
+ * copied, grouped and ordered at open.
  */
 struct kstats_reader {
 	struct kstats *ks;
@@ -53,8 +52,6 @@ struct kstats_reader {
 	struct kstats_neg_summary neg;
 	u64 *errno_count;
 	struct kstats_family_view fam;
-	u64 *fcount;
-	u64 *fsum;
 };
 
 /* Running total of row @row up to and including slot @s. */
@@ -161,32 +158,28 @@ static void kstats_show_slot(struct seq_file *m, struct kstats_reader *r,
 }
 
 /*
- * A family's key: "key KEY samples N", then its slots as all-CPU rows.
- * The samples are those read now, which the rows add up to; the order of
- * the keys is that of the open.
+ * A family's key: "key KEY samples N", then its slots as all-CPU rows,
+ * as copied at open.
  */
 static void kstats_show_key(struct seq_file *m, struct kstats_reader *r,
 			    u32 g)
 {
+	const struct kstats_family_cell *cell = r->fam.cells[g];
 	const struct kstats_snapshot *snap = &r->snap;
-	struct kstats *ks = r->ks;
-	unsigned int k = snap->frac_bits;
+	u64 total = r->fam.samples[g], cum = 0, t_hi, t_lo;
 	char key[4 * TASK_COMM_LEN + 8];
-	u64 total, cum = 0, t_hi, t_lo;
-	u32 s;
+	u32 i;
 
-	total = kstats_family_read_group(ks, &r->fam, g, r->fcount, r->fsum);
 	if (!total)
 		return;
-	kstats_family_format_key(ks->family, &r->fam, g, key, sizeof(key));
+	kstats_family_format_key(r->ks->family, &r->fam, g, key, sizeof(key));
 	seq_printf(m, "key %s samples %llu\n", key, total);
-	for (s = 0; s < snap->nr_slots; s++) {
-		if (!r->fcount[s])
-			continue;
-		cum += r->fcount[s];
-		t_lo = kstats_slot_total(s, k, r->fcount[s], r->fsum[s], &t_hi);
-		kstats_show_all_row(m, snap, s, r->fcount[s], t_hi, t_lo, cum,
-				    total);
+	for (i = 0; i < r->fam.nr_cells[g]; i++) {
+		cum += cell[i].count;
+		t_lo = kstats_slot_total(cell[i].slot, snap->frac_bits,
+					 cell[i].count, cell[i].sum, &t_hi);
+		kstats_show_all_row(m, snap, cell[i].slot, cell[i].count, t_hi,
+				    t_lo, cum, total);
 	}
 }
 
@@ -256,21 +249,8 @@ static const struct seq_operations kstats_seq_ops = {
 static void kstats_reader_free(struct kstats_reader *r)
 {
 	kvfree(r->errno_count);
-	kvfree(r->fcount);
-	kvfree(r->fsum);
 	kstats_family_view_free(&r->fam);
 	kstats_snapshot_free(&r->snap);
-}
-
-static int kstats_family_open(struct kstats_reader *r)
-{
-	u32 n = r->ks->nr_slots;
-
-	r->fcount = kvcalloc(n, sizeof(u64), GFP_KERNEL);
-	r->fsum = kvcalloc(n, sizeof(u64), GFP_KERNEL);
-	if (!r->fcount || !r->fsum)
-		return -ENOMEM;
-	return kstats_family_view(r->ks, &r->fam);
 }
 
 static int kstats_node_open(struct inode *inode, struct file *file)
@@ -292,7 +272,7 @@ static int kstats_node_open(struct inode *inode, struct file *file)
 	}
 	kstats_snapshot_summary(&r->snap, &r->sum);
 	if (r->ks->family) {
-		err = kstats_family_open(r);
+		err = kstats_family_view(r->ks, &r->fam);
 		if (err) {
 			kstats_reader_free(r);
 			seq_release_private(inode, file);

@@ -206,18 +206,6 @@ notrace u32 kstats_family_index(struct kstats_family *f, const u64 key[2])
 EXPORT_SYMBOL_NS_GPL(kstats_family_index, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_family_index);
 
-/* The samples of index @i, read now. */
-static u64 kstats_family_samples(const struct kstats *ks, u32 i)
-{
-	const struct kstats_family_slot *h = &ks->family->hist[(size_t)i * ks->nr_slots];
-	u64 n = 0;
-	u32 s;
-
-	for (s = 0; s < ks->nr_slots; s++)
-		n += atomic64_read(&h[s].count);
-	return n;
-}
-
 /* Indexes by key, "other" last. */
 static int kstats_family_cmp_key(const void *a, const void *b,
 				 const void *priv)
@@ -242,96 +230,13 @@ static int kstats_family_cmp_samples(const void *a, const void *b,
 	return v->member[v->first[x]] < v->member[v->first[y]] ? -1 : 1;
 }
 
-/**
- * kstats_family_view() - the keys of a family, grouped and ordered
- * @ks: a distribution with a family
- * @v: where to put them; free with kstats_family_view_free()
- *
- * Context: process (allocates, sorts).
- * Return: 0 or -ENOMEM.
+/*
+ * The histogram of group @g, read now into @count and @sum (nr_slots
+ * each), each sum clamped to what its count allows.  Return: its samples.
  */
-int kstats_family_view(struct kstats *ks, struct kstats_family_view *v)
-{
-	struct kstats_family *f = ks->family;
-	u32 n = 0, i, g, nr = min_t(u32, atomic_read(&f->nr_keys), f->max);
-
-	memset(v, 0, sizeof(*v));
-	v->member = kvcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
-	v->first = kvcalloc(nr + 2, sizeof(u32), GFP_KERNEL);
-	v->samples = kvcalloc(nr + 1, sizeof(u64), GFP_KERNEL);
-	v->order = kvcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
-	if (!v->member || !v->first || !v->samples || !v->order) {
-		kstats_family_view_free(v);
-		return -ENOMEM;
-	}
-	for (i = 0; i < nr; i++)
-		/* Pairs with the insert's release: a key set is written. */
-		if (smp_load_acquire(&f->keys[i].set))
-			v->member[n++] = i;
-	v->member[n++] = f->max;
-
-	sort_r(v->member, n, sizeof(u32), kstats_family_cmp_key, NULL, f);
-	for (i = 0; i < n; i++) {
-		if (!i || kstats_family_cmp_key(&v->member[i - 1],
-						&v->member[i], f))
-			v->first[v->nr++] = i;
-		v->samples[v->nr - 1] += kstats_family_samples(ks, v->member[i]);
-	}
-	v->first[v->nr] = n;
-	for (g = 0; g < v->nr; g++)
-		v->order[g] = g;
-	sort_r(v->order, v->nr, sizeof(u32), kstats_family_cmp_samples, NULL,
-	       v);
-
-	/* "other" is the last group, by the key order. */
-	v->keys = v->nr - 1;
-	v->other = v->samples[v->nr - 1];
-	return 0;
-}
-EXPORT_SYMBOL_NS_GPL(kstats_family_view, KSTATS_NS);
-
-/**
- * kstats_family_view_free() - free what kstats_family_view() allocated
- * @v: the view; zeroed afterwards
- */
-void kstats_family_view_free(struct kstats_family_view *v)
-{
-	kvfree(v->member);
-	kvfree(v->first);
-	kvfree(v->samples);
-	kvfree(v->order);
-	memset(v, 0, sizeof(*v));
-}
-EXPORT_SYMBOL_NS_GPL(kstats_family_view_free, KSTATS_NS);
-
-/**
- * kstats_family_group_is_other() - whether group @g is "other"
- * @ks: the distribution
- * @v: its view
- * @g: a group
- *
- * Return: true for the group of index max.
- */
-bool kstats_family_group_is_other(const struct kstats *ks,
-				  const struct kstats_family_view *v, u32 g)
-{
-	return v->member[v->first[g]] >= ks->family->max;
-}
-
-/**
- * kstats_family_read_group() - the histogram of one key, read now
- * @ks: the distribution
- * @v: its view
- * @g: a group of @v
- * @count: nr_slots counts to fill
- * @sum: nr_slots sums to fill, each clamped to what its count allows
- *
- * Context: any.
- * Return: the key's samples.
- */
-u64 kstats_family_read_group(struct kstats *ks,
-			     const struct kstats_family_view *v, u32 g,
-			     u64 *count, u64 *sum)
+static u64 kstats_family_read_group(struct kstats *ks,
+				    const struct kstats_family_view *v, u32 g,
+				    u64 *count, u64 *sum)
 {
 	u32 i, s, n = ks->nr_slots;
 	u64 total = 0;
@@ -354,7 +259,140 @@ u64 kstats_family_read_group(struct kstats *ks,
 		total += count[s];
 	return total;
 }
-EXPORT_SYMBOL_NS_GPL(kstats_family_read_group, KSTATS_NS);
+
+/*
+ * Copy the non-empty slots of every group, so that the file shows one
+ * instant of each key, and the keys the instant of the distribution's own
+ * snapshot, taken just before, give or take what is recorded meanwhile.
+ */
+static int kstats_family_copy(struct kstats *ks, struct kstats_family_view *v)
+{
+	u32 g, s, c, n = ks->nr_slots;
+	u64 *count, *sum;
+	int err = 0;
+
+	count = kvcalloc(n, sizeof(u64), GFP_KERNEL);
+	sum = kvcalloc(n, sizeof(u64), GFP_KERNEL);
+	if (!count || !sum) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (g = 0; g < v->nr; g++) {
+		v->samples[g] = kstats_family_read_group(ks, v, g, count, sum);
+		for (s = 0, c = 0; s < n; s++)
+			c += !!count[s];
+		if (!c)
+			continue;
+		v->cells[g] = kvcalloc(c, sizeof(*v->cells[g]), GFP_KERNEL);
+		if (!v->cells[g]) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (s = 0, c = 0; s < n; s++) {
+			if (!count[s])
+				continue;
+			v->cells[g][c].slot = s;
+			v->cells[g][c].count = count[s];
+			v->cells[g][c].sum = sum[s];
+			c++;
+		}
+		v->nr_cells[g] = c;
+	}
+out:
+	kvfree(count);
+	kvfree(sum);
+	return err;
+}
+
+/**
+ * kstats_family_view() - the keys of a family, grouped and ordered
+ * @ks: a distribution with a family
+ * @v: where to put them; free with kstats_family_view_free()
+ *
+ * Context: process (allocates, sorts).
+ * Return: 0 or -ENOMEM.
+ */
+int kstats_family_view(struct kstats *ks, struct kstats_family_view *v)
+{
+	struct kstats_family *f = ks->family;
+	u32 n = 0, i, g, nr = min_t(u32, atomic_read(&f->nr_keys), f->max);
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	v->member = kvcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
+	v->first = kvcalloc(nr + 2, sizeof(u32), GFP_KERNEL);
+	v->samples = kvcalloc(nr + 1, sizeof(u64), GFP_KERNEL);
+	v->cells = kvcalloc(nr + 1, sizeof(*v->cells), GFP_KERNEL);
+	v->nr_cells = kvcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
+	v->order = kvcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
+	if (!v->member || !v->first || !v->samples || !v->cells ||
+	    !v->nr_cells || !v->order) {
+		kstats_family_view_free(v);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nr; i++)
+		/* Pairs with the insert's release: a key set is written. */
+		if (smp_load_acquire(&f->keys[i].set))
+			v->member[n++] = i;
+	v->member[n++] = f->max;
+
+	sort_r(v->member, n, sizeof(u32), kstats_family_cmp_key, NULL, f);
+	for (i = 0; i < n; i++) {
+		if (!i || kstats_family_cmp_key(&v->member[i - 1],
+						&v->member[i], f))
+			v->first[v->nr++] = i;
+	}
+	v->first[v->nr] = n;
+	err = kstats_family_copy(ks, v);
+	if (err) {
+		kstats_family_view_free(v);
+		return err;
+	}
+	for (g = 0; g < v->nr; g++)
+		v->order[g] = g;
+	sort_r(v->order, v->nr, sizeof(u32), kstats_family_cmp_samples, NULL,
+	       v);
+
+	/* "other" is the last group, by the key order. */
+	v->keys = v->nr - 1;
+	v->other = v->samples[v->nr - 1];
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_family_view, KSTATS_NS);
+
+/**
+ * kstats_family_view_free() - free what kstats_family_view() allocated
+ * @v: the view; zeroed afterwards
+ */
+void kstats_family_view_free(struct kstats_family_view *v)
+{
+	u32 g;
+
+	for (g = 0; v->cells && g < v->nr; g++)
+		kvfree(v->cells[g]);
+	kvfree(v->cells);
+	kvfree(v->nr_cells);
+	kvfree(v->member);
+	kvfree(v->first);
+	kvfree(v->samples);
+	kvfree(v->order);
+	memset(v, 0, sizeof(*v));
+}
+EXPORT_SYMBOL_NS_GPL(kstats_family_view_free, KSTATS_NS);
+
+/**
+ * kstats_family_group_is_other() - whether group @g is "other"
+ * @ks: the distribution
+ * @v: its view
+ * @g: a group
+ *
+ * Return: true for the group of index max.
+ */
+bool kstats_family_group_is_other(const struct kstats *ks,
+				  const struct kstats_family_view *v, u32 g)
+{
+	return v->member[v->first[g]] >= ks->family->max;
+}
 
 /**
  * kstats_family_format_key() - the text of a key, as its file shows it

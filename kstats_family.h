@@ -127,12 +127,27 @@ kstats_family_record_signed(struct kstats *ks, u32 index, s64 val)
 }
 
 /**
+ * struct kstats_family_cell - one non-empty slot of a key, as read
+ * @slot: the slot
+ * @count: its samples
+ * @sum: their offsets, clamped to what @count allows
+ */
+struct kstats_family_cell {
+	u32 slot;
+	u64 count;
+	u64 sum;
+};
+
+/**
  * struct kstats_family_view - the keys of a family, for its file
  * @nr: groups of indexes with the same key (a key inserted by two CPUs at
  *	once may own two indexes), "other" included
  * @first: group g is @member[@first[g]] .. @member[@first[g + 1] - 1]
  * @member: the indexes, by group
- * @samples: samples of each group when the view was made
+ * @samples: samples of each group, as copied
+ * @cells: the non-empty slots of each group, copied when the view was
+ *	made, right after the distribution's own snapshot
+ * @nr_cells: how many, for each group
  * @order: the groups, most samples first
  * @keys: distinct keys ("other" not counted)
  * @other: samples of "other"
@@ -142,6 +157,8 @@ struct kstats_family_view {
 	u32 *first;
 	u32 *member;
 	u64 *samples;
+	struct kstats_family_cell **cells;
+	u32 *nr_cells;
 	u32 *order;
 	u32 keys;
 	u64 other;
@@ -149,9 +166,6 @@ struct kstats_family_view {
 
 int kstats_family_view(struct kstats *ks, struct kstats_family_view *v);
 void kstats_family_view_free(struct kstats_family_view *v);
-u64 kstats_family_read_group(struct kstats *ks,
-			     const struct kstats_family_view *v, u32 g,
-			     u64 *count, u64 *sum);
 bool kstats_family_group_is_other(const struct kstats *ks,
 				  const struct kstats_family_view *v, u32 g);
 int kstats_family_format_key(const struct kstats_family *f,

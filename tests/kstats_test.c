@@ -1221,14 +1221,11 @@ static void kstats_test_family(struct kunit *test)
 	struct kstats_family_view v;
 	struct kstats_snapshot snap;
 	struct kstats_summary sum;
-	u64 key[2] = {}, *count, *osum, n = 0;
+	const struct kstats_family_cell *cell;
+	u64 key[2] = {}, n = 0;
 	char buf[80];
-	u32 i, s;
+	u32 i;
 
-	count = kunit_kcalloc(test, ks->nr_slots, sizeof(u64), GFP_KERNEL);
-	osum = kunit_kcalloc(test, ks->nr_slots, sizeof(u64), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, count);
-	KUNIT_ASSERT_NOT_NULL(test, osum);
 	KUNIT_EXPECT_EQ(test, kstats_family_enable(ks, 0, "pid", false, false),
 			-EINVAL);
 	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 4, "pid", false, false),
@@ -1260,11 +1257,13 @@ static void kstats_test_family(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kstats_family_group_is_other(ks, &v, v.order[1]));
 	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "20"), 1ULL);
 	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "40"), 0ULL);
-	KUNIT_EXPECT_EQ(test, kstats_family_read_group(ks, &v, v.order[0],
-						       count, osum), 3ULL);
-	s = kstats_slot(100, 3);
-	KUNIT_EXPECT_EQ(test, count[s], 3ULL);
-	KUNIT_EXPECT_EQ(test, kstats_slot_avg(s, 3, count[s], osum[s]), 100ULL);
+	/* Key 10's copy: one slot, that of 100, with 3 samples of 100. */
+	KUNIT_ASSERT_EQ(test, v.nr_cells[v.order[0]], 1U);
+	cell = v.cells[v.order[0]];
+	KUNIT_EXPECT_EQ(test, cell->slot, kstats_slot(100, 3));
+	KUNIT_EXPECT_EQ(test, cell->count, 3ULL);
+	KUNIT_EXPECT_EQ(test, kstats_slot_avg(cell->slot, 3, cell->count,
+					      cell->sum), 100ULL);
 	for (i = 0; i < v.nr; i++)
 		n += v.samples[i];
 	take(test, ks, &snap, &sum);

@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Families ("by KEY [max N]"): one histogram per key, bounded, nothing
+# lost.  The workloads are kvalue's (tests/guest/kvalue.c), each reading a
+# size no one else reads, so every key's count is asserted exactly; the
+# keys' samples must always add up to the node's total.
+
+check "insmod kstats.ko (families)" insmod $KB/kstats.ko
+NCPU=$(grep -c ^processor /proc/cpuinfo)
+
+# f_trace CMD: a _control write that must succeed, as a test.
+f_trace() { expect "$1" "$(ctl $KS/_control "$1")" ok; }
+
+# f_samples FILE KEY: N of the line "key KEY samples N", or nothing.
+f_samples() { awk -v k="$2" '$1 == "key" && $2 == k { print $4 }' "$1"; }
+
+# f_keys FILE: the keys in the order of the file.
+f_keys() { awk '$1 == "key" { printf "%s ", $2 }' "$1"; }
+
+# f_check FILE: ok when the file is a well-formed family: every block's
+# rows add up to its samples, the keys' samples to the header's, blocks
+# ordered by samples, no key twice, no row outside a block; else why not.
+f_check() {
+	awk '
+	$1 == "#" && $2 == "name" { for (k = 3; k < NF; k++) if ($k == "samples") total = $(k + 1) }
+	$1 == "key" {
+		if (key != "" && rows != want) { printf "key %s: rows %d, samples %d; ", key, rows, want; bad = 1 }
+		if (seen[$2]++) { printf "key %s twice; ", $2; bad = 1 }
+		if (nkeys && $4 + 0 > last) { printf "key %s out of order; ", $2; bad = 1 }
+		key = $2; want = $4 + 0; rows = 0; last = $4 + 0; nkeys++; sum += $4
+	}
+	$1 == "slot" {
+		if (key == "" || $3 != "CPUS") { printf "row outside a key: %s; ", $0; bad = 1 }
+		rows += $6
+	}
+	END {
+		if (key != "" && rows != want) { printf "key %s: rows %d, samples %d; ", key, rows, want; bad = 1 }
+		if (sum != total) { printf "keys add up to %d, samples %d; ", sum, total; bad = 1 }
+		print bad ? "" : "ok"
+	}' "$1"
+}
+
+# f_hist FILE KEY V:N...: KEY's rows hold exactly N samples of each V.
+f_hist() {
+	local f=$1 key=$2
+	shift 2
+	awk -v key="$key" -v spec="$*" '
+	BEGIN {
+		n = split(spec, s, " ")
+		for (i = 1; i <= n; i++) { split(s[i], p, ":"); v[i] = p[1] + 0; c[i] = p[2] + 0; want += c[i] }
+	}
+	$1 == "key" { in_key = $2 == key }
+	in_key && $1 == "slot" {
+		cnt = $6 + 0; lo = $12 + 0; hi = $14 + 0; e = 0
+		for (i = 1; i <= n; i++) if (v[i] >= lo && v[i] <= hi) e += c[i]
+		if (e != cnt) { printf "slot %s..%s has %d, want %d; ", lo, hi, cnt, e; bad = 1 }
+		got += cnt
+	}
+	END {
+		if (got != want) { printf "%d samples, want %d; ", got, want; bad = 1 }
+		print bad ? "" : "ok"
+	}' "$f"
+}
+
+# --- by comm: two programs, their own keys, exact counts ---------------------
+f_trace "trace vfs_read name f_comm value arg2 by comm"
+kvalue -n kfa read /dev/zero 100 50 || not_ok "kvalue kfa"
+kvalue -n kfb read /dev/zero 3000 30 || not_ok "kvalue kfb"
+cat $KS/f_comm > /tmp/f
+expect "by comm: header line" "$(grep -m1 "^# family" /tmp/f | cut -d" " -f2-6)" "family by comm max 64"
+expect "by comm: kfa's 50 reads of 100 in its key" "$(f_hist /tmp/f kfa 100:50)" ok
+expect "by comm: kfb's 30 reads of 3000 in its key" "$(f_hist /tmp/f kfb 3000:30)" ok
+expect "by comm: the keys add up to the total, in order" "$(f_check /tmp/f)" ok
+expect "by comm: no per-CPU rows in a family's file" "$(grep -c '^slot [0-9]* CPU ' /tmp/f)" 0
+ctl $KS/f_comm reset >/dev/null
+kvalue -n kfa read /dev/zero 100 4 || not_ok "kvalue kfa"
+cat $KS/f_comm > /tmp/f
+expect "reset: only what came after, in the keys" "$(f_samples /tmp/f kfa) $(f_samples /tmp/f kfb)" "4 "
+expect "reset: keys add up" "$(f_check /tmp/f)" ok
+
+# --- more keys than max: other, nothing lost ------------------------------------
+f_trace "trace vfs_read name f_max value arg2 if arg2 == 777 by comm max 2"
+for c in kf1 kf2 kf3 kf4 kf5; do
+	kvalue -n $c read /dev/zero 777 10 || not_ok "kvalue $c"
+done
+cat $KS/f_max > /tmp/f
+expect "max 2: kf1 and kf2 have keys, the rest is other" \
+	"$(f_samples /tmp/f kf1) $(f_samples /tmp/f kf2) $(f_samples /tmp/f other)" "10 10 30"
+expect "max 2: header keys 2 other 30" "$(field /tmp/f family keys) $(field /tmp/f family other)" "2 30"
+expect "max 2: samples 50, missed 0" "$(field /tmp/f name samples) $(field /tmp/f name missed)" "50 0"
+expect "max 2: the keys add up" "$(f_check /tmp/f)" ok
+
+# --- many short-lived processes, by pid ------------------------------------------
+f_trace "trace vfs_read name f_pid value arg2 if arg2 == 555 by pid max 16"
+i=0
+while [ $i -lt 40 ]; do
+	kvalue read /dev/zero 555 3 || not_ok "kvalue $i"
+	i=$((i + 1))
+done
+cat $KS/f_pid > /tmp/f
+expect "by pid: 40 processes of 3 reads: 16 keys of 3, other 72" \
+	"$(field /tmp/f family keys) $(field /tmp/f family other) $(awk '$1 == "key" && $2 != "other" && $4 != 3' /tmp/f | wc -l)" "16 72 0"
+expect "by pid: samples 120, and the keys add up" "$(field /tmp/f name samples) $(f_check /tmp/f)" "120 ok"
+
+# --- every CPU at once, keys made while they record ------------------------------
+f_trace "trace vfs_read name f_cpus value arg2 if arg2 == 333 by comm"
+pids=""
+i=0
+while [ $i -lt $((NCPU * 2)) ]; do
+	kvalue -n kfc$i -t 500 read /dev/zero 333 500 &
+	pids="$pids $!"
+	i=$((i + 1))
+done
+for p in $pids; do wait $p || not_ok "kvalue kfc: exit $?"; done
+cat $KS/f_cpus > /tmp/f
+expect "all CPUs: $((NCPU * 2)) programs of 2 threads, 1000 reads each key" \
+	"$(awk '$1 == "key" && $4 != 1000' /tmp/f | wc -l) $(field /tmp/f family keys)" "0 $((NCPU * 2))"
+expect "all CPUs: samples $((NCPU * 2000)), the keys add up" \
+	"$(field /tmp/f name samples) $(f_check /tmp/f)" "$((NCPU * 2000)) ok"
+
+# --- a function's return value as the key; a duration family ----------------------
+f_trace "trace vfs_read name f_ret if arg2 == 444 by ret"
+kvalue read /dev/zero 444 6 || not_ok "kvalue 444"
+cat $KS/f_ret > /tmp/f
+expect "by ret: 6 calls in the key 444" "$(f_samples /tmp/f 444) $(field /tmp/f name samples)" "6 6"
+expect "by ret: a duration family (clock ktime)" "$(field /tmp/f name clock) $(f_check /tmp/f)" "ktime ok"
+
+# --- a section, the key taken at its start -------------------------------------------
+f_trace "trace f_sys comm kfs start tp:raw_syscalls:sys_enter by arg1 end tp:raw_syscalls:sys_exit"
+kvalue -n kfs sleep 100 20 || not_ok "kvalue sleep"
+cat $KS/f_sys > /tmp/f
+# x86-64: clock_nanosleep is system call 230
+expect "section by arg1: 20 clock_nanosleep calls in their key" "$(f_samples /tmp/f 230)" 20
+expect "section by arg1: the keys add up" "$(f_check /tmp/f)" ok
+expect "section by arg1: each sleep is 100 us or more" \
+	"$(awk -v k=230 '$1 == "key" { in_k = $2 == k } in_k && $1 == "slot" && $12 < 90000' /tmp/f | wc -l)" 0
+f_trace "trace f_sv start tp:irq:softirq_entry key cpu by arg0 end tp:irq:softirq_exit key cpu"
+sleep 1
+cat $KS/f_sv > /tmp/f
+expect "softirq by vector: a TIMER (1) key after a second" "$([ "$(f_samples /tmp/f 1)" -gt 0 ] 2>/dev/null && echo yes)" yes
+expect "softirq by vector: the keys add up" "$(f_check /tmp/f)" ok
+
+# --- refusals -------------------------------------------------------------------------
+f_refused() {
+	dmesg_mark
+	expect "refused: $1" "$(ctl $KS/_control "$2")" EINVAL
+	dmesg_has "$3" && ok "refused: $1: kernel log says why" ||
+		not_ok "refused: $1: no kernel log line /$3/"
+}
+f_refused "by without a key" "trace vfs_read name f_bad by" "by needs a key"
+f_refused "by an unknown key" "trace vfs_read name f_bad by bogus" "unknown by key 'bogus'"
+f_refused "by comm max 0" "trace vfs_read name f_bad by comm max 0" "max '0' is not 1..65536"
+f_refused "by comm max 65537" "trace vfs_read name f_bad by comm max 65537" "max '65537' is not 1..65536"
+f_refused "by after a section's end" "trace f_bad start tp:raw_syscalls:sys_enter end tp:raw_syscalls:sys_exit by comm" "start point's options"
+expect "nothing left of the refusals" "$([ -e $KS/f_bad ] || echo none)" none
+
+expect "remove all (families)" "$(ctl $KS/_control 'remove all')" ok
+check "rmmod kstats (families)" rmmod kstats
