@@ -588,16 +588,18 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  *	new NAME [bits B] [clock ktime|local|tsc|none] [max V]
  *	remove NAME | remove all
  *	trace FUNC [bits B] [clock C] [name NAME] [maxactive N]
- *		[mech fprobe|kretprobe] [gap] [value V] [FILTER...]
- *	trace NAME start POINT end POINT [bits B] [clock C] [name NAME]
- *		[FILTER...]
+ *		[mech fprobe|kretprobe] [gap] [value V] [FILTER...] [BY]
+ *	trace NAME start POINT [key K] [BY] [FILTER...]
+ *		end POINT [key K] [FILTER...] [bits B] [clock C] [name NAME]
  *	trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V]
- *		[FILTER...]
+ *		[FILTER...] [BY]
  *
  * where V is ret or argN with dereferences (kstats_parse_value()) and a
  * FILTER is one of pid N, tid N, comm NAME, cpu N or if V OP C (OP one of
  * == != < <= > >= &, C a signed decimal or 0x-hex number; at most
- * KSTATS_MAX_CONDS of them).  A trace node's clock is ktime, local or tsc
+ * KSTATS_MAX_CONDS of them), and BY is "by comm|pid|tid|cpu|V [max N]":
+ * one histogram per key, at most N keys (KSTATS_FAMILY_DEFAULT, up to
+ * KSTATS_FAMILY_MAX), "max" right after the key being the family's.  A trace node's clock is ktime, local or tsc
  * (none records no time), except with a value, which makes it none; gap is
  * for functions without filters; ret for functions only; a section's
  * filters are checked at both its points.

@@ -68,8 +68,9 @@ int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 			ilog2(KSTATS_FAMILY_WINDOW));
 	f->table = kvcalloc(1UL << f->bits, sizeof(*f->table), GFP_KERNEL);
 	f->keys = kvcalloc(max, sizeof(*f->keys), GFP_KERNEL);
-	f->hist = kvcalloc((size_t)(max + 1) * ks->nr_slots,
-			   sizeof(*f->hist), GFP_KERNEL);
+	/* Up to half a GiB: fail rather than wake the OOM killer. */
+	f->hist = kvcalloc((size_t)(max + 1) * ks->nr_slots, sizeof(*f->hist),
+			   GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!f->table || !f->keys || !f->hist) {
 		kstats_family_free(f);
 		return -ENOMEM;

@@ -69,8 +69,10 @@ trace_rows() {
 
 	# kstats trace, default mechanism (fprobe where available), then forced kretprobe
 	# then values (an argument at the entry alone, the return value) and
-	# a filter that always holds (cpu 0 on one vCPU), with the duration
-	for v in default kretprobe tsc kretprobe-tsc value-arg value-ret filter; do
+	# a filter that always holds (cpu 0 on one vCPU), with the duration;
+	# and families: the duration split by task name, by CPU
+	for v in default kretprobe tsc kretprobe-tsc value-arg value-ret filter \
+		 family-comm family-cpu; do
 		case $v in
 		default) opt= ;;
 		kretprobe) opt=" mech kretprobe" ;;
@@ -79,10 +81,12 @@ trace_rows() {
 		value-arg) opt=" value arg0" ;;
 		value-ret) opt=" value ret" ;;
 		filter) opt=" cpu 0" ;;
+		family-comm) opt=" by comm" ;;
+		family-cpu) opt=" by cpu" ;;
 		esac
 		if try "echo 'trace $F name $N$opt' > $KC"; then
 			measure $kind kstats_$v
-			head -n 3 /sys/kernel/debug/kstats/$N 2>/dev/null |
+			grep -E '^# (name|clock|source|family)' /sys/kernel/debug/kstats/$N 2>/dev/null |
 				sed "s/^/BENCHINFO kstats_trace_$v /"
 			try "echo 'remove $N' > $KC" ||
 				echo "BENCHINFO kstats_trace_$v remove failed: $ERR"

@@ -209,6 +209,8 @@ trows = [
     ("kstats `trace FUNC value arg0` (a value: fprobe at the entry alone)", "kstats_value-arg"),
     ("kstats `trace FUNC value ret` (the return value: fprobe entry and exit)", "kstats_value-ret"),
     ("kstats `trace FUNC cpu 0` (the duration, with a filter that holds)", "kstats_filter"),
+    ("kstats `trace FUNC by comm` (a family: the duration per task name)", "kstats_family-comm"),
+    ("kstats `trace FUNC by cpu` (a family: the duration per CPU)", "kstats_family-cpu"),
     ("kstats `trace S start tp:raw_syscalls:sys_enter end tp:raw_syscalls:sys_exit` (a keyed section, key task)", "section_task"),
     ("the same section with `key cpu`", "section_cpu"),
     ("ftrace function_graph, filtered to FUNC", "fgraph"),
@@ -287,6 +289,25 @@ for m in ic["MEM"]:
                                      m["slots"], m["bytes_per_cpu"], form))
 if not ic["MEM"]:
     P("| n/a | | | | |")
+P()
+P("### Memory per key of a family")
+P()
+P("Each key of a family (`by KEY max N`) has one histogram shared by all CPUs "
+  "(count and sum per slot, 16 bytes), its key and four lookup-table entries; "
+  "all N + 1 (with `other`) are allocated when the node is made. As the "
+  "module reports it (`key_bytes` of the `# family` line, bits 3):")
+P()
+seen = set()
+for l in ic["INFO"]:
+    f = l.split()
+    if "family" in f and "key_bytes" in f and f[1] not in seen:
+        seen.add(f[1])
+        kb = int(f[f.index("key_bytes") + 1])
+        mx = int(f[f.index("max") + 1])
+        P("- `%s`: %d bytes per key; max %d keys: %.1f KiB" %
+          (" ".join(f[f.index("family"):f.index("max")]), kb, mx, kb * (mx + 1) / 1024.0))
+if not seen:
+    P("- n/a")
 PY
 cat "$out/results.md"
 say "done in $(( $(now) - t_start )) s: $out/results.md"

@@ -872,6 +872,7 @@ static const char *const words[] = {
 	"no_such_fn", "vfs_*", "\xc3\xa9t\xc3\xa9", "\xff\xfe",
 	"value", "pid", "tid", "comm", "cpu", "if", "ret", "arg0", "arg11",
 	"arg12", "arg3+0:8", "ret+0:8", "arg0-8:s4", "==", "&", ">=", "<",
+	"by", "max", "65537",
 };
 
 #define PICK(a) (a[rn(sizeof(a) / sizeof(a[0]))])
@@ -886,7 +887,7 @@ static size_t gen_cmd(char *b, size_t max)
 	static const char *const keys[] = { "bits", "clock", "max", "name",
 		"mech", "maxactive", "gap", "start", "end", "value", "value",
 		"pid", "tid", "comm", "cpu", "if ret ==", "if arg0+0:8 &",
-		"if arg1 <" };
+		"if arg1 <", "by", "by comm max", "by arg0 max" };
 	static const char *const vals[] = { "0", "3", "5", "6", "-1", "none",
 		"local", "ktime", "tsc", "kretprobe", "fprobe", "fz1", "fz2",
 		"1000", "0x10", "18446744073709551615", "__x64_sys_getppid",
