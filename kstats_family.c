@@ -394,6 +394,7 @@ bool kstats_family_group_is_other(const struct kstats *ks,
 {
 	return v->member[v->first[g]] >= ks->family->max;
 }
+EXPORT_SYMBOL_NS_GPL(kstats_family_group_is_other, KSTATS_NS);
 
 /**
  * kstats_family_format_key() - the text of a key, as its file shows it
