@@ -55,6 +55,29 @@ struct kerrno {
 	u64 count;
 };
 
+/*
+ * One key of a family (a node split by a key, "# family by ..."): its text
+ * as the file has it (comm bytes outside 0x21..0x7e and '\\' as \\xHH, so
+ * safe to print), the same unescaped in @raw, and its histogram.
+ */
+#define KEY_TEXT_MAX	64	/* 15 comm bytes escaped, or a decimal */
+struct kkey {
+	char text[KEY_TEXT_MAX];
+	char raw[KEY_TEXT_MAX];
+	size_t rawlen;
+	int other;		/* the key "other": keys past max, unreadable */
+	u64 samples;
+	struct kslot *slots;	/* increasing slot, all CPUs */
+	size_t nslots;
+	u32 line;
+};
+
+/* The "# family" line. */
+struct kfamily {
+	char by[160];		/* comm pid tid cpu, or a value */
+	u64 max, keys, other, key_bytes;
+};
+
 /* The percentile summary, in the order of the "# summary" line. */
 struct ksummary {
 	u64 samples, min, p50, p90, p99, p999, max, mean;
@@ -86,6 +109,15 @@ struct snapshot {
 	long long neg_min, neg_max;
 	struct kerrno *errnos;	/* increasing errno, counts > 0 */
 	size_t nerrnos;
+	/*
+	 * A family: its keys, largest first.  @slots is then the total of the
+	 * keys (what summary, diff, watch and export's total series read) and
+	 * there are no CPU rows.
+	 */
+	int is_family;
+	struct kfamily family;
+	struct kkey *keys;
+	size_t nkeys;
 };
 
 /* snapshot.c */
@@ -96,6 +128,8 @@ int snapshot_load(struct snapshot *s, const char *path, char *err,
 void snapshot_free(struct snapshot *s);
 int valid_name(const char *name);
 int valid_value(const char *v);
+int valid_by(const char *by);
+int key_unescape(const char *text, char *raw, size_t len, size_t *rawlen);
 
 /* stats.c */
 struct ks_result {

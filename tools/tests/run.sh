@@ -81,6 +81,7 @@ assert sum(s['count'] for s in d['slots']) == d['samples']
 # and recomputed here from the all-CPU rows: hi of the slot holding
 # rank ceil(N * q), min the first lo, max the last hi
 rows = [l.split() for l in open('$f') if l.startswith('slot ') and l.split()[2] == 'CPUS']
+rows.sort(key=lambda r: int(r[1]))	# a family: each key's rows
 n = sum(int(r[5]) for r in rows)
 def pct(ppm):
     rank, c = -(-n * ppm // 1000000), 0
