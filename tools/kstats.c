@@ -166,6 +166,17 @@ static int opt_number(int c, const char *arg, struct opts *o)
 		if (id_opt(arg, 2147483647, &o->pid))
 			return usage_error("--pid takes a process id, 0 or more");
 		break;
+	case 'K':
+		o->seen |= O_TOP;
+		if (num(arg, 1, 1e9, &v) || v != (long)v)
+			return usage_error("--top takes a count of keys, 1 or more");
+		o->top = (unsigned int)v;
+		break;
+	case 'M':
+		o->seen |= O_MAXKEYS;
+		if (id_opt(arg, 65536, &o->max_keys) || !o->max_keys)
+			return usage_error("--max-keys takes a count from 1 to 65536");
+		break;
 	case 't':
 		o->seen |= O_TID;
 		if (id_opt(arg, 2147483647, &o->tid))
@@ -231,6 +242,21 @@ static int opt_other(int c, const char *arg, struct opts *o)
 	case 'v':
 		o->seen |= O_VERBOSE;
 		break;
+	case 'Y':
+		if (o->seen & O_BY)
+			return usage_error("--by is given once");
+		o->seen |= O_BY;
+		o->by = arg;
+		break;
+	case 'P':
+		o->seen |= O_PIDS;
+		break;
+	case 'L':
+		o->seen |= O_TIDS;
+		break;
+	case 'D':
+		o->seen |= O_DISK;
+		break;
 	case 'h':
 		fputs(usage, stdout);
 		exit(0);
@@ -265,6 +291,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "tid", required_argument, NULL, 't' },
 		{ "comm", required_argument, NULL, 'm' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "top", required_argument, NULL, 'K' },
+		{ "by", required_argument, NULL, 'Y' },
+		{ "max-keys", required_argument, NULL, 'M' },
+		{ "pids", no_argument, NULL, 'P' },
+		{ "tids", no_argument, NULL, 'L' },
+		{ "disk", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -274,8 +306,24 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		lo[1] = (struct option){ "cpu", required_argument, NULL, 'u' };
 	opterr = 0;
 	optind = 0;	/* glibc: start afresh at argv[1] */
-	while ((c = getopt_long(argc, argv, "+:b:d:i:c:o:hv", lo, NULL)) != -1) {
-		int r = opt_number(c, optarg, o);
+	while ((c = getopt_long(argc, argv, "+:b:d:i:c:o:hvPLD", lo, NULL)) != -1) {
+		int r;
+
+		/*
+		 * A recipe's --pid without a number (at the end, or before
+		 * another option) is runqlat's "a histogram per process", as
+		 * --pids; --pid N stays the filter.
+		 */
+		if (o->nargs && is_recipe(o->args[0]) &&
+		    ((c == ':' && optopt == 'p') ||
+		     (c == 'p' && optarg[0] == '-' && optarg[1] &&
+		      (optarg[1] < '0' || optarg[1] > '9')))) {
+			if (c == 'p' && optarg == argv[optind - 1])
+				optind--;	/* the option after --pid */
+			o->seen |= O_PIDS;
+			continue;
+		}
+		r = opt_number(c, optarg, o);
 
 		if (r < 0)
 			r = opt_other(c, optarg, o);

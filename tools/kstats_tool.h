@@ -14,6 +14,7 @@
  *             export (cli.h: what they share)
  * trace.c     the trace subcommand
  * btf.c       --value and --if expressions to the kernel's terms (btf.h)
+ * family.c    a family's keys in show, JSON (keys.c: their names)
  */
 #ifndef KSTATS_TOOL_H
 #define KSTATS_TOOL_H
@@ -195,6 +196,7 @@ struct kslot *hist_merge(struct kslot *const *t, const size_t *n, size_t k,
 			 unsigned int frac_bits, size_t *nout);
 
 /* render.c */
+struct keyview;
 const char *fmt_value(char *buf, size_t len, u64 v, const char *unit);
 const char *fmt_bound(char *buf, size_t len, u64 v, const char *unit);
 void print_histogram_bits(FILE *f, const struct kslot *s, size_t n,
@@ -202,6 +204,14 @@ void print_histogram_bits(FILE *f, const struct kslot *s, size_t n,
 			  int max_rows);
 void print_show(FILE *f, const struct snapshot *snap, int per_cpu,
 		int max_rows);
+void print_show_keys(FILE *f, const struct snapshot *snap, int per_cpu,
+		     int max_rows, const struct keyview *kv);
+void json_snapshot_keys(FILE *f, const struct snapshot *snap, int ind,
+			const struct keyview *kv);
+void summary_head(FILE *f, const char *first);
+void summary_row(FILE *f, const char *label, const struct ksummary *s,
+		 const char *unit, const char *mark);
+void json_summary(FILE *f, const struct ksummary *s);
 void snap_summary(const struct snapshot *snap, struct ksummary *out);
 void print_cpu_table(FILE *f, const struct snapshot *snap);
 void json_snapshot(FILE *f, const struct snapshot *snap, int indent);
@@ -211,6 +221,28 @@ void safe_text(FILE *f, const char *s);
 const char *errno_name(u32 err);
 void print_negative(FILE *f, const struct snapshot *cur,
 		    const struct snapshot *prev);
+
+/* keys.c: the names of keys, as the recipes show them */
+enum keynames { KEYS_RAW, KEYS_SOFTIRQ, KEYS_SYSCALL, KEYS_IRQ, KEYS_DISK };
+long syscall_nr(const char *name);
+const char *syscall_name(long nr);
+const char *softirq_name(long vec);
+int irq_name(FILE *f, long irq, char *buf, size_t len);
+void disk_name(const char *sysdir, unsigned long long dev, char *buf,
+	       size_t len);
+const char *key_label(const struct kkey *k, enum keynames names, char *buf,
+		      size_t len);
+
+/* family.c: a family's keys in show, JSON and Prometheus */
+struct keyview {
+	unsigned int top;	/* the largest keys only, 0: all */
+	enum keynames names;
+};
+void print_family(FILE *f, const struct snapshot *snap, int max_rows,
+		  const struct keyview *kv);
+void json_keys(FILE *f, const struct snapshot *snap, int ind,
+	       const struct keyview *kv);
+size_t utf8_seq(const unsigned char *p, size_t n);
 
 /* export.c */
 #define EXPORT_BUCKETS	64	/* default at most, with +Inf */
