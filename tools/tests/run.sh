@@ -596,7 +596,7 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 		: > "$T/tr/_control"
 		rc 0 "runqlat $a with this machine's BTF" $K --root "$T/tr" runqlat $a -d 0.01 -v
 		case $a in *tid*|-L) f=pid ;; *) f=tgid ;; esac
-		off=$(python3 -c "print(1)" > /dev/null; grep -oE 'by arg0\+[0-9]+:s4' "$T/tr/_control" | head -1)
+		off=$(grep -oE 'by arg0\+[0-9]+:s4' "$T/tr/_control" | head -1)
 		grep -qE '^trace runqlat start tp:sched:sched_wakeup key arg0 by arg0\+[0-9]+:s4 end tp:sched:sched_switch key arg2( bits 2)?$' "$T/tr/_control" &&
 			ok "runqlat $a: by the woken task's $f ($off)" || bad "runqlat $a" "$(cat "$T/tr/_control")"
 		eval "off_$f='$off'"

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 
@@ -407,6 +409,57 @@ static void test_family_parse(void)
 	fam_edit("keys 2", "keys 1", "t:5: family keys 1 but 2 keys are printed");
 	fam_edit("keys 2", "keys 3", NULL);	/* a key whose samples are not yet */
 	fam_edit("mean 3149", "mean 3151", "t:6: summary mean 3151 is impossible for the slot averages (3149..3150)");
+}
+
+/* The names the recipes give keys: vectors, calls, IRQs, disks. */
+static void test_key_names(void)
+{
+	static const char interrupts[] =
+		"           CPU0       CPU1\n"
+		"  0:         44          0   IO-APIC   2-edge      timer\n"
+		" 24:          0         12  PCI-MSI 327680-edge      xhci_hcd\n"
+		"NMI:          0          0   Non-maskable interrupts\n";
+	struct kkey k = { .text = "1" };
+	char buf[64], dir[] = "/tmp/kstats-unit-XXXXXX", path[128];
+	FILE *f;
+
+	check(!strcmp(softirq_name(1), "TIMER") && !strcmp(softirq_name(0), "HI") &&
+	      !strcmp(softirq_name(9), "RCU") && !softirq_name(10) && !softirq_name(-1),
+	      "keys: softirq vector 1 is TIMER, 0 HI, 9 RCU, 10 none");
+	check(!strcmp(key_label(&k, KEYS_SOFTIRQ, buf, sizeof(buf)), "TIMER") &&
+	      !strcmp(key_label(&k, KEYS_RAW, buf, sizeof(buf)), "1"),
+	      "keys: a softirq family's key 1 shown as TIMER");
+	check(syscall_nr("clock_nanosleep") >= 0 &&
+	      !strcmp(syscall_name(syscall_nr("clock_nanosleep")), "clock_nanosleep") &&
+	      !strcmp(syscall_name(syscall_nr("getppid")), "getppid") &&
+	      !syscall_name(-1), "keys: a system call's number to its name and back");
+	f = fmemopen((void *)interrupts, sizeof(interrupts) - 1, "r");
+	check(f && !irq_name(f, 24, buf, sizeof(buf)) && !strcmp(buf, "xhci_hcd"),
+	      "keys: IRQ 24's name, the last column of /proc/interrupts");
+	if (f)
+		fclose(f);
+	f = fmemopen((void *)interrupts, sizeof(interrupts) - 1, "r");
+	check(f && irq_name(f, 2, buf, sizeof(buf)), "keys: an IRQ not listed has no name");
+	if (f)
+		fclose(f);
+	if (mkdtemp(dir)) {
+		snprintf(path, sizeof(path), "%s/8:16", dir);
+		mkdir(path, 0700);
+		snprintf(path, sizeof(path), "%s/8:16/uevent", dir);
+		f = fopen(path, "w");
+		if (f) {
+			fputs("MAJOR=8\nMINOR=16\nDEVNAME=sdb\n", f);
+			fclose(f);
+		}
+		disk_name(dir, 8ULL << 20 | 16, buf, sizeof(buf));
+		check(!strcmp(buf, "sdb"), "keys: dev_t 8 << 20 | 16 is the disk sdb (DEVNAME)");
+		disk_name(dir, 259ULL << 20 | 3, buf, sizeof(buf));
+		check(!strcmp(buf, "259:3"), "keys: an unknown disk as MAJ:MIN");
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/8:16", dir);
+		rmdir(path);
+		rmdir(dir);
+	}
 }
 
 /* --- values: BTF translation ------------------------------------------- */
@@ -904,6 +957,7 @@ int main(int argc, char **argv)
 	test_value_lines();
 	test_value_print();
 	test_family_parse();
+	test_key_names();
 	test_btf_values();
 	test_btf_vmlinux();
 	for (int i = 1; i < argc; i++)
