@@ -56,4 +56,9 @@ void kbtf_close(struct kbtf *k);
 int btf_resolve_value(const char *target, const char *expr, char *out,
 		      size_t len, char *err, size_t errlen);
 
+/* trace.c: --by KEY in the kernel's terms (comm pid tid cpu, or a value) */
+int by_native(const char *by);
+int by_key(const struct kbtf *k, const char *berr, const char *by, char *v,
+	   size_t len, char *err, size_t errlen);
+
 #endif /* KSTATS_BTF_H */

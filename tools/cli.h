@@ -15,7 +15,9 @@ enum {
 	O_ALPHA = 1 << 8, O_THRESH = 1 << 9, O_FORMAT = 1 << 10,
 	O_HOST = 1 << 11, O_VALUE = 1 << 12, O_IF = 1 << 13, O_PID = 1 << 14,
 	O_TID = 1 << 15, O_COMM = 1 << 16, O_TCPU = 1 << 17,
-	O_VERBOSE = 1 << 18, O_BUCKETS = 1 << 19,
+	O_VERBOSE = 1 << 18, O_BUCKETS = 1 << 19, O_TOP = 1 << 20,
+	O_BY = 1 << 21, O_MAXKEYS = 1 << 22, O_PIDS = 1 << 23,
+	O_TIDS = 1 << 24, O_DISK = 1 << 25,
 };
 
 #define MAX_IFS		4	/* --if, as the kernel's "if" */
@@ -36,6 +38,11 @@ struct opts {
 	const char *value, *ifs[MAX_IFS], *comm;
 	int nifs;
 	long pid, tid, tcpu;
+	/* families: --by KEY [--max-keys N], shown --top K with names */
+	const char *by;
+	long max_keys;
+	unsigned int top;
+	enum keynames names;
 };
 
 extern const char *root;
@@ -87,6 +94,6 @@ int cmd_recipe(struct opts *o);
 int is_recipe(const char *name);
 int recipe_command(const struct opts *o, const char *recipe, char *cmd,
 		   size_t len, char *node, size_t nlen, char *what,
-		   size_t wlen);
+		   size_t wlen, enum keynames *names);
 
 #endif /* KSTATS_CLI_H */

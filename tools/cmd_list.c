@@ -32,9 +32,15 @@ int cmd_list(struct opts *o)
 			ret = fail("%s", err);
 			continue;
 		}
-		printf("%-24s %-6s %-6s %14llu %10llu %-8s\n", s.name, s.clock,
+		printf("%-24s %-6s %-6s %14llu %10llu %-8s", s.name, s.clock,
 		       s.unit, (unsigned long long)s.samples,
 		       (unsigned long long)s.missed, s.state);
+		if (s.is_family) {
+			printf(" family by ");
+			safe_text(stdout, s.family.by);
+			printf(" keys %llu", (unsigned long long)s.family.keys);
+		}
+		putchar('\n');
 		snapshot_free(&s);
 	}
 	if (!n)

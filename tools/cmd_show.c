@@ -8,7 +8,8 @@
 int cmd_show(struct opts *o)
 {
 	struct snapshot s;
-	int ret = allowed(o, O_CPU | O_JSON | O_ROWS, "show");
+	struct keyview kv = { .top = o->top, .names = KEYS_RAW };
+	int ret = allowed(o, O_CPU | O_JSON | O_ROWS | O_TOP, "show");
 
 	if (ret)
 		return ret;
@@ -17,10 +18,11 @@ int cmd_show(struct opts *o)
 	if (load(o->args[0], &s))
 		return EXIT_ERROR;
 	if (o->json) {
-		json_snapshot(stdout, &s, 0);
+		json_snapshot_keys(stdout, &s, 0, &kv);
 		putchar('\n');
 	} else {
-		print_show(stdout, &s, o->cpu, o->rows ? o->rows : tty_rows());
+		print_show_keys(stdout, &s, o->cpu, o->rows ? o->rows : tty_rows(),
+				&kv);
 	}
 	snapshot_free(&s);
 	return 0;

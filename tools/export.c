@@ -20,7 +20,9 @@
  * everywhere.  histogram_quantile() interpolates inside (previous le, le]:
  * its answer lies in the bucket of the tool's percentile.  Nodes with a
  * value add two counter families: kstats_negative_samples_total and, by
- * errno name, kstats_errno_total.
+ * errno name, kstats_errno_total.  A family (a node split by a key) adds,
+ * after the node's total series, the same series for each key with a
+ * label key (the key's bytes, escaped as Prometheus escapes label values).
  */
 #include <string.h>
 
@@ -40,20 +42,43 @@ static const struct family families[] = {
 	  "kstats distributions of values (trace --value)", 0 },
 };
 
-static void labels(FILE *f, const struct snapshot *s, const char *host)
+/*
+ * A label value: backslash, quote and newline escaped (the text format's
+ * rules); a byte that is not valid UTF-8 as U+FFFD, which Prometheus needs.
+ */
+static void label_value(FILE *f, const char *v, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)v;
+
+	fputc('"', f);
+	for (size_t i = 0; i < n;) {
+		size_t l = utf8_seq(p + i, n - i);
+
+		if (p[i] == '\\' || p[i] == '"')
+			fprintf(f, "\\%c", p[i]);
+		else if (p[i] == '\n')
+			fputs("\\n", f);
+		else if (!l)
+			fputs("\xef\xbf\xbd", f);
+		else
+			fwrite(p + i, 1, l, f);
+		i += l ? l : 1;
+	}
+	fputc('"', f);
+}
+
+/* @key: a family's key, or NULL for the node's total */
+static void labels(FILE *f, const struct snapshot *s, const char *host,
+		   const struct kkey *key)
 {
 	fprintf(f, "name=\"%s\",clock=\"%s\"", s->name, s->clock);
 	if (host) {
-		fputs(",host=\"", f);
-		for (; *host; host++) {
-			if (*host == '\\' || *host == '"')
-				fprintf(f, "\\%c", *host);
-			else if (*host == '\n')
-				fputs("\\n", f);
-			else
-				fputc(*host, f);
-		}
-		fputc('"', f);
+		fputs(",host=", f);
+		label_value(f, host, strlen(host));
+	}
+	if (key) {
+		fputs(",key=", f);
+		label_value(f, key->raw, key->rawlen);
 	}
 }
 
@@ -85,8 +110,10 @@ static u32 group_of(u32 last, unsigned int max)
 	return g;
 }
 
+/* The buckets, sum and count of @sl (the node's, or @key's). */
 static void one(FILE *f, const struct family *fam, const struct snapshot *s,
-		const char *host, unsigned int max)
+		const char *host, unsigned int max, const struct kkey *key,
+		const struct kslot *sl, size_t nsl, u64 samples)
 {
 	/* The last slot with a finite bound below the overflow, if any. */
 	u32 last = s->has_range ? kstats_slot(s->max_value, s->frac_bits) :
@@ -98,21 +125,21 @@ static void one(FILE *f, const struct family *fam, const struct snapshot *s,
 	for (u32 k = 0; k <= last / g; k++) {
 		u32 end = k * g + g - 1 > last ? last : k * g + g - 1;
 
-		while (j < s->nslots && s->slots[j].slot <= end)
-			cum += s->slots[j++].count;
+		while (j < nsl && sl[j].slot <= end)
+			cum += sl[j++].count;
 		fprintf(f, "%s_bucket{", fam->name);
-		labels(f, s, host);
+		labels(f, s, host, key);
 		fputs(",le=\"", f);
 		number(f, kstats_slot_hi(end, s->frac_bits), fam->seconds);
 		fprintf(f, "\"} %llu\n", (unsigned long long)cum);
 	}
 	fprintf(f, "%s_bucket{", fam->name);
-	labels(f, s, host);
-	fprintf(f, ",le=\"+Inf\"} %llu\n", (unsigned long long)s->samples);
+	labels(f, s, host, key);
+	fprintf(f, ",le=\"+Inf\"} %llu\n", (unsigned long long)samples);
 	/* The exact total is not in the file: the slot averages' is. */
-	hist_sum128(s->slots, s->nslots, &th, &tl);
+	hist_sum128(sl, nsl, &th, &tl);
 	fprintf(f, "%s_sum{", fam->name);
-	labels(f, s, host);
+	labels(f, s, host, key);
 	fputs("} ", f);
 	if (!th)	/* exact */
 		number(f, tl, fam->seconds);
@@ -121,8 +148,8 @@ static void one(FILE *f, const struct family *fam, const struct snapshot *s,
 				     (double)tl) / (fam->seconds ? 1e9 : 1));
 	fputc('\n', f);
 	fprintf(f, "%s_count{", fam->name);
-	labels(f, s, host);
-	fprintf(f, "} %llu\n", (unsigned long long)s->samples);
+	labels(f, s, host, key);
+	fprintf(f, "} %llu\n", (unsigned long long)samples);
 }
 
 /*
@@ -146,7 +173,7 @@ static void negatives(FILE *f, const struct snapshot *snaps, size_t n,
 		if (!snaps[i].has_negative)
 			continue;
 		fputs("kstats_negative_samples_total{", f);
-		labels(f, &snaps[i], host);
+		labels(f, &snaps[i], host, NULL);
 		fprintf(f, "} %llu\n", (unsigned long long)snaps[i].neg_samples);
 	}
 	fputs("# HELP kstats_errno_total kstats values that were -errno, by "
@@ -158,7 +185,7 @@ static void negatives(FILE *f, const struct snapshot *snaps, size_t n,
 			const char *name = errno_name(e->err);
 
 			fputs("kstats_errno_total{", f);
-			labels(f, &snaps[i], host);
+			labels(f, &snaps[i], host, NULL);
 			if (name)
 				fprintf(f, ",errno=\"%s\"", name);
 			else
@@ -181,7 +208,14 @@ void export_prometheus(FILE *f, const struct snapshot *snaps, size_t n,
 			if (!seen++)
 				fprintf(f, "# HELP %s %s\n# TYPE %s histogram\n",
 					fam->name, fam->help, fam->name);
-			one(f, fam, &snaps[i], host, max_buckets);
+			one(f, fam, &snaps[i], host, max_buckets, NULL,
+			    snaps[i].slots, snaps[i].nslots, snaps[i].samples);
+			for (size_t j = 0; j < snaps[i].nkeys; j++) {
+				const struct kkey *k = &snaps[i].keys[j];
+
+				one(f, fam, &snaps[i], host, max_buckets, k,
+				    k->slots, k->nslots, k->samples);
+			}
 		}
 	}
 	negatives(f, snaps, n, host);

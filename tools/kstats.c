@@ -19,12 +19,12 @@ static const char usage[] =
 "USAGE: kstats [--root DIR] COMMAND [options]\n"
 "\n"
 "  list                                  distributions: clock, samples, state\n"
-"  show NAME|FILE [--cpu] [--json] [--rows N]\n"
+"  show NAME|FILE [--cpu] [--json] [--rows N] [--top K]\n"
 "                                        summary and histogram (--cpu: each\n"
 "                                        CPU's percentiles side by side)\n"
 "  trace FUNC|tp:GROUP:EVENT [-b BITS] [-d SECS] [-i SECS] [-v]\n"
 "        [--value EXPR] [--if 'EXPR OP C']... [--pid N] [--tid N]\n"
-"        [--comm NAME] [--cpu N]\n"
+"        [--comm NAME] [--cpu N] [--by KEY [--max-keys N]] [--top K]\n"
 "                                        how long FUNC takes (or, with\n"
 "                                        --value, EXPR's values: ret, a\n"
 "                                        parameter, *param, a->b.c), where\n"
@@ -34,7 +34,9 @@ static const char usage[] =
 "                                        the _control line on stderr\n"
 "  runqlat | biolatency | syscall [NAME] | lockwait | softirq | hardirq |\n"
 "  offcpu [-d SECS] [-i SECS] [-b BITS] [-v] [--pid N] [--tid N]\n"
-"        [--comm NAME] [--cpu N]          recipes: a latency as a section from\n"
+"        [--comm NAME] [--cpu N] [--by KEY] [--max-keys N] [--top K]\n"
+"        [-P|--pids|--pid] [-L|--tids] [-D|--disk]\n"
+"                                        recipes: a latency as a section from\n"
 "                                        one point to another (kstats(8)),\n"
 "                                        traced, printed and removed as trace\n"
 "  watch NAME -i SECS [-c COUNT]         one line per interval: count, rate,\n"
@@ -63,6 +65,8 @@ static const char usage[] =
 "       kstats trace vfs_read --value count --comm dd   # dd's read sizes\n"
 "       kstats trace ksys_read --value ret   # bytes read, and the errnos\n"
 "       kstats runqlat -d 10                 # run-queue latency for 10 s\n"
+"       kstats softirq -d 5 --top 3          # per vector: @softirq[TIMER]:\n"
+"       kstats trace vfs_read --by comm      # a histogram per task name\n"
 "       kstats syscall clock_nanosleep --comm sleep   # one call's latency\n"
 "       kstats watch tx_path -i 1            # warm-up, phase changes\n"
 "       kstats diff before.txt after.txt     # regression gate\n"
@@ -166,6 +170,17 @@ static int opt_number(int c, const char *arg, struct opts *o)
 		if (id_opt(arg, 2147483647, &o->pid))
 			return usage_error("--pid takes a process id, 0 or more");
 		break;
+	case 'K':
+		o->seen |= O_TOP;
+		if (num(arg, 1, 1e9, &v) || v != (long)v)
+			return usage_error("--top takes a count of keys, 1 or more");
+		o->top = (unsigned int)v;
+		break;
+	case 'M':
+		o->seen |= O_MAXKEYS;
+		if (id_opt(arg, 65536, &o->max_keys) || !o->max_keys)
+			return usage_error("--max-keys takes a count from 1 to 65536");
+		break;
 	case 't':
 		o->seen |= O_TID;
 		if (id_opt(arg, 2147483647, &o->tid))
@@ -231,6 +246,21 @@ static int opt_other(int c, const char *arg, struct opts *o)
 	case 'v':
 		o->seen |= O_VERBOSE;
 		break;
+	case 'Y':
+		if (o->seen & O_BY)
+			return usage_error("--by is given once");
+		o->seen |= O_BY;
+		o->by = arg;
+		break;
+	case 'P':
+		o->seen |= O_PIDS;
+		break;
+	case 'L':
+		o->seen |= O_TIDS;
+		break;
+	case 'D':
+		o->seen |= O_DISK;
+		break;
 	case 'h':
 		fputs(usage, stdout);
 		exit(0);
@@ -265,6 +295,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "tid", required_argument, NULL, 't' },
 		{ "comm", required_argument, NULL, 'm' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "top", required_argument, NULL, 'K' },
+		{ "by", required_argument, NULL, 'Y' },
+		{ "max-keys", required_argument, NULL, 'M' },
+		{ "pids", no_argument, NULL, 'P' },
+		{ "tids", no_argument, NULL, 'L' },
+		{ "disk", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -274,8 +310,24 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		lo[1] = (struct option){ "cpu", required_argument, NULL, 'u' };
 	opterr = 0;
 	optind = 0;	/* glibc: start afresh at argv[1] */
-	while ((c = getopt_long(argc, argv, "+:b:d:i:c:o:hv", lo, NULL)) != -1) {
-		int r = opt_number(c, optarg, o);
+	while ((c = getopt_long(argc, argv, "+:b:d:i:c:o:hvPLD", lo, NULL)) != -1) {
+		int r;
+
+		/*
+		 * A recipe's --pid without a number (at the end, or before
+		 * another option) is runqlat's "a histogram per process", as
+		 * --pids; --pid N stays the filter.
+		 */
+		if (o->nargs && is_recipe(o->args[0]) &&
+		    ((c == ':' && optopt == 'p') ||
+		     (c == 'p' && optarg[0] == '-' && optarg[1] &&
+		      (optarg[1] < '0' || optarg[1] > '9')))) {
+			if (c == 'p' && optarg == argv[optind - 1])
+				optind--;	/* the option after --pid */
+			o->seen |= O_PIDS;
+			continue;
+		}
+		r = opt_number(c, optarg, o);
 
 		if (r < 0)
 			r = opt_other(c, optarg, o);

@@ -14,6 +14,7 @@
  *             export (cli.h: what they share)
  * trace.c     the trace subcommand
  * btf.c       --value and --if expressions to the kernel's terms (btf.h)
+ * family.c    a family's keys in show, JSON (keys.c: their names)
  */
 #ifndef KSTATS_TOOL_H
 #define KSTATS_TOOL_H
@@ -55,6 +56,29 @@ struct kerrno {
 	u64 count;
 };
 
+/*
+ * One key of a family (a node split by a key, "# family by ..."): its text
+ * as the file has it (comm bytes outside 0x21..0x7e and '\\' as \\xHH, so
+ * safe to print), the same unescaped in @raw, and its histogram.
+ */
+#define KEY_TEXT_MAX	64	/* 15 comm bytes escaped, or a decimal */
+struct kkey {
+	char text[KEY_TEXT_MAX];
+	char raw[KEY_TEXT_MAX];
+	size_t rawlen;
+	int other;		/* the key "other": keys past max, unreadable */
+	u64 samples;
+	struct kslot *slots;	/* increasing slot, all CPUs */
+	size_t nslots;
+	u32 line;
+};
+
+/* The "# family" line. */
+struct kfamily {
+	char by[160];		/* comm pid tid cpu, or a value */
+	u64 max, keys, other, key_bytes;
+};
+
 /* The percentile summary, in the order of the "# summary" line. */
 struct ksummary {
 	u64 samples, min, p50, p90, p99, p999, max, mean;
@@ -86,6 +110,15 @@ struct snapshot {
 	long long neg_min, neg_max;
 	struct kerrno *errnos;	/* increasing errno, counts > 0 */
 	size_t nerrnos;
+	/*
+	 * A family: its keys, largest first.  @slots is then the total of the
+	 * keys (what summary, diff, watch and export's total series read) and
+	 * there are no CPU rows.
+	 */
+	int is_family;
+	struct kfamily family;
+	struct kkey *keys;
+	size_t nkeys;
 };
 
 /* snapshot.c */
@@ -96,6 +129,8 @@ int snapshot_load(struct snapshot *s, const char *path, char *err,
 void snapshot_free(struct snapshot *s);
 int valid_name(const char *name);
 int valid_value(const char *v);
+int valid_by(const char *by);
+int key_unescape(const char *text, char *raw, size_t len, size_t *rawlen);
 
 /* stats.c */
 struct ks_result {
@@ -161,6 +196,7 @@ struct kslot *hist_merge(struct kslot *const *t, const size_t *n, size_t k,
 			 unsigned int frac_bits, size_t *nout);
 
 /* render.c */
+struct keyview;
 const char *fmt_value(char *buf, size_t len, u64 v, const char *unit);
 const char *fmt_bound(char *buf, size_t len, u64 v, const char *unit);
 void print_histogram_bits(FILE *f, const struct kslot *s, size_t n,
@@ -168,6 +204,14 @@ void print_histogram_bits(FILE *f, const struct kslot *s, size_t n,
 			  int max_rows);
 void print_show(FILE *f, const struct snapshot *snap, int per_cpu,
 		int max_rows);
+void print_show_keys(FILE *f, const struct snapshot *snap, int per_cpu,
+		     int max_rows, const struct keyview *kv);
+void json_snapshot_keys(FILE *f, const struct snapshot *snap, int ind,
+			const struct keyview *kv);
+void summary_head(FILE *f, const char *first);
+void summary_row(FILE *f, const char *label, const struct ksummary *s,
+		 const char *unit, const char *mark);
+void json_summary(FILE *f, const struct ksummary *s);
 void snap_summary(const struct snapshot *snap, struct ksummary *out);
 void print_cpu_table(FILE *f, const struct snapshot *snap);
 void json_snapshot(FILE *f, const struct snapshot *snap, int indent);
@@ -177,6 +221,28 @@ void safe_text(FILE *f, const char *s);
 const char *errno_name(u32 err);
 void print_negative(FILE *f, const struct snapshot *cur,
 		    const struct snapshot *prev);
+
+/* keys.c: the names of keys, as the recipes show them */
+enum keynames { KEYS_RAW, KEYS_SOFTIRQ, KEYS_SYSCALL, KEYS_IRQ, KEYS_DISK };
+long syscall_nr(const char *name);
+const char *syscall_name(long nr);
+const char *softirq_name(long vec);
+int irq_name(FILE *f, long irq, char *buf, size_t len);
+void disk_name(const char *sysdir, unsigned long long dev, char *buf,
+	       size_t len);
+const char *key_label(const struct kkey *k, enum keynames names, char *buf,
+		      size_t len);
+
+/* family.c: a family's keys in show, JSON and Prometheus */
+struct keyview {
+	unsigned int top;	/* the largest keys only, 0: all */
+	enum keynames names;
+};
+void print_family(FILE *f, const struct snapshot *snap, int max_rows,
+		  const struct keyview *kv);
+void json_keys(FILE *f, const struct snapshot *snap, int ind,
+	       const struct keyview *kv);
+size_t utf8_seq(const unsigned char *p, size_t n);
 
 /* export.c */
 #define EXPORT_BUCKETS	64	/* default at most, with +Inf */

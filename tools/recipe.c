@@ -10,8 +10,13 @@
  * why it cannot go anywhere.  recipe_command() turns a recipe and the
  * options into the _control line:
  *
- *   trace NODE start POINT key K [FILTER...] end POINT key K [FILTER...]
- *              [inflight N] [bits B]
+ *   trace NODE start POINT key K [FILTER...] [by KEY [max N]]
+ *              end POINT key K [FILTER...] [inflight N] [bits B]
+ *
+ * A recipe may be a family (one histogram per key, taken at the start):
+ * always (softirq by vector, hardirq by IRQ), without an argument (syscall
+ * by call), or with an option named as libbpf-tools names it (runqlat
+ * --pids/--tids, biolatency --disk); --by KEY picks any key.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -41,8 +46,23 @@ struct place {
 	const char *means;	/* what the filter selects, or why not */
 };
 
+/*
+ * A family of a recipe: when it is one, its key at the start point (the
+ * kernel's terms, or an expression translated with BTF), how show names
+ * the keys, and what a key is (for the title).
+ */
+enum when { BY_NEVER, BY_ALWAYS, BY_NONAME, BY_PIDS, BY_TIDS, BY_DISK };
+
+struct byplace {
+	enum when when;
+	const char *expr;
+	enum keynames names;
+	const char *per;
+};
+
 struct recipe {
 	const char *name, *title;
+	struct byplace by[2];
 	const char *start, *skey, *end, *ekey;
 	unsigned int inflight;		/* 0: the module's default */
 	struct place pid, tid, comm, cpu;
@@ -62,6 +82,8 @@ static const struct recipe recipes[] = {
 		.tid = { AT_ARG, "p->pid", "next->pid", "the woken thread, at the wakeup and at the switch in" },
 		.comm = { AT_NO, NULL, NULL, "the woken task is current at neither point (sched_wakeup runs in the waker, sched_switch in the task switched out): use --pid or --tid" },
 		.cpu = { AT_END, NULL, NULL, "the CPU the task was switched in on" },
+		.by = { { BY_PIDS, "p->tgid", KEYS_RAW, "woken process (tgid)" },
+			{ BY_TIDS, "p->pid", KEYS_RAW, "woken thread (pid)" } },
 	}, {
 		.name = "biolatency",
 		.title = "block I/O latency, issue to completion",
@@ -71,6 +93,7 @@ static const struct recipe recipes[] = {
 		.tid = { AT_START, NULL, NULL, "the thread current when the request was issued" },
 		.comm = { AT_START, NULL, NULL, "the task current when the request was issued" },
 		.cpu = { AT_START, NULL, NULL, "the CPU the request was issued on" },
+		.by = { { BY_DISK, "rq->part->bd_dev", KEYS_DISK, "disk" } },
 	}, {
 		.name = "syscall",
 		.title = "system call latency",
@@ -81,6 +104,7 @@ static const struct recipe recipes[] = {
 		.tid = { AT_BOTH, NULL, NULL, "the calling thread" },
 		.comm = { AT_BOTH, NULL, NULL, "the calling task" },
 		.cpu = { AT_START, NULL, NULL, "the CPU the call was entered on" },
+		.by = { { BY_NONAME, "arg1", KEYS_SYSCALL, "system call" } },
 		/* sys_enter(regs, id); sys_exit(regs, ret): regs->orig_ax */
 		.nr_start = "arg1",
 #if defined(__x86_64__)
@@ -104,6 +128,8 @@ static const struct recipe recipes[] = {
 		.tid = { AT_NO, NULL, NULL, "a softirq " TASKLESS " (or in ksoftirqd)" },
 		.comm = { AT_NO, NULL, NULL, "a softirq " TASKLESS " (or in ksoftirqd)" },
 		.cpu = { AT_BOTH, NULL, NULL, "the CPU the softirq ran on" },
+		/* softirq_entry(vec_nr) */
+		.by = { { BY_ALWAYS, "arg0", KEYS_SOFTIRQ, "vector" } },
 	}, {
 		.name = "hardirq",
 		.title = "hardirq handler duration",
@@ -113,6 +139,8 @@ static const struct recipe recipes[] = {
 		.tid = { AT_NO, NULL, NULL, "a hardirq " TASKLESS },
 		.comm = { AT_NO, NULL, NULL, "a hardirq " TASKLESS },
 		.cpu = { AT_BOTH, NULL, NULL, "the CPU the handler ran on" },
+		/* irq_handler_entry(irq, action) */
+		.by = { { BY_ALWAYS, "arg0", KEYS_IRQ, "IRQ" } },
 	}, {
 		.name = "offcpu",
 		.title = "off-CPU time, switched out to switched in",
@@ -128,10 +156,6 @@ static const struct recipe recipes[] = {
 
 #define NRECIPES (sizeof(recipes) / sizeof(recipes[0]))
 
-static const struct { const char *name; long nr; } syscalls[] = {
-#include "syscalls.h"
-};
-
 static const struct recipe *find(const char *name)
 {
 	for (size_t i = 0; i < NRECIPES; i++)
@@ -143,14 +167,6 @@ static const struct recipe *find(const char *name)
 int is_recipe(const char *name)
 {
 	return find(name) != NULL;
-}
-
-static long syscall_nr(const char *name)
-{
-	for (size_t i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
-		if (!strcmp(name, syscalls[i].name))
-			return syscalls[i].nr;
-	return -1;
 }
 
 static void add(char *buf, size_t len, const char *fmt, ...)
@@ -214,17 +230,74 @@ static int put(const struct recipe *r, const struct place *pl,
 }
 
 /*
+ * The family @o asks of @r: --by KEY, --pids, --tids, --disk or the
+ * recipe's own; " by KEY [max N]" in @out (empty if none), the names of
+ * the keys in @names.  0, or an exit status with the message printed.
+ */
+static int family_of(const struct opts *o, const struct recipe *r, int noarg,
+		     char *out, size_t len, char *what, size_t wlen,
+		     enum keynames *names)
+{
+	static const struct { unsigned int opt; enum when when; const char *name; } asked[] = {
+		{ O_PIDS, BY_PIDS, "pids" }, { O_TIDS, BY_TIDS, "tids" },
+		{ O_DISK, BY_DISK, "disk" },
+	};
+	const struct byplace *b = NULL;
+	char v[BTF_VALUE_MAX], err[768];
+	const char *expr = o->by, *opt = NULL;
+
+	*names = KEYS_RAW;
+	out[0] = '\0';
+	for (size_t i = 0; i < sizeof(asked) / sizeof(asked[0]); i++) {
+		if (!(o->seen & asked[i].opt))
+			continue;
+		if (opt || o->by)
+			return usage_error("one key a family: --by, --pids, --tids or --disk");
+		opt = asked[i].name;
+		for (int j = 0; j < 2; j++)
+			if (r->by[j].when == asked[i].when)
+				b = &r->by[j];
+		if (!b)
+			return fail("%s has no --%s", r->name, opt);
+	}
+	for (int j = 0; !b && !o->by && j < 2; j++)
+		if (r->by[j].when == BY_ALWAYS || (r->by[j].when == BY_NONAME && noarg))
+			b = &r->by[j];
+	if (b) {
+		expr = b->expr;
+		*names = b->names;
+	}
+	if (!expr) {
+		if (o->seen & O_MAXKEYS)
+			return usage_error("--max-keys goes with a family: --by, --pids, --tids or --disk");
+		return 0;
+	}
+	/* comm pid tid cpu and the kernel's terms as they are, else BTF */
+	if (by_native(expr) || valid_value(expr))
+		snprintf(v, sizeof(v), "%s", expr);
+	else if (btf_resolve_value(r->start, expr, v, sizeof(v), err, sizeof(err)))
+		return fail("%s %s%s needs %s of %s: %s", r->name, opt ? "--" : "--by ",
+			    opt ? opt : expr, expr, r->start, err);
+	snprintf(out, len, " by %s", v);
+	if (o->seen & O_MAXKEYS)
+		add(out, len, " max %ld", o->max_keys);
+	add(what, wlen, ", a histogram per %s", b ? b->per : expr);
+	return 0;
+}
+
+/*
  * The _control line of recipe @name with the options @o (o->args[1]: the
- * recipe's argument, syscall's NAME), the node it makes in @node, and the
- * title in @what.  0, or an exit status with the message printed.
+ * recipe's argument, syscall's NAME), the node it makes in @node, the
+ * title in @what and how show names its keys, if a family, in @names.
+ * 0, or an exit status with the message printed.
  */
 int recipe_command(const struct opts *o, const char *name, char *cmd,
 		   size_t len, char *node, size_t nlen, char *what,
-		   size_t wlen)
+		   size_t wlen, enum keynames *names)
 {
 	const struct recipe *r = find(name);
 	struct placed p;
-	char val[32], only[128] = "";
+	char val[32], only[128] = "", by[BTF_VALUE_MAX + 32];
 	const char *arg = o->nargs > 1 ? o->args[1] : NULL;
 	int ret;
 
@@ -280,8 +353,11 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 	}
 	if (*only)
 		add(what, wlen, ", only%s", only);
-	snprintf(cmd, len, "trace %s start %s key %s%s%s end %s key %s%s%s",
-		 node, r->start, r->skey, p.native[1], p.ifs[1],
+	ret = family_of(o, r, !arg, by, sizeof(by), what, wlen, names);
+	if (ret)
+		return ret;
+	snprintf(cmd, len, "trace %s start %s key %s%s%s%s end %s key %s%s%s",
+		 node, r->start, r->skey, p.native[1], p.ifs[1], by,
 		 r->end, r->ekey, p.native[2], p.ifs[2]);
 	if (r->inflight)
 		add(cmd, len, " inflight %u", r->inflight);
@@ -299,12 +375,13 @@ int cmd_recipe(struct opts *o)
 {
 	char cmd[CMD_MAX], node[80], what[CMD_MAX];
 	int ret = allowed(o, O_BITS | O_DUR | O_INT | O_PID | O_TID | O_COMM |
-			  O_TCPU | O_VERBOSE, o->args[0]);
+			  O_TCPU | O_VERBOSE | O_BY | O_MAXKEYS | O_TOP |
+			  O_PIDS | O_TIDS | O_DISK, o->args[0]);
 
 	if (ret)
 		return ret;
 	ret = recipe_command(o, o->args[0], cmd, sizeof(cmd), node,
-			     sizeof(node), what, sizeof(what));
+			     sizeof(node), what, sizeof(what), &o->names);
 	if (ret)
 		return ret;
 	return trace_run(o, cmd, node, what);

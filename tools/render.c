@@ -266,7 +266,7 @@ void print_negative(FILE *f, const struct snapshot *cur,
 	}
 }
 
-static void summary_row(FILE *f, const char *label, const struct ksummary *s,
+void summary_row(FILE *f, const char *label, const struct ksummary *s,
 			const char *unit, const char *mark)
 {
 	const u64 v[] = { s->min, s->p50, s->p90, s->p99, s->p999, s->max,
@@ -279,7 +279,7 @@ static void summary_row(FILE *f, const char *label, const struct ksummary *s,
 	fprintf(f, "%s\n", mark);
 }
 
-static void summary_head(FILE *f, const char *first)
+void summary_head(FILE *f, const char *first)
 {
 	fprintf(f, "%-5s %12s %9s %9s %9s %9s %9s %9s %9s\n", first, "count",
 		"min", "p50", "p90", "p99", "p99.9", "max", "mean");
@@ -360,6 +360,13 @@ out:
 void print_show(FILE *f, const struct snapshot *snap, int per_cpu,
 		int max_rows)
 {
+	print_show_keys(f, snap, per_cpu, max_rows, NULL);
+}
+
+/* @kv: for a family, which keys and their names (NULL: all, as printed). */
+void print_show_keys(FILE *f, const struct snapshot *snap, int per_cpu,
+		     int max_rows, const struct keyview *kv)
+{
 	struct ksummary sum;
 
 	safe_text(f, snap->header);
@@ -374,11 +381,16 @@ void print_show(FILE *f, const struct snapshot *snap, int per_cpu,
 	}
 	fprintf(f, "percentiles interpolated in their slots; min, max: the "
 		"bounds of the lowest and highest (--json: slot bounds)\n");
-	fprintf(f, "missed %llu\n\n@", (unsigned long long)snap->missed);
-	safe_text(f, snap->name);
-	fprintf(f, " (%s):\n", snap->unit);
-	print_histogram_bits(f, snap->slots, snap->nslots, snap->frac_bits,
-			     snap->unit, max_rows);
+	fprintf(f, "missed %llu\n", (unsigned long long)snap->missed);
+	if (snap->is_family) {
+		print_family(f, snap, max_rows, kv);
+	} else {
+		fputs("\n@", f);
+		safe_text(f, snap->name);
+		fprintf(f, " (%s):\n", snap->unit);
+		print_histogram_bits(f, snap->slots, snap->nslots,
+				     snap->frac_bits, snap->unit, max_rows);
+	}
 	if (snap->has_negative) {
 		fputc('\n', f);
 		print_negative(f, snap, NULL);
@@ -389,7 +401,7 @@ void print_show(FILE *f, const struct snapshot *snap, int per_cpu,
  * The length of the valid UTF-8 sequence at @p (at most @n bytes), or 0:
  * no overlong forms, no surrogates, nothing above U+10FFFF.
  */
-static size_t utf8_len(const unsigned char *p, size_t n)
+size_t utf8_seq(const unsigned char *p, size_t n)
 {
 	size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
 	unsigned int cp;
@@ -420,7 +432,7 @@ void json_stringn(FILE *f, const char *s, size_t n)
 
 	fputc('"', f);
 	for (size_t i = 0; i < n;) {
-		size_t l = utf8_len(p + i, n - i);
+		size_t l = utf8_seq(p + i, n - i);
 
 		if (p[i] == '"' || p[i] == '\\')
 			fprintf(f, "\\%c", p[i]);
@@ -451,7 +463,7 @@ void safe_text(FILE *f, const char *s)
 	size_t n = strlen(s);
 
 	for (size_t i = 0; i < n;) {
-		size_t l = utf8_len(p + i, n - i);
+		size_t l = utf8_seq(p + i, n - i);
 
 		if (p[i] != '\n' && (p[i] < 0x20 || p[i] == 0x7f || !l)) {
 			fprintf(f, "\\x%02x", p[i]);
@@ -465,7 +477,7 @@ void safe_text(FILE *f, const char *s)
 	}
 }
 
-static void json_summary(FILE *f, const struct ksummary *s)
+void json_summary(FILE *f, const struct ksummary *s)
 {
 	fprintf(f, "{\"samples\": %llu, \"min\": %llu, \"p50\": %llu, "
 		"\"p90\": %llu, \"p99\": %llu, \"p99.9\": %llu, \"max\": %llu, "
@@ -592,6 +604,12 @@ static void json_slots(FILE *f, const struct snapshot *snap, int ind)
 /* The whole snapshot: header fields, summary, per-CPU summaries, slots. */
 void json_snapshot(FILE *f, const struct snapshot *snap, int ind)
 {
+	json_snapshot_keys(f, snap, ind, NULL);
+}
+
+void json_snapshot_keys(FILE *f, const struct snapshot *snap, int ind,
+			const struct keyview *kv)
+{
 	struct ksummary c;
 
 	json_header(f, snap, ind);
@@ -600,5 +618,7 @@ void json_snapshot(FILE *f, const struct snapshot *snap, int ind)
 	json_summary(f, &c);
 	json_per_cpu(f, snap, ind);
 	json_slots(f, snap, ind);
+	if (snap->is_family)
+		json_keys(f, snap, ind, kv);
 	fputc('}', f);
 }

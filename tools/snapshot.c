@@ -30,6 +30,9 @@ struct parser {
 	unsigned int range_line;
 	unsigned int value_line;
 	size_t cap_errnos;
+	unsigned int family_line;
+	size_t cap_keys, cap_kslots;	/* keys, the current key's slots */
+	size_t key_rows;		/* slot rows of all keys */
 };
 
 static int fail(struct parser *p, const char *fmt, ...)
@@ -165,6 +168,55 @@ static int valid_const(const char *t)
 		return 1;
 	}
 	return !parse_u64(d, &x);
+}
+
+/* What a family can be split by: comm, pid, tid, cpu, or a value. */
+int valid_by(const char *by)
+{
+	return !strcmp(by, "comm") || !strcmp(by, "pid") ||
+	       !strcmp(by, "tid") || !strcmp(by, "cpu") || valid_value(by);
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * A key's text as the module prints it to its bytes: "\xHH" is the byte
+ * HH (the module writes so every byte outside 0x21..0x7e, and the
+ * backslash, so that a comm cannot break the line).  0, or -1 for a
+ * backslash not starting \xHH, or more than @len - 1 bytes.
+ */
+int key_unescape(const char *text, char *raw, size_t len, size_t *rawlen)
+{
+	size_t n = 0;
+
+	for (; *text; n++) {
+		int c = (unsigned char)*text++;
+
+		if (c == '\\') {
+			int h, l;
+
+			if (*text != 'x' || (h = hex_digit(text[1])) < 0 ||
+			    (l = hex_digit(text[2])) < 0)
+				return -1;
+			c = h << 4 | l;
+			text += 3;
+		}
+		if (n + 1 >= len)
+			return -1;
+		raw[n] = (char)c;
+	}
+	raw[n] = '\0';
+	*rawlen = n;
+	return 0;
 }
 
 int valid_name(const char *name)
@@ -310,7 +362,7 @@ static const char *const summary_keys[] = {
 
 enum { TAG_SUMMARY = 1, TAG_CLOCK = 2, TAG_RANGE = 4, TAG_VALUE = 8,
        TAG_FILTER = 16, TAG_NEGATIVE = 32, TAG_FILTER_START = 64,
-       TAG_FILTER_END = 128 };
+       TAG_FILTER_END = 128, TAG_FAMILY = 256 };
 
 /* "# value V" */
 static int value_line(struct parser *p, char **tok, int n, unsigned int *tags)
@@ -448,6 +500,54 @@ static int negative_line(struct parser *p, char **tok, int n,
 	return 0;
 }
 
+/*
+ * "# family by BY max N keys K other O key_bytes B": a node split by BY.
+ * Unknown pairs after them are ignored (the line only grows at its end).
+ */
+static int family_line(struct parser *p, char **tok, int n, unsigned int *tags)
+{
+	static const char *const keys[] = { "max", "keys", "other", "key_bytes" };
+	struct kfamily *fam = &p->s->family;
+	u64 *val[] = { &fam->max, &fam->keys, &fam->other, &fam->key_bytes };
+	unsigned int seen = 0, k;
+
+	if (*tags & TAG_FAMILY)
+		return fail(p, "second '# family' line");
+	*tags |= TAG_FAMILY;
+	if (n < 4 || n % 2 || strcmp(tok[2], "by"))
+		return fail(p, "'# family' line must be 'by KEY max N keys K other O key_bytes B'");
+	if (strlen(tok[3]) >= sizeof(fam->by) || !valid_by(tok[3]))
+		return fail(p, "'# family by %.40s': not a key (comm, pid, tid, cpu or a value)",
+			    tok[3]);
+	strcpy(fam->by, tok[3]);
+	for (int i = 4; i < n; i += 2) {
+		for (k = 0; k < 4; k++)
+			if (!strcmp(tok[i], keys[k]))
+				break;
+		if (k == 4)
+			continue;
+		if (seen & (1u << k))
+			return fail(p, "'# family': '%s' given twice", keys[k]);
+		seen |= 1u << k;
+		if (parse_u64(tok[i + 1], val[k]))
+			return fail(p, "family %s '%.24s' is not an unsigned integer",
+				    keys[k], tok[i + 1]);
+	}
+	for (k = 0; k < 4; k++)
+		if (!(seen & (1u << k)))
+			return fail(p, "'# family' line lacks '%s'", keys[k]);
+	if (fam->max < 1 || fam->max > 65536)
+		return fail(p, "family max %llu out of range 1..65536",
+			    (unsigned long long)fam->max);
+	if (fam->keys > fam->max)
+		return fail(p, "family keys %llu above its max %llu",
+			    (unsigned long long)fam->keys,
+			    (unsigned long long)fam->max);
+	p->s->is_family = 1;
+	p->family_line = p->line;
+	return 0;
+}
+
 static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 {
 	struct snapshot *s = p->s;
@@ -458,6 +558,8 @@ static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 		return value_line(p, tok, n, tags);
 	if (!strcmp(tok[1], "filter"))
 		return filter_line(p, tok, n, tags);
+	if (!strcmp(tok[1], "family"))
+		return family_line(p, tok, n, tags);
 	if (n % 2)
 		return fail(p, "'# %.32s' line: key without a value", tok[1]);
 	if (!strcmp(tok[1], "summary")) {
@@ -519,8 +621,16 @@ static void *grow(void *a, size_t *cap, size_t n, size_t size)
 	return b;
 }
 
+/* The printed p must be kstats_ppm(cum, total), as the module prints it. */
+static int ppm_ok(u64 cum, u64 total, u32 ppm)
+{
+	return ppm == kstats_ppm(cum, total);
+}
+
 struct rowstate {
-	long long last_slot;	/* last CPUS row's slot, -1 before any */
+	long long last_slot;	/* last CPUS row's slot (of the key), -1 before any */
+	int in_key;		/* a family: after a key line */
+	u64 key_sum;		/* the current key's rows so far */
 	long long cpu_slot;	/* slot of pending CPU rows, -1 if none */
 	long long last_cpu;
 	u64 cpu_sum;
@@ -595,6 +705,121 @@ static int cpus_row(struct parser *p, const struct srow *r, struct rowstate *rs)
 	return 0;
 }
 
+/*
+ * A slot row of a family: the all-CPU row of one slot of the current key
+ * (a family has no CPU rows: a key's histogram is summed over the CPUs).
+ */
+static int key_row(struct parser *p, const struct srow *r, int all,
+		   struct rowstate *rs)
+{
+	struct snapshot *s = p->s;
+	struct kkey *k;
+
+	if (!all)
+		return fail(p, "CPU row in a family: a key has only 'slot S CPUS N' rows");
+	if (!rs->in_key)
+		return fail(p, "slot row outside a key block in a family");
+	k = &s->keys[s->nkeys - 1];
+	if (r->who != s->cpus)
+		return fail(p, "CPUS %llu differs from header cpus %u",
+			    (unsigned long long)r->who, s->cpus);
+	if (r->count > k->samples - rs->key_sum)
+		return fail(p, "key %s: slot rows add up to more than its samples %llu",
+			    k->text, (unsigned long long)k->samples);
+	rs->key_sum += r->count;
+	if (!ppm_ok(rs->key_sum, k->samples, r->ppm))
+		return fail(p, "slot %llu of key %s: p is not the cumulative fraction within the key",
+			    (unsigned long long)r->slot, k->text);
+	rs->last_slot = (long long)r->slot;
+	k->slots = grow(k->slots, &p->cap_kslots, k->nslots, sizeof(*k->slots));
+	if (!k->slots)
+		return fail(p, "out of memory");
+	k->slots[k->nslots++] = (struct kslot){
+		.slot = (u32)r->slot, .lo = r->lo, .hi = r->hi, .count = r->count,
+		.avg = r->avg, .ppm = r->ppm, .line = p->line };
+	p->key_rows++;
+	return 0;
+}
+
+/* The end of a key's block: its rows must add up to its samples. */
+static int end_key(struct parser *p, struct rowstate *rs)
+{
+	struct snapshot *s = p->s;
+	struct kkey *k = s->nkeys ? &s->keys[s->nkeys - 1] : NULL;
+
+	if (!rs->in_key)
+		return 0;
+	rs->in_key = 0;
+	if (rs->key_sum != k->samples) {
+		p->line = k->line;
+		return fail(p, "key %s samples %llu but its slot rows add up to %llu",
+			    k->text, (unsigned long long)k->samples,
+			    (unsigned long long)rs->key_sum);
+	}
+	return 0;
+}
+
+/*
+ * "key KEY samples N": a family's key, its slot rows after it.  KEY is
+ * "other", a decimal (pid, tid, cpu, a value) or a comm with \xHH escapes.
+ */
+static int key_line(struct parser *p, char **tok, int n, struct rowstate *rs)
+{
+	struct snapshot *s = p->s;
+	const char *by = s->family.by;
+	struct kkey *k;
+	long long num;
+
+	if (!s->is_family)
+		return fail(p, "key block without a '# family' line");
+	if (s->nerrnos)
+		return fail(p, "key block after the errno rows");
+	if (n != 4 || strcmp(tok[2], "samples"))
+		return fail(p, "key line must be 'key KEY samples N'");
+	if (end_key(p, rs))
+		return -1;
+	s->keys = grow(s->keys, &p->cap_keys, s->nkeys, sizeof(*s->keys));
+	if (!s->keys)
+		return fail(p, "out of memory");
+	k = &s->keys[s->nkeys++];
+	memset(k, 0, sizeof(*k));
+	k->line = p->line;
+	if (strlen(tok[1]) >= sizeof(k->text))
+		return fail(p, "key '%.24s...' too long", tok[1]);
+	strcpy(k->text, tok[1]);
+	if (parse_u64(tok[3], &k->samples))
+		return fail(p, "key samples '%.24s' is not an unsigned integer",
+			    tok[3]);
+	if (!k->samples)
+		return fail(p, "key %s with 0 samples: only keys with samples are printed",
+			    k->text);
+	k->other = !strcmp(k->text, "other");
+	if (k->other) {
+		strcpy(k->raw, "other");
+		k->rawlen = 5;
+	} else if (!strcmp(by, "comm")) {
+		if (key_unescape(k->text, k->raw, 16, &k->rawlen))
+			return fail(p, "key '%.24s': not a comm (at most 15 bytes, \\xHH escapes)",
+				    k->text);
+	} else {
+		if (parse_s64(k->text, &num) || (k->text[0] == '-' && !num) ||
+		    (k->text[k->text[0] == '-'] == '0' && k->text[1 + (k->text[0] == '-')]))
+			return fail(p, "key '%.24s': not a decimal number (the family is by %s)",
+				    k->text, by);
+		strcpy(k->raw, k->text);
+		k->rawlen = strlen(k->raw);
+	}
+	if (s->nkeys > 1 && k->samples > k[-1].samples)
+		return fail(p, "key %s samples %llu after a key of %llu: keys go largest first",
+			    k->text, (unsigned long long)k->samples,
+			    (unsigned long long)k[-1].samples);
+	rs->in_key = 1;
+	rs->key_sum = 0;
+	rs->last_slot = -1;
+	p->cap_kslots = 0;
+	return 0;
+}
+
 static int slot_row(struct parser *p, char **tok, int n, struct rowstate *rs)
 {
 	struct snapshot *s = p->s;
@@ -644,6 +869,8 @@ static int slot_row(struct parser *p, char **tok, int n, struct rowstate *rs)
 	if ((long long)r.slot <= rs->last_slot)
 		return fail(p, "slot %llu not in increasing slot order",
 			    (unsigned long long)r.slot);
+	if (s->is_family)
+		return key_row(p, &r, all, rs);
 	return all ? cpus_row(p, &r, rs) : cpu_row(p, &r, rs);
 }
 
@@ -660,6 +887,8 @@ static int errno_row(struct parser *p, char **tok, int n, struct rowstate *rs)
 	if (rs->cpu_slot >= 0)
 		return fail(p, "CPU rows of slot %lld not followed by its CPUS row",
 			    rs->cpu_slot);
+	if (end_key(p, rs))
+		return -1;
 	if (parse_u64(tok[1], &e) || parse_u64(tok[3], &count))
 		return fail(p, "errno row field is not an unsigned integer");
 	if (e < 1 || e > 4095)
@@ -690,10 +919,115 @@ static int check_negative(struct parser *p)
 	return 0;
 }
 
-/* The printed p must be kstats_ppm(cum, total), as the module prints it. */
-static int ppm_ok(u64 cum, u64 total, u32 ppm)
+static int cmp_key_text(const void *a, const void *b)
 {
-	return ppm == kstats_ppm(cum, total);
+	const struct kkey *x = *(struct kkey *const *)a;
+	const struct kkey *y = *(struct kkey *const *)b;
+	int c = strcmp(x->text, y->text);
+
+	return c ? c : x->line < y->line ? -1 : x->line > y->line;
+}
+
+/*
+ * A family whole: its keys partition the node (their samples add up to the
+ * header's), each key once, "keys" and "other" as the blocks say; then the
+ * keys' slots summed into s->slots, the total the "# summary" describes.
+ */
+static int family_whole(struct parser *p, struct rowstate *rs)
+{
+	struct snapshot *s = p->s;
+	u64 sum = 0, other = 0, named = 0;
+	struct kkey **by_text;
+	u64 *cnt, *shi, *slo;
+	u32 nr = kstats_nr_slots(s->frac_bits) + 1;	/* + a range's overflow */
+	size_t i, j;
+
+	if (end_key(p, rs))
+		return -1;
+	if (!s->is_family)
+		return 0;
+	p->line = 1;
+	for (i = 0; i < s->nkeys; i++) {
+		if (s->keys[i].samples > U64_MAX_VAL - sum)
+			return fail(p, "counts overflow 64 bits");
+		sum += s->keys[i].samples;
+		if (s->keys[i].other)
+			other += s->keys[i].samples;
+		else
+			named++;
+	}
+	if (sum != s->samples)
+		return fail(p, "header samples %llu but the keys add up to %llu",
+			    (unsigned long long)s->samples,
+			    (unsigned long long)sum);
+	p->line = p->family_line;
+	if (other != s->family.other)
+		return fail(p, "family other %llu but key other has %llu samples",
+			    (unsigned long long)s->family.other,
+			    (unsigned long long)other);
+	/* keys with a histogram but no samples yet are not printed */
+	if (named > s->family.keys)
+		return fail(p, "family keys %llu but %llu keys are printed",
+			    (unsigned long long)s->family.keys,
+			    (unsigned long long)named);
+	by_text = calloc(s->nkeys + 1, sizeof(*by_text));
+	if (!by_text)
+		return fail(p, "out of memory");
+	for (i = 0; i < s->nkeys; i++)
+		by_text[i] = &s->keys[i];
+	qsort(by_text, s->nkeys, sizeof(*by_text), cmp_key_text);
+	for (i = 1; i < s->nkeys; i++)
+		if (!strcmp(by_text[i]->text, by_text[i - 1]->text))
+			break;
+	if (i < s->nkeys) {
+		p->line = by_text[i]->line;
+		fail(p, "key %s twice", by_text[i]->text);
+		free(by_text);
+		return -1;
+	}
+	free(by_text);
+
+	/* The total: each slot's counts and sums over the keys. */
+	cnt = calloc(nr, sizeof(u64));
+	shi = calloc(nr, sizeof(u64));
+	slo = calloc(nr, sizeof(u64));
+	s->slots = calloc(nr, sizeof(*s->slots));
+	if (!cnt || !shi || !slo || !s->slots) {
+		free(cnt);
+		free(shi);
+		free(slo);
+		return fail(p, "out of memory");
+	}
+	for (i = 0; i < s->nkeys; i++)
+		for (j = 0; j < s->keys[i].nslots; j++) {
+			const struct kslot *k = &s->keys[i].slots[j];
+			u64 h, l;
+
+			hist_sum128(k, 1, &h, &l);
+			cnt[k->slot] += k->count;
+			slo[k->slot] += l;
+			shi[k->slot] += h + (slo[k->slot] < l);
+			s->slots[k->slot].lo = k->lo;
+			s->slots[k->slot].hi = k->hi;
+		}
+	for (u32 sl = 0, n = 0; sl < nr; sl++) {
+		if (!cnt[sl])
+			continue;
+		s->slots[n] = s->slots[sl];
+		s->slots[n].slot = sl;
+		s->slots[n].count = cnt[sl];
+		s->slots[n].avg = kstats_div128(shi[sl], slo[sl], cnt[sl]);
+		s->nslots = ++n;
+	}
+	for (i = 0, sum = 0; i < s->nslots; i++) {
+		sum += s->slots[i].count;
+		s->slots[i].ppm = kstats_ppm(sum, s->samples);
+		s->slots[i].line = p->family_line;
+	}
+	free(cnt);
+	free(shi);
+	free(slo);
+	return 0;
 }
 
 static int check_whole(struct parser *p)
@@ -773,6 +1107,17 @@ static int check_whole(struct parser *p)
 	/* The exact mean lies between the slot averages and averages + 1. */
 	hist_sum128(s->slots, s->nslots, &lhi, &llo);
 	ulo = llo + (s->samples - s->nslots);
+	if (s->is_family) {	/* each key's averages, not the total's */
+		lhi = llo = 0;
+		for (i = 0; i < s->nkeys; i++) {
+			u64 h, l;
+
+			hist_sum128(s->keys[i].slots, s->keys[i].nslots, &h, &l);
+			llo += l;
+			lhi += h + (llo < l);
+		}
+		ulo = llo + (s->samples - p->key_rows);
+	}
 	uhi = lhi + (ulo < llo);
 	if (s->samples &&
 	    (s->summary.mean < kstats_div128(lhi, llo, s->samples) ||
@@ -831,11 +1176,16 @@ static int parse_line(struct parser *p, char *line, const char *raw,
 		return -1;
 	}
 	if (!(st->tags & TAG_SUMMARY)) {
-		fail(p, "%s row before the '# summary' line",
-		     strcmp(tok[0], "errno") ? "slot" : "errno");
+		if (!strcmp(tok[0], "key"))
+			fail(p, "key block before the '# summary' line");
+		else
+			fail(p, "%s row before the '# summary' line",
+			     strcmp(tok[0], "errno") ? "slot" : "errno");
 		return -1;
 	}
 	st->in_rows = 1;
+	if (!strcmp(tok[0], "key"))
+		return key_line(p, tok, n, rs) ? -1 : 0;
 	if (!strcmp(tok[0], "errno")) {
 		return errno_row(p, tok, n, rs) ? -1 : 0;
 	}
@@ -897,7 +1247,7 @@ int snapshot_parse(struct snapshot *s, const char *buf, size_t len,
 		     rs.cpu_slot);
 		goto bad;
 	}
-	if (check_whole(&p))
+	if (family_whole(&p, &rs) || check_whole(&p))
 		goto bad;
 	free(line);
 	return 0;
@@ -969,6 +1319,11 @@ void snapshot_free(struct snapshot *s)
 	free(s->slots);
 	free(s->rows);
 	free(s->errnos);
+	for (size_t i = 0; i < s->nkeys; i++)
+		free(s->keys[i].slots);
+	free(s->keys);
+	s->keys = NULL;
+	s->nkeys = 0;
 	s->header = NULL;
 	s->slots = NULL;
 	s->rows = NULL;

@@ -156,6 +156,27 @@ static int value_of(const struct kbtf *k, const char *berr, const char *expr,
 	return kbtf_value(k, expr, v, len, err, errlen);
 }
 
+/* The keys a family takes as they are: the task's and the CPU's. */
+int by_native(const char *by)
+{
+	return !strcmp(by, "comm") || !strcmp(by, "pid") ||
+	       !strcmp(by, "tid") || !strcmp(by, "cpu");
+}
+
+/*
+ * --by KEY as the kernel's: comm, pid, tid or cpu as they are, else a
+ * value (EXPR) translated as --value's with the BTF of @k.
+ */
+int by_key(const struct kbtf *k, const char *berr, const char *by, char *v,
+	   size_t len, char *err, size_t errlen)
+{
+	if (by_native(by)) {
+		snprintf(v, len, "%s", by);
+		return 0;
+	}
+	return value_of(k, berr, by, v, len, err, errlen);
+}
+
 static int append(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int append(char *buf, size_t len, const char *fmt, ...)
@@ -187,7 +208,7 @@ static int trace_command(const struct opts *o, const char *target,
 	what[0] = '\0';
 	if (o->seen & O_BITS)
 		append(cmd, len, " bits %u", o->bits);
-	if (o->value || o->nifs)
+	if (o->value || o->nifs || (o->by && !by_native(o->by)))
 		k = kbtf_open(target, berr, sizeof(berr));
 	if (o->value) {
 		if (value_of(k, berr, o->value, v, sizeof(v), err, sizeof(err))) {
@@ -219,6 +240,16 @@ static int trace_command(const struct opts *o, const char *target,
 		append(cmd, len, " if %s %s %s", v, op, c);
 		append(what, wlen, " if %s %s %s", expr, op, c);
 	}
+	if (o->by) {
+		if (by_key(k, berr, o->by, v, sizeof(v), err, sizeof(err))) {
+			ret = fail("--by '%s': %s", o->by, err);
+			goto out;
+		}
+		append(cmd, len, " by %s", v);
+		append(what, wlen, ", a histogram per %s", o->by);
+	}
+	if (o->seen & O_MAXKEYS)
+		append(cmd, len, " max %ld", o->max_keys);
 	if (append(cmd, len, "\n"))
 		ret = fail("the trace command is longer than %zu characters",
 			   len - 1);
@@ -316,7 +347,9 @@ int trace_run(const struct opts *o, const char *cmd, const char *node,
 				;
 		if (!load(path, &cur)) {
 			printf("\n");
-			print_show(stdout, &cur, 0, 0);
+			struct keyview kv = { .top = o->top, .names = o->names };
+
+			print_show_keys(stdout, &cur, 0, 0, &kv);
 			snapshot_free(&cur);
 		} else {
 			ret = EXIT_ERROR;
@@ -338,12 +371,15 @@ int cmd_trace(struct opts *o)
 	char cmd[CMD_MAX], what[CMD_MAX], title[2 * CMD_MAX];
 	const char *name;
 	int ret = allowed(o, O_BITS | O_DUR | O_INT | O_VALUE | O_IF | O_PID |
-			  O_TID | O_COMM | O_TCPU | O_VERBOSE, "trace");
+			  O_TID | O_COMM | O_TCPU | O_VERBOSE | O_BY |
+			  O_MAXKEYS | O_TOP, "trace");
 
 	if (ret)
 		return ret;
 	if (o->nargs != 1 || !(name = node_name(o->args[0])))
 		return usage_error("trace takes one FUNC (a kernel function name) or tp:GROUP:EVENT");
+	if ((o->seen & O_MAXKEYS) && !o->by)
+		return usage_error("--max-keys goes with --by");
 	if (trace_command(o, o->args[0], cmd, sizeof(cmd), what, sizeof(what)))
 		return EXIT_ERROR;
 	snprintf(title, sizeof(title), "%s%s", o->args[0], what);

@@ -10,10 +10,16 @@
  *               [--state S] [--missed M] [--tsc-khz K] [--range MAX]
  *               [--source S] [--value V] [--filter F] [--neg VALUE,COUNT]...
  *               [-s CPU,COUNT,KIND,A[,B]]... [--stdin]
+ *               [--by BY [--max N] [--key KEY -s ...]...]
  *
  * --value (a node with a value, clock none) or --neg (COUNT samples of the
  * negative VALUE: the "# negative" line and the errno rows) write the lines
  * of a node with a value; --source replaces "mechanism api".
+ *
+ * --by writes a family ("# family by BY", a block of slot rows per key,
+ * largest first, no CPU rows): the -s groups after --key KEY are KEY's
+ * ("other" is the key of the rest); KEY is written as the module escapes a
+ * comm (bytes outside 0x21..0x7e and the backslash as \xHH).
  *
  * KIND: const V | uniform LO HI | exp OFFSET MEAN | lognormal MEDIAN SIGMA
  * --stdin reads "CPU VALUE" lines.  Each -s group has its own random stream
@@ -29,8 +35,13 @@
 
 struct sample {
 	u32 cpu;
+	u32 key;
 	u64 v;
 };
+
+#define MAX_KEYS 64
+static const char *keys[MAX_KEYS];
+static unsigned int nkeys, cur_key;
 
 static struct sample *smp;
 static size_t nsmp, capsmp;
@@ -44,6 +55,7 @@ static void add(u32 cpu, u64 v)
 			exit(2);
 	}
 	smp[nsmp].cpu = cpu;
+	smp[nsmp].key = cur_key;
 	smp[nsmp++].v = v;
 }
 
@@ -69,10 +81,100 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static u64 key_n[MAX_KEYS];
+
+static int by_samples(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return key_n[x] != key_n[y] ? (key_n[x] < key_n[y] ? 1 : -1) :
+	       x < y ? -1 : x > y;
+}
+
+static void key_text(const char *k)
+{
+	for (; *k; k++) {
+		unsigned char c = (unsigned char)*k;
+
+		if (c < 0x21 || c > 0x7e || c == '\\')
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+}
+
+/* The family lines, the summary of the whole and a block per key. */
+static int family(const char *by, unsigned long max, unsigned int k,
+		  unsigned int cpus, const u64 *sv)
+{
+	unsigned int order[MAX_KEYS], named = 0;
+	u32 nslots = kstats_nr_slots(k);
+	u64 other = 0;
+
+	for (size_t i = 0; i < nsmp; i++)
+		key_n[smp[i].key]++;
+	for (unsigned int i = 0; i < nkeys; i++) {
+		order[i] = i;
+		if (!strcmp(keys[i], "other"))
+			other = key_n[i];
+		else
+			named += key_n[i] > 0;
+	}
+	qsort(order, nkeys, sizeof(order[0]), by_samples);
+	printf("# family by %s max %lu keys %u other %llu key_bytes 7936\n",
+	       by, max, named, (unsigned long long)other);
+	printf("# summary samples %llu min %llu p50 %llu p90 %llu p99 %llu p99.9 %llu max %llu mean %llu\n",
+	       (unsigned long long)nsmp, (unsigned long long)sv[0],
+	       (unsigned long long)sv[1], (unsigned long long)sv[2],
+	       (unsigned long long)sv[3], (unsigned long long)sv[4],
+	       (unsigned long long)sv[5], (unsigned long long)sv[6]);
+	for (unsigned int o = 0; o < nkeys; o++) {
+		unsigned int key = order[o];
+		u64 *cnt = calloc(nslots, sizeof(u64)), *sum = calloc(nslots, sizeof(u64));
+		u64 cum = 0;
+
+		if (!key_n[key])
+			continue;
+		for (size_t i = 0; i < nsmp; i++) {
+			unsigned int shift;
+			u32 sl;
+
+			if (smp[i].key != key)
+				continue;
+			sl = kstats_locate(smp[i].v, k, &shift);
+			cnt[sl]++;
+			sum[sl] += kstats_sum_term(smp[i].v, shift);
+		}
+		printf("key ");
+		key_text(keys[key]);
+		printf(" samples %llu\n", (unsigned long long)key_n[key]);
+		for (u32 sl = 0; sl < nslots; sl++) {
+			if (!cnt[sl])
+				continue;
+			cum += cnt[sl];
+			printf("slot %u CPUS %u count %llu avg %llu p %.6f lo %llu hi %llu\n",
+			       sl, cpus, (unsigned long long)cnt[sl],
+			       (unsigned long long)kstats_slot_avg(sl, k, cnt[sl], sum[sl]),
+			       (double)kstats_ppm(cum, key_n[key]) / 1e6,
+			       (unsigned long long)kstats_slot_lo(sl, k),
+			       (unsigned long long)kstats_slot_hi(sl, k));
+		}
+		free(cnt);
+		free(sum);
+	}
+	for (int e = 1; e <= MAX_ERRNO; e++)
+		if (errnos[e])
+			printf("errno %d count %llu\n", e,
+			       (unsigned long long)errnos[e]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = "fixture", *clock = "ktime", *state = "active";
 	const char *source = "mechanism api", *value = NULL, *filter = NULL;
+	const char *by = NULL;
+	unsigned long max = 64;
 	int neg = 0;
 	unsigned int k = 3, cpus = 2, group = 0;
 	u64 seed = 1, missed = 0, tsc_khz = 0, range = 0;
@@ -101,6 +203,17 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--source")) source = v;
 		else if (!strcmp(a, "--value")) value = v;
 		else if (!strcmp(a, "--filter")) filter = v;
+		else if (!strcmp(a, "--by")) by = v;
+		else if (!strcmp(a, "--max")) max = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "--key")) {
+			for (cur_key = 0; cur_key < nkeys; cur_key++)
+				if (!strcmp(keys[cur_key], v))
+					break;
+			if (cur_key == MAX_KEYS)
+				return 2;
+			if (cur_key == nkeys)
+				keys[nkeys++] = v;
+		}
 		else if (!strcmp(a, "--neg")) {
 			long long x;
 			unsigned long long n;
@@ -217,6 +330,8 @@ int main(int argc, char **argv)
 	if (value || neg)
 		printf("# negative samples %llu min %lld max %lld\n",
 		       (unsigned long long)neg_n, neg_min, neg_max);
+	if (by)
+		return family(by, max, k, cpus, sv);
 	printf("# summary samples %llu min %llu p50 %llu p90 %llu p99 %llu p99.9 %llu max %llu mean %llu\n",
 	       (unsigned long long)N, (unsigned long long)sv[0],
 	       (unsigned long long)sv[1], (unsigned long long)sv[2],

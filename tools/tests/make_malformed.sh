@@ -75,3 +75,25 @@ mkv errno_count_zero   '$1 == "errno" && $2 == 11 { $4 = 0 }'
 mkv errno_range        '$1 == "errno" && $2 == 512 { $2 = 4096 }'
 mkv errno_before_slots '$2 == "summary" { print; print "errno 9 count 1"; next }'
 mkv errno_no_negative  '$2 == "negative" { next }'
+# the lines of a family (make_synthetic.sh's family_comm.txt): line 5 is
+# "# family", 6 the summary, 7 the first key, 8 its slot row, 9 the second
+# key, 10 and 11 its rows, 12 key other, 13 its row
+FC=synthetic/family_comm.txt
+mkf() { awk "$2"' { print }' $FC > $M/$1.txt; }
+mkf family_key_before_summary '$2 == "summary" { print "key kvalue samples 1" }'
+mkf family_slot_outside_key   '$2 == "summary" { print; print "slot 80 CPUS 2 count 200 avg 4096 p 1.000000 lo 4096 hi 4607"; next }'
+mkf family_cpu_row            'NR == 8 { sub(/CPUS 2/, "CPU 0") }'
+mkf family_key_rows_sum       'NR == 11 { next }'
+mkf family_key_rows_over      '$1 == "key" && $2 == "kvalue" { $4 = 199 }'
+mkf family_keys_sum           'NR == 1 { $15 = $15 + 1 }'
+mkf family_duplicate_key      'NR == 9 { $2 = "kvalue" }'
+mkf family_bad_escape         'NR == 9 { sub(/x20/, "x2g") }'
+mkf family_order              'NR == 12 || NR == 13 { next } NR == 6 { print; print "key other samples 5"; print "slot 12 CPUS 2 count 5 avg 12 p 1.000000 lo 12 hi 12"; next }'
+mkf family_other_count        'NR == 5 { sub(/other 5/, "other 4") }'
+mkf family_no_family_line     'NR == 5 { next }'
+mkf family_by_unknown         'NR == 5 { sub(/by comm/, "by uid") }'
+mkf family_max_zero           'NR == 5 { sub(/max 2/, "max 0") }'
+mkf family_keys_over_max      'NR == 5 { sub(/keys 2/, "keys 3") }'
+mkf family_key_p              'NR == 10 { sub(/p 0.600000/, "p 0.300000") }'
+mkf family_second_line        'NR == 5 { print }'
+awk '$1 == "key" && $2 == 3 { $2 = "03" } { print }' synthetic/family_softirq.txt > $M/family_key_not_number.txt

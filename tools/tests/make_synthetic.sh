@@ -38,3 +38,23 @@ $G --name vfs_read --clock none --bits 2 --cpus 4 --seed 5 --value arg2 \
 	-s 0,1000,uniform,101,65536 > $S/value_filters.txt
 # all negative: a function that only failed (no slot rows)
 $G --name kfail --clock none --cpus 2 --value arg1:s4 --neg -22,7 > $S/value_negative.txt
+# Families (a node split by a key, "# family by ..."): one histogram per
+# key, largest first, "other" for the rest.  vfs_read's count by comm: two
+# tasks, one with a space and a backslash in its name (written \x20, \x5c),
+# and keys past max in other.
+$G --name vr --clock none --bits 3 --cpus 2 --seed 7 --value arg2 \
+	--source 'mechanism fprobe function vfs_read value arg2' --by comm --max 2 \
+	--key kvalue -s 0,200,const,4096 --key 'my task\' -s 1,60,uniform,1024,1151 -s 0,40,uniform,1920,2047 \
+	--key other -s 1,5,const,12 > $S/family_comm.txt
+# softirq durations by vector (arg0 of softirq_entry): TIMER, NET_RX,
+# RCU, SCHED; and the errno rows of a value node after the key blocks
+$G --name softirq --bits 3 --cpus 4 --seed 8 --by arg0 \
+	--source 'mechanism section start tp:irq:softirq_entry key cpu end tp:irq:softirq_exit key cpu' \
+	--key 1 -s 0,500,lognormal,2000,0.5 --key 3 -s 1,300,lognormal,8000,0.6 \
+	--key 9 -s 2,150,lognormal,1500,0.4 --key 7 -s 3,50,lognormal,4000,0.3 > $S/family_softirq.txt
+# syscall latency by number (sys_enter's arg1), a negative key too
+$G --name syscall --bits 3 --cpus 2 --seed 9 --by arg1 \
+	--source 'mechanism section start tp:raw_syscalls:sys_enter key task end tp:raw_syscalls:sys_exit key task' \
+	--key 0 -s 0,120,lognormal,900,0.5 --key 230 -s 1,80,lognormal,1000000,0.1 --key -1 -s 0,3,const,500 > $S/family_syscall.txt
+# a family with no samples yet
+$G --name idle_fam --bits 3 --cpus 2 --by pid > $S/family_empty.txt

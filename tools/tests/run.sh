@@ -81,6 +81,7 @@ assert sum(s['count'] for s in d['slots']) == d['samples']
 # and recomputed here from the all-CPU rows: hi of the slot holding
 # rank ceil(N * q), min the first lo, max the last hi
 rows = [l.split() for l in open('$f') if l.startswith('slot ') and l.split()[2] == 'CPUS']
+rows.sort(key=lambda r: int(r[1]))	# a family: each key's rows
 n = sum(int(r[5]) for r in rows)
 def pct(ppm):
     rank, c = -(-n * ppm // 1000000), 0
@@ -537,16 +538,20 @@ rcp "runqlat --cpu: where the task is switched in" \
 rcp "biolatency -b 2 and every filter: at the issue" \
 	"trace biolatency start tp:block:block_rq_issue key arg0 pid 12 tid 13 comm dd cpu 1 end tp:block:block_rq_complete key arg0 bits 2" \
 	biolatency --pid 12 --tid 13 --comm dd --cpu 1 -b 2
-rcp "syscall: all calls" \
-	"trace syscall start tp:raw_syscalls:sys_enter key task end tp:raw_syscalls:sys_exit key task inflight 16384" syscall
+rcp "syscall: all calls, a histogram per call (sys_enter's id)" \
+	"trace syscall start tp:raw_syscalls:sys_enter key task by arg1 end tp:raw_syscalls:sys_exit key task inflight 16384" syscall
 nr=$(printf '#include <sys/syscall.h>\nSYS_clock_nanosleep\n' | cc -E -P - | tail -1)
 end_if=""; [ "$(uname -m)" = x86_64 ] && end_if=" if arg0+120:8 == $nr"
 rcp "syscall clock_nanosleep --comm: the caller at both points" \
 	"trace syscall_clock_nanosleep start tp:raw_syscalls:sys_enter key task comm kvalue cpu 0 if arg1 == $nr end tp:raw_syscalls:sys_exit key task comm kvalue$end_if inflight 16384" \
 	syscall clock_nanosleep --comm kvalue --cpu 0
 rcp "lockwait --tid" "trace lockwait start tp:lock:contention_begin key task tid 7 end tp:lock:contention_end key task tid 7" lockwait --tid 7
-rcp "softirq --cpu: both points" "trace softirq start tp:irq:softirq_entry key cpu cpu 3 end tp:irq:softirq_exit key cpu cpu 3" softirq --cpu 3
-rcp "hardirq" "trace hardirq start tp:irq:irq_handler_entry key cpu end tp:irq:irq_handler_exit key cpu" hardirq
+rcp "softirq --cpu: both points, by vector" "trace softirq start tp:irq:softirq_entry key cpu cpu 3 by arg0 end tp:irq:softirq_exit key cpu cpu 3" softirq --cpu 3
+rcp "softirq" "trace softirq start tp:irq:softirq_entry key cpu by arg0 end tp:irq:softirq_exit key cpu" softirq
+rcp "hardirq: by IRQ" "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 end tp:irq:irq_handler_exit key cpu" hardirq
+rcp "hardirq --max-keys" "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 max 16 end tp:irq:irq_handler_exit key cpu" hardirq --max-keys 16
+rcp "offcpu --by pid --max-keys" "trace offcpu start tp:sched:sched_switch key arg1 by pid max 100 end tp:sched:sched_switch key arg2 inflight 16384" offcpu --by pid --max-keys 100
+rcp "lockwait --by comm: among the start's options" "trace lockwait start tp:lock:contention_begin key task tid 7 by comm end tp:lock:contention_end key task tid 7" lockwait --tid 7 --by comm
 rcp "offcpu --pid: the task switched out" \
 	"trace offcpu start tp:sched:sched_switch key arg1 pid 5 end tp:sched:sched_switch key arg2 inflight 16384" offcpu --pid 5
 # rcp_refused NAME MESSAGE ARGS...: exit 2, MESSAGE on stderr, nothing written
@@ -566,6 +571,11 @@ rcp_refused "runqlat: an argument" "runqlat takes no argument" runqlat x
 rcp_refused "syscall: a line over 256 characters" "the kernel's line would be 2[0-9][0-9] characters, _control takes 256" \
 	syscall rt_tgsigqueueinfo --pid 2147483647 --tid 2147483647 --comm 0123456789abcde --cpu 65535
 rcp_refused "recipes: no --value" "option not valid for 'biolatency'" biolatency --value count
+rcp_refused "biolatency --pids" "biolatency has no --pids" biolatency --pids
+rcp_refused "runqlat --disk" "runqlat has no --disk" runqlat -D
+rcp_refused "runqlat --pids --tids" "one key a family" runqlat --pids --tids
+rcp_refused "runqlat --max-keys without a family" "--max-keys goes with a family" runqlat --max-keys 4
+rcp_refused "--max-keys 0" "--max-keys takes a count from 1 to 65536" hardirq --max-keys 0
 KSTATS_BTF=$T/nobtf rcp_refused "runqlat --pid without BTF" "runqlat --pid needs p->tgid of tp:sched:sched_wakeup" runqlat --pid 1
 : > "$T/tr/_control"; cp $F/basic.txt "$T/tr/runqlat"
 $K --root "$T/tr" runqlat > "$T/out" 2>&1 & pid=$!
@@ -580,9 +590,112 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	rc 0 "runqlat --pid with this machine's BTF" $K --root "$T/tr" runqlat --pid 42 -d 0.01 -v
 	grep -qE '^trace runqlat start tp:sched:sched_wakeup key arg0 if arg0\+[0-9]+:s4 == 42 end tp:sched:sched_switch key arg2 if arg2\+[0-9]+:s4 == 42$' "$T/tr/_control" &&
 		ok "runqlat --pid: an 'if' on the woken task's tgid at both points" || bad "runqlat --pid" "$(cat "$T/tr/_control")"
+	# a histogram per woken process or thread (libbpf-tools -P/--pids,
+	# -L/--tids; --pid without a number as --pids), the key at the wakeup
+	for a in "--pids" "-P" "--pid" "--pid -b 2" "--tids" "-L"; do
+		: > "$T/tr/_control"
+		rc 0 "runqlat $a with this machine's BTF" $K --root "$T/tr" runqlat $a -d 0.01 -v
+		case $a in *tid*|-L) f=pid ;; *) f=tgid ;; esac
+		off=$(grep -oE 'by arg0\+[0-9]+:s4' "$T/tr/_control" | head -1)
+		grep -qE '^trace runqlat start tp:sched:sched_wakeup key arg0 by arg0\+[0-9]+:s4 end tp:sched:sched_switch key arg2( bits 2)?$' "$T/tr/_control" &&
+			ok "runqlat $a: by the woken task's $f ($off)" || bad "runqlat $a" "$(cat "$T/tr/_control")"
+		eval "off_$f='$off'"
+	done
+	[ "$off_pid" != "$off_tgid" ] && [ -n "$off_pid" ] && ok "runqlat: --tids keys by pid, --pids by tgid ($off_pid, $off_tgid)" || bad "runqlat pid/tgid offsets" "$off_pid $off_tgid"
+	: > "$T/tr/_control"
+	rc 0 "biolatency --disk with this machine's BTF" $K --root "$T/tr" biolatency --disk -d 0.01 -v
+	grep -qE '^trace biolatency start tp:block:block_rq_issue key arg0 by arg0\+[0-9]+:8\+[0-9]+:4 end tp:block:block_rq_complete key arg0$' "$T/tr/_control" &&
+		ok "biolatency --disk: by rq->part->bd_dev at the issue" || bad "biolatency --disk" "$(cat "$T/tr/_control")"
+	: > "$T/tr/_control"
+	rc 0 "biolatency -D --max-keys 8" $K --root "$T/tr" biolatency -D --max-keys 8 -d 0.01 -v
+	grep -qE ' by arg0\+[0-9]+:8\+[0-9]+:4 max 8 end ' "$T/tr/_control" && ok "biolatency -D --max-keys 8" || bad "biolatency -D" "$(cat "$T/tr/_control")"
 else
 	skip "runqlat --pid with this machine's BTF" "/sys/kernel/btf/vmlinux not readable"
 fi
+rcp "runqlat --pid N is still the filter" "trace runqlat start tp:sched:sched_wakeup key arg0 end tp:sched:sched_switch key arg2 cpu 1" runqlat --cpu 1
+KSTATS_BTF=$T/nobtf rcp_refused "runqlat --pids without BTF" "runqlat --pids needs p->tgid of tp:sched:sched_wakeup" runqlat --pids
+KSTATS_BTF=$T/nobtf rcp_refused "biolatency --disk without BTF" "biolatency --disk needs rq->part->bd_dev of tp:block:block_rq_issue" biolatency --disk
+
+echo "# families: show, --top, JSON, Prometheus, names of keys (synthetic family_*.txt)"
+FC=$S/family_comm.txt
+rc 0 "show a family" $K show $FC
+[ "$(grep '^@' "$T/out" | tr '\n' ' ')" = '@vr[kvalue]: @vr[my\x20task\x5c]: @vr[other]: ' ] && ok "show: @NAME[KEY]: per key, largest first, escaped" || bad "family headings" "$(grep '^@' "$T/out")"
+has '^# family by comm max 2 keys 2 other 5 key_bytes 7936$' && grep -qE '^ +305 +12 ' "$T/out" && has '^family by comm: 2 keys (max 2), other 5 samples$' &&
+	ok "show: the header, the total's summary, the family line" || bad "family header" "$(head -12 "$T/out")"
+[ "$(grep -A1 -E '^ +count' "$T/out" | grep -cE '^ +(305|200|100|5) ')" = 4 ] && ok "show: each key's own count line" || bad "family counts" "$(cat "$T/out")"
+rc 0 "show --top 1" $K show $FC --top 1
+[ "$(grep -c '^@' "$T/out")" = 1 ] && has '^(--top 1: 2 more keys, 105 samples, not shown)$' && ok "show --top 1: one key, the rest counted" || bad "--top" "$(tail -3 "$T/out")"
+rc 2 "show --top 0" $K show $FC --top 0
+rc 0 "show --json a family" $K show $FC --json
+py "
+import json; d = json.load(open('$T/out'))
+assert d['family'] == {'by': 'comm', 'max': 2, 'keys': 2, 'other': 5, 'key_bytes': 7936}, d['family']
+assert [k['key'] for k in d['keys']] == ['kvalue', 'my task\\\\', 'other'], [k['key'] for k in d['keys']]
+assert [k['samples'] for k in d['keys']] == [200, 100, 5] and [k['other'] for k in d['keys']] == [False, False, True]
+for k in d['keys']:
+    assert sum(s['count'] for s in k['slots']) == k['samples'] == k['summary']['samples']
+assert d['keys'][1]['summary']['min'] == 1024 and d['keys'][1]['summary']['max'] == 2047
+assert d['samples'] == sum(k['samples'] for k in d['keys']) and d['per_cpu'] == []
+" 2> "$T/err" && ok "show --json: family, keys unescaped, samples, summaries, slots" || bad "family json" "$(tail -1 "$T/err")"
+$K show $FC --json --top 2 > "$T/j"
+py "
+import json; d = json.load(open('$T/j'))
+assert len(d['keys']) == 2 and d['left_out'] == {'keys': 1, 'samples': 5}, d.get('left_out')" 2> "$T/err" && ok "show --json --top 2: left_out" || bad "json top" "$(tail -1 "$T/err")"
+mkdir "$T/fexp"; cp $S/family_*.txt $F/basic.txt "$T/fexp/"
+$K --root "$T/fexp" export > "$T/prom"
+py "
+import re
+count, plain = {}, {}
+for l in open('$T/prom'):
+    m = re.match(r'(kstats_[a-z_]+)_count\{name=\"([^\"]+)\",clock=\"[a-z]+\"(?:,key=\"((?:[^\"\\\\]|\\\\.)*)\")?\} (\d+)$', l)
+    if m and m.group(3) is not None:
+        count[(m.group(2), m.group(3))] = int(m.group(4))
+    elif m:
+        plain[m.group(2)] = int(m.group(4))
+assert count[('vr', 'kvalue')] == 200 and count[('vr', 'my task\\\\\\\\')] == 100 and count[('vr', 'other')] == 5, count
+assert count[('softirq', '1')] == 500 and count[('syscall', '-1')] == 3, count
+assert plain['vr'] == 305 and plain['softirq'] == 1000 and plain['example_write'] == 1234, plain
+assert sum(v for (n, k), v in count.items() if n == 'syscall') == plain['syscall']
+" 2> "$T/err" && ok "export: a series set per key (key label, escaped), _count = the key's samples, the total without key" || bad "family prom" "$(tail -2 "$T/err")"
+grep -q '^kstats_value_bucket{name="vr",clock="none",key="my task\\\\",le="+Inf"} 100$' "$T/prom" && ok "export: key label escaped per Prometheus" || bad "prom escape" "$(grep 'my task' "$T/prom" | tail -1)"
+if command -v promtool > /dev/null; then t "promtool check metrics (families)" sh -c "promtool check metrics < '$T/prom'"; fi
+rc 0 "list: families" $K --root "$T/fexp" list
+grep -qE '^vr .* family by comm keys 2$' "$T/out" && grep -qE '^softirq .* family by arg0 keys 4$' "$T/out" && grep -qE '^example_write .*active *$' "$T/out" &&
+	ok "list: family by BY keys K" || bad "list family" "$(cat "$T/out")"
+# the recipes name their keys: a fake root holding the node they make
+for n in softirq hardirq; do sed "1s/name softirq/name $n/" $S/family_softirq.txt > "$T/tr/$n"; done
+cp $S/family_syscall.txt "$T/tr/syscall"
+rc 0 "softirq: keys as vector names" $K --root "$T/tr" softirq -d 0.01
+[ "$(grep '^@' "$T/out" | tr '\n' ' ')" = '@softirq[TIMER]: @softirq[NET_RX]: @softirq[RCU]: @softirq[SCHED]: ' ] && ok "softirq: @softirq[TIMER]: ..., largest first" || bad "softirq names" "$(grep '^@' "$T/out")"
+nr=$(printf '#include <sys/syscall.h>\nSYS_read SYS_clock_nanosleep\n' | cc -E -P - | tail -1)
+rc 0 "syscall: keys as system call names" $K --root "$T/tr" syscall -d 0.01 --top 2
+if [ "$nr" = "0 230" ]; then
+	[ "$(grep '^@' "$T/out" | tr '\n' ' ')" = '@syscall[read]: @syscall[clock_nanosleep]: ' ] && has '^(--top 2: 1 more keys, 3 samples, not shown)$' &&
+		ok "syscall: @syscall[read]: @syscall[clock_nanosleep]:, --top 2" || bad "syscall names" "$(grep -E '^[@(]' "$T/out")"
+else
+	skip "syscall names" "not x86_64 numbers ($nr)"
+fi
+mkdir -p "$T/sys/proc" "$T/sys/sys/dev/block/8:16"
+printf '           CPU0       CPU1\n  1:          9          0   IO-APIC   1-edge      i8042\n  3:  1  2  PCI-MSI 3-edge  virtio0-config, ahci[0000:00:1f.2]\nNMI:          0          0   Non-maskable interrupts\n' > "$T/sys/proc/interrupts"
+printf 'MAJOR=8\nMINOR=16\nDEVNAME=sdb\nDEVTYPE=disk\n' > "$T/sys/sys/dev/block/8:16/uevent"
+KSTATS_SYSFS=$T/sys rc 0 "hardirq: keys as IRQ names" $K --root "$T/tr" hardirq -d 0.01
+[ "$(grep '^@' "$T/out" | tr '\n' ' ')" = '@hardirq[i8042]: @hardirq[ahci[0000:00:1f.2]]: @hardirq[9]: @hardirq[7]: ' ] && ok "hardirq: the last column of /proc/interrupts, else the number" || bad "hardirq names" "$(grep '^@' "$T/out")"
+$G --name biolatency --bits 3 --cpus 2 --by arg0+88:8+52:4 --key $(( (8 << 20) | 16 )) -s 0,10,const,100000 --key $(( (259 << 20) | 1 )) -s 1,5,const,200000 > "$T/tr/biolatency"
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	KSTATS_SYSFS=$T/sys rc 0 "biolatency --disk: keys as disk names" $K --root "$T/tr" biolatency --disk -d 0.01
+	[ "$(grep '^@' "$T/out" | tr '\n' ' ')" = '@biolatency[sdb]: @biolatency[259:1]: ' ] && ok "biolatency --disk: DEVNAME, else MAJ:MIN" || bad "disk names" "$(grep '^@' "$T/out")"
+fi
+rc 0 "show of a family without the recipe: the numbers" $K show "$T/tr/softirq"
+grep -q '^@softirq\[1\]:$' "$T/out" && ok "show: keys as the file has them" || bad "show raw keys" "$(grep '^@' "$T/out")"
+
+echo "# trace --by (fake root)"
+KSTATS_BTF=$T/btf tc "trace --by count --max-keys" "trace vfs_read value arg3+0:8 by arg2 max 8" vfs_read --value '*pos' --by count --max-keys 8
+KSTATS_BTF=$T/btf tc "trace --by comm after the filters" "trace vfs_read pid 3 if arg2 > 1 by comm" vfs_read --pid 3 --if 'count > 1' --by comm
+KSTATS_BTF=$T/btf tc "trace --by a field path" "trace vfs_read by arg0+32:8+80:8" vfs_read --by 'file->f_inode->i_size'
+KSTATS_BTF=$T/nobtf tc "trace --by cpu without BTF" "trace vfs_read by cpu" vfs_read --by cpu
+KSTATS_BTF=$T/btf tr_refused "trace --by unknown parameter" "--by 'nope': vfs_read has no parameter 'nope' (its parameters: file, buf, count, pos)" vfs_read --by nope
+rc 2 "trace --max-keys without --by" $K --root "$T/tr" trace vfs_read --max-keys 3 -d 0.01
+rc 2 "trace --max-keys 65537" $K --root "$T/tr" trace vfs_read --by cpu --max-keys 65537 -d 0.01
 
 echo "# sanitizers (ASan/UBSan build): every fixture and every malformed file"
 : > "$T/san"

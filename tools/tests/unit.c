@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 
@@ -338,6 +340,126 @@ static void test_value_print(void)
 	check(!strcmp(errno_name(11), "EAGAIN") && !strcmp(errno_name(512), "ERESTARTSYS") &&
 	      !strcmp(errno_name(524), "ENOTSUPP") && !errno_name(520) &&
 	      !errno_name(4000), "values: errno names, the kernel's own too");
+}
+
+/* --- families: a node split by a key ------------------------------------ */
+
+static const char family_snap[] =
+	"# name vr clock none unit value frac_bits 3 state active cpus 2 samples 305 missed 0\n"
+	"# source mechanism fprobe function vfs_read value arg2\n"
+	"# value arg2\n"
+	"# negative samples 3 min -14 max -14\n"
+	"# family by comm max 64 keys 2 other 5 key_bytes 7936 future 1\n"
+	"# summary samples 305 min 12 p50 4607 p90 4607 p99 4607 p99.9 4607 max 4607 mean 3149\n"
+	"key kvalue samples 200\n"
+	"slot 80 CPUS 2 count 200 avg 4096 p 1.000000 lo 4096 hi 4607\n"
+	"key a\\x20b\\x5c samples 100\n"
+	"slot 64 CPUS 2 count 60 avg 1024 p 0.600000 lo 1024 hi 1151\n"
+	"slot 71 CPUS 2 count 40 avg 2000 p 1.000000 lo 1920 hi 2047\n"
+	"key other samples 5\n"
+	"slot 12 CPUS 2 count 5 avg 12 p 1.000000 lo 12 hi 12\n"
+	"errno 14 count 3\n";
+
+static void fam_edit(const char *from, const char *to, const char *want)
+{
+	edit_check(family_snap, from, to, want);
+}
+
+static void test_family_parse(void)
+{
+	struct snapshot s;
+	char err[512], raw[16];
+	size_t n;
+
+	check(!parse(&s, family_snap, err, sizeof(err)), "family: parses");
+	check(s.is_family && !strcmp(s.family.by, "comm") && s.family.max == 64 &&
+	      s.family.keys == 2 && s.family.other == 5 &&
+	      s.family.key_bytes == 7936, "family: the # family line, an unknown pair ignored");
+	check(s.nkeys == 3 && !strcmp(s.keys[0].text, "kvalue") &&
+	      s.keys[0].samples == 200 && s.keys[0].nslots == 1 &&
+	      !strcmp(s.keys[1].text, "a\\x20b\\x5c") && s.keys[1].rawlen == 4 &&
+	      !memcmp(s.keys[1].raw, "a b\\", 4) && s.keys[1].samples == 100 &&
+	      s.keys[1].nslots == 2 && s.keys[1].slots[1].count == 40 &&
+	      s.keys[2].other && s.keys[2].samples == 5 && !s.keys[0].other,
+	      "family: keys largest first, their slots, the comm unescaped, other");
+	check(s.nslots == 4 && s.slots[0].slot == 12 && s.slots[3].slot == 80 &&
+	      s.slots[3].count == 200 && hist_total(s.slots, s.nslots) == 305 &&
+	      !s.nrows && s.nerrnos == 1, "family: the total is the keys' slots summed, no CPU rows");
+	snapshot_free(&s);
+	check(!key_unescape("x\\x09\\x7fY", raw, sizeof(raw), &n) && n == 4 &&
+	      !memcmp(raw, "x\t\x7fY", 4), "family: \\xHH unescaped");
+	check(key_unescape("a\\x2", raw, sizeof(raw), &n) &&
+	      key_unescape("a\\y20", raw, sizeof(raw), &n) &&
+	      key_unescape("a\\", raw, sizeof(raw), &n) &&
+	      key_unescape("0123456789abcdef", raw, sizeof(raw), &n),
+	      "family: bad escapes and too long a comm refused");
+	fam_edit("by comm", "by arg1+8:4", "t:7: key 'kvalue': not a decimal number (the family is by arg1+8:4)");
+	fam_edit("by comm", "by bogus", "t:5: '# family by bogus': not a key (comm, pid, tid, cpu or a value)");
+	fam_edit(" key_bytes 7936", "", "t:5: '# family' line lacks 'key_bytes'");
+	fam_edit("key kvalue", "key a\\x20b\\x5c", "t:9: key a\\x20b\\x5c twice");
+	fam_edit("key a\\x20b\\x5c", "key a\\xg0b", "t:9: key 'a\\xg0b': not a comm (at most 15 bytes, \\xHH escapes)");
+	fam_edit("count 40 avg 2000 p 1.000000", "count 39 avg 2000 p 1.000000",
+		 "t:11: slot 71 of key a\\x20b\\x5c: p is not the cumulative fraction within the key");
+	fam_edit("key kvalue samples 200\n", "", "t:7: slot row outside a key block in a family");
+	fam_edit("key other samples 5\nslot 12 CPUS 2 count 5 avg 12 p 1.000000 lo 12 hi 12\n", "",
+		 "t:1: header samples 305 but the keys add up to 300");
+	fam_edit("slot 80 CPUS 2", "slot 80 CPU 1", "t:8: CPU row in a family: a key has only 'slot S CPUS N' rows");
+	fam_edit("errno 14 count 3\n", "errno 14 count 3\nkey x samples 1\n", "t:15: key block after the errno rows");
+	fam_edit("key kvalue samples 200", "key kvalue samples 0", "t:7: key kvalue with 0 samples: only keys with samples are printed");
+	fam_edit("keys 2", "keys 1", "t:5: family keys 1 but 2 keys are printed");
+	fam_edit("keys 2", "keys 3", NULL);	/* a key whose samples are not yet */
+	fam_edit("mean 3149", "mean 3151", "t:6: summary mean 3151 is impossible for the slot averages (3149..3150)");
+}
+
+/* The names the recipes give keys: vectors, calls, IRQs, disks. */
+static void test_key_names(void)
+{
+	static const char interrupts[] =
+		"           CPU0       CPU1\n"
+		"  0:         44          0   IO-APIC   2-edge      timer\n"
+		" 24:          0         12  PCI-MSI 327680-edge      xhci_hcd\n"
+		"NMI:          0          0   Non-maskable interrupts\n";
+	struct kkey k = { .text = "1" };
+	char buf[64], dir[] = "/tmp/kstats-unit-XXXXXX", path[128];
+	FILE *f;
+
+	check(!strcmp(softirq_name(1), "TIMER") && !strcmp(softirq_name(0), "HI") &&
+	      !strcmp(softirq_name(9), "RCU") && !softirq_name(10) && !softirq_name(-1),
+	      "keys: softirq vector 1 is TIMER, 0 HI, 9 RCU, 10 none");
+	check(!strcmp(key_label(&k, KEYS_SOFTIRQ, buf, sizeof(buf)), "TIMER") &&
+	      !strcmp(key_label(&k, KEYS_RAW, buf, sizeof(buf)), "1"),
+	      "keys: a softirq family's key 1 shown as TIMER");
+	check(syscall_nr("clock_nanosleep") >= 0 &&
+	      !strcmp(syscall_name(syscall_nr("clock_nanosleep")), "clock_nanosleep") &&
+	      !strcmp(syscall_name(syscall_nr("getppid")), "getppid") &&
+	      !syscall_name(-1), "keys: a system call's number to its name and back");
+	f = fmemopen((void *)interrupts, sizeof(interrupts) - 1, "r");
+	check(f && !irq_name(f, 24, buf, sizeof(buf)) && !strcmp(buf, "xhci_hcd"),
+	      "keys: IRQ 24's name, the last column of /proc/interrupts");
+	if (f)
+		fclose(f);
+	f = fmemopen((void *)interrupts, sizeof(interrupts) - 1, "r");
+	check(f && irq_name(f, 2, buf, sizeof(buf)), "keys: an IRQ not listed has no name");
+	if (f)
+		fclose(f);
+	if (mkdtemp(dir)) {
+		snprintf(path, sizeof(path), "%s/8:16", dir);
+		mkdir(path, 0700);
+		snprintf(path, sizeof(path), "%s/8:16/uevent", dir);
+		f = fopen(path, "w");
+		if (f) {
+			fputs("MAJOR=8\nMINOR=16\nDEVNAME=sdb\n", f);
+			fclose(f);
+		}
+		disk_name(dir, 8ULL << 20 | 16, buf, sizeof(buf));
+		check(!strcmp(buf, "sdb"), "keys: dev_t 8 << 20 | 16 is the disk sdb (DEVNAME)");
+		disk_name(dir, 259ULL << 20 | 3, buf, sizeof(buf));
+		check(!strcmp(buf, "259:3"), "keys: an unknown disk as MAJ:MIN");
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/8:16", dir);
+		rmdir(path);
+		rmdir(dir);
+	}
 }
 
 /* --- values: BTF translation ------------------------------------------- */
@@ -834,6 +956,8 @@ int main(int argc, char **argv)
 	test_units();
 	test_value_lines();
 	test_value_print();
+	test_family_parse();
+	test_key_names();
 	test_btf_values();
 	test_btf_vmlinux();
 	for (int i = 1; i < argc; i++)

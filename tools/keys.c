@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * keys.c - the names of a family's keys as the recipes show them: softirq
+ * vectors, system calls, IRQs (/proc/interrupts) and disks (/sys/dev/block),
+ * instead of the numbers the kernel keys them by.  Also the system call
+ * table both ways (kstats syscall NAME needs the number).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "kstats_tool.h"
+
+static const struct { const char *name; long nr; } syscalls[] = {
+#include "syscalls.h"
+};
+
+#define NSYSCALLS (sizeof(syscalls) / sizeof(syscalls[0]))
+
+long syscall_nr(const char *name)
+{
+	for (size_t i = 0; i < NSYSCALLS; i++)
+		if (!strcmp(name, syscalls[i].name))
+			return syscalls[i].nr;
+	return -1;
+}
+
+/* Several names may share a number (aliases): the first, as sorted. */
+const char *syscall_name(long nr)
+{
+	for (size_t i = 0; i < NSYSCALLS; i++)
+		if (syscalls[i].nr == nr)
+			return syscalls[i].name;
+	return NULL;
+}
+
+/* include/linux/interrupt.h, softirq_to_name[] (as libbpf-tools softirqs) */
+static const char *const softirq_names[] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+	"SCHED", "HRTIMER", "RCU",
+};
+
+const char *softirq_name(long vec)
+{
+	if (vec < 0 || vec >= (long)(sizeof(softirq_names) / sizeof(softirq_names[0])))
+		return NULL;
+	return softirq_names[vec];
+}
+
+/*
+ * IRQ @irq's name in a /proc/interrupts: the last column of its line
+ * (" 24:  0  12  IR-PCI-MSI 327680-edge  xhci_hcd").  0, or -1 if absent.
+ */
+int irq_name(FILE *f, long irq, char *buf, size_t len)
+{
+	char line[4096];
+
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *end, *last = NULL;
+		long n;
+
+		while (*p == ' ')
+			p++;
+		n = strtol(p, &end, 10);
+		if (end == p || *end != ':' || n != irq)
+			continue;
+		for (char *t = strtok(end + 1, " \t\n"); t; t = strtok(NULL, " \t\n"))
+			last = t;
+		if (!last)
+			return -1;
+		snprintf(buf, len, "%s", last);
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * The disk of the kernel's dev_t @dev (MKDEV: major << 20 | minor): DEVNAME
+ * of @sysdir/MAJ:MIN/uevent (@sysdir: /sys/dev/block), else "MAJ:MIN".
+ */
+void disk_name(const char *sysdir, unsigned long long dev, char *buf,
+	       size_t len)
+{
+	unsigned int maj = (unsigned int)(dev >> 20), min = dev & 0xfffff;
+	char path[512], line[256];
+	FILE *f;
+
+	snprintf(buf, len, "%u:%u", maj, min);
+	snprintf(path, sizeof(path), "%s/%u:%u/uevent", sysdir, maj, min);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "DEVNAME=", 8)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (line[8])
+				snprintf(buf, len, "%s", line + 8);
+			break;
+		}
+	fclose(f);
+}
+
+/*
+ * How @k is shown for @names: the name, or the key as the file has it
+ * (already escaped) when there is none.  /proc and /sys are read each
+ * time: a show prints a few keys.
+ */
+const char *key_label(const struct kkey *k, enum keynames names, char *buf,
+		      size_t len)
+{
+	const char *name = NULL;
+	const char *dir = getenv("KSTATS_SYSFS");	/* tests: a fake /sys, /proc */
+	char path[512];
+	long long v;
+	char *end;
+	FILE *f;
+
+	if (k->other || names == KEYS_RAW)
+		return k->text;
+	v = strtoll(k->text, &end, 10);
+	if (*end)
+		return k->text;
+	switch (names) {
+	case KEYS_SOFTIRQ:
+		name = softirq_name((long)v);
+		break;
+	case KEYS_SYSCALL:
+		name = syscall_name((long)v);
+		break;
+	case KEYS_IRQ:
+		snprintf(path, sizeof(path), "%s/proc/interrupts", dir ? dir : "");
+		f = fopen(path, "r");
+		if (f && !irq_name(f, (long)v, buf, len))
+			name = buf;
+		if (f)
+			fclose(f);
+		break;
+	case KEYS_DISK:
+		snprintf(path, sizeof(path), "%s/sys/dev/block", dir ? dir : "");
+		disk_name(path, (unsigned long long)v, buf, len);
+		return buf;
+	default:
+		break;
+	}
+	if (name && name != buf)
+		snprintf(buf, len, "%s", name);
+	return name ? buf : k->text;
+}
