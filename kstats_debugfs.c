@@ -270,7 +270,6 @@ static int kstats_node_open(struct inode *inode, struct file *file)
 		seq_release_private(inode, file);
 		return err;
 	}
-	kstats_snapshot_summary(&r->snap, &r->sum);
 	if (r->ks->family) {
 		err = kstats_family_view(r->ks, &r->fam);
 		if (err) {
@@ -278,7 +277,10 @@ static int kstats_node_open(struct inode *inode, struct file *file)
 			seq_release_private(inode, file);
 			return err;
 		}
+		/* The total of a family's file is its keys', to the sample. */
+		kstats_family_fill_snapshot(&r->fam, &r->snap);
 	}
+	kstats_snapshot_summary(&r->snap, &r->sum);
 	kstats_negative_read(r->ks, &r->neg, NULL);
 	if (r->neg.count || (r->ks->neg && r->ks->neg->show_empty)) {
 		r->errno_count = kvcalloc(KSTATS_MAX_ERRNO + 1, sizeof(u64),

@@ -382,6 +382,44 @@ void kstats_family_view_free(struct kstats_family_view *v)
 EXPORT_SYMBOL_NS_GPL(kstats_family_view_free, KSTATS_NS);
 
 /**
+ * kstats_family_fill_snapshot() - make a snapshot the sum of the keys
+ * @v: a view of a family
+ * @snap: a snapshot of the same distribution, taken just before @v
+ *
+ * The distribution's own histogram and its keys are read microseconds
+ * apart; the file of a family shows the keys' sum instead, so that its
+ * header, its summary and its keys agree to the sample.  The sum goes to
+ * @snap's first row (a family's file has no CPU rows); @snap's missed
+ * count stays.
+ */
+void kstats_family_fill_snapshot(const struct kstats_family_view *v,
+				 struct kstats_snapshot *snap)
+{
+	size_t cells = (size_t)snap->nr_cpus * snap->nr_slots;
+	u32 g, i, s;
+
+	memset(snap->count, 0, cells * sizeof(u64));
+	memset(snap->sum, 0, cells * sizeof(u64));
+	memset(snap->cpu_samples, 0, snap->nr_cpus * sizeof(u64));
+	memset(snap->slot_samples, 0, snap->nr_slots * sizeof(u64));
+	snap->samples = 0;
+	for (g = 0; g < v->nr; g++) {
+		for (i = 0; i < v->nr_cells[g]; i++) {
+			const struct kstats_family_cell *c = &v->cells[g][i];
+
+			s = c->slot;
+			snap->count[s] += c->count;
+			snap->sum[s] = min(snap->sum[s] + c->sum,
+					   kstats_sum_max(snap->count[s]));
+			snap->slot_samples[s] += c->count;
+			snap->samples += c->count;
+		}
+	}
+	snap->cpu_samples[0] = snap->samples;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_family_fill_snapshot, KSTATS_NS);
+
+/**
  * kstats_family_group_is_other() - whether group @g is "other"
  * @ks: the distribution
  * @v: its view

@@ -166,6 +166,9 @@ struct kstats_family_view {
 
 int kstats_family_view(struct kstats *ks, struct kstats_family_view *v);
 void kstats_family_view_free(struct kstats_family_view *v);
+struct kstats_snapshot;
+void kstats_family_fill_snapshot(const struct kstats_family_view *v,
+				 struct kstats_snapshot *snap);
 bool kstats_family_group_is_other(const struct kstats *ks,
 				  const struct kstats_family_view *v, u32 g);
 int kstats_family_format_key(const struct kstats_family *f,

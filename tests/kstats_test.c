@@ -1269,6 +1269,15 @@ static void kstats_test_family(struct kunit *test)
 	take(test, ks, &snap, &sum);
 	KUNIT_EXPECT_EQ(test, n, snap.samples);
 	KUNIT_EXPECT_EQ(test, snap.samples, 6ULL);
+	/* The keys' sum as a snapshot: the same samples, in the same slots. */
+	kstats_family_record(ks, 1, 7);
+	kstats_family_fill_snapshot(&v, &snap);
+	KUNIT_EXPECT_EQ(test, snap.samples, 6ULL);
+	KUNIT_EXPECT_EQ(test, snap.count[kstats_slot(100, 3)], 3ULL);
+	KUNIT_EXPECT_EQ(test, snap.count[kstats_slot(1000, 3)], 2ULL);
+	kstats_snapshot_summary(&snap, &sum);
+	KUNIT_EXPECT_EQ(test, sum.samples, 6ULL);
+	KUNIT_EXPECT_EQ(test, sum.max, kstats_slot_hi(kstats_slot(1000, 3), 3));
 	kstats_snapshot_free(&snap);
 	kstats_family_view_free(&v);
 

@@ -72,6 +72,17 @@ expect "by comm: kfa's 50 reads of 100 in its key" "$(f_hist /tmp/f kfa 100:50)"
 expect "by comm: kfb's 30 reads of 3000 in its key" "$(f_hist /tmp/f kfb 3000:30)" ok
 expect "by comm: the keys add up to the total, in order" "$(f_check /tmp/f)" ok
 expect "by comm: no per-CPU rows in a family's file" "$(grep -c '^slot [0-9]* CPU ' /tmp/f)" 0
+# the kstats command: a histogram per key, bpftrace's way; --top; keys in
+# JSON and Prometheus
+kstats show f_comm > /tmp/f.show 2>&1
+expect "kstats show: @f_comm[kfa] then @f_comm[kfb], largest first" \
+	"$(grep -E '^@f_comm\[kf[ab]\]:$' /tmp/f.show | tr '\n' ' ')" "@f_comm[kfa]: @f_comm[kfb]: "
+expect "kstats show --top 1: one key, the rest summed up" \
+	"$(kstats show f_comm --top 1 | grep -c '^@f_comm\[')" 1
+expect "kstats show --json: kfa's 50 samples" \
+	"$(kstats show f_comm --json | grep -o '"key": "kfa", [^}]*"samples": 50' | wc -l)" 1
+expect "kstats export prometheus: a key label, kfa's count 50" \
+	"$(kstats export --format prometheus f_comm | grep -E '^kstats_[a-z_]*_count\{.*key="kfa"' | awk '{ print $2 }')" 50
 ctl $KS/f_comm reset >/dev/null
 kvalue -n kfa read /dev/zero 100 4 || not_ok "kvalue kfa"
 cat $KS/f_comm > /tmp/f
@@ -139,6 +150,17 @@ sleep 1
 cat $KS/f_sv > /tmp/f
 expect "softirq by vector: a TIMER (1) key after a second" "$([ "$(f_samples /tmp/f 1)" -gt 0 ] 2>/dev/null && echo yes)" yes
 expect "softirq by vector: the keys add up" "$(f_check /tmp/f)" ok
+
+# --- recipes: softirq by vector name, syscall by call name ------------------------
+kstats softirq -d 1 > /tmp/f.show 2>&1
+expect "kstats softirq: keys are vector names" \
+	"$(grep -cE '^@softirq\[(HI|TIMER|NET_TX|NET_RX|BLOCK|IRQ_POLL|TASKLET|SCHED|HRTIMER|RCU)\]:$' /tmp/f.show | awk '{ print ($1 > 0) }')" 1
+kvalue -n kfz sleep 100000 12 &
+kz=$!
+kstats syscall --comm kfz -d 1 > /tmp/f.show 2>&1
+wait $kz
+expect "kstats syscall: clock_nanosleep by name" \
+	"$(grep -c '^@syscall\[clock_nanosleep\]:$' /tmp/f.show)" 1
 
 # --- refusals -------------------------------------------------------------------------
 f_refused() {
