@@ -312,6 +312,9 @@ struct kstats *kstats_create(const struct kstats_config *cfg,
 		return ks;
 	/* Kernel code may record signed values into it: kstats_record_signed(). */
 	err = kstats_negative_enable(ks, false);
+	if (!err && cfg->max_keys)
+		err = kstats_family_enable(ks, cfg->max_keys, "key", false,
+					   false);
 	if (!err)
 		err = kstats_publish(ks, origin);
 	if (err) {
@@ -330,7 +333,7 @@ struct kstats *kstats_create(const struct kstats_config *cfg,
  *
  * Context: process; may sleep.
  * Return: the distribution, or an ERR_PTR(): -EINVAL for a bad name or
- * setting, -EEXIST for a name in use, -ENOSPC when too many exist,
+ * setting (max_keys over 65536 included), -EEXIST for a name in use, -ENOSPC when too many exist,
  * -EOPNOTSUPP for clock tsc off x86, -ENOMEM.  Never NULL.
  */
 struct kstats *kstats_new_config(const struct kstats_config *cfg)

@@ -90,12 +90,16 @@ struct kstats_slot {
  *	keep apart, rounded up to the end of its slot: larger values are
  *	counted together in one overflow slot, and the per-CPU memory shrinks
  *	to the slots up to it
+ * @max_keys: 0 for one histogram; 1..65536 for a family: one histogram
+ *	per key given to kstats_record_key(), at most @max_keys keys, the
+ *	samples of any further key in one key "other"
  */
 struct kstats_config {
 	const char *name;
 	unsigned int frac_bits;
 	enum kstats_clock clock;
 	u64 max_value;
+	u32 max_keys;
 };
 
 /**
@@ -192,6 +196,7 @@ struct kstats *kstats_get(const char *name);
 void kstats_put(struct kstats *ks);
 bool kstats_is_active(const struct kstats *ks);
 int kstats_read(struct kstats *ks, struct kstats_summary *s);
+void kstats_record_key(struct kstats *ks, u64 key, u64 val);
 void kstats_record_negative(struct kstats *ks, s64 val);
 
 /*

@@ -207,6 +207,33 @@ notrace u32 kstats_family_index(struct kstats_family *f, const u64 key[2])
 EXPORT_SYMBOL_NS_GPL(kstats_family_index, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_family_index);
 
+/**
+ * kstats_record_key() - add a sample to one key of a family
+ * @ks: a distribution made with a max_keys (struct kstats_config)
+ * @key: the key: a pid, an IRQ, a device number, any number
+ * @val: the sample
+ *
+ * The key's histogram is found, or made while fewer than max_keys exist,
+ * with no lock and no allocation; the samples of any further key go to
+ * the key "other", so the keys always add up to the distribution's total.
+ * On a distribution made without max_keys the sample is recorded as by
+ * kstats_record().
+ *
+ * Context: any, hardirq and NMI included.
+ */
+notrace void kstats_record_key(struct kstats *ks, u64 key, u64 val)
+{
+	u64 k[2] = { key, 0 };
+
+	if (unlikely(!ks->family)) {
+		kstats_record(ks, val);
+		return;
+	}
+	kstats_family_record(ks, kstats_family_index(ks->family, k), val);
+}
+EXPORT_SYMBOL_GPL(kstats_record_key);
+NOKPROBE_SYMBOL(kstats_record_key);
+
 /* Indexes by key, "other" last. */
 static int kstats_family_cmp_key(const void *a, const void *b,
 				 const void *priv)

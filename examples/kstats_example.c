@@ -30,6 +30,7 @@
 
 static struct kstats *example_time;
 static struct kstats *example_size;
+static struct kstats *example_by_size;
 static u32 example_checksum;
 
 /* The work being measured: copy in chunks and fold into a checksum. */
@@ -57,17 +58,22 @@ static int example_consume(const char __user *ubuf, size_t count)
 }
 
 /*
- * The time of the whole write, every way out included (kstats_scope()),
- * and what it returns: the bytes taken, or the negative errno of a failed
- * copy, which kstats counts apart as an "errno" row.
+ * The time of the whole write, every way out included (kstats_scope());
+ * what it returns: the bytes taken, or the negative errno of a failed
+ * copy, which kstats counts apart as an "errno" row; and the time of each
+ * successful copy keyed by its size, one histogram per size (a family).
  */
 static ssize_t example_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	kstats_scope(example_time);
+	u64 t0 = kstats_now(example_by_size);
 	int err = example_consume(ubuf, count);
 	ssize_t ret = err ? err : count;
 
+	if (!err)
+		kstats_record_key(example_by_size, count,
+				  kstats_now(example_by_size) - t0);
 	kstats_record_signed(example_size, ret);
 	trace_kstats_example_write(count);
 	return ret;
@@ -93,6 +99,12 @@ static int __init example_init(void)
 		.frac_bits = 2,
 		.clock = KSTATS_CLOCK_NONE,
 	};
+	struct kstats_config by_size_cfg = {
+		.name = "example_write_by_size",
+		.frac_bits = 3,
+		.clock = KSTATS_CLOCK_KTIME,
+		.max_keys = 16,
+	};
 	int err;
 
 	example_time = kstats_new("example_write", 3);
@@ -103,11 +115,18 @@ static int __init example_init(void)
 		err = PTR_ERR(example_size);
 		goto out_time;
 	}
+	example_by_size = kstats_new_config(&by_size_cfg);
+	if (IS_ERR(example_by_size)) {
+		err = PTR_ERR(example_by_size);
+		goto out_size;
+	}
 	err = misc_register(&example_dev);
 	if (err)
-		goto out_size;
+		goto out_by_size;
 	return 0;
 
+out_by_size:
+	kstats_delete(example_by_size);
 out_size:
 	kstats_delete(example_size);
 out_time:
@@ -119,6 +138,7 @@ static void __exit example_exit(void)
 {
 	/* No write() runs once the device is gone: then delete. */
 	misc_deregister(&example_dev);
+	kstats_delete(example_by_size);
 	kstats_delete(example_size);
 	kstats_delete(example_time);
 }

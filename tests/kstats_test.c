@@ -1313,6 +1313,47 @@ static void kstats_test_family(struct kunit *test)
 	kstats_delete(ks);
 }
 
+/* kstats_record_key(): a family made by kernel code, its bound, other. */
+static void kstats_test_record_key(struct kunit *test)
+{
+	struct kstats_config cfg = {
+		.name = "kunit_record_key", .frac_bits = 3,
+		.clock = KSTATS_CLOCK_NONE, .max_keys = 2,
+	};
+	struct kstats_family_view v;
+	struct kstats_summary sum;
+	struct kstats *ks;
+	char buf[80];
+
+	cfg.max_keys = KSTATS_FAMILY_MAX + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(kstats_new_config(&cfg)), -EINVAL);
+	cfg.max_keys = 2;
+	ks = kstats_new_config(&cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ks));
+	kstats_record_key(ks, 5, 10);
+	kstats_record_key(ks, 6, 20);
+	kstats_record_key(ks, 5, 30);
+	kstats_record_key(ks, 7, 40);
+	kstats_record_key(ks, 8, 50);
+	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
+	KUNIT_EXPECT_EQ(test, v.keys, 2U);
+	KUNIT_EXPECT_EQ(test, v.other, 2ULL);
+	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "5"), 2ULL);
+	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "6"), 1ULL);
+	kstats_family_format_key(ks->family, &v, v.order[0], buf, sizeof(buf));
+	KUNIT_EXPECT_TRUE(test, !strcmp(buf, "5") || !strcmp(buf, "other"));
+	kstats_family_view_free(&v);
+	kstats_delete(ks);
+
+	/* Without max_keys: one histogram, as kstats_record(). */
+	ks = test_new(test, "kunit_record_key2", 3, 0);
+	kstats_record_key(ks, 5, 10);
+	KUNIT_EXPECT_NULL(test, ks->family);
+	KUNIT_ASSERT_EQ(test, kstats_read(ks, &sum), 0);
+	KUNIT_EXPECT_EQ(test, sum.samples, 1ULL);
+	kstats_delete(ks);
+}
+
 struct family_worker {
 	struct kstats *ks;
 	struct completion done;
@@ -1411,6 +1452,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_family_parse),
 	KUNIT_CASE(kstats_test_family),
 	KUNIT_CASE(kstats_test_family_concurrent),
+	KUNIT_CASE(kstats_test_record_key),
 	{}
 };
 

@@ -54,6 +54,11 @@ expect "kstats_record_signed(): one errno row, EFAULT" \
 	"$(grep '^errno' /tmp/eb)" "errno 14 count 3"
 expect "kstats_record_signed(): not in the histogram" \
 	"$(field /tmp/eb name samples)" 1000
+cat $KS/example_write_by_size > /tmp/ek
+expect "kstats_record_key(): one key, 64, with the 1000 good writes" \
+	"$(grep '^key ' /tmp/ek)" "key 64 samples 1000"
+expect "kstats_record_key(): a family of max_keys 16" \
+	"$(grep '^# family' /tmp/ek | cut -d' ' -f2-10)" "family by key max 16 keys 1 other 0"
 expect "no negative line where nothing was negative" \
 	"$(grep -c '^# negative' /tmp/ew2)" 0
 p50=$(field /tmp/ew summary p50)
@@ -85,7 +90,7 @@ expect "remove unknown: ENOENT" "$(ctl $KS/_control 'remove nosuch')" ENOENT
 expect "remove a kernel-made one: EPERM" "$(ctl $KS/_control 'remove example_write')" EPERM
 expect "unknown verb: EINVAL" "$(ctl $KS/_control 'frobnicate x')" EINVAL
 expect "nothing half-made after refusals" "$(ls $KS | tr '\n' ' ')" \
-	"_control example_write example_write_bytes t1 "
+	"_control example_write example_write_by_size example_write_bytes t1 "
 
 expect "rmmod kstats while the example uses it fails" \
 	"$(rmmod kstats 2>/dev/null && echo removed || echo refused)" refused
