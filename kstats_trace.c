@@ -424,11 +424,16 @@ static __always_inline notrace u32 kstats_family_key(struct kstats_trace *t,
 	return kstats_family_index(t->ks->family, key);
 }
 
-/* A value or a duration of a node with values, filters or a family. */
+/*
+ * A value or a duration of a node with values, filters or a family.  The
+ * handlers are made twice (KSTATS_RICH_HANDLERS): @family is a constant,
+ * so a node without a family pays nothing for them.
+ */
 static __always_inline notrace void kstats_rich_record(struct kstats *ks,
-						       u32 fam, s64 v)
+						       bool family, u32 fam,
+						       s64 v)
 {
-	if (ks->family)
+	if (family)
 		kstats_family_record_signed(ks, fam, v);
 	else
 		kstats_record_signed(ks, v);
@@ -436,7 +441,8 @@ static __always_inline notrace void kstats_rich_record(struct kstats *ks,
 
 static __always_inline notrace int kstats_rich_enter(struct kstats_trace *t,
 						     struct pt_regs *regs,
-						     struct kstats_entry *e)
+						     struct kstats_entry *e,
+						     bool family)
 {
 	struct kstats_args a = { .regs = regs };
 	struct kstats *ks = t->ks;
@@ -453,7 +459,7 @@ static __always_inline notrace int kstats_rich_enter(struct kstats_trace *t,
 		break;
 	}
 	/* Any key but ret is the entry's: the task and CPU that called. */
-	if (ks->family && !kstats_by_uses_ret(&t->by))
+	if (family && !kstats_by_uses_ret(&t->by))
 		fam = kstats_family_key(t, &a);
 	if (t->value.base == KSTATS_BASE_ARG) {
 		if (!kstats_value_fetch(&t->value, &a, &v)) {
@@ -461,27 +467,29 @@ static __always_inline notrace int kstats_rich_enter(struct kstats_trace *t,
 			return 1;
 		}
 		if (t->entry_only) {
-			kstats_rich_record(ks, fam, v);
+			kstats_rich_record(ks, family, fam, v);
 			return 1;
 		}
 		e->val = v;
 	} else if (t->value.base == KSTATS_BASE_NONE) {
 		kstats_time_enter(e, ks->clock);
 	}
-	e->fam = fam;
+	if (family)
+		e->fam = fam;
 	return 0;
 }
 
 static __always_inline notrace void kstats_rich_exit(struct kstats_trace *t,
 						     struct pt_regs *regs,
-						     struct kstats_entry *e)
+						     struct kstats_entry *e,
+						     bool family)
 {
 	struct kstats_args a = {
 		.regs = regs,
 		.ret = kstats_ret_value(regs_return_value(regs)),
 	};
 	struct kstats *ks = t->ks;
-	u32 fam = e->fam;
+	u32 fam = family ? e->fam : 0;
 	u64 v, now;
 
 	switch (kstats_filter_check(&t->filter, &a, KSTATS_AT_RETURN)) {
@@ -493,93 +501,105 @@ static __always_inline notrace void kstats_rich_exit(struct kstats_trace *t,
 	default:
 		break;
 	}
-	if (ks->family && kstats_by_uses_ret(&t->by))
+	if (family && kstats_by_uses_ret(&t->by))
 		fam = kstats_family_key(t, &a);
 	switch (t->value.base) {
 	case KSTATS_BASE_RET:
 		if (kstats_value_fetch(&t->value, &a, &v))
-			kstats_rich_record(ks, fam, v);
+			kstats_rich_record(ks, family, fam, v);
 		else
 			kstats_record_missed(ks);
 		break;
 	case KSTATS_BASE_ARG:
-		kstats_rich_record(ks, fam, e->val);
+		kstats_rich_record(ks, family, fam, e->val);
 		break;
 	default:
+		if (!family) {
+			kstats_time_exit(ks, e, ks->clock, ks->frac_bits, &now);
+			break;
+		}
 		now = kstats_clock_now(ks->clock);
 		/* local_clock() readings of two CPUs do not compare. */
 		if (ks->clock == KSTATS_CLOCK_LOCAL &&
 		    e->cpu != raw_smp_processor_id())
 			kstats_record_missed(ks);
-		else if (ks->family)
-			kstats_family_record(ks, fam, now - e->ts);
 		else
-			kstats_record(ks, now - e->ts);
+			kstats_family_record(ks, fam, now - e->ts);
 		break;
 	}
 }
 
-static notrace int kstats_fp_rich_entry(struct fprobe *fp, unsigned long ip,
-					unsigned long ret_ip,
-					struct pt_regs *regs, void *data)
-{
-	return kstats_rich_enter(container_of(fp, struct kstats_trace, fp),
-				 regs, data);
+/* The fprobe and kretprobe handlers of rich nodes; @f: of a family. */
+#define KSTATS_RICH_HANDLERS(sfx, f)					\
+static const bool kstats_##sfx##_is_family = (f);			\
+static notrace int kstats_fp_##sfx##_entry(struct fprobe *fp,		\
+					   unsigned long ip,		\
+					   unsigned long ret_ip,	\
+					   struct pt_regs *regs, void *data) \
+{									\
+	return kstats_rich_enter(container_of(fp, struct kstats_trace, fp), \
+				 regs, data, kstats_##sfx##_is_family);	\
+}									\
+NOKPROBE_SYMBOL(kstats_fp_##sfx##_entry);				\
+static notrace void kstats_fp_##sfx##_exit(struct fprobe *fp,		\
+					   unsigned long ip,		\
+					   unsigned long ret_ip,	\
+					   struct pt_regs *regs, void *data) \
+{									\
+	kstats_rich_exit(container_of(fp, struct kstats_trace, fp), regs, \
+			 data, kstats_##sfx##_is_family);		\
+}									\
+NOKPROBE_SYMBOL(kstats_fp_##sfx##_exit);				\
+static notrace int kstats_krp_##sfx##_entry(struct kretprobe_instance *ri, \
+					    struct pt_regs *regs)	\
+{									\
+	return kstats_rich_enter(container_of(get_kretprobe(ri),	\
+					      struct kstats_trace, rp),	\
+				 regs, (struct kstats_entry *)ri->data,	\
+				 kstats_##sfx##_is_family);		\
+}									\
+NOKPROBE_SYMBOL(kstats_krp_##sfx##_entry);				\
+static notrace int kstats_krp_##sfx##_exit(struct kretprobe_instance *ri, \
+					   struct pt_regs *regs)	\
+{									\
+	kstats_rich_exit(container_of(get_kretprobe(ri),		\
+				      struct kstats_trace, rp),		\
+			 regs, (struct kstats_entry *)ri->data,		\
+			 kstats_##sfx##_is_family);			\
+	return 0;							\
+}									\
+NOKPROBE_SYMBOL(kstats_krp_##sfx##_exit);				\
+static const struct kstats_handlers kstats_##sfx##_handlers = {		\
+	.fp_entry = kstats_fp_##sfx##_entry,				\
+	.fp_exit = kstats_fp_##sfx##_exit,				\
+	.krp_entry = kstats_krp_##sfx##_entry,				\
+	.krp_exit = kstats_krp_##sfx##_exit,				\
 }
 
-NOKPROBE_SYMBOL(kstats_fp_rich_entry);
-
-static notrace void kstats_fp_rich_exit(struct fprobe *fp, unsigned long ip,
-					unsigned long ret_ip,
-					struct pt_regs *regs, void *data)
-{
-	kstats_rich_exit(container_of(fp, struct kstats_trace, fp), regs, data);
-}
-
-NOKPROBE_SYMBOL(kstats_fp_rich_exit);
-
-static notrace int kstats_krp_rich_entry(struct kretprobe_instance *ri,
-					 struct pt_regs *regs)
-{
-	return kstats_rich_enter(container_of(get_kretprobe(ri),
-					      struct kstats_trace, rp),
-				 regs, (struct kstats_entry *)ri->data);
-}
-
-NOKPROBE_SYMBOL(kstats_krp_rich_entry);
-
-static notrace int kstats_krp_rich_exit(struct kretprobe_instance *ri,
-					struct pt_regs *regs)
-{
-	kstats_rich_exit(container_of(get_kretprobe(ri), struct kstats_trace,
-				      rp),
-			 regs, (struct kstats_entry *)ri->data);
-	return 0;
-}
-
-NOKPROBE_SYMBOL(kstats_krp_rich_exit);
+KSTATS_RICH_HANDLERS(rich, false);
+KSTATS_RICH_HANDLERS(family, true);
 
 /* A function's entry alone, where fprobe is missing: a kprobe on it. */
 static notrace int kstats_kprobe_rich(struct kprobe *kp, struct pt_regs *regs)
 {
-	kstats_rich_enter(container_of(kp, struct kstats_trace, start.kp),
-			  regs, NULL);
+	struct kstats_trace *t = container_of(kp, struct kstats_trace,
+					      start.kp);
+
+	if (t->ks->family)
+		kstats_rich_enter(t, regs, NULL, true);
+	else
+		kstats_rich_enter(t, regs, NULL, false);
 	return 0;
 }
 
 NOKPROBE_SYMBOL(kstats_kprobe_rich);
 
-static const struct kstats_handlers kstats_rich_handlers = {
-	.fp_entry = kstats_fp_rich_entry,
-	.fp_exit = kstats_fp_rich_exit,
-	.krp_entry = kstats_krp_rich_entry,
-	.krp_exit = kstats_krp_rich_exit,
-};
-
 static const struct kstats_handlers *kstats_handlers_of(struct kstats_trace *t)
 {
 	struct kstats *ks = t->ks;
 
+	if (t->rich && ks->family)
+		return &kstats_family_handlers;
 	if (t->rich)
 		return &kstats_rich_handlers;
 	if (t->gap || ks->clock >= ARRAY_SIZE(kstats_fast_handlers))
@@ -789,7 +809,7 @@ static notrace void kstats_tp_rich_arrival(void *data, KSTATS_TP_PARAMS)
 	if (t->value.base == KSTATS_BASE_NONE)
 		kstats_arrival(t, fam);
 	else if (kstats_value_fetch(&t->value, &a, &v))
-		kstats_rich_record(t->ks, fam, v);
+		kstats_rich_record(t->ks, t->ks->family, fam, v);
 	else
 		kstats_record_missed(t->ks);
 }
