@@ -470,7 +470,8 @@ EXPORT_SYMBOL_NS_GPL(kstats_family_group_is_other, KSTATS_NS);
  * @size: of @buf
  *
  * A task name as itself, but every byte outside '!'..'~' and the
- * backslash as \xHH; a number in decimal; "other".
+ * backslash as \xHH, and the first of a task named "other"; a number in
+ * decimal; "other".
  *
  * Return: the length written, as snprintf() would.
  */
@@ -480,6 +481,7 @@ int kstats_family_format_key(const struct kstats_family *f,
 {
 	u32 index = v->member[v->first[g]];
 	const struct kstats_family_key *k;
+	bool esc_first;
 	const char *c;
 	int len = 0, i;
 
@@ -490,8 +492,11 @@ int kstats_family_format_key(const struct kstats_family *f,
 		return f->is_signed ? snprintf(buf, size, "%lld", (s64)k->k[0]) :
 				      snprintf(buf, size, "%llu", k->k[0]);
 	c = (const char *)k->k;
+	/* A task named "other" is not the key other: its "o" is escaped. */
+	esc_first = !strncmp(c, "other", sizeof(k->k));
 	for (i = 0; i < sizeof(k->k) && c[i]; i++) {
-		if (c[i] >= '!' && c[i] <= '~' && c[i] != '\\')
+		if (c[i] >= '!' && c[i] <= '~' && c[i] != '\\' &&
+		    !(esc_first && !i))
 			len += scnprintf(buf + len, size - len, "%c", c[i]);
 		else
 			len += scnprintf(buf + len, size - len, "\\x%02x",

@@ -1305,8 +1305,13 @@ static void kstats_test_family(struct kunit *test)
 	memcpy(key, "abcdefghijklmno", 15);
 	kstats_family_record(ks, kstats_family_index(ks->family, key), 5);
 	kstats_family_record(ks, kstats_family_index(ks->family, key), 5);
+	memset(key, 0, sizeof(key));
+	memcpy(key, "other", 5);
+	kstats_family_record(ks, kstats_family_index(ks->family, key), 5);
 	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
-	KUNIT_EXPECT_EQ(test, v.keys, 2U);
+	KUNIT_EXPECT_EQ(test, v.keys, 3U);
+	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "\\x6fther"), 1ULL);
+	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "other"), 0ULL);
 	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "a\\x20b\\x5c"), 1ULL);
 	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "abcdefghijklmno"), 2ULL);
 	kstats_family_view_free(&v);
