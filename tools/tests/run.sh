@@ -623,6 +623,9 @@ rc 0 "show a family" $K show $FC
 has '^# family by comm max 2 keys 2 other 5 key_bytes 7936$' && grep -qE '^ +305 +12 ' "$T/out" && has '^family by comm: 2 keys (max 2), other 5 samples$' &&
 	ok "show: the header, the total's summary, the family line" || bad "family header" "$(head -12 "$T/out")"
 [ "$(grep -A1 -E '^ +count' "$T/out" | grep -cE '^ +(305|200|100|5) ')" = 4 ] && ok "show: each key's own count line" || bad "family counts" "$(cat "$T/out")"
+sed 's/^key my\\x20task\\x5c /key \\x6fther /' $FC > "$T/fam_other.txt"
+rc 0 "show a family with a task named other" $K show "$T/fam_other.txt"
+[ "$(grep '^@' "$T/out" | tr '\n' ' ')" = '@vr[kvalue]: @vr[\x6fther]: @vr[other]: ' ] && ok "show: a task named other (\\x6fther) is not the key other" || bad "task named other" "$(grep '^@' "$T/out")"
 rc 0 "show --top 1" $K show $FC --top 1
 [ "$(grep -c '^@' "$T/out")" = 1 ] && has '^(--top 1: 2 more keys, 105 samples, not shown)$' && ok "show --top 1: one key, the rest counted" || bad "--top" "$(tail -3 "$T/out")"
 rc 2 "show --top 0" $K show $FC --top 0
