@@ -599,10 +599,11 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  * == != < <= > >= &, C a signed decimal or 0x-hex number; at most
  * KSTATS_MAX_CONDS of them), and BY is "by comm|pid|tid|cpu|V [max N]":
  * one histogram per key, at most N keys (KSTATS_FAMILY_DEFAULT, up to
- * KSTATS_FAMILY_MAX), "max" right after the key being the family's.  A trace node's clock is ktime, local or tsc
- * (none records no time), except with a value, which makes it none; gap is
- * for functions without filters; ret for functions only; a section's
- * filters are checked at both its points.
+ * KSTATS_FAMILY_MAX), "max" right after the key being the family's.  A
+ * trace node's clock is ktime, local or tsc (none records no time), except
+ * with a value, which makes it none; gap is for functions without filters;
+ * ret for functions only; a section's filters are checked at both its
+ * points.
  *
  * Context: any (no allocation, no lock).
  * Return: 0, or -EINVAL with one ratelimited line in the kernel log
