@@ -115,14 +115,26 @@ mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp 2>/dev/null
 ln -s /proc/self/fd /dev/fd 2>/dev/null
 echo "KSTATS-GUEST-START $(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo)"
+# Shortly before the host kills a guest that runs too long, show where its
+# tasks and CPUs are (blocked tasks, then every CPU's backtrace).
+if [ -f /kstats-watchdog ]; then
+	(
+		sleep "$(cat /kstats-watchdog)"
+		echo "KSTATS-GUEST-WATCHDOG: still running: blocked tasks and CPUs follow"
+		echo 1 > /proc/sys/kernel/sysrq
+		echo w > /proc/sysrq-trigger
+		echo l > /proc/sysrq-trigger
+	) &
+fi
 rc=0
 if [ -f /kstats-guest.sh ]; then
 	cd /kstats
 	mkfifo /tap.fifo
 	tee /tap.out < /tap.fifo &
+	tpid=$!
 	sh /kstats-guest.sh > /tap.fifo
 	rc=$?
-	wait
+	wait $tpid
 	cd /
 fi
 echo "KSTATS-GUEST-EXIT $rc"
@@ -144,6 +156,8 @@ echo KSTATS-TAP-END
 reboot -f
 INIT
 chmod +x "$root/init"
+# The guest's watchdog fires 30 s before the host's timeout (none under 60 s).
+[ "$timeout" -ge 60 ] && echo $((timeout - 30)) > "$root/kstats-watchdog"
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > "$work/initrd.gz"
 
 # --- boot --------------------------------------------------------------------
