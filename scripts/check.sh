@@ -122,22 +122,37 @@ mech_of() {
 	fi
 }
 
+# vm_run NAME VM-RUN-ARGS...: one QEMU run; its exit status in the
+# caller's rc.
+vm_run() {
+	local name=$1
+	shift
+	rc=0
+	scripts/vm-run.sh --timeout "$VM_TIMEOUT" --log "$LOGS/vm-$name.log" "$@" \
+		> "$LOGS/tap-$name.txt" 2> "$LOGS/vm-$name.err" || rc=$?
+}
+
+# vm_again NAME WHY KEPT VM-RUN-ARGS...: say WHY, keep the console log as
+# vm-NAME.KEPT.log, and run once more.
+vm_again() {
+	local name=$1 why=$2 kept=$3
+	shift 3
+	echo "    $name: $why (first console log: $LOGS/vm-$name.$kept.log)"
+	mv "$LOGS/vm-$name.log" "$LOGS/vm-$name.$kept.log" 2>/dev/null || true
+	vm_run "$name" "$@"
+}
+
 # vm_test NAME VM-RUN-ARGS...: one QEMU run, its TAP counted.
 vm_test() {
 	local name=$1 rc=0 p f s
 	shift
-	scripts/vm-run.sh --timeout "$VM_TIMEOUT" --log "$LOGS/vm-$name.log" "$@" \
-		> "$LOGS/tap-$name.txt" 2> "$LOGS/vm-$name.err" || rc=$?
+	vm_run "$name" "$@"
 	# A kernel that died before the guest's init started the suite never
 	# ran our code (the modules load from the suite): a boot flake of TCG
 	# (an int3 left at a patched site), so boot once more, and say so.
 	if [ $rc != 0 ] && ! grep -q '^KSTATS-GUEST-START' "$LOGS/vm-$name.log" 2>/dev/null; then
-		echo "    $name: the kernel died before the guest started; booting again" \
-			"(first console log: $LOGS/vm-$name.boot-flake.log)"
-		mv "$LOGS/vm-$name.log" "$LOGS/vm-$name.boot-flake.log" 2>/dev/null || true
-		rc=0
-		scripts/vm-run.sh --timeout "$VM_TIMEOUT" --log "$LOGS/vm-$name.log" "$@" \
-			> "$LOGS/tap-$name.txt" 2> "$LOGS/vm-$name.err" || rc=$?
+		vm_again "$name" "the kernel died before the guest started; booting again" \
+			boot-flake "$@"
 	fi
 	# A guest that hung with no kernel report at all (no BUG, no stall, no
 	# blocked task): TCG has hung a guest in text patching, so boot once
@@ -145,12 +160,8 @@ vm_test() {
 	# back fails.
 	if [ $rc = 1 ] && grep -q '^  timeout: killed after' "$LOGS/vm-$name.err" &&
 	   ! grep -qE '^  \[ *[0-9]+\.[0-9]+\]' "$LOGS/vm-$name.err"; then
-		echo "    $name: the guest hung with no kernel report; running again" \
-			"(first console log: $LOGS/vm-$name.hang.log)"
-		mv "$LOGS/vm-$name.log" "$LOGS/vm-$name.hang.log" 2>/dev/null || true
-		rc=0
-		scripts/vm-run.sh --timeout "$VM_TIMEOUT" --log "$LOGS/vm-$name.log" "$@" \
-			> "$LOGS/tap-$name.txt" 2> "$LOGS/vm-$name.err" || rc=$?
+		vm_again "$name" "the guest hung with no kernel report; running again" \
+			hang "$@"
 	fi
 	grep -E '^vm-run.sh: [^ ]+: [0-9.]+ s' "$LOGS/vm-$name.err" | sed 's/^vm-run.sh: /    /' || true
 	grep -E '^# (kfuzz|reliability|lockdown)' "$LOGS/tap-$name.txt" | sed 's/^# /    /' || true
