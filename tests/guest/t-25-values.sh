@@ -14,39 +14,6 @@ fi
 NCPU=$(grep -c ^processor /proc/cpuinfo)
 diag "values: entry-only probes $ENTRY_MECH, return values $RET_MECH, $NCPU CPUs"
 
-# v_hist FILE V:N...: the all-CPU slot rows of FILE hold exactly N samples
-# of each value V, and nothing else: prints ok, else what differs.  The
-# bounds come from each row's lo and hi, so values sharing a slot add up.
-v_hist() {
-	local f=$1
-	shift
-	awk -v spec="$*" '
-	BEGIN {
-		n = split(spec, s, " ")
-		for (i = 1; i <= n; i++) {
-			split(s[i], p, ":"); v[i] = p[1] + 0; c[i] = p[2] + 0; want += c[i]
-		}
-	}
-	$1 == "slot" && $3 == "CPUS" {
-		for (k = 4; k < NF; k++) {
-			if ($k == "count") cnt = $(k + 1) + 0
-			if ($k == "lo") lo = $(k + 1) + 0
-			if ($k == "hi") hi = $(k + 1) + 0
-		}
-		e = 0
-		for (i = 1; i <= n; i++)
-			if (v[i] >= lo && v[i] <= hi) { e += c[i]; seen[i] = 1 }
-		if (e != cnt) { printf "slot %s..%s has %d, want %d; ", $(12), $(14), cnt, e; bad = 1 }
-		got += cnt
-	}
-	END {
-		for (i = 1; i <= n; i++)
-			if (!seen[i] && c[i]) { printf "no slot holds %s; ", s[i]; bad = 1 }
-		if (got != want) { printf "%d samples in the slots, want %d; ", got, want; bad = 1 }
-		print bad ? "" : "ok"
-	}' "$f"
-}
-
 # v_avg FILE V: the average of the all-CPU row whose slot holds V.
 v_avg() {
 	awk -v v="$2" '$1 == "slot" && $3 == "CPUS" && $12 + 0 <= v + 0 && v + 0 <= $14 + 0 { print $8 }' "$1"

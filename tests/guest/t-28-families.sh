@@ -40,26 +40,13 @@ f_check() {
 	}' "$1"
 }
 
-# f_hist FILE KEY V:N...: KEY's rows hold exactly N samples of each V.
+# f_hist FILE KEY V:N...: KEY's rows hold exactly N samples of each V
+# (v_hist on the key's block).
 f_hist() {
 	local f=$1 key=$2
 	shift 2
-	awk -v key="$key" -v spec="$*" '
-	BEGIN {
-		n = split(spec, s, " ")
-		for (i = 1; i <= n; i++) { split(s[i], p, ":"); v[i] = p[1] + 0; c[i] = p[2] + 0; want += c[i] }
-	}
-	$1 == "key" { in_key = $2 == key }
-	in_key && $1 == "slot" {
-		cnt = $6 + 0; lo = $12 + 0; hi = $14 + 0; e = 0
-		for (i = 1; i <= n; i++) if (v[i] >= lo && v[i] <= hi) e += c[i]
-		if (e != cnt) { printf "slot %s..%s has %d, want %d; ", lo, hi, cnt, e; bad = 1 }
-		got += cnt
-	}
-	END {
-		if (got != want) { printf "%d samples, want %d; ", got, want; bad = 1 }
-		print bad ? "" : "ok"
-	}' "$f"
+	awk -v key="$key" '$1 == "key" { k = $2 == key; next } k' "$f" > /tmp/f.key
+	v_hist /tmp/f.key "$@"
 }
 
 # --- by comm: two programs, their own keys, exact counts ---------------------
