@@ -340,12 +340,6 @@ static bool kstats_next_is_max(char **rest)
  */
 static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 {
-	static const char * const kinds[] = {
-		[KSTATS_BY_COMM] = "comm",
-		[KSTATS_BY_PID] = "pid",
-		[KSTATS_BY_TID] = "tid",
-		[KSTATS_BY_CPU] = "cpu",
-	};
 	char *key = kstats_next_token(rest), *max;
 	int i;
 
@@ -362,8 +356,8 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 		pr_warn_ratelimited("_control: by %s: one by per node\n", key);
 		return -EINVAL;
 	}
-	for (i = KSTATS_BY_COMM; i <= KSTATS_BY_CPU; i++)
-		if (!strcasecmp(key, kinds[i]))
+	for (i = KSTATS_BY_COMM; i < ARRAY_SIZE(kstats_by_names); i++)
+		if (!strcasecmp(key, kstats_by_names[i]))
 			cmd->by.kind = i;
 	if (cmd->by.kind == KSTATS_BY_NONE) {
 		if (strncmp(key, "arg", 3) && strncmp(key, "ret", 3)) {

@@ -85,6 +85,14 @@ int kstats_key_format(const struct kstats_key *k, char *buf, size_t size)
 }
 EXPORT_SYMBOL_NS_GPL(kstats_key_format, KSTATS_NS);
 
+const char * const kstats_by_names[KSTATS_BY_VALUE] = {
+	[KSTATS_BY_COMM] = "comm",
+	[KSTATS_BY_PID] = "pid",
+	[KSTATS_BY_TID] = "tid",
+	[KSTATS_BY_CPU] = "cpu",
+};
+EXPORT_SYMBOL_NS_GPL(kstats_by_names, KSTATS_NS);
+
 /**
  * kstats_by_format() - the key of a family as the grammar writes it
  * @b: the key
@@ -96,17 +104,10 @@ EXPORT_SYMBOL_NS_GPL(kstats_key_format, KSTATS_NS);
  */
 int kstats_by_format(const struct kstats_by *b, char *buf, size_t size)
 {
-	static const char * const names[] = {
-		[KSTATS_BY_COMM] = "comm",
-		[KSTATS_BY_PID] = "pid",
-		[KSTATS_BY_TID] = "tid",
-		[KSTATS_BY_CPU] = "cpu",
-	};
-
 	if (b->kind == KSTATS_BY_VALUE)
 		return kstats_value_format(&b->v, buf, size);
-	if (b->kind && b->kind < ARRAY_SIZE(names))
-		return scnprintf(buf, size, "%s", names[b->kind]);
+	if (b->kind && b->kind < ARRAY_SIZE(kstats_by_names))
+		return scnprintf(buf, size, "%s", kstats_by_names[b->kind]);
 	return scnprintf(buf, size, "none");
 }
 EXPORT_SYMBOL_NS_GPL(kstats_by_format, KSTATS_NS);

@@ -159,6 +159,9 @@ enum kstats_by_kind {
 	KSTATS_BY_VALUE,
 };
 
+/* The keys of "by" that are words, by enum kstats_by_kind. */
+extern const char * const kstats_by_names[KSTATS_BY_VALUE];
+
 /**
  * struct kstats_by - the key of a family
  * @kind: enum kstats_by_kind
