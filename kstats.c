@@ -29,6 +29,7 @@
 
 #include "kstats_internal.h"
 #include "kstats_family.h"
+#include "kstats_trace.h"
 
 /* Guards kstats_list, kstats_nr_nodes and the names in debugfs. */
 DEFINE_MUTEX(kstats_mutex);
@@ -902,9 +903,16 @@ static int __init kstats_init(void)
 		pr_warn("no memory for the scratch area\n");
 		return -ENOMEM;
 	}
-	err = kstats_debugfs_init();
-	if (err)
+	err = kstats_trace_module_init();
+	if (err) {
 		free_percpu(kstats_scratch);
+		return err;
+	}
+	err = kstats_debugfs_init();
+	if (err) {
+		kstats_trace_module_exit();
+		free_percpu(kstats_scratch);
+	}
 	return err;
 }
 
@@ -921,6 +929,8 @@ static void __exit kstats_exit(void)
 	while ((ks = kstats_pop_removable()))
 		kstats_drop(ks);
 	kstats_debugfs_exit();
+	/* Calls still in a direct trampoline hold their nodes: wait. */
+	kstats_trace_module_exit();
 	/* The last puts queued their frees: let them run before the code goes. */
 	irq_work_sync(&kstats_free_work);
 	kstats_free_fn(&kstats_free_work);

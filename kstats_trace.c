@@ -34,6 +34,7 @@
 #include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/fprobe.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -45,7 +46,9 @@
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 
+#include "kstats_btf.h"
 #include "kstats_cmd.h"
+#include "kstats_direct.h"
 #include "kstats_family.h"
 #include "kstats_internal.h"
 #include "kstats_pair.h"
@@ -71,6 +74,7 @@
 #endif
 
 enum kstats_mech {
+	KSTATS_MECH_DIRECT,		/* kstats' trampoline (kstats_direct.c) */
 	KSTATS_MECH_FPROBE,
 	KSTATS_MECH_KRETPROBE,
 	KSTATS_MECH_KPROBE,		/* a function's entry only */
@@ -79,6 +83,7 @@ enum kstats_mech {
 };
 
 static const char * const kstats_mech_names[] = {
+	[KSTATS_MECH_DIRECT] = "direct",
 	[KSTATS_MECH_FPROBE] = "fprobe",
 	[KSTATS_MECH_KRETPROBE] = "kretprobe",
 	[KSTATS_MECH_KPROBE] = "kprobe",
@@ -122,6 +127,7 @@ struct kstats_point {
  * @mech: which probes
  * @fp: the fprobe of a function
  * @rp: the kretprobe of a function
+ * @direct: the slot of the direct trampoline of a function
  * @start: start point of a section, or the tracepoint of inter-arrivals
  * @end: end point of a section
  * @exit: the tracepoint of exiting tasks, whose starts a section drops
@@ -144,6 +150,7 @@ struct kstats_trace {
 	enum kstats_mech mech;
 	struct fprobe fp;
 	struct kretprobe rp;
+	int direct;
 	struct kstats_point start;
 	struct kstats_point end;
 	struct kstats_point exit;
@@ -889,14 +896,172 @@ static bool kstats_symbol_chars(const char *s)
 	return true;
 }
 
-static int kstats_register_function(struct kstats_trace *t, bool force_krp,
+/* The mechanism a function node asked for ("mech"), or the best one. */
+enum kstats_mech_want {
+	KSTATS_WANT_ANY,
+	KSTATS_WANT_DIRECT,
+	KSTATS_WANT_FPROBE,
+	KSTATS_WANT_KRETPROBE,
+};
+
+#ifdef KSTATS_HAVE_DIRECT
+/*
+ * Functions that do not return to their caller, or not always (a task
+ * killed in them exits there): a call that never comes back would keep its
+ * direct slot, and the module, forever.  They take fprobe, whose return
+ * hooks are per task and go with it.
+ */
+static bool kstats_is_noreturn(const char *sym)
+{
+	static const char * const names[] = {
+		"do_exit", "do_group_exit", "make_task_dead", "kthread_exit",
+		"kthread_complete_and_exit", "do_task_dead", "panic",
+		"nmi_panic", "get_signal", "arch_do_signal_or_restart",
+		"x64_sys_call", "do_syscall_64", "__x64_sys_exit",
+		"__x64_sys_exit_group", "__do_sys_exit", "__do_sys_exit_group",
+		"__se_sys_exit", "__se_sys_exit_group", "do_coredump",
+		"rewind_stack_and_make_dead", "__module_put_and_kthread_exit",
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(sym, names[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The fentry call site of @sym (or of the calibration's function): past an
+ * ENDBR, where IBT puts one.  ftrace checks that it is one of its sites.
+ */
+static int kstats_direct_site(struct kstats_trace *t, unsigned long *ip,
+			      char *mod, size_t size)
+{
+	struct kprobe kp = { .flags = KPROBE_FLAG_DISABLED };
+	char sym[KSYM_SYMBOL_LEN], *open, *close;
+	unsigned long a;
+	u32 insn;
+	int err;
+
+	if (t->target[0])
+		kp.symbol_name = t->target;
+	else
+		kp.addr = (kprobe_opcode_t *)kstats_calibrate_target;
+	err = register_kprobe(&kp);
+	if (err)
+		return err;
+	a = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	/* endbr64: f3 0f 1e fa */
+	if (!copy_from_kernel_nofault(&insn, (void *)a, sizeof(insn)) &&
+	    insn == 0xfa1e0ff3)
+		a += sizeof(insn);
+	*ip = a;
+	/* "name+off/size [module]": the module's name, if any. */
+	mod[0] = '\0';
+	sprint_symbol(sym, a);
+	open = strchr(sym, '[');
+	if (open) {
+		close = strchr(open, ']');
+		if (close && close - open - 1 < size) {
+			memcpy(mod, open + 1, close - open - 1);
+			mod[close - open - 1] = '\0';
+		}
+	}
+	return 0;
+}
+
+/*
+ * Time the function with kstats' trampoline.  Return: 0, or why not, as
+ * an errno and a reason for the kernel log.
+ */
+static int kstats_register_direct(struct kstats_trace *t, const char **why)
+{
+	struct kstats_btf_func f = { 0 };
+	char mod[MODULE_NAME_LEN];
+	unsigned long ip;
+	int err, slot;
+
+	if (t->rich || t->gap) {
+		*why = "values, filters, families and gap take fprobe's handlers";
+		return -EOPNOTSUPP;
+	}
+	if (t->target[0] && kstats_is_noreturn(t->target)) {
+		*why = "a call of it may never return";
+		return -EOPNOTSUPP;
+	}
+	err = kstats_direct_site(t, &ip, mod, sizeof(mod));
+	if (err) {
+		*why = "no such function";
+		return err;
+	}
+	if (t->target[0]) {
+		err = kstats_btf_func(t->target, mod[0] ? mod : NULL, &f);
+		if (err == -EOPNOTSUPP) {
+			*why = "it takes variable arguments";
+			return err;
+		}
+		if (err) {
+			*why = "its arguments are not in the BTF";
+			return err;
+		}
+	}
+	slot = kstats_direct_attach(t->ks, t->target, ip, &f);
+	if (slot < 0) {
+		switch (slot) {
+		case -EBUSY:
+			*why = "it has another direct caller (a BPF trampoline?)";
+			break;
+		case -ENOSPC:
+			*why = "all direct slots are in use";
+			break;
+		case -E2BIG:
+			*why = "too many stack arguments to copy";
+			break;
+		default:
+			*why = "ftrace cannot call it directly";
+			break;
+		}
+		return slot;
+	}
+	t->direct = slot;
+	t->mech = KSTATS_MECH_DIRECT;
+	t->registered = true;
+	return 0;
+}
+#else
+static int kstats_register_direct(struct kstats_trace *t, const char **why)
+{
+	*why = "this kernel has no direct calls kstats can use (x86-64 only)";
+	return -EOPNOTSUPP;
+}
+#endif /* KSTATS_HAVE_DIRECT */
+
+static int kstats_register_function(struct kstats_trace *t,
+				    enum kstats_mech_want want,
 				    unsigned int maxactive)
 {
 	const struct kstats_handlers *h = kstats_handlers_of(t);
 	int err = -EOPNOTSUPP;
 
+	if (want == KSTATS_WANT_ANY || want == KSTATS_WANT_DIRECT) {
+		const char *why = NULL;
+
+		err = kstats_register_direct(t, &why);
+		if (!err)
+			return 0;
+		if (want == KSTATS_WANT_DIRECT) {
+			pr_warn_ratelimited("%s: cannot trace '%s' directly: %s (%d)\n",
+					    t->ks->name, t->target, why, err);
+			return err;
+		}
+		/* The calibration's own probe says nothing. */
+		if (t->target[0])
+			pr_info_ratelimited("%s: '%s' not traced directly: %s; falling back\n",
+					    t->ks->name, t->target, why);
+	}
 #ifdef CONFIG_FPROBE
-	if (!force_krp) {
+	if (want != KSTATS_WANT_KRETPROBE) {
 		t->fp.entry_handler = h->fp_entry;
 		/* Without an exit handler, fprobe hooks no return. */
 		t->fp.exit_handler = t->entry_only ? NULL : h->fp_exit;
@@ -951,6 +1116,10 @@ static void kstats_unregister_function(struct kstats_trace *t)
 {
 	if (!t->registered)
 		return;
+#ifdef KSTATS_HAVE_DIRECT
+	if (t->mech == KSTATS_MECH_DIRECT)
+		kstats_direct_detach(t->direct);
+#endif
 #ifdef CONFIG_FPROBE
 	if (t->mech == KSTATS_MECH_FPROBE)
 		unregister_fprobe(&t->fp);
@@ -1190,6 +1359,7 @@ static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
 
 	seq_printf(m, "# source mechanism %s", kstats_mech_names[t->mech]);
 	switch (t->mech) {
+	case KSTATS_MECH_DIRECT:
 	case KSTATS_MECH_FPROBE:
 	case KSTATS_MECH_KRETPROBE:
 	case KSTATS_MECH_KPROBE:
@@ -1267,7 +1437,11 @@ static void kstats_trace_calibrate(struct kstats_trace *t)
 	c->ks = kstats_alloc(&cfg, KSTATS_BY_KSTATS);
 	if (IS_ERR(c->ks))
 		goto out_free;
-	if (kstats_register_function(c, t->mech == KSTATS_MECH_KRETPROBE, 0))
+	if (kstats_register_function(c, t->mech == KSTATS_MECH_DIRECT ?
+				     KSTATS_WANT_DIRECT :
+				     t->mech == KSTATS_MECH_FPROBE ?
+				     KSTATS_WANT_FPROBE : KSTATS_WANT_KRETPROBE,
+				     0))
 		goto out_put;
 	for (i = 0; i < KSTATS_CALIBRATE_CALLS; i++)
 		kstats_calibrate_target();
@@ -1370,14 +1544,20 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
 	const char *name = t->ks->name;
-	bool force_krp = false;
+	enum kstats_mech_want want = KSTATS_WANT_ANY;
 	int err;
 
-	if (cmd->mech && !strcasecmp(cmd->mech, "kretprobe")) {
-		force_krp = true;
-	} else if (cmd->mech && (strcasecmp(cmd->mech, "fprobe") ||
-				 !IS_ENABLED(CONFIG_FPROBE))) {
-		pr_warn_ratelimited("%s: mechanism '%s' is not available: use fprobe (kernels with CONFIG_FPROBE) or kretprobe\n",
+	if (!cmd->mech)
+		want = KSTATS_WANT_ANY;
+	else if (!strcasecmp(cmd->mech, "kretprobe"))
+		want = KSTATS_WANT_KRETPROBE;
+	else if (!strcasecmp(cmd->mech, "fprobe") && IS_ENABLED(CONFIG_FPROBE))
+		want = KSTATS_WANT_FPROBE;
+	else if (!strcasecmp(cmd->mech, "direct") &&
+		 IS_ENABLED(KSTATS_HAVE_DIRECT))
+		want = KSTATS_WANT_DIRECT;
+	else {
+		pr_warn_ratelimited("%s: mechanism '%s' is not available: use direct (x86-64), fprobe (kernels with CONFIG_FPROBE) or kretprobe\n",
 				    name, cmd->mech);
 		return -EINVAL;
 	}
@@ -1409,7 +1589,7 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	if (err)
 		return err;
 	t->maxactive = cmd->maxactive;
-	err = kstats_register_function(t, force_krp, cmd->maxactive);
+	err = kstats_register_function(t, want, cmd->maxactive);
 	if (err) {
 		pr_warn_ratelimited("%s: cannot probe '%s' (%d)\n", name,
 				    cmd->target, err);
@@ -1512,4 +1692,27 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 fail:
 	kstats_drop(ks);
 	return err;
+}
+
+/**
+ * kstats_trace_module_init() - at module load: what the mechanisms need
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int kstats_trace_module_init(void)
+{
+	return kstats_direct_init();
+}
+
+/**
+ * kstats_trace_module_exit() - at module unload, once every node is removed
+ *
+ * Waits for the calls still in the direct trampoline to leave it.
+ *
+ * Context: process; may sleep.
+ */
+void kstats_trace_module_exit(void)
+{
+	kstats_direct_exit();
 }

@@ -12,5 +12,7 @@ struct kstats_cmd;
 #define KSTATS_MAX_ACTIVE	4096
 
 int kstats_trace_create(struct kstats_cmd *cmd);
+int kstats_trace_module_init(void);
+void kstats_trace_module_exit(void);
 
 #endif /* _KSTATS_TRACE_H */

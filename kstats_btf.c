@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How a function is called, from the BTF the kernel publishes in
+ * /sys/kernel/btf/ (vmlinux, and one split file per module).
+ *
+ * The direct mechanism calls the traced function's body itself, so it
+ * must hand it every argument as the caller left it: the six argument
+ * registers and, for a function with more arguments or large structures
+ * passed by value, words of the caller's stack, which the trampoline
+ * copies.  How many is known only from the prototype: BTF gives it for
+ * every function of the kernel and of its modules.  The kernel's own BTF
+ * parser is not exported to modules, and the layout needed is small, so
+ * this file reads the raw format (include/uapi/linux/btf.h) itself, with
+ * every offset checked against the file's size.
+ *
+ * Context: process; reads a file of several MB, so only when a node is made.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/btf.h>
+#include <linux/kernel.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/limits.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "kstats_btf.h"
+
+/* The argument registers of the x86-64 calling convention. */
+#define KSTATS_ARG_REGS		6
+/* Modifier chains longer than this are malformed. */
+#define KSTATS_BTF_DEPTH	32
+
+/* One BTF file: vmlinux, or a module's split on top of it (@base). */
+struct kstats_btf {
+	void *data;
+	const char *strs;
+	u32 str_len;
+	u32 str_first;		/* string offsets below this are the base's */
+	u32 *offs;		/* offset of each type in the type section */
+	u32 nr;
+	u32 first_id;		/* type ids below this are the base's */
+	const u8 *types;
+	u32 type_len;
+	const struct kstats_btf *base;
+};
+
+/* Bytes of a type's record: the struct btf_type and what follows it. */
+static u32 kstats_btf_type_len(const struct btf_type *t)
+{
+	u32 vlen = BTF_INFO_VLEN(t->info);
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_INT:
+		return sizeof(*t) + sizeof(u32);
+	case BTF_KIND_PTR:
+	case BTF_KIND_FWD:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		return sizeof(*t);
+	case BTF_KIND_ARRAY:
+		return sizeof(*t) + sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return sizeof(*t) + vlen * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return sizeof(*t) + vlen * sizeof(struct btf_enum);
+	case BTF_KIND_FUNC_PROTO:
+		return sizeof(*t) + vlen * sizeof(struct btf_param);
+	case BTF_KIND_VAR:
+		return sizeof(*t) + sizeof(struct btf_var);
+	case BTF_KIND_DATASEC:
+		return sizeof(*t) + vlen * sizeof(struct btf_var_secinfo);
+	case BTF_KIND_DECL_TAG:
+		return sizeof(*t) + sizeof(struct btf_decl_tag);
+	case BTF_KIND_ENUM64:
+		return sizeof(*t) + vlen * sizeof(struct btf_enum64);
+	default:
+		return 0;
+	}
+}
+
+static void kstats_btf_free(struct kstats_btf *b)
+{
+	kvfree(b->offs);
+	vfree(b->data);
+}
+
+/*
+ * Read a whole sysfs file into vmalloc'ed memory.  A plain read, not
+ * kernel_read_file(), whose security hooks are about files the kernel
+ * executes or loads, and some of which warn about a read of no known kind.
+ */
+static ssize_t kstats_btf_read(const char *path, void **datap)
+{
+	struct file *f;
+	loff_t size, pos = 0;
+	ssize_t n = 0;
+	void *data;
+
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	size = i_size_read(file_inode(f));
+	if (size <= 0 || size > INT_MAX) {
+		n = -EINVAL;
+		goto out;
+	}
+	data = vmalloc(size);
+	if (!data) {
+		n = -ENOMEM;
+		goto out;
+	}
+	while (pos < size) {
+		n = kernel_read(f, data + pos, size - pos, &pos);
+		if (n <= 0)
+			break;
+	}
+	if (pos != size) {
+		vfree(data);
+		n = n < 0 ? n : -EIO;
+		goto out;
+	}
+	*datap = data;
+	n = size;
+out:
+	filp_close(f, NULL);
+	return n;
+}
+
+/* Read /sys/kernel/btf/@file and index its types. */
+static int kstats_btf_load(struct kstats_btf *b, const char *file,
+			   const struct kstats_btf *base)
+{
+	char path[64 + MODULE_NAME_LEN];
+	const struct btf_header *h;
+	void *data = NULL;
+	ssize_t size;
+	u32 off, n;
+
+	memset(b, 0, sizeof(*b));
+	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", file);
+	size = kstats_btf_read(path, &data);
+	if (size < 0)
+		return size;
+	b->data = data;
+	h = data;
+	if (size < sizeof(*h) || h->magic != BTF_MAGIC ||
+	    h->hdr_len > size || h->type_off > size - h->hdr_len ||
+	    h->type_len > size - h->hdr_len - h->type_off ||
+	    h->str_off > size - h->hdr_len ||
+	    h->str_len > size - h->hdr_len - h->str_off || !h->str_len)
+		goto bad;
+	b->types = data + h->hdr_len + h->type_off;
+	b->type_len = h->type_len;
+	b->strs = data + h->hdr_len + h->str_off;
+	b->str_len = h->str_len;
+	b->base = base;
+	b->first_id = base ? base->first_id + base->nr : 1;
+	b->str_first = base ? base->str_first + base->str_len : 0;
+
+	/* Count, then index: every record must fit the type section. */
+	n = 0;
+	for (off = 0; off + sizeof(struct btf_type) <= b->type_len; n++) {
+		u32 len = kstats_btf_type_len((void *)(b->types + off));
+
+		if (!len || len > b->type_len - off)
+			goto bad;
+		off += len;
+	}
+	if (off != b->type_len)
+		goto bad;
+	b->offs = kvmalloc_array(n ? n : 1, sizeof(u32), GFP_KERNEL);
+	if (!b->offs) {
+		kstats_btf_free(b);
+		return -ENOMEM;
+	}
+	b->nr = n;
+	for (off = 0, n = 0; n < b->nr; n++) {
+		b->offs[n] = off;
+		off += kstats_btf_type_len((void *)(b->types + off));
+	}
+	return 0;
+bad:
+	kstats_btf_free(b);
+	return -EINVAL;
+}
+
+static const struct btf_type *kstats_btf_type(const struct kstats_btf *b,
+					      u32 id)
+{
+	while (b && id < b->first_id)
+		b = b->base;
+	if (!b || id - b->first_id >= b->nr)
+		return NULL;
+	return (const void *)(b->types + b->offs[id - b->first_id]);
+}
+
+/* The name at @off, or NULL if @off is out of every string section. */
+static const char *kstats_btf_name(const struct kstats_btf *b, u32 off)
+{
+	while (b && off < b->str_first)
+		b = b->base;
+	if (!b || off - b->str_first >= b->str_len)
+		return NULL;
+	return b->strs + (off - b->str_first);
+}
+
+/*
+ * Size in bytes of type @id and whether it is a structure or union (passed
+ * by value by its size class); modifiers and typedefs are followed.
+ */
+static int kstats_btf_size(const struct kstats_btf *b, u32 id, bool *aggr)
+{
+	int depth;
+
+	*aggr = false;
+	for (depth = 0; depth < KSTATS_BTF_DEPTH; depth++) {
+		const struct btf_type *t = kstats_btf_type(b, id);
+
+		if (!t)
+			return -EINVAL;
+		switch (BTF_INFO_KIND(t->info)) {
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			*aggr = true;
+			fallthrough;
+		case BTF_KIND_INT:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+		case BTF_KIND_FLOAT:
+			return t->size;
+		case BTF_KIND_PTR:
+			return sizeof(void *);
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			id = t->type;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	return -ELOOP;
+}
+
+/*
+ * Place a prototype's arguments as the x86-64 System V convention does
+ * for the kernel (no floating point): scalars take a register each while
+ * any is left, structures of up to 16 bytes take one or two registers if
+ * both are left, larger ones go on the stack, and so does whatever finds
+ * no register.  A structure returned by value over 16 bytes takes %rdi
+ * for its hidden pointer.
+ */
+static int kstats_btf_place(const struct kstats_btf *b,
+			    const struct btf_type *proto,
+			    struct kstats_btf_func *f)
+{
+	const struct btf_param *p = (const void *)(proto + 1);
+	u32 i, vlen = BTF_INFO_VLEN(proto->info);
+	unsigned int regs = 0, stack = 0;
+	bool aggr;
+	int size;
+
+	if (proto->type) {
+		size = kstats_btf_size(b, proto->type, &aggr);
+		if (size < 0)
+			return size;
+		if (size > 16)
+			regs = 1;
+	}
+	for (i = 0; i < vlen; i++) {
+		unsigned int words;
+
+		/* A last parameter of type 0 is "...": no fixed layout. */
+		if (!p[i].type)
+			return -EOPNOTSUPP;
+		size = kstats_btf_size(b, p[i].type, &aggr);
+		if (size < 0)
+			return size;
+		words = DIV_ROUND_UP(size, 8);
+		if (aggr && size > 16)
+			stack += words;
+		else if (regs + words <= KSTATS_ARG_REGS)
+			regs += words;
+		else
+			stack += words;
+	}
+	f->nregs = regs;
+	f->nstack = stack;
+	return 0;
+}
+
+/* Find FUNC @name in @b's own types and place its arguments. */
+static int kstats_btf_find(const struct kstats_btf *b, const char *name,
+			   struct kstats_btf_func *f)
+{
+	u32 i;
+
+	for (i = 0; i < b->nr; i++) {
+		const struct btf_type *t = (const void *)(b->types + b->offs[i]);
+		const struct btf_type *proto;
+		const char *n;
+
+		if (BTF_INFO_KIND(t->info) != BTF_KIND_FUNC)
+			continue;
+		n = kstats_btf_name(b, t->name_off);
+		if (!n || strcmp(n, name))
+			continue;
+		proto = kstats_btf_type(b, t->type);
+		if (!proto || BTF_INFO_KIND(proto->info) != BTF_KIND_FUNC_PROTO)
+			return -EINVAL;
+		return kstats_btf_place(b, proto, f);
+	}
+	return -ENOENT;
+}
+
+/**
+ * kstats_btf_func() - how a function's arguments are passed
+ * @name: the function
+ * @module: the module it is in, or NULL for the kernel's own
+ * @f: where to say
+ *
+ * Context: process; may sleep (reads the BTF files).
+ * Return: 0; -ENOENT when the BTF has no such function (pahole leaves out
+ * those whose prototypes disagree), -EOPNOTSUPP for a variadic one, or
+ * another negative errno when the BTF cannot be read.
+ */
+int kstats_btf_func(const char *name, const char *module,
+		    struct kstats_btf_func *f)
+{
+	struct kstats_btf vmlinux, mod;
+	int err;
+
+	err = kstats_btf_load(&vmlinux, "vmlinux", NULL);
+	if (err)
+		return err;
+	if (module) {
+		err = kstats_btf_load(&mod, module, &vmlinux);
+		if (!err) {
+			err = kstats_btf_find(&mod, name, f);
+			kstats_btf_free(&mod);
+		}
+	} else {
+		err = kstats_btf_find(&vmlinux, name, f);
+	}
+	kstats_btf_free(&vmlinux);
+	return err;
+}

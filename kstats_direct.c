@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The direct mechanism: a function timed by a trampoline of kstats' own
+ * (kstats_direct_tramp.S), which ftrace calls straight from the function's
+ * fentry call site, as BPF's fentry/fexit programs are.  fprobe, by
+ * contrast, goes through ftrace's ops dispatch on the way in and rethook's
+ * return hijack on the way out; the trampoline is a stub, one clock read,
+ * a copy of the stack arguments, a call of the body, one clock read and
+ * kstats_record().
+ *
+ * A slot is one traced function: its stub in the trampoline's text, the
+ * fields the trampoline reads (struct kstats_direct_hot) and its ftrace
+ * ops.  Its lifetime:
+ *  - attach: the ops is set to the function's fentry site and registered
+ *    with the direct-call API; ftrace says -EBUSY when another direct user
+ *    (a BPF trampoline, another kstats node) already has the function;
+ *  - detach: the ops is unregistered, so no new call enters; then, from a
+ *    work item, wait for the calls in flight, which return through the
+ *    trampoline, possibly much later (a task asleep in the function):
+ *    synchronize_rcu_tasks() until every task that was between the stub
+ *    and the in-flight count has passed it, the per-CPU count summed until
+ *    it is zero, synchronize_rcu_tasks() again for the trampoline's last
+ *    instructions after the count; only then are the distribution's
+ *    reference dropped and the slot freed.  Module exit waits for that
+ *    (rmmod blocks while a task sleeps in a traced function: the text it
+ *    will return into is the module's).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/version.h>
+#include <linux/ftrace.h>
+#include <linux/kprobes.h>
+#include <linux/kref.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "kstats.h"
+#include "kstats_btf.h"
+#include "kstats_direct.h"
+
+/* The trampoline's fields, one per stub; read by kstats_direct_tramp.S. */
+struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
+
+/* The stubs, in kstats_direct_tramp.S. */
+extern const u8 kstats_direct_stubs[];
+
+/**
+ * struct kstats_direct_slot - kstats' side of a slot
+ * @ops: the ftrace ops of the direct call
+ * @work: the detach's wait for the calls in flight
+ * @used: taken, from attach until the last call has returned
+ */
+struct kstats_direct_slot {
+	struct ftrace_ops *ops;
+	struct work_struct work;
+	bool used;
+};
+
+static struct kstats_direct_slot kstats_direct_slots[KSTATS_DIRECT_SLOTS];
+static DEFINE_MUTEX(kstats_direct_mutex);
+static struct workqueue_struct *kstats_direct_wq;
+
+static unsigned long kstats_direct_stub(int slot)
+{
+	return (unsigned long)kstats_direct_stubs +
+	       slot * KSTATS_DIRECT_STUB_SIZE;
+}
+
+/**
+ * kstats_direct_enter_fn() - the entry's clock, for the clocks read in C
+ * @h: the slot
+ * @e: the call's start, in the trampoline's frame
+ *
+ * Context: the traced function's, any (NMI included).
+ */
+notrace void kstats_direct_enter_fn(struct kstats_direct_hot *h,
+				    struct kstats_direct_entry *e)
+{
+	if (h->clock == KSTATS_CLOCK_LOCAL) {
+		e->ts = local_clock();
+		e->cpu = raw_smp_processor_id();
+	} else {
+		e->ts = ktime_get_mono_fast_ns();
+	}
+}
+NOKPROBE_SYMBOL(kstats_direct_enter_fn);
+
+/**
+ * kstats_direct_exit_fn() - record a call's duration, on its return
+ * @h: the slot
+ * @e: the call's start
+ *
+ * A pair of local_clock() readings from two CPUs does not compare: it is
+ * counted as missed.  The call leaves the in-flight count last.
+ *
+ * Context: the traced function's, any (NMI included).
+ */
+notrace void kstats_direct_exit_fn(struct kstats_direct_hot *h,
+				   struct kstats_direct_entry *e)
+{
+	struct kstats *ks = h->ks;
+
+	switch (h->clock) {
+	case KSTATS_CLOCK_TSC:
+		kstats_record(ks, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts);
+		break;
+	case KSTATS_CLOCK_LOCAL:
+		if (e->cpu == raw_smp_processor_id())
+			kstats_record(ks, local_clock() - e->ts);
+		else
+			kstats_record_missed(ks);
+		break;
+	default:
+		kstats_record(ks, ktime_get_mono_fast_ns() - e->ts);
+		break;
+	}
+	this_cpu_dec(*h->inflight);
+}
+NOKPROBE_SYMBOL(kstats_direct_exit_fn);
+
+static long kstats_direct_inflight(struct kstats_direct_hot *h)
+{
+	long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += *per_cpu_ptr(h->inflight, cpu);
+	return n;
+}
+
+static int kstats_direct_register(struct ftrace_ops *ops, unsigned long addr)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	return register_ftrace_direct(ops, addr);
+#else
+	return register_ftrace_direct_multi(ops, addr);
+#endif
+}
+
+static void kstats_direct_unregister(struct ftrace_ops *ops,
+				     unsigned long addr)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	unregister_ftrace_direct(ops, addr, true);
+#else
+	unregister_ftrace_direct_multi(ops, addr);
+	ftrace_free_filter(ops);
+#endif
+}
+
+/* Free @slot once no call is in it; the distribution is let go. */
+static void kstats_direct_release(struct kstats_direct_slot *s,
+				  struct kstats_direct_hot *h)
+{
+	free_percpu(h->inflight);
+	kstats_put(h->ks);
+	kfree(s->ops);
+	mutex_lock(&kstats_direct_mutex);
+	memset(h, 0, sizeof(*h));
+	s->ops = NULL;
+	s->used = false;
+	mutex_unlock(&kstats_direct_mutex);
+}
+
+static void kstats_direct_drain(struct work_struct *work)
+{
+	struct kstats_direct_slot *s = container_of(work,
+						    struct kstats_direct_slot,
+						    work);
+	struct kstats_direct_hot *h = &kstats_direct_hot[s - kstats_direct_slots];
+	unsigned long waited = 0;
+
+	/* Tasks between a stub and the in-flight count have passed it. */
+	synchronize_rcu_tasks();
+	while (kstats_direct_inflight(h) > 0) {
+		if (waited == 10000)
+			pr_info("%s: calls still in flight after 10 s, waiting for them to return\n",
+				h->ks->name);
+		msleep(20);
+		waited += 20;
+	}
+	/* And they have left the trampoline's last instructions. */
+	synchronize_rcu_tasks();
+	kstats_direct_release(s, h);
+}
+
+/**
+ * kstats_direct_attach() - time a function with the direct trampoline
+ * @ks: the distribution, which the slot holds a reference to
+ * @sym: the function's name, for the kernel log
+ * @ip: its fentry call site
+ * @f: how its arguments are passed
+ *
+ * Context: process; may sleep.
+ * Return: the slot, or -ENOSPC when all are taken, -E2BIG for more stack
+ * arguments than the trampoline copies, -EBUSY when the function has
+ * another direct caller, another negative errno from ftrace.
+ */
+int kstats_direct_attach(struct kstats *ks, const char *sym,
+			 unsigned long ip, const struct kstats_btf_func *f)
+{
+	struct kstats_direct_slot *s = NULL;
+	struct kstats_direct_hot *h;
+	struct ftrace_ops *ops;
+	int i, err;
+
+	if (f->nstack > KSTATS_DIRECT_MAX_STACK)
+		return -E2BIG;
+	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
+	if (!ops)
+		return -ENOMEM;
+	mutex_lock(&kstats_direct_mutex);
+	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++) {
+		if (!kstats_direct_slots[i].used) {
+			s = &kstats_direct_slots[i];
+			s->used = true;
+			break;
+		}
+	}
+	mutex_unlock(&kstats_direct_mutex);
+	if (!s) {
+		kfree(ops);
+		return -ENOSPC;
+	}
+	h = &kstats_direct_hot[i];
+	h->inflight = alloc_percpu(long);
+	if (!h->inflight) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	h->nstack = f->nstack;
+	h->nregs = f->nregs;
+	h->clock = ks->clock;
+	h->ks = ks;
+	s->ops = ops;
+	err = ftrace_set_filter_ip(ops, ip, 0, 0);
+	if (!err)
+		err = kstats_direct_register(ops, kstats_direct_stub(i));
+	if (err) {
+		ftrace_free_filter(ops);
+		goto out_free;
+	}
+	kref_get(&ks->kref);
+	return i;
+
+out_free:
+	free_percpu(h->inflight);
+	kfree(ops);
+	mutex_lock(&kstats_direct_mutex);
+	memset(h, 0, sizeof(*h));
+	s->ops = NULL;
+	s->used = false;
+	mutex_unlock(&kstats_direct_mutex);
+	return err;
+}
+
+/**
+ * kstats_direct_detach() - stop timing a function, free its slot later
+ * @slot: what kstats_direct_attach() returned
+ *
+ * No call enters the trampoline once this returns; the slot, and the
+ * reference to the distribution, go once the calls in flight are back.
+ *
+ * Context: process; may sleep.
+ */
+void kstats_direct_detach(int slot)
+{
+	struct kstats_direct_slot *s = &kstats_direct_slots[slot];
+
+	kstats_direct_unregister(s->ops, kstats_direct_stub(slot));
+	queue_work(kstats_direct_wq, &s->work);
+}
+
+/**
+ * kstats_direct_init() - at module load
+ *
+ * Context: process.
+ * Return: 0 or -ENOMEM.
+ */
+int kstats_direct_init(void)
+{
+	int i;
+
+	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, nstack) != KSTATS_DHOT_NSTACK);
+	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, nregs) != KSTATS_DHOT_NREGS);
+	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, clock) != KSTATS_DHOT_CLOCK);
+	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, inflight) != KSTATS_DHOT_INFLIGHT);
+	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, ks) != KSTATS_DHOT_KS);
+	BUILD_BUG_ON(sizeof(struct kstats_direct_hot) != KSTATS_DHOT_SIZE);
+	BUILD_BUG_ON(KSTATS_CLOCK_TSC != KSTATS_DIRECT_CLOCK_TSC);
+
+	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)
+		INIT_WORK(&kstats_direct_slots[i].work, kstats_direct_drain);
+	kstats_direct_wq = alloc_workqueue("kstats_direct", WQ_UNBOUND, 0);
+	return kstats_direct_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * kstats_direct_exit() - at module unload, after every node is gone
+ *
+ * Waits until the last call in flight has left the trampoline.
+ *
+ * Context: process; may sleep for as long as a task sleeps in a traced
+ * function.
+ */
+void kstats_direct_exit(void)
+{
+	destroy_workqueue(kstats_direct_wq);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The direct mechanism: a trampoline of kstats' own, called straight from
+ * a function's ftrace call site, that times the function's body.  Shared
+ * by kstats_direct.c and the trampoline (kstats_direct_tramp.S).
+ */
+#ifndef _KSTATS_DIRECT_H
+#define _KSTATS_DIRECT_H
+
+/* Functions traced directly at once (one trampoline stub each). */
+#define KSTATS_DIRECT_SLOTS	128
+/* Bytes between two stubs. */
+#define KSTATS_DIRECT_STUB_SIZE	16
+/* Stack words of arguments the trampoline copies at most. */
+#define KSTATS_DIRECT_MAX_STACK	16
+
+/* struct kstats_direct_hot, as the trampoline reads it. */
+#define KSTATS_DHOT_NSTACK	0
+#define KSTATS_DHOT_NREGS	4
+#define KSTATS_DHOT_CLOCK	5
+#define KSTATS_DHOT_INFLIGHT	8
+#define KSTATS_DHOT_KS		16
+#define KSTATS_DHOT_SIZE	32
+
+/* The clock the trampoline reads itself (enum kstats_clock). */
+#define KSTATS_DIRECT_CLOCK_TSC	2
+
+#ifndef __ASSEMBLY__
+#include <linux/types.h>
+
+/* Built where the trampoline can be: x86-64 with ftrace's direct calls. */
+#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+#define KSTATS_HAVE_DIRECT 1
+#endif
+
+struct kstats;
+struct kstats_btf_func;
+
+/**
+ * struct kstats_direct_hot - what the trampoline of one slot reads
+ * @nstack: stack words of arguments to copy for the body
+ * @nregs: argument registers the function takes (0: none to save)
+ * @clock: enum kstats_clock of @ks
+ * @inflight: per CPU, calls entered minus calls returned
+ * @ks: the distribution
+ */
+struct kstats_direct_hot {
+	u32 nstack;
+	u8 nregs;
+	u8 clock;
+	long __percpu *inflight;
+	struct kstats *ks;
+} __aligned(KSTATS_DHOT_SIZE);
+
+/**
+ * struct kstats_direct_entry - a call's start, in the trampoline's frame
+ * @ts: the clock at the entry
+ * @cpu: the CPU of the entry, for local_clock()
+ */
+struct kstats_direct_entry {
+	u64 ts;
+	u64 cpu;
+};
+
+int kstats_direct_attach(struct kstats *ks, const char *sym,
+			 unsigned long ip, const struct kstats_btf_func *f);
+void kstats_direct_detach(int slot);
+#ifdef KSTATS_HAVE_DIRECT
+int kstats_direct_init(void);
+void kstats_direct_exit(void);
+#else
+static inline int kstats_direct_init(void) { return 0; }
+static inline void kstats_direct_exit(void) { }
+#endif
+
+/* Called by the trampoline only. */
+void kstats_direct_enter_fn(struct kstats_direct_hot *h,
+			    struct kstats_direct_entry *e);
+void kstats_direct_exit_fn(struct kstats_direct_hot *h,
+			   struct kstats_direct_entry *e);
+#endif /* __ASSEMBLY__ */
+
+#endif /* _KSTATS_DIRECT_H */

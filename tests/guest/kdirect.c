@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kdirect: exact calls through functions traced by the direct mechanism,
+ * whose results must not change under the trampoline (t-20-trace.sh).
+ *
+ *   kdirect getppid N      N getppid() calls; exit 1 if one returns
+ *                          another value than the first
+ *   kdirect mmap FILE N    N mmap()s of FILE's pages (do_mmap(): nine
+ *                          arguments, three on the stack on x86-64), each at
+ *                          a fixed address, at a page offset, populated;
+ *                          the address, the contents and munmap() checked
+ *   kdirect sleep MS       one clock_nanosleep() of MS milliseconds, which
+ *                          must return 0 (do_nanosleep() sleeps inside)
+ *
+ * FILE is made here: 4 pages, page k filled with the byte 'A' + k.  Exit
+ * status 0, 1 with a message on stderr when a result is wrong, 2 on usage
+ * errors.  Static, libc only: it runs in the busybox initramfs.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGES 4
+
+static int do_getppid(long n)
+{
+	pid_t first = getppid();
+	long i;
+
+	for (i = 1; i < n; i++) {
+		if (getppid() != first) {
+			fprintf(stderr, "kdirect: getppid() changed at call %ld\n", i);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int do_mmap(const char *path, long n)
+{
+	long pg = sysconf(_SC_PAGESIZE), i;
+	/* An address the kernel would not pick by itself: checks addr. */
+	char *want = (char *)0x7e0000000000UL;
+	char *buf;
+	int fd, k;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0) {
+		perror("kdirect: open");
+		return 1;
+	}
+	buf = malloc(pg);
+	if (!buf)
+		return 1;
+	for (k = 0; k < PAGES; k++) {
+		memset(buf, 'A' + k, pg);
+		if (write(fd, buf, pg) != pg) {
+			perror("kdirect: write");
+			return 1;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		/* pgoff (the 7th argument) varies, so does the length (3rd). */
+		int off = 1 + i % (PAGES - 1), len = PAGES - off;
+		char *p = mmap(want, len * pg, PROT_READ,
+			       MAP_PRIVATE | MAP_FIXED_NOREPLACE | MAP_POPULATE,
+			       fd, off * pg);
+
+		if (p == MAP_FAILED) {
+			perror("kdirect: mmap");
+			return 1;
+		}
+		if (p != want) {
+			fprintf(stderr, "kdirect: mmap at %p, not %p\n", p, want);
+			return 1;
+		}
+		for (k = 0; k < len; k++) {
+			if (p[k * pg] != 'A' + off + k || p[k * pg + pg - 1] != 'A' + off + k) {
+				fprintf(stderr, "kdirect: mmap %ld: page %d holds '%c', not '%c'\n",
+					i, k, p[k * pg], 'A' + off + k);
+				return 1;
+			}
+		}
+		if (munmap(p, len * pg)) {
+			perror("kdirect: munmap");
+			return 1;
+		}
+	}
+	close(fd);
+	unlink(path);
+	return 0;
+}
+
+static int do_sleep(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000 };
+
+	if (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL)) {
+		fprintf(stderr, "kdirect: clock_nanosleep failed\n");
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "sleep"))
+		return do_sleep(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "getppid"))
+		return do_getppid(atol(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "mmap"))
+		return do_mmap(argv[2], atol(argv[3]));
+	fprintf(stderr, "usage: kdirect getppid N | kdirect mmap FILE N | kdirect sleep MS\n");
+	return 2;
+}

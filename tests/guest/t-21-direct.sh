@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The direct mechanism (kstats_direct.c, kstats_direct_tramp.S): exact
+# counts, arguments and results intact under the trampoline (do_mmap()'s
+# nine arguments, three on the stack), a stack trace that unwinds through
+# it, a task asleep inside a traced function while its node is removed and
+# while kstats is unloaded, and the fallback when the function already has
+# a direct caller.  Runs where kstats traces directly (x86-64 kernels with
+# ftrace direct calls and BTF); elsewhere one SKIP says why.
+
+D=/tmp/direct
+direct=
+if [ "$(uname -m)" = x86_64 ] && grep -q ' register_ftrace_direct' /proc/kallsyms &&
+	[ -r /sys/kernel/btf/vmlinux ]; then
+	direct=1
+fi
+if [ -z "$direct" ]; then
+	skip "direct mechanism" "no ftrace direct calls or no BTF in this kernel"
+else
+	check "insmod kstats.ko (direct)" insmod $KB/kstats.ko
+	SYM=__do_sys_getppid
+	grep -q " $SYM$" /proc/kallsyms || SYM=__x64_sys_getppid
+
+	# --- exact counts, the header, the floor, both clocks --------------
+	expect "trace $SYM mech direct" "$(ctl $KS/_control "trace $SYM name d_pp mech direct")" ok
+	expect "a second explicit direct caller of $SYM: EBUSY" \
+		"$(ctl $KS/_control "trace $SYM name d_pp_tsc clock tsc mech direct")" EBUSY
+	kload ctl $KS/d_pp reset >/dev/null
+	cat $KS/d_pp > $D.1
+	expect "header: mechanism direct" "$(field $D.1 source mechanism)" direct
+	expect_match "direct floor calibrated" "$(field $D.1 source floor_p50)" "^[1-9][0-9]*$"
+	diag "direct floor_p50 $(field $D.1 source floor_p50) ns"
+	kdirect getppid 5000
+	cat $KS/d_pp > $D.1
+	expect "5000 getppid() calls: 5000 samples" "$(field $D.1 name samples)" 5000
+	expect "nothing missed" "$(field $D.1 name missed)" 0
+	expect "the remove of a direct node" "$(ctl $KS/_control 'remove d_pp')" ok
+
+	# Without mech, a second node falls back to fprobe and says why.
+	expect "trace $SYM clock tsc (direct)" \
+		"$(ctl $KS/_control "trace $SYM name d_pp_tsc clock tsc")" ok
+	dmesg_mark
+	expect "a second node on $SYM" "$(ctl $KS/_control "trace $SYM name d_pp2")" ok
+	check "the second node falls back: dmesg says why" \
+		dmesg_has "d_pp2: '$SYM' not traced directly: it has another direct caller"
+	expect_match "the second node's mechanism is a fallback" \
+		"$(field $KS/d_pp2 source mechanism)" "^(fprobe|kretprobe)$"
+	expect "the first is direct, tsc" \
+		"$(field $KS/d_pp_tsc source mechanism) $(field $KS/d_pp_tsc name clock)" "direct tsc"
+	kload ctl $KS/d_pp_tsc reset >/dev/null
+	kload ctl $KS/d_pp2 reset >/dev/null
+	kdirect getppid 3000
+	expect "direct (tsc) and fallback side by side: 3000 samples each" \
+		"$(field $KS/d_pp_tsc name samples) $(field $KS/d_pp2 name samples)" "3000 3000"
+	ctl $KS/_control 'remove d_pp2' >/dev/null
+	ctl $KS/_control 'remove d_pp_tsc' >/dev/null
+
+	# --- nine arguments, three on the stack: mmap() stays right --------
+	if expect "trace do_mmap (direct)" "$(ctl $KS/_control 'trace do_mmap name d_mmap')" ok; then
+		expect "do_mmap is traced directly" "$(field $KS/d_mmap source mechanism)" direct
+		kload ctl $KS/d_mmap reset >/dev/null
+		check "200 mmap()s through the traced do_mmap(): address, offset and contents right" \
+			kdirect mmap /tmp/kdirect.dat 200
+		n=$(field $KS/d_mmap name samples)
+		expect "do_mmap: at least the 200 calls timed" "$([ "${n:-0}" -ge 200 ] && echo yes)" yes
+		ctl $KS/_control 'remove d_mmap' >/dev/null
+	fi
+
+	# --- a task asleep inside: its stack, removal, rmmod ---------------
+	expect "trace do_nanosleep (direct)" "$(ctl $KS/_control 'trace do_nanosleep name d_sleep')" ok
+	expect "do_nanosleep is traced directly" "$(field $KS/d_sleep source mechanism)" direct
+	kdirect sleep 1500 &
+	p=$!
+	sleep 0.5
+	cat /proc/$p/stack > $D.stack 2>/dev/null
+	diag "stack of a task asleep in the traced do_nanosleep: $(tr '\n' ' ' < $D.stack)"
+	expect_match "the stack unwinds through the trampoline into the caller" \
+		"$(tr '\n' ' ' < $D.stack)" "kstats_direct_common.*hrtimer_nanosleep"
+	expect "remove the node while the task sleeps in the function" \
+		"$(ctl $KS/_control 'remove d_sleep')" ok
+	wait $p
+	expect "the sleeper returns through the retired trampoline, unharmed" "$?" 0
+	expect "trace do_nanosleep again (direct)" "$(ctl $KS/_control 'trace do_nanosleep name d_sleep')" ok
+	kdirect sleep 2000 &
+	p=$!
+	sleep 0.5
+	dmesg_mark
+	check "rmmod kstats while a task sleeps in a traced function (waits for it)" rmmod kstats
+	wait $p
+	expect "the sleeper returns after kstats has gone" "$?" 0
+	check "no oops" sh -c '! dmesg | grep -Eq "BUG|Oops|general protection|WARNING"'
+fi
