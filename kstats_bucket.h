@@ -44,6 +44,8 @@ static inline unsigned int kstats_fls(u64 x)
 
 /* Largest supported frac_bits: 2^5 slots per power of two (3% width). */
 #define KSTATS_MAX_FRAC_BITS	5
+/* What _control gives a node made without "bits". */
+#define KSTATS_DEFAULT_FRAC_BITS	3
 /* Offsets are summed with at most this many significant bits per sample. */
 #define KSTATS_SUM_BITS		20
 

@@ -608,7 +608,7 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 	char *rest = strim(buf), *verb, *arg;
 
 	memset(cmd, 0, sizeof(*cmd));
-	cmd->cfg.frac_bits = 3;
+	cmd->cfg.frac_bits = KSTATS_DEFAULT_FRAC_BITS;
 	kstats_filter_init(&cmd->filter);
 	kstats_filter_init(&cmd->point[0].filter);
 	kstats_filter_init(&cmd->point[1].filter);

@@ -28,7 +28,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
-#include <linux/version.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/kref.h>
@@ -46,9 +45,6 @@
 /* The trampoline's fields, one per stub; read by kstats_direct_tramp.S. */
 struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
 
-/* The stubs, in kstats_direct_tramp.S. */
-extern const u8 kstats_direct_stubs[];
-
 /**
  * struct kstats_direct_slot - kstats' side of a slot
  * @ops: the ftrace ops of the direct call
@@ -65,63 +61,132 @@ static struct kstats_direct_slot kstats_direct_slots[KSTATS_DIRECT_SLOTS];
 static DEFINE_MUTEX(kstats_direct_mutex);
 static struct workqueue_struct *kstats_direct_wq;
 
+/* The trampoline's variants, in the order of its stub arrays. */
+enum kstats_direct_variant {
+	KSTATS_DV_TSC,
+	KSTATS_DV_KTIME = KSTATS_DV_TSC + 3,
+	KSTATS_DV_LOCAL = KSTATS_DV_KTIME + 3,
+};
+
+/* The stub of @slot for its clock and arguments. */
 static unsigned long kstats_direct_stub(int slot)
 {
+	const struct kstats_direct_hot *h = &kstats_direct_hot[slot];
+	unsigned int v = h->clock == KSTATS_CLOCK_TSC ? KSTATS_DV_TSC :
+			 h->clock == KSTATS_CLOCK_LOCAL ? KSTATS_DV_LOCAL :
+			 KSTATS_DV_KTIME;
+
+	/* + 0: no arguments; + 1: registers; + 2: registers and stack */
+	v += h->nstack ? 2 : !!h->nregs;
 	return (unsigned long)kstats_direct_stubs +
-	       slot * KSTATS_DIRECT_STUB_SIZE;
+	       (v * KSTATS_DIRECT_SLOTS + slot) * KSTATS_DIRECT_STUB_SIZE;
+}
+
+/*
+ * Record with a compile-time frac_bits, as the fprobe handlers do: fewer
+ * instructions than kstats_record() for a test of the node's, the
+ * default's first.
+ */
+static __always_inline notrace void kstats_direct_record(struct kstats *ks,
+							 u64 v)
+{
+	if (likely(ks->frac_bits == KSTATS_DEFAULT_FRAC_BITS)) {
+		__KSTATS_RECORD(ks, v, KSTATS_DEFAULT_FRAC_BITS);
+		return;
+	}
+	switch (ks->frac_bits) {
+	case 0:
+		__KSTATS_RECORD(ks, v, 0);
+		break;
+	case 1:
+		__KSTATS_RECORD(ks, v, 1);
+		break;
+	case 2:
+		__KSTATS_RECORD(ks, v, 2);
+		break;
+	case 3:
+		__KSTATS_RECORD(ks, v, 3);
+		break;
+	case 4:
+		__KSTATS_RECORD(ks, v, 4);
+		break;
+	default:
+		__KSTATS_RECORD(ks, v, 5);
+		break;
+	}
 }
 
 /**
- * kstats_direct_enter_fn() - the entry's clock, for the clocks read in C
+ * kstats_direct_enter_local() - the entry's local_clock() and CPU
  * @h: the slot
  * @e: the call's start, in the trampoline's frame
  *
  * Context: the traced function's, any (NMI included).
  */
-notrace void kstats_direct_enter_fn(struct kstats_direct_hot *h,
-				    struct kstats_direct_entry *e)
+notrace void kstats_direct_enter_local(struct kstats_direct_hot *h,
+				       struct kstats_direct_entry *e)
 {
-	if (h->clock == KSTATS_CLOCK_LOCAL) {
-		e->ts = local_clock();
-		e->cpu = raw_smp_processor_id();
-	} else {
-		e->ts = ktime_get_mono_fast_ns();
-	}
+	e->ts = local_clock();
+	e->cpu = raw_smp_processor_id();
 }
-NOKPROBE_SYMBOL(kstats_direct_enter_fn);
+
+NOKPROBE_SYMBOL(kstats_direct_enter_local);
 
 /**
- * kstats_direct_exit_fn() - record a call's duration, on its return
+ * kstats_direct_exit_tsc() - record a call's cycles, on its return
  * @h: the slot
  * @e: the call's start
  *
- * A pair of local_clock() readings from two CPUs does not compare: it is
- * counted as missed.  The call leaves the in-flight count last.
+ * The call leaves the in-flight count last.
  *
  * Context: the traced function's, any (NMI included).
  */
-notrace void kstats_direct_exit_fn(struct kstats_direct_hot *h,
-				   struct kstats_direct_entry *e)
+notrace void kstats_direct_exit_tsc(struct kstats_direct_hot *h,
+				    struct kstats_direct_entry *e)
 {
-	struct kstats *ks = h->ks;
-
-	switch (h->clock) {
-	case KSTATS_CLOCK_TSC:
-		kstats_record(ks, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts);
-		break;
-	case KSTATS_CLOCK_LOCAL:
-		if (e->cpu == raw_smp_processor_id())
-			kstats_record(ks, local_clock() - e->ts);
-		else
-			kstats_record_missed(ks);
-		break;
-	default:
-		kstats_record(ks, ktime_get_mono_fast_ns() - e->ts);
-		break;
-	}
+	kstats_direct_record(h->ks, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts);
 	this_cpu_dec(*h->inflight);
 }
-NOKPROBE_SYMBOL(kstats_direct_exit_fn);
+
+NOKPROBE_SYMBOL(kstats_direct_exit_tsc);
+
+/**
+ * kstats_direct_exit_ktime() - record a call's duration in ns, on its return
+ * @h: the slot
+ * @e: the call's start
+ *
+ * Context: the traced function's, any (NMI included).
+ */
+notrace void kstats_direct_exit_ktime(struct kstats_direct_hot *h,
+				      struct kstats_direct_entry *e)
+{
+	kstats_direct_record(h->ks, ktime_get_mono_fast_ns() - e->ts);
+	this_cpu_dec(*h->inflight);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_exit_ktime);
+
+/**
+ * kstats_direct_exit_local() - the same with local_clock()
+ * @h: the slot
+ * @e: the call's start
+ *
+ * Two CPUs' local_clock() readings do not compare: such a call is counted
+ * as missed.
+ *
+ * Context: the traced function's, any (NMI included).
+ */
+notrace void kstats_direct_exit_local(struct kstats_direct_hot *h,
+				      struct kstats_direct_entry *e)
+{
+	if (e->cpu == raw_smp_processor_id())
+		kstats_direct_record(h->ks, local_clock() - e->ts);
+	else
+		kstats_record_missed(h->ks);
+	this_cpu_dec(*h->inflight);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_exit_local);
 
 static long kstats_direct_inflight(struct kstats_direct_hot *h)
 {
@@ -135,7 +200,7 @@ static long kstats_direct_inflight(struct kstats_direct_hot *h)
 
 static int kstats_direct_register(struct ftrace_ops *ops, unsigned long addr)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#ifdef KSTATS_FTRACE_DIRECT_OPS
 	return register_ftrace_direct(ops, addr);
 #else
 	return register_ftrace_direct_multi(ops, addr);
@@ -145,7 +210,7 @@ static int kstats_direct_register(struct ftrace_ops *ops, unsigned long addr)
 static void kstats_direct_unregister(struct ftrace_ops *ops,
 				     unsigned long addr)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#ifdef KSTATS_FTRACE_DIRECT_OPS
 	unregister_ftrace_direct(ops, addr, true);
 #else
 	unregister_ftrace_direct_multi(ops, addr);
@@ -292,7 +357,6 @@ int kstats_direct_init(void)
 	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, inflight) != KSTATS_DHOT_INFLIGHT);
 	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, ks) != KSTATS_DHOT_KS);
 	BUILD_BUG_ON(sizeof(struct kstats_direct_hot) != KSTATS_DHOT_SIZE);
-	BUILD_BUG_ON(KSTATS_CLOCK_TSC != KSTATS_DIRECT_CLOCK_TSC);
 
 	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)
 		INIT_WORK(&kstats_direct_slots[i].work, kstats_direct_drain);

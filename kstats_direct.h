@@ -8,7 +8,7 @@
 #define _KSTATS_DIRECT_H
 
 /* Functions traced directly at once (one trampoline stub each). */
-#define KSTATS_DIRECT_SLOTS	128
+#define KSTATS_DIRECT_SLOTS	64
 /* Bytes between two stubs. */
 #define KSTATS_DIRECT_STUB_SIZE	16
 /* Stack words of arguments the trampoline copies at most. */
@@ -21,9 +21,6 @@
 #define KSTATS_DHOT_INFLIGHT	8
 #define KSTATS_DHOT_KS		16
 #define KSTATS_DHOT_SIZE	32
-
-/* The clock the trampoline reads itself (enum kstats_clock). */
-#define KSTATS_DIRECT_CLOCK_TSC	2
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
@@ -39,7 +36,7 @@ struct kstats_btf_func;
 /**
  * struct kstats_direct_hot - what the trampoline of one slot reads
  * @nstack: stack words of arguments to copy for the body
- * @nregs: argument registers the function takes (0: none to save)
+ * @nregs: argument registers the function takes
  * @clock: enum kstats_clock of @ks
  * @inflight: per CPU, calls entered minus calls returned
  * @ks: the distribution
@@ -73,11 +70,21 @@ static inline int kstats_direct_init(void) { return 0; }
 static inline void kstats_direct_exit(void) { }
 #endif
 
+/* The trampoline's fields, one per slot (kstats_direct.c). */
+extern struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
+
+/* The stubs, in kstats_direct_tramp.S: KSTATS_DIRECT_SLOTS per variant. */
+extern const u8 kstats_direct_stubs[];
+
 /* Called by the trampoline only. */
-void kstats_direct_enter_fn(struct kstats_direct_hot *h,
+void kstats_direct_enter_local(struct kstats_direct_hot *h,
+			       struct kstats_direct_entry *e);
+void kstats_direct_exit_tsc(struct kstats_direct_hot *h,
 			    struct kstats_direct_entry *e);
-void kstats_direct_exit_fn(struct kstats_direct_hot *h,
-			   struct kstats_direct_entry *e);
+void kstats_direct_exit_ktime(struct kstats_direct_hot *h,
+			      struct kstats_direct_entry *e);
+void kstats_direct_exit_local(struct kstats_direct_hot *h,
+			      struct kstats_direct_entry *e);
 #endif /* __ASSEMBLY__ */
 
 #endif /* _KSTATS_DIRECT_H */

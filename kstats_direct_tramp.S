@@ -22,10 +22,11 @@
  * the body is entered with a return (the IBT rules allow it, where an
  * indirect call would need an ENDBR at the body).
  *
- * Arguments: the registers are saved only for a function that takes any;
- * %rax, %r10 and %r11 are free at a call site for the kernel's
- * functions (variadic ones are never traced directly).  The return value
- * (%rax and %rdx) is kept across the exit work.
+ * Arguments: the registers are saved only for a function that takes any,
+ * stack words copied only for one that has them; %rax, %r10 and %r11 are
+ * free at a call site for the kernel's functions (variadic ones are never
+ * traced directly).  The return value (%rax and %rdx) is kept across the
+ * exit work.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -59,60 +60,70 @@
 
 	.text
 
-SYM_CODE_START(kstats_direct_common)
+/*
+ * One variant of the common code per clock, and per what the function's
+ * arguments need (nothing, the registers, the registers and stack words),
+ * so that no call tests at run time what is known at attach time:
+ * kstats_direct_<clock>_<args>, args 0 (none), 1 (registers), 2 (both).
+ */
+.macro KSTATS_DIRECT_COMMON clock:req, args:req
+SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
 	subq	$F_SIZE, %rsp
 	movq	%r11, F_HOT(%rsp)
-	cmpb	$0, KSTATS_DHOT_NREGS(%r11)
-	je	.Lsaved
+	.if \args
 	movq	%rdi, F_RDI(%rsp)
 	movq	%rsi, F_RSI(%rsp)
 	movq	%rdx, F_RDX(%rsp)
 	movq	%rcx, F_RCX(%rsp)
 	movq	%r8, F_R8(%rsp)
 	movq	%r9, F_R9(%rsp)
-.Lsaved:
-	/* The time stamp counter inline; the other clocks in C. */
-	cmpb	$KSTATS_DIRECT_CLOCK_TSC, KSTATS_DHOT_CLOCK(%r11)
-	jne	.Lcclock
+	.endif
+
+	/* The clock: the time stamp counter inline, the others called. */
+	.ifc \clock, tsc
 	ALTERNATIVE_2 "rdtsc", "lfence; rdtsc", X86_FEATURE_LFENCE_RDTSC, \
 		      "rdtscp", X86_FEATURE_RDTSCP
 	shlq	$32, %rdx
 	orq	%rdx, %rax
 	movq	%rax, F_TS(%rsp)
-	jmp	.Lstamped
-.Lcclock:
+	.endif
+	.ifc \clock, ktime
+	call	ktime_get_mono_fast_ns
+	movq	%rax, F_TS(%rsp)
+	movq	F_HOT(%rsp), %r11
+	.endif
+	.ifc \clock, local
 	movq	%r11, %rdi
 	leaq	F_TS(%rsp), %rsi
-	call	kstats_direct_enter_fn
+	call	kstats_direct_enter_local
 	movq	F_HOT(%rsp), %r11
-.Lstamped:
+	.endif
+
 	/* One more call in flight: the slot stays until it returns. */
 	movq	KSTATS_DHOT_INFLIGHT(%r11), %rax
 	incq	%gs:(%rax)
 
-	/* Copy the stack arguments, the last one first. */
+	.if \args == 2
+	/* Copy the stack arguments (one at least), the last one first. */
 	movl	KSTATS_DHOT_NSTACK(%r11), %ecx
-	testl	%ecx, %ecx
-	jz	.Lcopied
-.Lcopy:
+.Lcopy_\@:
 	movq	F_ARGS - 8(%rsp, %rcx, 8), %rax
 	movq	%rax, -8(%rsp, %rcx, 8)
 	decl	%ecx
-	jnz	.Lcopy
-.Lcopied:
-	cmpb	$0, KSTATS_DHOT_NREGS(%r11)
-	je	.Lcall
+	jnz	.Lcopy_\@
+	.endif
+	.if \args
 	movq	F_RDI(%rsp), %rdi
 	movq	F_RSI(%rsp), %rsi
 	movq	F_RDX(%rsp), %rdx
 	movq	F_RCX(%rsp), %rcx
 	movq	F_R8(%rsp), %r8
 	movq	F_R9(%rsp), %r9
-.Lcall:
+	.endif
 	ANNOTATE_INTRA_FUNCTION_CALL
-	call	.Lbody
+	call	.Lbody_\@
 
 	/*
 	 * The body returned here.  objtool follows the call above as a
@@ -123,7 +134,7 @@ SYM_CODE_START(kstats_direct_common)
 	movq	%rdx, F_RSI(%rsp)
 	movq	F_HOT(%rsp), %rdi
 	leaq	F_TS(%rsp), %rsi
-	call	kstats_direct_exit_fn
+	call	kstats_direct_exit_\clock
 	movq	F_RDI(%rsp), %rax
 	movq	F_RSI(%rsp), %rdx
 	/* Drop the frame and the return address into the function: it ran. */
@@ -131,28 +142,52 @@ SYM_CODE_START(kstats_direct_common)
 	UNWIND_HINT_FUNC
 	RET
 
-.Lbody:
+.Lbody_\@:
 	/* Enter the body, past the fentry call, by a return: no ENDBR there. */
 	pushq	F_BODY + 8(%rsp)
 	UNWIND_HINT_FUNC
 	RET
-SYM_CODE_END(kstats_direct_common)
-_ASM_NOKPROBE(kstats_direct_common)
+SYM_CODE_END(kstats_direct_\clock\()_\args)
+_ASM_NOKPROBE(kstats_direct_\clock\()_\args)
+.endm
+
+KSTATS_DIRECT_COMMON tsc, 0
+KSTATS_DIRECT_COMMON tsc, 1
+KSTATS_DIRECT_COMMON tsc, 2
+KSTATS_DIRECT_COMMON ktime, 0
+KSTATS_DIRECT_COMMON ktime, 1
+KSTATS_DIRECT_COMMON ktime, 2
+KSTATS_DIRECT_COMMON local, 0
+KSTATS_DIRECT_COMMON local, 1
+KSTATS_DIRECT_COMMON local, 2
 
 /*
- * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart: stub i loads the address
- * of kstats_direct_hot[i].
+ * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
+ * variant in the order of enum kstats_direct_variant: stub i of a variant
+ * loads the address of kstats_direct_hot[i] and jumps to the variant.
  */
-	.balign	KSTATS_DIRECT_STUB_SIZE
-SYM_CODE_START(kstats_direct_stubs)
-	ANNOTATE_NOENDBR
+.macro KSTATS_DIRECT_STUBS common:req
 	.set	kstats_stub, 0
 	.rept	KSTATS_DIRECT_SLOTS
 	UNWIND_HINT_FUNC
 	leaq	kstats_direct_hot + kstats_stub * KSTATS_DHOT_SIZE(%rip), %r11
-	jmp	kstats_direct_common
+	jmp	\common
 	.balign	KSTATS_DIRECT_STUB_SIZE, 0xcc
 	.set	kstats_stub, kstats_stub + 1
 	.endr
+.endm
+
+	.balign	KSTATS_DIRECT_STUB_SIZE
+SYM_CODE_START(kstats_direct_stubs)
+	ANNOTATE_NOENDBR
+	KSTATS_DIRECT_STUBS kstats_direct_tsc_0
+	KSTATS_DIRECT_STUBS kstats_direct_tsc_1
+	KSTATS_DIRECT_STUBS kstats_direct_tsc_2
+	KSTATS_DIRECT_STUBS kstats_direct_ktime_0
+	KSTATS_DIRECT_STUBS kstats_direct_ktime_1
+	KSTATS_DIRECT_STUBS kstats_direct_ktime_2
+	KSTATS_DIRECT_STUBS kstats_direct_local_0
+	KSTATS_DIRECT_STUBS kstats_direct_local_1
+	KSTATS_DIRECT_STUBS kstats_direct_local_2
 SYM_CODE_END(kstats_direct_stubs)
 _ASM_NOKPROBE(kstats_direct_stubs)

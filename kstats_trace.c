@@ -1541,25 +1541,33 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	return err;
 }
 
+/* A mechanism that "mech" names and this kernel has, or ANY for none. */
+static enum kstats_mech_want kstats_mech_wanted(const char *mech)
+{
+	if (!strcasecmp(mech, "kretprobe"))
+		return KSTATS_WANT_KRETPROBE;
+	if (!strcasecmp(mech, "fprobe") && IS_ENABLED(CONFIG_FPROBE))
+		return KSTATS_WANT_FPROBE;
+#ifdef KSTATS_HAVE_DIRECT
+	if (!strcasecmp(mech, "direct"))
+		return KSTATS_WANT_DIRECT;
+#endif
+	return KSTATS_WANT_ANY;
+}
+
 static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
 	const char *name = t->ks->name;
 	enum kstats_mech_want want = KSTATS_WANT_ANY;
 	int err;
 
-	if (!cmd->mech)
-		want = KSTATS_WANT_ANY;
-	else if (!strcasecmp(cmd->mech, "kretprobe"))
-		want = KSTATS_WANT_KRETPROBE;
-	else if (!strcasecmp(cmd->mech, "fprobe") && IS_ENABLED(CONFIG_FPROBE))
-		want = KSTATS_WANT_FPROBE;
-	else if (!strcasecmp(cmd->mech, "direct") &&
-		 IS_ENABLED(KSTATS_HAVE_DIRECT))
-		want = KSTATS_WANT_DIRECT;
-	else {
-		pr_warn_ratelimited("%s: mechanism '%s' is not available: use direct (x86-64), fprobe (kernels with CONFIG_FPROBE) or kretprobe\n",
-				    name, cmd->mech);
-		return -EINVAL;
+	if (cmd->mech) {
+		want = kstats_mech_wanted(cmd->mech);
+		if (want == KSTATS_WANT_ANY) {
+			pr_warn_ratelimited("%s: mechanism '%s' is not available: use direct (x86-64), fprobe (kernels with CONFIG_FPROBE) or kretprobe\n",
+					    name, cmd->mech);
+			return -EINVAL;
+		}
 	}
 
 	if (cmd->start)

@@ -67,14 +67,17 @@ trace_rows() {
 		fi
 	done
 
-	# kstats trace, default mechanism (fprobe where available), then forced kretprobe
+	# kstats trace, default mechanism (direct where it attaches, else
+	# fprobe where available), then forced fprobe and kretprobe
 	# then values (an argument at the entry alone, the return value) and
 	# a filter that always holds (cpu 0 on one vCPU), with the duration;
 	# and families: the duration split by task name, by CPU
-	for v in default kretprobe tsc kretprobe-tsc value-arg value-ret filter \
-		 family-comm family-cpu; do
+	for v in default fprobe kretprobe tsc fprobe-tsc kretprobe-tsc value-arg \
+		 value-ret filter family-comm family-cpu; do
 		case $v in
 		default) opt= ;;
+		fprobe) opt=" mech fprobe" ;;
+		fprobe-tsc) opt=" mech fprobe clock tsc" ;;
 		kretprobe) opt=" mech kretprobe" ;;
 		tsc) opt=" clock tsc" ;;
 		kretprobe-tsc) opt=" mech kretprobe clock tsc" ;;

@@ -202,9 +202,11 @@ trows = [
     ("calibration floor: minimal kretprobe pair (bench module)", "floor_kretprobe"),
     ("calibration floor: minimal fprobe pair, rdtsc (bench module)", "floor_fprobe-tsc"),
     ("calibration floor: minimal kretprobe pair, rdtsc (bench module)", "floor_kretprobe-tsc"),
-    ("**kstats `trace FUNC`** (default mechanism: fprobe)", "kstats_default"),
+    ("**kstats `trace FUNC`** (default mechanism: direct)", "kstats_default"),
+    ("**kstats `trace FUNC clock tsc`** (direct)", "kstats_tsc"),
+    ("kstats `trace FUNC mech fprobe`", "kstats_fprobe"),
+    ("kstats `trace FUNC mech fprobe clock tsc`", "kstats_fprobe-tsc"),
     ("kstats `trace FUNC mech kretprobe`", "kstats_kretprobe"),
-    ("kstats `trace FUNC clock tsc`", "kstats_tsc"),
     ("kstats `trace FUNC mech kretprobe clock tsc`", "kstats_kretprobe-tsc"),
     ("kstats `trace FUNC value arg0` (a value: fprobe at the entry alone)", "kstats_value-arg"),
     ("kstats `trace FUNC value ret` (the return value: fprobe entry and exit)", "kstats_value-ret"),
@@ -240,8 +242,8 @@ P("|---|---|---:|---:|---:|")
 def added(d, kind, k):
     v, u = d["BENCH"].get(kind + "_" + k), d["BENCH"].get(kind + "_untraced")
     return None if v is None or u is None else v - u
-for k, fl in (("kstats_default", "floor_fprobe"), ("kstats_kretprobe", "floor_kretprobe"),
-              ("kstats_tsc", "floor_fprobe-tsc"), ("kstats_kretprobe-tsc", "floor_kretprobe-tsc")):
+for k, fl in (("kstats_fprobe", "floor_fprobe"), ("kstats_kretprobe", "floor_kretprobe"),
+              ("kstats_fprobe-tsc", "floor_fprobe-tsc"), ("kstats_kretprobe-tsc", "floor_kretprobe-tsc")):
     sh = []
     for kind in "ks":
         a, b = added(ic, kind, k), added(ic, kind, fl)
@@ -249,6 +251,18 @@ for k, fl in (("kstats_default", "floor_fprobe"), ("kstats_kretprobe", "floor_kr
     g = added(ic, "s", k)
     P("| %s | %s | %s | %s | %s |" % (k, fl, sh[0], sh[1],
                                      "n/a" if g is None else "%.2fx" % (g / 705.0)))
+# The direct mechanism's floor: its calibration, as the default node's
+# header shows it (floor_p50; icount: instructions), target fn then getppid.
+fl = []
+for l in ic["INFO"]:
+    f = l.split()
+    if len(f) > 3 and f[1] in ("kstats_trace_default", "kstats_trace_tsc") and f[3] == "source":
+        kv = dict(zip(f[4::2], f[5::2]))
+        fl.append("%s %s floor_p50 %s" % (f[1][13:], kv.get("mechanism", "?"), kv.get("floor_p50", "?")))
+if fl:
+    P()
+    P("Calibrated floor of the default mechanism (the node header's floor_p50, "
+      "icount, target fn then getppid): " + "; ".join(fl) + ".")
 for d, n in ((ic, "icount"), (t1, "TCG")):
     for kind in "ks":
         a, b = d["BENCH"].get(kind + "_untraced"), d["BENCH"].get(kind + "_untraced_end")

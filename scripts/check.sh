@@ -115,10 +115,14 @@ tap_result() {
 	done | awk -F'[= ]' '{ p += $2; f += $4 } END { if (NR) printf "%d passed, %d failed\n", p, f }'
 }
 mech_of() {
+	local d=
+	grep -q '^CONFIG_X86_64=y' "$1/.config" 2>/dev/null &&
+		grep -q '^CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' "$1/.config" 2>/dev/null &&
+		grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$1/.config" 2>/dev/null && d="direct, then "
 	if grep -q '^CONFIG_FPROBE=y' "$1/.config" 2>/dev/null; then
-		echo "fprobe (kretprobe for notrace functions)"
+		echo "${d}fprobe (kretprobe for notrace functions)"
 	else
-		echo "kretprobe (no CONFIG_FPROBE)"
+		echo "${d}kretprobe (no CONFIG_FPROBE)"
 	fi
 }
 

@@ -66,6 +66,23 @@ else
 		ctl $KS/_control 'remove d_mmap' >/dev/null
 	fi
 
+	# --- nesting, and sleeping inside: two direct nodes, one in the other
+	expect "trace hrtimer_nanosleep (direct)" "$(ctl $KS/_control 'trace hrtimer_nanosleep name d_outer')" ok
+	expect "trace do_nanosleep inside it (direct)" "$(ctl $KS/_control 'trace do_nanosleep name d_inner')" ok
+	expect "both nested nodes are direct" \
+		"$(field $KS/d_outer source mechanism) $(field $KS/d_inner source mechanism)" "direct direct"
+	for i in 1 2 3; do kdirect sleep 100; done
+	expect "3 sleeps of 100 ms: 3 samples in each nested node" \
+		"$(field $KS/d_outer name samples) $(field $KS/d_inner name samples)" "3 3"
+	lo=$(field $KS/d_inner summary min) hi=$(field $KS/d_inner summary max)
+	o=$(field $KS/d_outer summary min)
+	expect "each sleep timed at 100 ms (less one slot, 1/8), under a second ($lo .. $hi ns)" \
+		"$([ "${lo:-0}" -ge 87500000 ] && [ "${hi:-0}" -lt 1000000000 ] && echo yes)" yes
+	expect "the outer call lasts at least as long as the inner one ($o >= $lo)" \
+		"$([ "${o:-0}" -ge "${lo:-1}" ] && echo yes)" yes
+	ctl $KS/_control 'remove d_outer' >/dev/null
+	ctl $KS/_control 'remove d_inner' >/dev/null
+
 	# --- a task asleep inside: its stack, removal, rmmod ---------------
 	expect "trace do_nanosleep (direct)" "$(ctl $KS/_control 'trace do_nanosleep name d_sleep')" ok
 	expect "do_nanosleep is traced directly" "$(field $KS/d_sleep source mechanism)" direct
