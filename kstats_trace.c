@@ -128,6 +128,7 @@ struct kstats_point {
  * @fp: the fprobe of a function
  * @rp: the kretprobe of a function
  * @direct: the slot of the direct trampoline of a function
+ * @ops: the mechanism that times a function, or NULL for other nodes
  * @start: start point of a section, or the tracepoint of inter-arrivals
  * @end: end point of a section
  * @exit: the tracepoint of exiting tasks, whose starts a section drops
@@ -151,6 +152,7 @@ struct kstats_trace {
 	struct fprobe fp;
 	struct kretprobe rp;
 	int direct;
+	const struct kstats_mech_ops *ops;
 	struct kstats_point start;
 	struct kstats_point end;
 	struct kstats_point exit;
@@ -896,6 +898,8 @@ static bool kstats_symbol_chars(const char *s)
 	return true;
 }
 
+struct kstats_mech_ops;
+
 /* The mechanism a function node asked for ("mech"), or the best one. */
 enum kstats_mech_want {
 	KSTATS_WANT_ANY,
@@ -1025,9 +1029,12 @@ static int kstats_register_direct(struct kstats_trace *t, const char **why)
 		return slot;
 	}
 	t->direct = slot;
-	t->mech = KSTATS_MECH_DIRECT;
-	t->registered = true;
 	return 0;
+}
+
+static void kstats_detach_direct(struct kstats_trace *t)
+{
+	kstats_direct_detach(t->direct);
 }
 #else
 static int kstats_register_direct(struct kstats_trace *t, const char **why)
@@ -1035,67 +1042,89 @@ static int kstats_register_direct(struct kstats_trace *t, const char **why)
 	*why = "this kernel has no direct calls kstats can use (x86-64 only)";
 	return -EOPNOTSUPP;
 }
+
+static void kstats_detach_direct(struct kstats_trace *t)
+{
+}
 #endif /* KSTATS_HAVE_DIRECT */
 
-static int kstats_register_function(struct kstats_trace *t,
-				    enum kstats_mech_want want,
-				    unsigned int maxactive)
+static int kstats_attach_direct(struct kstats_trace *t,
+				unsigned int maxactive, const char **why)
+{
+	return kstats_register_direct(t, why);
+}
+
+static u64 kstats_missed_none(struct kstats_trace *t)
+{
+	return 0;
+}
+
+#ifdef CONFIG_FPROBE
+static int kstats_attach_fprobe(struct kstats_trace *t,
+				unsigned int maxactive, const char **why)
 {
 	const struct kstats_handlers *h = kstats_handlers_of(t);
-	int err = -EOPNOTSUPP;
 
-	if (want == KSTATS_WANT_ANY || want == KSTATS_WANT_DIRECT) {
-		const char *why = NULL;
+	t->fp.entry_handler = h->fp_entry;
+	/* Without an exit handler, fprobe hooks no return. */
+	t->fp.exit_handler = t->entry_only ? NULL : h->fp_exit;
+	t->fp.entry_data_size = sizeof(struct kstats_entry);
+	t->fp.nr_maxactive = maxactive;
+	*why = "no ftrace-able function of that name";
+	if (t->target[0])
+		return register_fprobe(&t->fp, t->target, NULL);
+	return register_fprobe(&t->fp, "kstats_calibrate_target", NULL);
+}
 
-		err = kstats_register_direct(t, &why);
-		if (!err)
-			return 0;
-		if (want == KSTATS_WANT_DIRECT) {
-			pr_warn_ratelimited("%s: cannot trace '%s' directly: %s (%d)\n",
-					    t->ks->name, t->target, why, err);
-			return err;
-		}
-		/* The calibration's own probe says nothing. */
-		if (t->target[0])
-			pr_info_ratelimited("%s: '%s' not traced directly: %s; falling back\n",
-					    t->ks->name, t->target, why);
-	}
-#ifdef CONFIG_FPROBE
-	if (want != KSTATS_WANT_KRETPROBE) {
-		t->fp.entry_handler = h->fp_entry;
-		/* Without an exit handler, fprobe hooks no return. */
-		t->fp.exit_handler = t->entry_only ? NULL : h->fp_exit;
-		t->fp.entry_data_size = sizeof(struct kstats_entry);
-		t->fp.nr_maxactive = maxactive;
-		if (t->target[0])
-			err = register_fprobe(&t->fp, t->target, NULL);
-		else
-			err = register_fprobe(&t->fp, "kstats_calibrate_target",
-					      NULL);
-		if (!err) {
-			t->mech = KSTATS_MECH_FPROBE;
-			t->registered = true;
-			return 0;
-		}
-		/*
-		 * -EINVAL: no ftrace-able function of that name (notrace, no
-		 * fentry), so use a kretprobe; anything else (-ENOMEM, -EBUSY)
-		 * is the caller's to see, not a reason to change mechanism.
-		 */
-		if (err != -EINVAL && err != -ENOENT)
-			return err;
-	}
-#endif
-	if (t->entry_only) {
-		t->start.kp.symbol_name = t->target;
-		t->start.kp.pre_handler = kstats_kprobe_rich;
-		err = register_kprobe(&t->start.kp);
-		if (err)
-			return err;
-		t->mech = KSTATS_MECH_KPROBE;
-		t->registered = true;
-		return 0;
-	}
+static void kstats_detach_fprobe(struct kstats_trace *t)
+{
+	unregister_fprobe(&t->fp);
+}
+
+static u64 kstats_missed_fprobe(struct kstats_trace *t)
+{
+	return READ_ONCE(t->fp.nmissed);
+}
+#else
+static int kstats_attach_fprobe(struct kstats_trace *t,
+				unsigned int maxactive, const char **why)
+{
+	*why = "this kernel has no fprobe";
+	return -EOPNOTSUPP;
+}
+
+static void kstats_detach_fprobe(struct kstats_trace *t)
+{
+}
+
+#define kstats_missed_fprobe kstats_missed_none
+#endif /* CONFIG_FPROBE */
+
+/* A function whose value and filters need no return: its entry alone. */
+static int kstats_attach_kprobe(struct kstats_trace *t,
+				unsigned int maxactive, const char **why)
+{
+	t->start.kp.symbol_name = t->target;
+	t->start.kp.pre_handler = kstats_kprobe_rich;
+	*why = "kprobes cannot probe it";
+	return register_kprobe(&t->start.kp);
+}
+
+static void kstats_detach_kprobe(struct kstats_trace *t)
+{
+	unregister_kprobe(&t->start.kp);
+}
+
+static u64 kstats_missed_kprobe(struct kstats_trace *t)
+{
+	return READ_ONCE(t->start.kp.nmissed);
+}
+
+static int kstats_attach_kretprobe(struct kstats_trace *t,
+				   unsigned int maxactive, const char **why)
+{
+	const struct kstats_handlers *h = kstats_handlers_of(t);
+
 	t->rp.handler = h->krp_exit;
 	t->rp.entry_handler = h->krp_entry;
 	t->rp.data_size = sizeof(struct kstats_entry);
@@ -1104,30 +1133,129 @@ static int kstats_register_function(struct kstats_trace *t,
 		t->rp.kp.symbol_name = t->target;
 	else
 		t->rp.kp.addr = (kprobe_opcode_t *)kstats_calibrate_target;
-	err = register_kretprobe(&t->rp);
-	if (err)
-		return err;
-	t->mech = KSTATS_MECH_KRETPROBE;
-	t->registered = true;
-	return 0;
+	*why = "kretprobes cannot probe it";
+	return register_kretprobe(&t->rp);
+}
+
+static void kstats_detach_kretprobe(struct kstats_trace *t)
+{
+	unregister_kretprobe(&t->rp);
+}
+
+static u64 kstats_missed_kretprobe(struct kstats_trace *t)
+{
+	return (u64)READ_ONCE(t->rp.nmissed) + READ_ONCE(t->rp.kp.nmissed);
+}
+
+/**
+ * struct kstats_mech_ops - a mechanism that times a function
+ * @mech: which, for the header
+ * @attach: start timing t->target (the calibration's function if empty);
+ *	@why says why not, for the kernel log
+ * @detach: stop, and wait for what must be waited for before the node's
+ *	memory goes (the direct slot waits on its own)
+ * @missed: the mechanism's own count of lost samples
+ *
+ * The trace code drives a function node through this table alone; each
+ * mechanism's details stay behind it (kstats_direct.c for the trampoline).
+ * The calibration is the same attach on kstats' empty function.
+ */
+struct kstats_mech_ops {
+	enum kstats_mech mech;
+	int (*attach)(struct kstats_trace *t, unsigned int maxactive,
+		      const char **why);
+	void (*detach)(struct kstats_trace *t);
+	u64 (*missed)(struct kstats_trace *t);
+};
+
+static const struct kstats_mech_ops kstats_direct_ops = {
+	.mech = KSTATS_MECH_DIRECT,
+	.attach = kstats_attach_direct,
+	.detach = kstats_detach_direct,
+	.missed = kstats_missed_none,
+};
+
+static const struct kstats_mech_ops kstats_fprobe_ops = {
+	.mech = KSTATS_MECH_FPROBE,
+	.attach = kstats_attach_fprobe,
+	.detach = kstats_detach_fprobe,
+	.missed = kstats_missed_fprobe,
+};
+
+static const struct kstats_mech_ops kstats_kprobe_ops = {
+	.mech = KSTATS_MECH_KPROBE,
+	.attach = kstats_attach_kprobe,
+	.detach = kstats_detach_kprobe,
+	.missed = kstats_missed_kprobe,
+};
+
+static const struct kstats_mech_ops kstats_kretprobe_ops = {
+	.mech = KSTATS_MECH_KRETPROBE,
+	.attach = kstats_attach_kretprobe,
+	.detach = kstats_detach_kretprobe,
+	.missed = kstats_missed_kretprobe,
+};
+
+/*
+ * Try the mechanisms @want allows, best first: direct, fprobe, then a
+ * kprobe (entry alone) or a kretprobe.  A direct attempt that fails falls
+ * back, saying why in the kernel log, unless direct was asked for; fprobe
+ * falls back only when the function is not ftrace-able (-EINVAL,
+ * -ENOENT): anything else (-ENOMEM, -EBUSY) is the caller's to see.
+ */
+static int kstats_register_function(struct kstats_trace *t,
+				    enum kstats_mech_want want,
+				    unsigned int maxactive)
+{
+	const struct kstats_mech_ops *tries[3];
+	const struct kstats_mech_ops *krp = t->entry_only ?
+					    &kstats_kprobe_ops :
+					    &kstats_kretprobe_ops;
+	int n = 0, i, err = -EOPNOTSUPP;
+
+	if (want == KSTATS_WANT_ANY || want == KSTATS_WANT_DIRECT)
+		tries[n++] = &kstats_direct_ops;
+	if (IS_ENABLED(CONFIG_FPROBE) &&
+	    (want == KSTATS_WANT_ANY || want == KSTATS_WANT_FPROBE))
+		tries[n++] = &kstats_fprobe_ops;
+	if (want != KSTATS_WANT_DIRECT)
+		tries[n++] = krp;
+
+	for (i = 0; i < n; i++) {
+		const struct kstats_mech_ops *ops = tries[i];
+		const char *why = "";
+
+		err = ops->attach(t, maxactive, &why);
+		if (!err) {
+			t->ops = ops;
+			t->mech = ops->mech;
+			t->registered = true;
+			return 0;
+		}
+		if (ops == &kstats_direct_ops) {
+			if (want == KSTATS_WANT_DIRECT) {
+				pr_warn_ratelimited("%s: cannot trace '%s' directly: %s (%d)\n",
+						    t->ks->name, t->target, why,
+						    err);
+				return err;
+			}
+			/* The calibration's own probe says nothing. */
+			if (t->target[0])
+				pr_info_ratelimited("%s: '%s' not traced directly: %s; falling back\n",
+						    t->ks->name, t->target, why);
+		} else if (ops == &kstats_fprobe_ops && err != -EINVAL &&
+			   err != -ENOENT) {
+			return err;
+		}
+	}
+	return err;
 }
 
 static void kstats_unregister_function(struct kstats_trace *t)
 {
 	if (!t->registered)
 		return;
-#ifdef KSTATS_HAVE_DIRECT
-	if (t->mech == KSTATS_MECH_DIRECT)
-		kstats_direct_detach(t->direct);
-#endif
-#ifdef CONFIG_FPROBE
-	if (t->mech == KSTATS_MECH_FPROBE)
-		unregister_fprobe(&t->fp);
-#endif
-	if (t->mech == KSTATS_MECH_KRETPROBE)
-		unregister_kretprobe(&t->rp);
-	if (t->mech == KSTATS_MECH_KPROBE)
-		unregister_kprobe(&t->start.kp);
+	t->ops->detach(t);
 	t->registered = false;
 }
 
@@ -1309,21 +1437,12 @@ static u64 kstats_trace_missed(struct kstats *ks)
 {
 	struct kstats_trace *t = ks->priv;
 
-	switch (t->mech) {
-#ifdef CONFIG_FPROBE
-	case KSTATS_MECH_FPROBE:
-		return READ_ONCE(t->fp.nmissed);
-#endif
-	case KSTATS_MECH_KRETPROBE:
-		return (u64)READ_ONCE(t->rp.nmissed) +
-		       READ_ONCE(t->rp.kp.nmissed);
-	case KSTATS_MECH_KPROBE:
-	case KSTATS_MECH_SECTION:
+	if (t->ops)
+		return t->ops->missed(t);
+	if (t->mech == KSTATS_MECH_SECTION)
 		return READ_ONCE(t->start.kp.nmissed) +
 		       READ_ONCE(t->end.kp.nmissed);
-	default:
-		return 0;
-	}
+	return 0;
 }
 
 /* A section's keys, per-point filters and starts in flight. */
