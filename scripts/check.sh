@@ -159,13 +159,14 @@ vm_test() {
 			boot-flake "$@"
 	fi
 	# A guest that hung with no kernel report at all (no BUG, no stall, no
-	# blocked task): TCG has hung a guest in text patching, so boot once
-	# more and say so, keeping the first console log; a hang that comes
-	# back fails.
+	# blocked task, not even the in-guest watchdog's dump: every vCPU
+	# stopped): TCG has hung a guest in text patching, so boot once more,
+	# with every vCPU on one host thread (MTTCG off), and say so, keeping
+	# the first console log; a hang that comes back fails.
 	if [ $rc = 1 ] && grep -q '^  timeout: killed after' "$LOGS/vm-$name.err" &&
 	   ! grep -qE '^  \[ *[0-9]+\.[0-9]+\]' "$LOGS/vm-$name.err"; then
-		vm_again "$name" "the guest hung with no kernel report; running again" \
-			hang "$@"
+		vm_again "$name" "the guest hung with no kernel report; running again on one TCG thread" \
+			hang "$@" --tcg-single
 	fi
 	grep -E '^vm-run.sh: [^ ]+: [0-9.]+ s' "$LOGS/vm-$name.err" | sed 's/^vm-run.sh: /    /' || true
 	grep -E '^# (kfuzz|reliability|lockdown)' "$LOGS/tap-$name.txt" | sed 's/^# /    /' || true

@@ -7,7 +7,7 @@
 #   scripts/vm-run.sh --kernel BZIMAGE [--script GUEST.sh] [--add SRC[:DEST]]...
 #       [--smp N] [--icount] [--mem MB] [--timeout S] [--append "ARGS"]
 #       [--log FILE] [--allow-warn REGEX]... [--modules-dir DIR --module NAME]...
-#       [--kvm] [-v|--verbose]
+#       [--kvm] [--tcg-single] [-v|--verbose]
 #
 # The guest script runs under /init with `sh`, cwd /kstats; its stdout is the
 # TAP that this script prints on its own stdout (copied from between the
@@ -15,6 +15,8 @@
 # --add puts a host file at DEST in the guest (default /kstats/<basename>).
 # --modules-dir/--module copy a module of the kernel's /lib/modules/<ver>
 # tree and its dependencies, for `modprobe NAME` in the guest.
+# --tcg-single: every vCPU on one host thread (-accel tcg,thread=single)
+# instead of one thread each (MTTCG), for a run after a guest froze whole.
 #
 # Exit status: 0 all clean; 1 kernel report (BUG, WARNING, KASAN, lockdep,
 # kmemleak, panic...), timeout or no exit marker (offending lines on
@@ -44,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--modules-dir)	moddir=$2; shift ;;
 	--module)	modules+=("$2"); shift ;;
 	--kvm)		accel=kvm ;;
+	--tcg-single)	accel=tcg,thread=single ;;
 	-v|--verbose)	verbose=1 ;;
 	-h|--help)	usage ;;
 	*)		say "unknown option $1"; usage ;;
