@@ -29,6 +29,7 @@
 #include <linux/vmalloc.h>
 
 #include "kstats_btf.h"
+#include "kstats_internal.h"
 
 /* The argument registers of the x86-64 calling convention. */
 #define KSTATS_ARG_REGS		6
@@ -137,33 +138,32 @@ out:
 	return n;
 }
 
-/* Read /sys/kernel/btf/@file and index its types. */
-static int kstats_btf_load(struct kstats_btf *b, const char *file,
-			   const struct kstats_btf *base)
+/*
+ * Check @size bytes of BTF at @data and index its types; @b points into
+ * @data, which it does not own.  Every offset is checked: a record that
+ * overruns its section, a string section not ending in a NUL, an unknown
+ * kind are -EINVAL.
+ */
+static int kstats_btf_index(struct kstats_btf *b, const void *data,
+			    size_t size, const struct kstats_btf *base)
 {
-	char path[64 + MODULE_NAME_LEN];
-	const struct btf_header *h;
-	void *data = NULL;
-	ssize_t size;
+	const struct btf_header *h = data;
 	u32 off, n;
 
 	memset(b, 0, sizeof(*b));
-	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", file);
-	size = kstats_btf_read(path, &data);
-	if (size < 0)
-		return size;
-	b->data = data;
-	h = data;
 	if (size < sizeof(*h) || h->magic != BTF_MAGIC ||
-	    h->hdr_len > size || h->type_off > size - h->hdr_len ||
+	    h->hdr_len < sizeof(*h) || h->hdr_len > size ||
+	    h->type_off > size - h->hdr_len ||
 	    h->type_len > size - h->hdr_len - h->type_off ||
 	    h->str_off > size - h->hdr_len ||
 	    h->str_len > size - h->hdr_len - h->str_off || !h->str_len)
-		goto bad;
+		return -EINVAL;
 	b->types = data + h->hdr_len + h->type_off;
 	b->type_len = h->type_len;
 	b->strs = data + h->hdr_len + h->str_off;
 	b->str_len = h->str_len;
+	if (b->strs[b->str_len - 1])
+		return -EINVAL;
 	b->base = base;
 	b->first_id = base ? base->first_id + base->nr : 1;
 	b->str_first = base ? base->str_first + base->str_len : 0;
@@ -174,25 +174,43 @@ static int kstats_btf_load(struct kstats_btf *b, const char *file,
 		u32 len = kstats_btf_type_len((void *)(b->types + off));
 
 		if (!len || len > b->type_len - off)
-			goto bad;
+			return -EINVAL;
 		off += len;
 	}
 	if (off != b->type_len)
-		goto bad;
+		return -EINVAL;
 	b->offs = kvmalloc_array(n ? n : 1, sizeof(u32), GFP_KERNEL);
-	if (!b->offs) {
-		kstats_btf_free(b);
+	if (!b->offs)
 		return -ENOMEM;
-	}
 	b->nr = n;
 	for (off = 0, n = 0; n < b->nr; n++) {
 		b->offs[n] = off;
 		off += kstats_btf_type_len((void *)(b->types + off));
 	}
 	return 0;
-bad:
-	kstats_btf_free(b);
-	return -EINVAL;
+}
+
+/* Read /sys/kernel/btf/@file and index its types. */
+static int kstats_btf_load(struct kstats_btf *b, const char *file,
+			   const struct kstats_btf *base)
+{
+	char path[64 + MODULE_NAME_LEN];
+	void *data = NULL;
+	ssize_t size;
+	int err;
+
+	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", file);
+	size = kstats_btf_read(path, &data);
+	if (size < 0)
+		return size;
+	err = kstats_btf_index(b, data, size, base);
+	if (err) {
+		kvfree(b->offs);
+		vfree(data);
+		return err;
+	}
+	b->data = data;
+	return 0;
 }
 
 static const struct btf_type *kstats_btf_type(const struct kstats_btf *b,
@@ -358,3 +376,29 @@ int kstats_btf_func(const char *name, const char *module,
 	kstats_btf_free(&vmlinux);
 	return err;
 }
+
+/**
+ * kstats_btf_func_blob() - kstats_btf_func() on BTF in memory
+ * @data: a whole BTF file (not a split one)
+ * @size: its size
+ * @name: the function
+ * @f: where to say
+ *
+ * For the KUnit tests, which build their own BTF.
+ *
+ * Context: process (allocates the index).
+ * Return: as kstats_btf_func(), and -EINVAL for malformed BTF.
+ */
+int kstats_btf_func_blob(const void *data, size_t size, const char *name,
+			 struct kstats_btf_func *f)
+{
+	struct kstats_btf b;
+	int err;
+
+	err = kstats_btf_index(&b, data, size, NULL);
+	if (!err)
+		err = kstats_btf_find(&b, name, f);
+	kvfree(b.offs);
+	return err;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_btf_func_blob, KSTATS_NS);

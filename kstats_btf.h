@@ -21,5 +21,7 @@ struct kstats_btf_func {
 
 int kstats_btf_func(const char *name, const char *module,
 		    struct kstats_btf_func *f);
+int kstats_btf_func_blob(const void *data, size_t size, const char *name,
+			 struct kstats_btf_func *f);
 
 #endif /* _KSTATS_BTF_H */

@@ -13,7 +13,11 @@
 #include <linux/sort.h>
 #include <linux/spinlock.h>
 
+#include <linux/btf.h>
+
 #include "kstats.h"
+#include "kstats_btf.h"
+#include "kstats_direct.h"
 #include "kstats_cmd.h"
 #include "kstats_family.h"
 #include "kstats_internal.h"
@@ -1429,6 +1433,140 @@ static void kstats_test_family_concurrent(struct kunit *test)
 	kstats_delete(ks);
 }
 
+#ifdef KSTATS_HAVE_DIRECT
+/*
+ * A small BTF file built here, for kstats_btf.c's placement of arguments:
+ * the number of registers and stack words the direct trampoline keeps.
+ */
+struct kstats_test_btf {
+	u32 w[160];
+	unsigned int n;
+};
+
+static void kstats_tb_put(struct kstats_test_btf *b, u32 v)
+{
+	if (b->n < ARRAY_SIZE(b->w))
+		b->w[b->n++] = v;
+}
+
+/* A type record: name, kind, vlen, size or type. */
+static void kstats_tb_type(struct kstats_test_btf *b, u32 name, u32 kind,
+			   u32 vlen, u32 size_type)
+{
+	kstats_tb_put(b, name);
+	kstats_tb_put(b, kind << 24 | vlen);
+	kstats_tb_put(b, size_type);
+}
+
+/* A FUNC_PROTO returning @ret with @n parameters of @types, and its FUNC. */
+static void kstats_tb_func(struct kstats_test_btf *b, u32 *id, u32 name,
+			   u32 ret, const u32 *types, u32 n)
+{
+	u32 i;
+
+	kstats_tb_type(b, 0, BTF_KIND_FUNC_PROTO, n, ret);
+	for (i = 0; i < n; i++) {
+		kstats_tb_put(b, 0);
+		kstats_tb_put(b, types[i]);
+	}
+	kstats_tb_type(b, name, BTF_KIND_FUNC, 0, *id);
+	*id += 2;
+}
+
+static void kstats_test_btf_place(struct kunit *test)
+{
+	static const char strs[] = "\0long\0big\0pair\0tlong\0nine\0none\0bigarg\0pairlate\0vararg\0bigret";
+	/* offsets of the names in strs */
+	enum { LONG = 1, BIG = 6, PAIR = 10, TLONG = 15, NINE = 21, NONE = 26,
+	       BIGARG = 31, PAIRLATE = 38, VARARG = 47, BIGRET = 54 };
+	/* type ids: 1 long, 2 long *, 3 big (24 bytes), 4 pair (16 bytes),
+	 * 5 tlong (typedef), 6 const tlong; functions from 7 on
+	 */
+	static const u32 nine[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const u32 bigarg[2] = { 3, 1 };
+	static const u32 pairlate[7] = { 1, 1, 1, 1, 1, 4, 1 };
+	static const u32 vararg[3] = { 2, 6, 0 };
+	static const u32 six[6] = { 1, 1, 1, 1, 1, 1 };
+	struct kstats_test_btf *b;
+	struct btf_header *h;
+	struct kstats_btf_func f;
+	size_t size;
+	u32 id = 7;
+	u8 *blob;
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	kstats_tb_type(b, LONG, BTF_KIND_INT, 0, 8);
+	kstats_tb_put(b, BTF_INT_SIGNED << 24 | 64);
+	kstats_tb_type(b, 0, BTF_KIND_PTR, 0, 1);
+	kstats_tb_type(b, BIG, BTF_KIND_STRUCT, 0, 24);
+	kstats_tb_type(b, PAIR, BTF_KIND_STRUCT, 0, 16);
+	kstats_tb_type(b, TLONG, BTF_KIND_TYPEDEF, 0, 1);
+	kstats_tb_type(b, 0, BTF_KIND_CONST, 0, 5);
+	kstats_tb_func(b, &id, NINE, 1, nine, 9);
+	kstats_tb_func(b, &id, NONE, 0, NULL, 0);
+	kstats_tb_func(b, &id, BIGARG, 1, bigarg, 2);
+	kstats_tb_func(b, &id, PAIRLATE, 1, pairlate, 7);
+	kstats_tb_func(b, &id, VARARG, 1, vararg, 3);
+	kstats_tb_func(b, &id, BIGRET, 3, six, 6);
+	KUNIT_ASSERT_LT(test, b->n, ARRAY_SIZE(b->w));
+
+	size = sizeof(*h) + b->n * sizeof(u32) + sizeof(strs);
+	blob = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	h = (struct btf_header *)blob;
+	h->magic = BTF_MAGIC;
+	h->version = BTF_VERSION;
+	h->hdr_len = sizeof(*h);
+	h->type_off = 0;
+	h->type_len = b->n * sizeof(u32);
+	h->str_off = h->type_len;
+	h->str_len = sizeof(strs);
+	memcpy(blob + sizeof(*h), b->w, h->type_len);
+	memcpy(blob + sizeof(*h) + h->type_len, strs, sizeof(strs));
+
+	/* do_mmap()'s shape: nine scalars, three on the stack */
+	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "nine", &f), 0);
+	KUNIT_EXPECT_EQ(test, f.nregs, 6);
+	KUNIT_EXPECT_EQ(test, f.nstack, 3);
+	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "none", &f), 0);
+	KUNIT_EXPECT_EQ(test, f.nregs, 0);
+	KUNIT_EXPECT_EQ(test, f.nstack, 0);
+	/* a 24-byte structure by value goes on the stack, the long after it not */
+	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "bigarg", &f), 0);
+	KUNIT_EXPECT_EQ(test, f.nregs, 1);
+	KUNIT_EXPECT_EQ(test, f.nstack, 3);
+	/* a 16-byte pair with one register left: stack; the next long: register */
+	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "pairlate", &f), 0);
+	KUNIT_EXPECT_EQ(test, f.nregs, 6);
+	KUNIT_EXPECT_EQ(test, f.nstack, 2);
+	/* a returned 24-byte structure takes %rdi for its pointer */
+	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "bigret", &f), 0);
+	KUNIT_EXPECT_EQ(test, f.nregs, 6);
+	KUNIT_EXPECT_EQ(test, f.nstack, 1);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "vararg", &f), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "long", &f), -ENOENT);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "missing", &f), -ENOENT);
+	/* malformed: cut short, strings not ended by a NUL, a bad magic */
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size - 1, "nine", &f), -EINVAL);
+	h->str_len--;
+	blob[size - 1] = 'x';
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size - 1, "nine", &f), -EINVAL);
+	h->str_len++;
+	blob[size - 1] = '\0';
+	h->type_len -= 4;
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "nine", &f), -EINVAL);
+	h->type_len += 4;
+	h->magic = 0;
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "nine", &f), -EINVAL);
+}
+#else
+static void kstats_test_btf_place(struct kunit *test)
+{
+	kunit_skip(test, "no direct trampoline on this kernel");
+}
+#endif /* KSTATS_HAVE_DIRECT */
+
 static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_slot_reference),
 	KUNIT_CASE(kstats_test_slot_tiling),
@@ -1458,6 +1596,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_family),
 	KUNIT_CASE(kstats_test_family_concurrent),
 	KUNIT_CASE(kstats_test_record_key),
+	KUNIT_CASE(kstats_test_btf_place),
 	{}
 };
 
