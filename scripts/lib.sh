@@ -181,3 +181,20 @@ peer_adds() {
 		done
 	done
 }
+
+# integration_peers KERNEL-NAME: set PEER_ADDS to what the integration
+# boot of that Debian kernel (debian_kernels' name) gets of the peers:
+# 6.12's gets libbpf-tools' funclatency, runqlat and biolatency for the
+# cross-checks (tests/guest/trace-peers.sh, recipes-peers.sh), and
+# /kstats/peers.want, which makes those fail rather than skip when a peer
+# is missing (also when the host lacks them) or does not start; the
+# others get nothing (the checks skip there, saying why).
+integration_peers() {
+	local want=$KSTATS_ROOT/build/peers.want
+	PEER_ADDS=()
+	[ "$1" = 6.12 ] || return 0
+	mkdir -p "${want%/*}"
+	echo "funclatency runqlat biolatency" > "$want"
+	peer_adds funclatency runqlat biolatency || true
+	PEER_ADDS+=(--add "$want:/kstats/peers.want")
+}
