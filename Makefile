@@ -9,7 +9,8 @@
 #                        man page; make uninstall removes them (install.mk)
 #   make check           everything, in QEMU, on the test and Debian kernels
 #   make demo            boot Debian's kernel with kstats and show a distribution
-#   make bench-run       (alias: make bench) cost figures, see BENCHMARKS.md
+#   make bench-run       (alias: make bench) cost figures, see BENCHMARKS.md;
+#                        QUICK=1: shorter, without the eBPF peers and 6.1
 #   make mutants         the planted bugs of tests/mutants/ must be caught
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
@@ -57,4 +58,4 @@ mutants:
 	scripts/mutants.sh
 
 bench:
-	scripts/bench.sh
+	scripts/bench.sh $(if $(QUICK),--quick)

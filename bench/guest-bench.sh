@@ -4,10 +4,13 @@
 # loads kstats.ko and kstats_bench.ko and prints the result lines of
 # bench/kstats_bench.c, plus "BENCH"/"BENCHNA" lines of its own for the
 # tracing rows.  /kstats/bench.conf sets PARTS (record memory trace scale)
-# and NCPUS (for scale).
+# and NCPUS (for scale); PEERS=1 adds the eBPF peers to the tracing rows
+# (peer_rows: libbpf-tools' funclatency and bpftrace, which bench.sh copies
+# in with their libraries).
 PARTS="record memory trace"
 NCPUS=1
 SCALE_MS=1000
+PEERS=0
 [ -f /kstats/bench.conf ] && . /kstats/bench.conf
 
 B=/sys/kernel/debug/kstats_bench
@@ -50,6 +53,110 @@ measure() {
 
 # na KIND ROW REASON
 na() { echo "BENCHNA $1_$2 $3"; }
+
+# --- peers: the eBPF tracers one would use instead -------------------------
+
+# peer_progs PID: how many BPF programs PID holds (prog_tag lines of its
+# fdinfo); peer_links PID: how many BPF links
+peer_progs() { cat /proc/$1/fdinfo/* 2>/dev/null | grep -c '^prog_tag:'; }
+peer_links() { cat /proc/$1/fdinfo/* 2>/dev/null | grep -c '^link_type:'; }
+# peer_kprobes F: the kprobes and kretprobes registered on F's entry (at
+# +0x4 behind the endbr of IBT kernels)
+peer_kprobes() { grep -c " $1+0x[0-4] " /sys/kernel/debug/kprobes/list 2>/dev/null; }
+
+# peer_start NAME PROGS KPROBES LINKS CMD...: start CMD in the background
+# (its output in /tmp/peer.NAME, its pid in PEER_PID) and wait until it
+# has loaded PROGS BPF programs and attached them: KPROBES kprobes on F,
+# LINKS BPF links.  Not the banner: redirected to a file, the tools'
+# stdout is buffered until they exit.  bpftrace compiles its script with
+# LLVM first (tens of seconds under TCG): at most PEER_WAIT s in all.
+# Fails with ERR saying why (and CMD killed).
+PEER_WAIT=300
+peer_start() {
+	local name=$1 np=$2 nk=$3 nl=$4 i=0
+	shift 4
+	"$@" > /tmp/peer.$name 2>&1 &
+	PEER_PID=$!
+	while [ $i -lt $((PEER_WAIT * 10)) ]; do
+		if ! kill -0 $PEER_PID 2>/dev/null; then
+			wait $PEER_PID
+			ERR="exited $? before attaching: $(tail -n 3 /tmp/peer.$name | tr '\n' ' ')"
+			return 1
+		fi
+		[ "$(peer_progs $PEER_PID)" -ge $np ] &&
+			[ "$(peer_kprobes $F)" -ge $nk ] &&
+			[ "$(peer_links $PEER_PID)" -ge $nl ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	ERR="not attached after $PEER_WAIT s ($(peer_progs $PEER_PID) programs, $(peer_kprobes $F) kprobes, $(peer_links $PEER_PID) links): $(tail -n 3 /tmp/peer.$name | tr '\n' ' ')"
+	kill -KILL $PEER_PID 2>/dev/null
+	wait $PEER_PID 2>/dev/null
+	return 1
+}
+
+# peer_stop NAME: SIGINT, as a user ends them: both print their histogram
+# then, and detach
+peer_stop() {
+	kill -INT $PEER_PID 2>/dev/null
+	wait $PEER_PID
+}
+
+# peer_rows KIND FUNC: the added cost of the peers on the traced function
+# FUNC, measured like the kstats rows (the peer attached, then killed);
+# "BENCHPEER KIND_ROW COMMAND" gives each one's exact command line, and
+# BENCHINFO the sample count the peer saw.
+peer_rows() {
+	local kind=$1 F=$2 bt BT kf
+	[ "$PEERS" = 1 ] || return 0
+	grep -q " /sys/fs/bpf " /proc/mounts || mount -t bpf bpf /sys/fs/bpf
+	FL=$(command -v funclatency)
+	BT=$(command -v bpftrace)
+
+	# funclatency: a kprobe and a kretprobe on F, ns (its default unit);
+	# a module's function by its plain name (a kprobe resolves it)
+	if [ -z "$FL" ]; then
+		na $kind peer_funclatency "funclatency (libbpf-tools) is not in this guest"
+	elif peer_start funclatency 2 2 0 $FL $F; then
+		echo "BENCHPEER ${kind}_peer_funclatency funclatency $F"
+		measure $kind peer_funclatency
+		peer_stop
+		echo "BENCHINFO peer_funclatency $kind samples $(awk '/->/ { n += $5 } END { print n + 0 }' /tmp/peer.funclatency)"
+	else
+		na $kind peer_funclatency "$ERR"
+	fi
+
+	if [ -z "$BT" ]; then
+		for r in bt_kprobe bt_kfunc bt_count; do
+			na $kind peer_$r "bpftrace is not in this guest"
+		done
+		return 0
+	fi
+	# bpftrace: kprobe/kretprobe and kfunc/kretfunc with a hist, and a
+	# bare count() at the entry.  kfunc needs F's BTF: a module's
+	# function (the bench module's, with its BTF) is named MODULE:FUNC
+	kf=$F
+	m=$(awk -v f=$F '$3 == f && $4 ~ /^\[/ { gsub(/[][]/, "", $4); print $4; exit }' /proc/kallsyms)
+	[ -z "$m" ] || kf=$m:$F
+	for r in bt_kprobe bt_kfunc bt_count; do
+		case $r in
+		bt_kprobe) bt="kprobe:$F { @s[tid] = nsecs; } kretprobe:$F /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+			   set -- 2 2 0 ;;
+		bt_kfunc)  bt="kfunc:$kf { @s[tid] = nsecs; } kretfunc:$kf /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+			   set -- 2 0 2 ;;
+		bt_count)  bt="kfunc:$kf { @c = count(); }"
+			   set -- 1 0 1 ;;
+		esac
+		if peer_start $r "$@" $BT -e "$bt"; then
+			echo "BENCHPEER ${kind}_peer_$r bpftrace -e '$bt'"
+			measure $kind peer_$r
+			peer_stop
+			echo "BENCHINFO peer_$r $kind $(grep -E '^@(c|h)|^\[' /tmp/peer.$r | sed 's/ *|[@ ]*|$//; s/  */ /g' | tr '\n' ' ')"
+		else
+			na $kind peer_$r "$ERR"
+		fi
+	done
+}
 
 # trace_rows KIND FUNC NAME: the tracing rows of one traced function FUNC
 # (NAME: the kstats distribution's name)
@@ -160,6 +267,8 @@ trace_rows() {
 	echo '-:kstats_bench/ret' >> $T/kprobe_events 2>/dev/null
 	echo '-:kstats_bench/entry' >> $T/kprobe_events 2>/dev/null
 	echo '!kstats_bench_lat' >> $T/synthetic_events 2>/dev/null
+
+	peer_rows $kind $F
 
 	measure $kind untraced_end
 }

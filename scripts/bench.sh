@@ -9,18 +9,22 @@
 # (in a copy of the tree, build/bench-src), the static bench/getppid_bench,
 # then boots Debian's 6.12 kernel four times with bench/guest-bench.sh:
 #   1. -icount shift=0,sleep=off, 1 vCPU: record, memory and tracing rows,
-#      in instructions (the guest clock advances 1 ns per instruction);
+#      in instructions (the guest clock advances 1 ns per instruction),
+#      with the eBPF peers (libbpf-tools' funclatency, bpftrace) on the
+#      same traced functions;
 #   2. plain TCG, 1 vCPU: record and tracing rows in wall-clock ns, and
 #      scaling with 1 CPU;
-#   3. and 4. plain TCG (MTTCG), 2 and 4 vCPUs: scaling.
+#   3. and 4. plain TCG (MTTCG), 2 and 4 vCPUs: scaling;
+# and Debian's 6.1 kernel once (modules built against its headers, in
+# build/bench-src-6.1): icount, tracing rows and peers.
 # Writes build/bench/results.md (and prints it); raw guest output, console
 # logs and the objdump of the fast paths stay in build/bench/.
-# --quick: 300 ms instead of 1 s per scaling run.
+# --quick: 300 ms instead of 1 s per scaling run, no peers, no 6.1 boot.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-scale_ms=1000
-[ "${1:-}" = --quick ] && scale_ms=300
+scale_ms=1000 quick=0
+[ "${1:-}" = --quick ] && scale_ms=300 quick=1
 out=$KSTATS_ROOT/build/bench
 src=$KSTATS_ROOT/build/bench-src
 mkdir -p "$out"
@@ -36,6 +40,18 @@ done < <(debian_kernels)
 [ "$img" != - ] && [ -n "$img" ] || die "no Debian 6.12 kernel image in /boot"
 [ "$kdir" != - ] && [ -n "$kdir" ] || die "no headers for $img"
 kver=${img#/boot/vmlinuz-}
+# Debian 6.1: its own icount boot of the tracing rows and peers
+img61= kdir61=
+while read -r name i b; do
+	[ "$name" = 6.1 ] && [ "$i" != - ] && [ "$b" != - ] && img61=$i kdir61=$b
+done < <(debian_kernels)
+# The peers: Debian's libbpf-tools and bpftrace with their libraries
+# (bpftrace's LLVM is most of the ~200 MB: the icount guests get 3 GB)
+PEER_ARGS=()
+if [ $quick = 0 ]; then
+	peer_adds funclatency bpftrace || die "the peers are missing (scripts/deps.sh)"
+	PEER_ARGS=(--mem 3072 "${PEER_ADDS[@]}")
+fi
 
 # --- build -------------------------------------------------------------------
 say "building kstats.ko and kstats_bench.ko for $kver in $src"
@@ -52,6 +68,15 @@ gcc -static -O2 -Wall -o "$out/getppid_bench" "$KSTATS_ROOT/bench/getppid_bench.
 
 # The generated code of the fast paths: instructions from the entry to the
 # return of each op_* function (kstats_record() inlined in a caller).
+if [ $quick = 0 ] && [ -n "$img61" ]; then
+	say "building kstats.ko and kstats_bench.ko for ${img61#/boot/vmlinuz-} in $src-6.1"
+	rm -rf "$src-6.1"
+	cp -a "$src" "$src-6.1"
+	make -C "$src-6.1" KDIR="$kdir61" clean > /dev/null 2>&1 || true
+	make -C "$src-6.1" KDIR="$kdir61" modules bench-modules > "$out/build-6.1.log" 2>&1 ||
+		{ tail -n 30 "$out/build-6.1.log" >&2; die "6.1 build failed, log in $out/build-6.1.log"; }
+fi
+
 objdump -dr --no-show-raw-insn "$src/bench/kstats_bench.ko" |
 	awk '/^[0-9a-f]+ <op_(record|record_bits|atomic|spinlock)>:$/ { p = 1 }
 	     p { print } p && /^$/ { p = 0 }' > "$out/objdump.txt"
@@ -64,12 +89,14 @@ awk '/^[0-9a-f]+ <op_/ { f = $2; gsub(/[<>:]/, "", f); n = 0; done = 0; next }
 	"$out/objdump.txt" > "$out/objdump.counts"
 
 # --- runs --------------------------------------------------------------------
-# vmrun TAG SMP ICOUNT PARTS
+# vmrun TAG SMP ICOUNT PARTS [PEERS [IMAGE SRC]]: PEERS 1 copies in the
+# peers and measures them with the tracing rows
 vmrun() {
-	local tag=$1 smp=$2 ic=$3 parts=$4 t0 extra=()
-	printf 'PARTS="%s"\nNCPUS=%s\nSCALE_MS=%s\n' "$parts" "$smp" "$scale_ms" \
+	local tag=$1 smp=$2 ic=$3 parts=$4 peers=${5:-0} img=${6:-$img} src=${7:-$src} t0 extra=()
+	printf 'PARTS="%s"\nNCPUS=%s\nSCALE_MS=%s\nPEERS=%s\n' "$parts" "$smp" "$scale_ms" "$peers" \
 		> "$out/conf-$tag"
 	[ "$ic" = 1 ] && extra+=(--icount)
+	[ "$peers" = 1 ] && extra+=("${PEER_ARGS[@]}")
 	t0=$(now)
 	say "run $tag: smp=$smp icount=$ic parts=$parts"
 	"$scripts_dir/vm-run.sh" --kernel "$img" --smp "$smp" "${extra[@]}" \
@@ -82,17 +109,20 @@ vmrun() {
 	say "run $tag: $(( $(now) - t0 )) s, $(grep -c '^BENCH' "$out/$tag.out" || true) result lines"
 }
 
-vmrun icount 1 1 "record memory trace"
+vmrun icount 1 1 "record memory trace" $((1 - quick))
 vmrun tcg1 1 0 "record trace scale"
 vmrun tcg2 2 0 "scale"
 vmrun tcg4 4 0 "scale"
+rm -f "$out/icount61.out"
+[ $quick = 1 ] || [ -z "$img61" ] ||
+	vmrun icount61 1 1 "trace" 1 "$img61" "$src-6.1"
 
 # --- the table ---------------------------------------------------------------
 cmd="make bench  (scripts/bench.sh${1:+ $1})"
 python3 - "$out" "$kver" "$(nproc)" "$cmd" "$(git -C "$KSTATS_ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
-	"$(qemu-system-x86_64 --version | head -n1)" "$scale_ms" <<'PY' > "$out/results.md"
+	"$(qemu-system-x86_64 --version | head -n1)" "$scale_ms" "${img61#/boot/vmlinuz-}" <<'PY' > "$out/results.md"
 import sys, re, os
-out, kver, ncpu, cmd, rev, qemu, scale_ms = sys.argv[1:8]
+out, kver, ncpu, cmd, rev, qemu, scale_ms, kver61 = sys.argv[1:9]
 
 def load(tag):
     d = {"BENCH": {}, "NA": {}, "MEM": [], "SCALE": {}, "INFO": []}
@@ -322,6 +352,91 @@ for l in ic["INFO"]:
           (" ".join(f[f.index("family"):f.index("max")]), kb, mx, kb * (mx + 1) / 1024.0))
 if not seen:
     P("- n/a")
+
+# --- the peers (eBPF tracers) and Debian 6.1 ----------------------------------
+def load_peers(tag):
+    """BENCHPEER KIND_ROW COMMAND (the peer's exact command line) and
+    BENCHINFO peer_ROW KIND samples N (the samples the peer saw)"""
+    cmds, info = {}, []
+    try:
+        lines = open(os.path.join(out, tag + ".out")).read().splitlines()
+    except OSError:
+        return cmds, info
+    for l in lines:
+        f = l.split(None, 2)
+        if len(f) == 3 and f[0] == "BENCHPEER":
+            cmds[f[1]] = f[2]
+        elif len(f) >= 2 and f[0] == "BENCHINFO" and f[1].startswith("peer_"):
+            info.append(l[len("BENCHINFO "):])
+    return cmds, info
+
+prows = [
+    ("libbpf-tools funclatency", "peer_funclatency"),
+    ("bpftrace kprobe/kretprobe hist", "peer_bt_kprobe"),
+    ("bpftrace kfunc/kretfunc hist", "peer_bt_kfunc"),
+    ("bpftrace kfunc count", "peer_bt_count"),
+]
+def xk(d, kind, k):
+    """added cost of row k over kstats' default trace row"""
+    a, b = added(d, kind, k), added(d, kind, "kstats_default")
+    return "n/a" if a is None or not b else "%.2fx" % (a / b)
+
+def peer_table(d, tag):
+    P("| tracer | target fn, insns (icount) | x kstats `trace` | getppid, insns (icount) | x kstats `trace` |")
+    P("|---|---:|---:|---:|---:|")
+    P("| kstats `trace FUNC` (default mechanism) | %s | 1.00x | %s | 1.00x |" %
+      (cell(d, "k", "kstats_default"), cell(d, "s", "kstats_default")))
+    for label, k in prows:
+        P("| %s | %s | %s | %s | %s |" % (label, cell(d, "k", k), xk(d, "k", k),
+                                         cell(d, "s", k), xk(d, "s", k)))
+    cmds, info = load_peers(tag)
+    P()
+    P("The peers' exact command lines (each started, waited for until its "
+      "BPF programs are loaded and attached, the row measured, then ended "
+      "with SIGINT as a user would):")
+    P()
+    for label, k in prows:
+        c = [cmds[kind + "_" + k] for kind in "ks" if kind + "_" + k in cmds]
+        P("- %s: %s" % (label, ", ".join("`%s`" % x for x in c) if c else "not run"))
+    if info:
+        P()
+        P("What the peers saw (their own output, on the measured calls and "
+          "the calibration around them):")
+        P()
+        for l in info:
+            P("    " + l)
+
+if load_peers("icount")[0] or any(k.endswith("peer_funclatency") for k in ic["NA"]):
+    P()
+    P("### Peers: eBPF tracers on the same functions (icount)")
+    P()
+    P("The added cost per call of the tracers one would use instead of "
+      "kstats, on the same two functions and measured the same way as the "
+      "rows above, in the same boot; `x kstats trace` is the peer's added "
+      "cost over kstats' default `trace FUNC` row.")
+    P()
+    peer_table(ic, "icount")
+
+i61 = load("icount61")
+if i61["BENCH"] or i61["NA"]:
+    P()
+    P("## Debian 6.1 (%s), icount" % kver61)
+    P()
+    P("The tracing rows and the peers in an icount boot of Debian's 6.1 "
+      "kernel (no fprobe there: kstats' default mechanism is the "
+      "kretprobe), figures in instructions; `x kstats trace`: added cost "
+      "over kstats' default `trace FUNC` row.")
+    P()
+    P("| tracer | target fn, insns (icount) | x kstats `trace` | getppid, insns (icount) | x kstats `trace` |")
+    P("|---|---:|---:|---:|---:|")
+    for label, k in trows:
+        r = k != "untraced"
+        P("| %s | %s | %s | %s | %s |" % (label, cell(i61, "k", k), xk(i61, "k", k) if r else "",
+                                         cell(i61, "s", k), xk(i61, "s", k) if r else ""))
+    P()
+    P("### Peers on Debian 6.1")
+    P()
+    peer_table(i61, "icount61")
 PY
 cat "$out/results.md"
 say "done in $(( $(now) - t_start )) s: $out/results.md"

@@ -334,7 +334,9 @@ while read -r name image kdir; do
 		support_row "$label (\`$kver\`)" "**failed**" "not run" "$(mech_of "$kdir")"
 		continue
 	fi
-	integration "integration-$name" "$image" "$B/$kver"
+	# 6.12's boot also gets libbpf-tools, for the cross-checks against them
+	integration_peers "$name"
+	integration "integration-$name" "$image" "$B/$kver" "${PEER_ADDS[@]}"
 	lockdown "lockdown-$name" "$image" "$B/$kver"
 	support_row "$label (\`$kver\`)" ok "$(tap_result "integration-$name")" "$(mech_of "$kdir")"
 done < <(debian_kernels)

@@ -15,7 +15,9 @@ pkgs=(qemu-system-x86 busybox-static cpio kmod sparse bc bison flex
 	linux-source-6.12 linux-headers-amd64 linux-image-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
 	linux-image-rt-amd64 linux-headers-rt-amd64 clang llvm libclang-rt-14-dev python3 prometheus libxml2-utils
-	dkms prometheus-node-exporter curl patch openssl "$@")
+	dkms prometheus-node-exporter curl patch openssl
+	# the peers of make bench (both) and make check (libbpf-tools)
+	libbpf-tools bpftrace "$@")
 
 missing=()
 for p in "${pkgs[@]}"; do

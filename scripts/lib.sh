@@ -152,3 +152,49 @@ guest_adds() {
 	done
 	return 0
 }
+
+# peer_adds TOOL...: set PEER_ADDS to the vm-run.sh --add options that put
+# the host's copies of TOOLs (Debian's libbpf-tools binaries in /usr/sbin,
+# bpftrace in /usr/bin) into a guest at the same paths, with the shared
+# libraries ldd names and the dynamic loader: the busybox guest has no
+# libc of its own.  Returns 1 (PEER_ADDS empty) naming on stderr the first
+# tool the host lacks (scripts/deps.sh installs them).
+peer_adds() {
+	local t p lib seen=" "
+	PEER_ADDS=()
+	for t in "$@"; do
+		p=$(command -v "$t" 2>/dev/null || true)
+		[ -n "$p" ] || { [ -x "/usr/sbin/$t" ] && p=/usr/sbin/$t; }
+		if [ -z "$p" ]; then
+			say "peer_adds: $t is not installed (scripts/deps.sh)"
+			PEER_ADDS=()
+			return 1
+		fi
+		PEER_ADDS+=(--add "$p:$p")
+		# "name => /path (addr)" and the loader's "/path (addr)"; the
+		# guest's loader finds them at the path ldd printed, so copy
+		# each symlink's target there
+		for lib in $(ldd "$p" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+			case $seen in *" $lib "*) continue ;; esac
+			seen+="$lib "
+			PEER_ADDS+=(--add "$(readlink -f "$lib"):$lib")
+		done
+	done
+}
+
+# integration_peers KERNEL-NAME: set PEER_ADDS to what the integration
+# boot of that Debian kernel (debian_kernels' name) gets of the peers:
+# 6.12's gets libbpf-tools' funclatency, runqlat and biolatency for the
+# cross-checks (tests/guest/trace-peers.sh, recipes-peers.sh), and
+# /kstats/peers.want, which makes those fail rather than skip when a peer
+# is missing (also when the host lacks them) or does not start; the
+# others get nothing (the checks skip there, saying why).
+integration_peers() {
+	local want=$KSTATS_ROOT/build/peers.want
+	PEER_ADDS=()
+	[ "$1" = 6.12 ] || return 0
+	mkdir -p "${want%/*}"
+	echo "funclatency runqlat biolatency" > "$want"
+	peer_adds funclatency runqlat biolatency || true
+	PEER_ADDS+=(--add "$want:/kstats/peers.want")
+}

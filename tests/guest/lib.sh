@@ -83,3 +83,66 @@ v_hist() {
 		print bad ? "" : "ok"
 	}' "$f"
 }
+
+# --- the peers: Debian's libbpf-tools, which scripts/check.sh copies into
+# Debian 6.12's integration boot with /kstats/peers.want (lib.sh peer_adds)
+
+# peer_tool NAME: its path, or nothing
+peer_tool() {
+	command -v "$1" 2>/dev/null || { [ -x "/usr/sbin/$1" ] && echo "/usr/sbin/$1"; }
+}
+# peer_need DESC NAME PATH: whether DESC can run against the peer NAME found
+# at PATH; if not, a failure where the host copied the peers in (they must
+# run there), a SKIP naming the reason elsewhere
+peer_need() {
+	[ -n "$3" ] && return 0
+	if [ -f /kstats/peers.want ]; then
+		not_ok "$1: $2 (libbpf-tools) is missing from this guest"
+	else
+		skip "$1" "$2 (libbpf-tools) is not in this guest: only Debian 6.12's boot gets the peers"
+	fi
+	return 1
+}
+# peer_wait PID: until the peer PID has loaded its BPF programs (prog_tag
+# lines in its fdinfo; redirected to a file, its "Tracing" banner stays
+# buffered until it exits) and attached them (its BPF links, counted
+# until they stay the same for 0.5 s); at most 60 s.  Fails if the peer
+# exited or never got there.
+peer_wait() {
+	local i=0 n last=-1 same=0
+	while [ $i -lt 600 ] && kill -0 "$1" 2>/dev/null; do
+		if cat /proc/$1/fdinfo/* 2>/dev/null | grep -q '^prog_tag:'; then
+			n=$(cat /proc/$1/fdinfo/* 2>/dev/null | grep -c '^link_type:')
+			if [ "$n" -gt 0 ] && [ "$n" = "$last" ]; then
+				same=$((same + 1))
+				[ $same -ge 5 ] && return 0
+			else
+				same=0
+			fi
+			last=$n
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# peer_hist FILE: "N LOG2" of a libbpf-tools histogram: the samples, and
+# the log2 bucket of the median (index i: [2^i, 2^(i+1)) of its unit, 0
+# also holds 0)
+peer_hist() {
+	awk '/^ *[0-9]+ -> [0-9]+ *:/ { lo[n] = $1; c[n] = $5; tot += $5; n++ }
+	END {
+		r = int((tot + 1) / 2); s = 0; b = -1
+		for (i = 0; i < n && b < 0; i++) {
+			s += c[i]
+			if (s >= r) { b = 0; for (v = lo[i]; v > 1; v = int(v / 2)) b++ }
+		}
+		print tot + 0, b
+	}' "$1"
+}
+# our_hist FILE [DIV]: the same of kstats' output (its "# summary" line:
+# samples, and p50 in ns divided by DIV, default 1000: us)
+our_hist() {
+	awk -v div="${2:-1000}" '/^# summary / { for (i = 2; i < NF; i++) { if ($i == "samples") n = $(i + 1); if ($i == "p50") p = $(i + 1) } }
+	END { v = int(p / div); b = 0; while (v > 1) { v = int(v / 2); b++ } print n + 0, b }' "$1"
+}

@@ -180,3 +180,5 @@ kload getppid 10
 check "rmmod kstats with a live trace node" rmmod kstats
 kload getppid 10
 check "the traced function still works after unload" kload getppid 10
+
+. $KB/guest/trace-peers.sh
