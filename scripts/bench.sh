@@ -442,16 +442,14 @@ if i61["BENCH"] or i61["NA"]:
     P("## Debian 6.1 (%s), icount" % kver61)
     P()
     P("The tracing rows and the peers in an icount boot of Debian's 6.1 "
-      "kernel (no fprobe there: kstats' default mechanism is the "
-      "kretprobe), figures in instructions; `x kstats trace`: added cost "
-      "over kstats' default `trace FUNC` row.")
+      "kernel (no fprobe there: kstats' default mechanism is the direct "
+      "trampoline, its fallback the kretprobe), figures in instructions; "
+      "`x kstats trace`: added cost over kstats' default `trace FUNC` row.")
     P()
     P("| tracer | target fn, insns (icount) | x kstats `trace` | getppid, insns (icount) | x kstats `trace` |")
     P("|---|---:|---:|---:|---:|")
     for label, k in trows:
         r = k != "untraced"
-        if k == "kstats_default":
-            label = "**kstats `trace FUNC`** (default mechanism: kretprobe on 6.1)"
         P("| %s | %s | %s | %s | %s |" % (label, cell(i61, "k", k), xk(i61, "k", k) if r else "",
                                          cell(i61, "s", k), xk(i61, "s", k) if r else ""))
     P()
