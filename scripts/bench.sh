@@ -291,14 +291,17 @@ P("|---|---|---:|---:|---:|")
 def added(d, kind, k):
     v, u = d["BENCH"].get(kind + "_" + k), d["BENCH"].get(kind + "_untraced")
     return None if v is None or u is None else v - u
-for k, fl in (("kstats_fprobe", "floor_fprobe"), ("kstats_kretprobe", "floor_kretprobe"),
+for k, fl in (("kstats_default", None), ("kstats_tsc", None),
+              ("kstats_fprobe", "floor_fprobe"), ("kstats_kretprobe", "floor_kretprobe"),
               ("kstats_fprobe-tsc", "floor_fprobe-tsc"), ("kstats_kretprobe-tsc", "floor_kretprobe-tsc")):
     sh = []
     for kind in "ks":
-        a, b = added(ic, kind, k), added(ic, kind, fl)
+        # the direct rows have no bench-module floor (their own
+        # calibration is in the header: see below)
+        a, b = added(ic, kind, k), added(ic, kind, fl) if fl else None
         sh.append("n/a" if a is None or b is None else "%+.1f" % (a - b))
     g = added(ic, "s", k)
-    P("| %s | %s | %s | %s | %s |" % (k, fl, sh[0], sh[1],
+    P("| %s | %s | %s | %s | %s |" % (k, fl or "-", sh[0], sh[1],
                                      "n/a" if g is None else "%.2fx" % (g / 705.0)))
 # The direct mechanism's floor: its calibration, as the default node's
 # header shows it (floor_p50; icount: instructions), target fn then getppid.
