@@ -24,6 +24,8 @@
  *    reference dropped and the slot freed.  Module exit waits for that
  *    (rmmod blocks while a task sleeps in a traced function: the text it
  *    will return into is the module's).
+ *  - a task that exits inside the function never returns: its exit
+ *    (sched_process_exit) walks its stack and counts its calls out.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,7 +38,9 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/tracepoint.h>
 #include <linux/workqueue.h>
+#include <asm/unwind.h>
 
 #include "kstats.h"
 #include "kstats_btf.h"
@@ -60,6 +64,9 @@ struct kstats_direct_slot {
 static struct kstats_direct_slot kstats_direct_slots[KSTATS_DIRECT_SLOTS];
 static DEFINE_MUTEX(kstats_direct_mutex);
 static struct workqueue_struct *kstats_direct_wq;
+/* sched_process_exit, probed once a function is traced directly */
+static struct tracepoint *kstats_direct_exit_tp;
+static bool kstats_direct_exit_probed;
 
 /* The trampoline's variants, in the order of its stub arrays. */
 enum kstats_direct_variant {
@@ -188,6 +195,61 @@ notrace void kstats_direct_exit_local(struct kstats_direct_hot *h,
 
 NOKPROBE_SYMBOL(kstats_direct_exit_local);
 
+/*
+ * A task that exits inside a traced function never returns through the
+ * trampoline: its calls would stay in flight, and their slots (and the
+ * module, whose text they would return into) would wait for them forever.
+ * At its exit, walk its stack: each return address into the trampoline's
+ * code is a call in flight, whose frame holds its slot; count the call out
+ * and as missed.
+ */
+static notrace void kstats_direct_task_exit(void *data, struct task_struct *p)
+{
+	unsigned long lo = (unsigned long)kstats_direct_code;
+	unsigned long hi = (unsigned long)kstats_direct_stubs;
+	struct unwind_state state;
+
+	if (p != current)
+		return;
+	for (unwind_start(&state, p, NULL, NULL); !unwind_done(&state);
+	     unwind_next_frame(&state)) {
+		unsigned long addr = unwind_get_return_address(&state);
+		struct kstats_direct_hot *h;
+
+		if (addr < lo || addr >= hi)
+			continue;
+		h = *(struct kstats_direct_hot **)(state.sp + KSTATS_DFRAME_HOT);
+		if (h < kstats_direct_hot ||
+		    h >= kstats_direct_hot + KSTATS_DIRECT_SLOTS || !h->inflight)
+			continue;
+		kstats_record_missed(h->ks);
+		this_cpu_dec(*h->inflight);
+	}
+}
+
+static void kstats_direct_find_exit(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_process_exit"))
+		kstats_direct_exit_tp = tp;
+}
+
+/* Under kstats_direct_mutex: probe the exits, once. */
+static int kstats_direct_probe_exits(void)
+{
+	int err;
+
+	if (kstats_direct_exit_probed)
+		return 0;
+	for_each_kernel_tracepoint(kstats_direct_find_exit, NULL);
+	if (!kstats_direct_exit_tp)
+		return -ENOENT;
+	err = tracepoint_probe_register(kstats_direct_exit_tp,
+					(void *)kstats_direct_task_exit, NULL);
+	if (!err)
+		kstats_direct_exit_probed = true;
+	return err;
+}
+
 static long kstats_direct_inflight(struct kstats_direct_hot *h)
 {
 	long n = 0;
@@ -280,7 +342,8 @@ int kstats_direct_attach(struct kstats *ks, const char *sym,
 	if (!ops)
 		return -ENOMEM;
 	mutex_lock(&kstats_direct_mutex);
-	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++) {
+	err = kstats_direct_probe_exits();
+	for (i = 0; !err && i < KSTATS_DIRECT_SLOTS; i++) {
 		if (!kstats_direct_slots[i].used) {
 			s = &kstats_direct_slots[i];
 			s->used = true;
@@ -290,7 +353,7 @@ int kstats_direct_attach(struct kstats *ks, const char *sym,
 	mutex_unlock(&kstats_direct_mutex);
 	if (!s) {
 		kfree(ops);
-		return -ENOSPC;
+		return err ? err : -ENOSPC;
 	}
 	h = &kstats_direct_hot[i];
 	h->inflight = alloc_percpu(long);
@@ -375,4 +438,10 @@ int kstats_direct_init(void)
 void kstats_direct_exit(void)
 {
 	destroy_workqueue(kstats_direct_wq);
+	if (kstats_direct_exit_probed) {
+		tracepoint_probe_unregister(kstats_direct_exit_tp,
+					    (void *)kstats_direct_task_exit,
+					    NULL);
+		tracepoint_synchronize_unregister();
+	}
 }

@@ -14,6 +14,9 @@
 /* Stack words of arguments the trampoline copies at most. */
 #define KSTATS_DIRECT_MAX_STACK	16
 
+/* The slot's address in the trampoline's frame, from its %rsp. */
+#define KSTATS_DFRAME_HOT	(KSTATS_DIRECT_MAX_STACK * 8)
+
 /* struct kstats_direct_hot, as the trampoline reads it. */
 #define KSTATS_DHOT_NSTACK	0
 #define KSTATS_DHOT_NREGS	4
@@ -73,7 +76,11 @@ static inline void kstats_direct_exit(void) { }
 /* The trampoline's fields, one per slot (kstats_direct.c). */
 extern struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
 
-/* The stubs, in kstats_direct_tramp.S: KSTATS_DIRECT_SLOTS per variant. */
+/*
+ * The trampoline's code, from its first variant up to the stubs, which
+ * follow it: KSTATS_DIRECT_SLOTS stubs per variant (kstats_direct_tramp.S).
+ */
+extern const u8 kstats_direct_code[];
 extern const u8 kstats_direct_stubs[];
 
 /* Called by the trampoline only. */

@@ -45,7 +45,7 @@
  * no frame pointer here, and %rbp is left alone).
  */
 #define F_COPY	(KSTATS_DIRECT_MAX_STACK * 8)
-#define F_HOT	(F_COPY + 0)
+#define F_HOT	KSTATS_DFRAME_HOT
 #define F_TS	(F_COPY + 8)	/* struct kstats_direct_entry: ts, cpu */
 #define F_RDI	(F_COPY + 24)
 #define F_RSI	(F_COPY + 32)
@@ -151,6 +151,10 @@ SYM_CODE_END(kstats_direct_\clock\()_\args)
 _ASM_NOKPROBE(kstats_direct_\clock\()_\args)
 .endm
 
+/* The start of the variants: a return address from here to the stubs is
+ * a call of a traced function's body in flight (kstats_direct.c). */
+	.globl	kstats_direct_code
+kstats_direct_code:
 KSTATS_DIRECT_COMMON tsc, 0
 KSTATS_DIRECT_COMMON tsc, 1
 KSTATS_DIRECT_COMMON tsc, 2

@@ -911,9 +911,10 @@ enum kstats_mech_want {
 #ifdef KSTATS_HAVE_DIRECT
 /*
  * Functions that do not return to their caller, or not always (a task
- * killed in them exits there): a call that never comes back would keep its
- * direct slot, and the module, forever.  They take fprobe, whose return
- * hooks are per task and go with it.
+ * killed in them exits there).  A task that exits inside a directly traced
+ * function is counted out at its exit (kstats_direct.c), but for these that
+ * would be the rule rather than the exception: they take fprobe, whose
+ * return hooks are per task and go with it.
  */
 static bool kstats_is_noreturn(const char *sym)
 {

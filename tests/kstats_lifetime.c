@@ -20,6 +20,9 @@
  *                 reference nonstop, until "unspin"
  *   unspin        stop that kthread
  *   fire N        fire the tracepoint N times
+ *   exit_inside   a kthread calls kstats_lifetime_leave(), which never
+ *                 returns: the thread exits inside it (for the direct
+ *                 trampoline's exit handling); returns once it has
  *
  * Errors: ENOENT for "get" of an unknown name or a command that needs the
  * held reference when there is none, EBUSY for "get" while one is held and
@@ -158,6 +161,33 @@ static int lt_fire(const char *arg)
 	return 0;
 }
 
+static DECLARE_COMPLETION(lt_left);
+
+/* A function a task enters and never returns from: it exits inside. */
+static noinline void kstats_lifetime_leave(void)
+{
+	kthread_complete_and_exit(&lt_left, 0);
+}
+
+static int lt_leaver(void *unused)
+{
+	kstats_lifetime_leave();
+	return 0;
+}
+
+static int lt_exit_inside(void)
+{
+	struct task_struct *t;
+
+	reinit_completion(&lt_left);
+	t = kthread_run(lt_leaver, NULL, "kstats_lt_leave");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	if (!wait_for_completion_timeout(&lt_left, 10 * HZ))
+		return -ETIMEDOUT;
+	return 0;
+}
+
 /* One command; @arg is what follows the first blank, or "". */
 static int lt_command(const char *cmd, const char *arg)
 {
@@ -165,6 +195,8 @@ static int lt_command(const char *cmd, const char *arg)
 
 	if (!strcmp(cmd, "fire"))
 		return lt_fire(arg);
+	if (!strcmp(cmd, "exit_inside") && !*arg)
+		return lt_exit_inside();
 	if (!strcmp(cmd, "get")) {
 		if (lt_ks)
 			return -EBUSY;

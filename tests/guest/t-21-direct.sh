@@ -83,6 +83,22 @@ else
 	ctl $KS/_control 'remove d_outer' >/dev/null
 	ctl $KS/_control 'remove d_inner' >/dev/null
 
+	# --- a task that exits inside: counted out at its exit -------------
+	# (a kthread of kstats_lifetime.ko calls a function that never returns)
+	check "insmod kstats_lifetime.ko (direct)" insmod $KB/kstats_lifetime.ko
+	r=$(ctl $KS/_control 'trace kstats_lifetime_leave name d_leave mech direct')
+	if [ "$r" = ok ]; then
+		check "a kthread exits inside the directly traced function" \
+			kload ctl /sys/kernel/debug/kstats_lifetime/ctl exit_inside
+		expect "its call is counted out, as missed" \
+			"$(field $KS/d_leave name samples) $(field $KS/d_leave name missed)" "0 1"
+		expect "remove d_leave" "$(ctl $KS/_control 'remove d_leave')" ok
+	else
+		skip "a task that exits inside a directly traced function" \
+			"kstats_lifetime_leave not traced directly here ($r: no BTF for test modules)"
+	fi
+	check "rmmod kstats_lifetime" rmmod kstats_lifetime
+
 	# --- a task asleep inside: its stack, removal, rmmod ---------------
 	expect "trace do_nanosleep (direct)" "$(ctl $KS/_control 'trace do_nanosleep name d_sleep')" ok
 	expect "do_nanosleep is traced directly" "$(field $KS/d_sleep source mechanism)" direct
