@@ -1487,10 +1487,29 @@ static void kstats_test_btf_place(struct kunit *test)
 	static const u32 pairlate[7] = { 1, 1, 1, 1, 1, 4, 1 };
 	static const u32 vararg[3] = { 2, 6, 0 };
 	static const u32 six[6] = { 1, 1, 1, 1, 1, 1 };
+	static const struct {
+		const char *name;
+		u8 nregs;
+		u16 nstack;
+	} want[] = {
+		/* do_mmap()'s shape: nine scalars, three on the stack */
+		{ "nine", 6, 3 },
+		{ "none", 0, 0 },
+		/* a 24-byte structure by value: on the stack; the long after
+		 * it in a register
+		 */
+		{ "bigarg", 1, 3 },
+		/* a 16-byte pair with one register left: on the stack; the
+		 * next long in the last register
+		 */
+		{ "pairlate", 6, 2 },
+		/* a returned 24-byte structure takes %rdi for its pointer */
+		{ "bigret", 6, 1 },
+	};
 	struct kstats_test_btf *b;
 	struct btf_header *h;
 	struct kstats_btf_func f;
-	size_t size;
+	size_t size, i;
 	u32 id = 7;
 	u8 *blob;
 
@@ -1525,25 +1544,12 @@ static void kstats_test_btf_place(struct kunit *test)
 	memcpy(blob + sizeof(*h), b->w, h->type_len);
 	memcpy(blob + sizeof(*h) + h->type_len, strs, sizeof(strs));
 
-	/* do_mmap()'s shape: nine scalars, three on the stack */
-	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "nine", &f), 0);
-	KUNIT_EXPECT_EQ(test, f.nregs, 6);
-	KUNIT_EXPECT_EQ(test, f.nstack, 3);
-	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "none", &f), 0);
-	KUNIT_EXPECT_EQ(test, f.nregs, 0);
-	KUNIT_EXPECT_EQ(test, f.nstack, 0);
-	/* a 24-byte structure by value goes on the stack, the long after it not */
-	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "bigarg", &f), 0);
-	KUNIT_EXPECT_EQ(test, f.nregs, 1);
-	KUNIT_EXPECT_EQ(test, f.nstack, 3);
-	/* a 16-byte pair with one register left: stack; the next long: register */
-	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "pairlate", &f), 0);
-	KUNIT_EXPECT_EQ(test, f.nregs, 6);
-	KUNIT_EXPECT_EQ(test, f.nstack, 2);
-	/* a returned 24-byte structure takes %rdi for its pointer */
-	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "bigret", &f), 0);
-	KUNIT_EXPECT_EQ(test, f.nregs, 6);
-	KUNIT_EXPECT_EQ(test, f.nstack, 1);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		KUNIT_ASSERT_EQ_MSG(test, kstats_btf_func_blob(blob, size, want[i].name, &f),
+				    0, "%s", want[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, f.nregs, want[i].nregs, "%s", want[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, f.nstack, want[i].nstack, "%s", want[i].name);
+	}
 	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "vararg", &f), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "long", &f), -ENOENT);
 	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "missing", &f), -ENOENT);
