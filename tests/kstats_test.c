@@ -1475,10 +1475,10 @@ static void kstats_tb_func(struct kstats_test_btf *b, u32 *id, u32 name,
 
 static void kstats_test_btf_place(struct kunit *test)
 {
-	static const char strs[] = "\0long\0big\0pair\0tlong\0nine\0none\0bigarg\0pairlate\0vararg\0bigret";
+	static const char strs[] = "\0long\0big\0pair\0tl\0f9\0f0\0fbig\0flate\0fva\0fret";
 	/* offsets of the names in strs */
-	enum { LONG = 1, BIG = 6, PAIR = 10, TLONG = 15, NINE = 21, NONE = 26,
-	       BIGARG = 31, PAIRLATE = 38, VARARG = 47, BIGRET = 54 };
+	enum { LONG = 1, BIG = 6, PAIR = 10, TLONG = 15, NINE = 18, NONE = 21,
+	       BIGARG = 24, PAIRLATE = 29, VARARG = 35, BIGRET = 39 };
 	/* type ids: 1 long, 2 long *, 3 big (24 bytes), 4 pair (16 bytes),
 	 * 5 tlong (typedef), 6 const tlong; functions from 7 on
 	 */
@@ -1493,18 +1493,18 @@ static void kstats_test_btf_place(struct kunit *test)
 		u16 nstack;
 	} want[] = {
 		/* do_mmap()'s shape: nine scalars, three on the stack */
-		{ "nine", 6, 3 },
-		{ "none", 0, 0 },
+		{ "f9", 6, 3 },
+		{ "f0", 0, 0 },
 		/* a 24-byte structure by value: on the stack; the long after
 		 * it in a register
 		 */
-		{ "bigarg", 1, 3 },
+		{ "fbig", 1, 3 },
 		/* a 16-byte pair with one register left: on the stack; the
 		 * next long in the last register
 		 */
-		{ "pairlate", 6, 2 },
+		{ "flate", 6, 2 },
 		/* a returned 24-byte structure takes %rdi for its pointer */
-		{ "bigret", 6, 1 },
+		{ "fret", 6, 1 },
 	};
 	struct kstats_test_btf *b;
 	struct btf_header *h;
@@ -1550,21 +1550,21 @@ static void kstats_test_btf_place(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, f.nregs, want[i].nregs, "%s", want[i].name);
 		KUNIT_EXPECT_EQ_MSG(test, f.nstack, want[i].nstack, "%s", want[i].name);
 	}
-	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "vararg", &f), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "fva", &f), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "long", &f), -ENOENT);
 	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "missing", &f), -ENOENT);
 	/* malformed: cut short, strings not ended by a NUL, a bad magic */
-	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size - 1, "nine", &f), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size - 1, "f9", &f), -EINVAL);
 	h->str_len--;
 	blob[size - 1] = 'x';
-	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size - 1, "nine", &f), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size - 1, "f9", &f), -EINVAL);
 	h->str_len++;
 	blob[size - 1] = '\0';
 	h->type_len -= 4;
-	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "nine", &f), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "f9", &f), -EINVAL);
 	h->type_len += 4;
 	h->magic = 0;
-	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "nine", &f), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "f9", &f), -EINVAL);
 }
 #else
 static void kstats_test_btf_place(struct kunit *test)
