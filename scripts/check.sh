@@ -167,6 +167,17 @@ vm_test() {
 	   ! grep -qE '^  \[ *[0-9]+\.[0-9]+\]' "$LOGS/vm-$name.err"; then
 		vm_again "$name" "the guest hung with no kernel report; running again on one TCG thread" \
 			hang "$@" --tcg-single
+	# The same TCG fault seen from inside: one vCPU trapping on an int3
+	# of text_poke_bp() (exc_int3 in its NMI backtrace) long after the
+	# other, in text_poke_bp() itself, restored the site, and the other
+	# stuck waiting for it (a soft lockup, an RCU stall): MTTCG ran a
+	# stale translation of the patched code.  Once more on one TCG
+	# thread, saying so; a lockup that comes back fails.
+	elif [ $rc = 1 ] && grep -qE 'soft lockup|self-detected stall' "$LOGS/vm-$name.log" &&
+	     grep -q 'exc_int3' "$LOGS/vm-$name.log" &&
+	     grep -q 'text_poke_bp' "$LOGS/vm-$name.log"; then
+		vm_again "$name" "a vCPU looped on a text_poke_bp() int3 (TCG); running again on one TCG thread" \
+			int3-lockup "$@" --tcg-single
 	fi
 	grep -E '^vm-run.sh: [^ ]+: [0-9.]+ s' "$LOGS/vm-$name.err" | sed 's/^vm-run.sh: /    /' || true
 	grep -E '^# (kfuzz|reliability|lockdown)' "$LOGS/tap-$name.txt" | sed 's/^# /    /' || true
