@@ -280,18 +280,25 @@ static void kstats_direct_unregister(struct ftrace_ops *ops,
 #endif
 }
 
-/* Free @slot once no call is in it; the distribution is let go. */
-static void kstats_direct_release(struct kstats_direct_slot *s,
-				  struct kstats_direct_hot *h)
+/* Give a slot back: its count, its ops, and the slot for reuse. */
+static void kstats_direct_free_slot(struct kstats_direct_slot *s,
+				    struct kstats_direct_hot *h)
 {
 	free_percpu(h->inflight);
-	kstats_put(h->ks);
 	kfree(s->ops);
 	mutex_lock(&kstats_direct_mutex);
 	memset(h, 0, sizeof(*h));
 	s->ops = NULL;
 	s->used = false;
 	mutex_unlock(&kstats_direct_mutex);
+}
+
+/* Free @slot once no call is in it; the distribution is let go. */
+static void kstats_direct_release(struct kstats_direct_slot *s,
+				  struct kstats_direct_hot *h)
+{
+	kstats_put(h->ks);
+	kstats_direct_free_slot(s, h);
 }
 
 static void kstats_direct_drain(struct work_struct *work)
@@ -356,35 +363,26 @@ int kstats_direct_attach(struct kstats *ks, const char *sym,
 		return err ? err : -ENOSPC;
 	}
 	h = &kstats_direct_hot[i];
+	s->ops = ops;
 	h->inflight = alloc_percpu(long);
 	if (!h->inflight) {
-		err = -ENOMEM;
-		goto out_free;
+		kstats_direct_free_slot(s, h);
+		return -ENOMEM;
 	}
 	h->nstack = f->nstack;
 	h->nregs = f->nregs;
 	h->clock = ks->clock;
 	h->ks = ks;
-	s->ops = ops;
 	err = ftrace_set_filter_ip(ops, ip, 0, 0);
 	if (!err)
 		err = kstats_direct_register(ops, kstats_direct_stub(i));
 	if (err) {
 		ftrace_free_filter(ops);
-		goto out_free;
+		kstats_direct_free_slot(s, h);
+		return err;
 	}
 	kref_get(&ks->kref);
 	return i;
-
-out_free:
-	free_percpu(h->inflight);
-	kfree(ops);
-	mutex_lock(&kstats_direct_mutex);
-	memset(h, 0, sizeof(*h));
-	s->ops = NULL;
-	s->used = false;
-	mutex_unlock(&kstats_direct_mutex);
-	return err;
 }
 
 /**

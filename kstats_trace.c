@@ -136,6 +136,7 @@ struct kstats_point {
  * @marks: per CPU, the last arrival of a tracepoint
  * @last_end: per CPU, the last return, for the gap
  * @target: the function
+ * @addr: its address, as kprobes resolved it
  * @floor_p50: median of the calibration, in the clock's unit
  * @maxactive: calls in flight the probe keeps, 0 for its default
  * @registered: the function's probe is registered
@@ -160,6 +161,7 @@ struct kstats_trace {
 	struct kstats_mark __percpu *marks;
 	u64 __percpu *last_end;
 	char target[KSTATS_SPEC_MAX + 1];
+	unsigned long addr;
 	u64 floor_p50;
 	unsigned int maxactive;
 	bool registered;
@@ -851,9 +853,11 @@ static bool kstats_is_clock_function(const char *sym)
  * Resolve @spec ("sym" or "sym+off") with a disabled kprobe, which checks
  * what kprobes can check: the symbol exists (-ENOENT) and may be probed
  * (-EINVAL for NOKPROBE and the like).  kstats' own code is refused.
+ * @addrp, if not NULL, gets the address kprobes resolved (past an ENDBR).
  */
 static int kstats_check_symbol(const char *name, const char *spec,
-			       unsigned int offset, bool allow_own)
+			       unsigned int offset, bool allow_own,
+			       unsigned long *addrp)
 {
 	struct kprobe kp = {
 		.symbol_name = spec,
@@ -884,6 +888,8 @@ static int kstats_check_symbol(const char *name, const char *spec,
 				    name, spec);
 		return -EPERM;
 	}
+	if (addrp)
+		*addrp = addr;
 	return 0;
 }
 
@@ -936,27 +942,18 @@ static bool kstats_is_noreturn(const char *sym)
 }
 
 /*
- * The fentry call site of @sym (or of the calibration's function): past an
- * ENDBR, where IBT puts one.  ftrace checks that it is one of its sites.
+ * The fentry call site of the function (resolved when the node was made,
+ * or the calibration's function): past an ENDBR, where IBT puts one; and
+ * the module it is in.  ftrace checks that it is one of its sites.
  */
-static int kstats_direct_site(struct kstats_trace *t, unsigned long *ip,
-			      char *mod, size_t size)
+static void kstats_direct_site(struct kstats_trace *t, unsigned long *ip,
+			       char *mod, size_t size)
 {
-	struct kprobe kp = { .flags = KPROBE_FLAG_DISABLED };
 	char sym[KSYM_SYMBOL_LEN], *open, *close;
-	unsigned long a;
+	unsigned long a = t->target[0] ? t->addr :
+			  (unsigned long)kstats_calibrate_target;
 	u32 insn;
-	int err;
 
-	if (t->target[0])
-		kp.symbol_name = t->target;
-	else
-		kp.addr = (kprobe_opcode_t *)kstats_calibrate_target;
-	err = register_kprobe(&kp);
-	if (err)
-		return err;
-	a = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
 	/* endbr64: f3 0f 1e fa */
 	if (!copy_from_kernel_nofault(&insn, (void *)a, sizeof(insn)) &&
 	    insn == 0xfa1e0ff3)
@@ -973,7 +970,6 @@ static int kstats_direct_site(struct kstats_trace *t, unsigned long *ip,
 			mod[close - open - 1] = '\0';
 		}
 	}
-	return 0;
 }
 
 /*
@@ -995,11 +991,7 @@ static int kstats_register_direct(struct kstats_trace *t, const char **why)
 		*why = "a call of it may never return";
 		return -EOPNOTSUPP;
 	}
-	err = kstats_direct_site(t, &ip, mod, sizeof(mod));
-	if (err) {
-		*why = "no such function";
-		return err;
-	}
+	kstats_direct_site(t, &ip, mod, sizeof(mod));
 	if (t->target[0]) {
 		err = kstats_btf_func(t->target, mod[0] ? mod : NULL, &f);
 		if (err == -EOPNOTSUPP) {
@@ -1381,7 +1373,7 @@ static int kstats_register_point(struct kstats_trace *t,
 		pr_warn_ratelimited("%s: bad symbol '%s'\n", name, p->spec);
 		return -EINVAL;
 	}
-	err = kstats_check_symbol(name, p->spec, off, false);
+	err = kstats_check_symbol(name, p->spec, off, false, NULL);
 	if (err)
 		return err;
 	p->kp.symbol_name = p->spec;
@@ -1713,7 +1705,7 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 				    name, cmd->target, KSTATS_SPEC_MAX);
 		return -ENAMETOOLONG;
 	}
-	err = kstats_check_symbol(name, t->target, 0, false);
+	err = kstats_check_symbol(name, t->target, 0, false, &t->addr);
 	if (err)
 		return err;
 	t->maxactive = cmd->maxactive;
