@@ -862,7 +862,7 @@ static unsigned int rn(unsigned int n)
 static const char *const words[] = {
 	"new", "remove", "trace", "all", "bits", "clock", "max", "name",
 	"start", "end", "mech", "maxactive", "gap", "ktime", "local", "tsc",
-	"none", "fprobe", "kretprobe", "stop", "reset", "NEW", "Trace",
+	"none", "direct", "fprobe", "kretprobe", "stop", "reset", "NEW", "Trace",
 	"fz0", "fz1", "fz2", "fz0.gap", "_control", "..", ".", "a/b", "fz/..",
 	"0", "1", "3", "5", "6", "-1", "4294967296", "18446744073709551615",
 	"18446744073709551616", "0x10", "010", "1e3", "+3", "tp:", "tp::",
@@ -889,7 +889,8 @@ static size_t gen_cmd(char *b, size_t max)
 		"pid", "tid", "comm", "cpu", "if ret ==", "if arg0+0:8 &",
 		"if arg1 <", "by", "by comm max", "by arg0 max" };
 	static const char *const vals[] = { "0", "3", "5", "6", "-1", "none",
-		"local", "ktime", "tsc", "kretprobe", "fprobe", "fz1", "fz2",
+		"local", "ktime", "tsc", "direct", "kretprobe", "fprobe", "fz1",
+		"fz2",
 		"1000", "0x10", "18446744073709551615", "__x64_sys_getppid",
 		"__x64_sys_getppid+4", "tp:raw_syscalls:sys_exit", "ret",
 		"ret:s4", "arg0", "arg1+0:8", "arg0+0:8+8:8+16:8+0:s2",
