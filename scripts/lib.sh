@@ -124,7 +124,8 @@ suite_args() {
 		done
 		: ;;
 	reliability)
-		SUITE_ARGS=(--smp 4 --mem 2048 --script "$d/tests/reliability/run.sh"
+		# --mttcg: the stress needs its 4 vCPUs running at once
+		SUITE_ARGS=(--smp 4 --mttcg --mem 2048 --script "$d/tests/reliability/run.sh"
 			    --add "$d/tests/kstats_stress.ko"
 			    --add "$d/tests/reliability:/kstats/reliability") ;;
 	*)
