@@ -287,7 +287,7 @@ static int kstats_btf_place(const struct kstats_btf *b,
 {
 	const struct btf_param *p = (const void *)(proto + 1);
 	u32 i, vlen = BTF_INFO_VLEN(proto->info);
-	unsigned int regs = 0, stack = 0;
+	unsigned int regs = 0, stack = 0, ret = 0;
 	bool aggr;
 	int size;
 
@@ -297,6 +297,8 @@ static int kstats_btf_place(const struct kstats_btf *b,
 			return size;
 		if (size > 16)
 			regs = 1;
+		else
+			ret = DIV_ROUND_UP(size, 8);
 	}
 	for (i = 0; i < vlen; i++) {
 		unsigned int words;
@@ -317,6 +319,7 @@ static int kstats_btf_place(const struct kstats_btf *b,
 	}
 	f->nregs = regs;
 	f->nstack = stack;
+	f->ret_regs = ret;
 	return 0;
 }
 

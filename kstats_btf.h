@@ -13,10 +13,13 @@
  * struct kstats_btf_func - how a function is called (x86-64 System V)
  * @nregs: argument registers used, 0 to 6 (a hidden return pointer included)
  * @nstack: words of arguments passed on the stack
+ * @ret_regs: registers of the return value: 0 (void or a structure
+ *	returned through memory), 1 (%rax), 2 (%rax and %rdx)
  */
 struct kstats_btf_func {
 	u8 nregs;
 	u16 nstack;
+	u8 ret_regs;
 };
 
 int kstats_btf_func(const char *name, const char *module,

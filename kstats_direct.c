@@ -30,6 +30,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
+#include <linux/kallsyms.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/kref.h>
@@ -37,6 +38,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
@@ -45,6 +47,7 @@
 #include "kstats.h"
 #include "kstats_btf.h"
 #include "kstats_direct.h"
+#include "kstats_fn.h"
 
 /* The trampoline's fields, one per stub; read by kstats_direct_tramp.S. */
 struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
@@ -335,8 +338,8 @@ static void kstats_direct_drain(struct work_struct *work)
  * arguments than the trampoline copies, -EBUSY when the function has
  * another direct caller, another negative errno from ftrace.
  */
-int kstats_direct_attach(struct kstats *ks, const char *sym,
-			 unsigned long ip, const struct kstats_btf_func *f)
+static int kstats_direct_attach(struct kstats *ks, const char *sym,
+				unsigned long ip, const struct kstats_btf_func *f)
 {
 	struct kstats_direct_slot *s = NULL;
 	struct kstats_direct_hot *h;
@@ -394,13 +397,160 @@ int kstats_direct_attach(struct kstats *ks, const char *sym,
  *
  * Context: process; may sleep.
  */
-void kstats_direct_detach(int slot)
+static void kstats_direct_detach(int slot)
 {
 	struct kstats_direct_slot *s = &kstats_direct_slots[slot];
 
 	kstats_direct_unregister(s->ops, kstats_direct_stub(slot));
 	queue_work(kstats_direct_wq, &s->work);
 }
+
+/*
+ * Functions that do not return to their caller, or not always (a task
+ * killed in them exits there).  A task that exits inside a directly traced
+ * function is counted out at its exit (kstats_direct_task_exit()), but for
+ * these that would be the rule rather than the exception: they take
+ * fprobe, whose return hooks are per task and go with it.
+ */
+static bool kstats_is_noreturn(const char *sym)
+{
+	static const char * const names[] = {
+		"do_exit", "do_group_exit", "make_task_dead", "kthread_exit",
+		"kthread_complete_and_exit", "do_task_dead", "panic",
+		"nmi_panic", "get_signal", "arch_do_signal_or_restart",
+		"x64_sys_call", "do_syscall_64", "__x64_sys_exit",
+		"__x64_sys_exit_group", "__do_sys_exit", "__do_sys_exit_group",
+		"__se_sys_exit", "__se_sys_exit_group", "do_coredump",
+		"rewind_stack_and_make_dead", "__module_put_and_kthread_exit",
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(sym, names[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The fentry call site of the function at @addr: past an ENDBR, where IBT
+ * puts one; and the module it is in.  ftrace checks that it is one of its
+ * sites.
+ */
+static unsigned long kstats_direct_site(unsigned long addr, char *mod,
+					size_t size)
+{
+	char sym[KSYM_SYMBOL_LEN], *open, *close;
+	u32 insn;
+
+	/* endbr64: f3 0f 1e fa */
+	if (!copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)) &&
+	    insn == 0xfa1e0ff3)
+		addr += sizeof(insn);
+	/* "name+off/size [module]": the module's name, if any. */
+	mod[0] = '\0';
+	sprint_symbol(sym, addr);
+	open = strchr(sym, '[');
+	if (open) {
+		close = strchr(open, ']');
+		if (close && close - open - 1 < size) {
+			memcpy(mod, open + 1, close - open - 1);
+			mod[close - open - 1] = '\0';
+		}
+	}
+	return addr;
+}
+
+/*
+ * Time the function with the trampoline, if it can: a plain duration (the
+ * trampoline has no handlers for values, filters, families or gap), a
+ * function that returns, whose arguments the BTF places and whose return
+ * value fits %rax (the trampoline keeps no %rdx), not taken by another
+ * direct caller.
+ */
+static int kstats_direct_mech_attach(struct kstats_fn *fn,
+				     unsigned int maxactive, const char **why)
+{
+	struct kstats_btf_func f = { 0 };
+	char mod[MODULE_NAME_LEN];
+	unsigned long ip;
+	int err, slot;
+
+	if (kstats_fn_kind(fn) != KSTATS_FN_FAST) {
+		*why = "values, filters, families and gap take fprobe's handlers";
+		return -EOPNOTSUPP;
+	}
+	if (fn->target[0] && kstats_is_noreturn(fn->target)) {
+		*why = "a call of it may never return";
+		return -EOPNOTSUPP;
+	}
+	ip = kstats_direct_site(fn->addr, mod, sizeof(mod));
+	if (fn->target[0]) {
+		err = kstats_btf_func(fn->target, mod[0] ? mod : NULL, &f);
+		if (err == -EOPNOTSUPP) {
+			*why = "it takes variable arguments";
+			return err;
+		}
+		if (err) {
+			*why = "its arguments are not in the BTF";
+			return err;
+		}
+		if (f.ret_regs > 1) {
+			*why = "it returns 16 bytes, in %rax and %rdx";
+			return -EOPNOTSUPP;
+		}
+	}
+	slot = kstats_direct_attach(fn->ks, fn->target, ip, &f);
+	if (slot < 0) {
+		switch (slot) {
+		case -EBUSY:
+			*why = "it has another direct caller (a BPF trampoline?)";
+			break;
+		case -ENOSPC:
+			*why = "all direct slots are in use";
+			break;
+		case -E2BIG:
+			*why = "too many stack arguments to copy";
+			break;
+		default:
+			*why = "ftrace cannot call it directly";
+			break;
+		}
+		return slot;
+	}
+	fn->mech_data = &kstats_direct_slots[slot];
+	return 0;
+}
+
+static void kstats_direct_mech_detach(struct kstats_fn *fn)
+{
+	struct kstats_direct_slot *s = fn->mech_data;
+
+	kstats_direct_detach(s - kstats_direct_slots);
+}
+
+static u64 kstats_direct_mech_missed(const struct kstats_fn *fn)
+{
+	return 0;
+}
+
+/* How the trampoline passes the arguments on. */
+static void kstats_direct_describe(const struct kstats_fn *fn,
+				   struct seq_file *m)
+{
+	const struct kstats_direct_slot *s = fn->mech_data;
+	const struct kstats_direct_hot *h;
+
+	h = &kstats_direct_hot[s - kstats_direct_slots];
+	seq_printf(m, " arg_regs %u stack_words %u", h->nregs, h->nstack);
+}
+
+const struct kstats_mech_ops kstats_mech_direct = {
+	.mech = KSTATS_MECH_DIRECT,
+	.attach = kstats_direct_mech_attach,
+	.detach = kstats_direct_mech_detach,
+	.missed = kstats_direct_mech_missed,
+	.describe = kstats_direct_describe,
+};
 
 /**
  * kstats_direct_init() - at module load

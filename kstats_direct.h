@@ -62,9 +62,6 @@ struct kstats_direct_entry {
 	u64 cpu;
 };
 
-int kstats_direct_attach(struct kstats *ks, const char *sym,
-			 unsigned long ip, const struct kstats_btf_func *f);
-void kstats_direct_detach(int slot);
 #ifdef KSTATS_HAVE_DIRECT
 int kstats_direct_init(void);
 void kstats_direct_exit(void);

@@ -25,8 +25,9 @@
  * Arguments: the registers are saved only for a function that takes any,
  * stack words copied only for one that has them; %rax, %r10 and %r11 are
  * free at a call site for the kernel's functions (variadic ones are never
- * traced directly).  The return value (%rax and %rdx) is kept across the
- * exit work.
+ * traced directly).  The return value (%rax) is kept across the exit work;
+ * %rdx is not, so a function that returns 16 bytes (%rax and %rdx) is
+ * never traced directly either.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -131,12 +132,10 @@ SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 	 */
 	UNWIND_HINT type=UNWIND_HINT_TYPE_CALL sp_reg=ORC_REG_SP sp_offset=F_SIZE+8
 	movq	%rax, F_RDI(%rsp)
-	movq	%rdx, F_RSI(%rsp)
 	movq	F_HOT(%rsp), %rdi
 	leaq	F_TS(%rsp), %rsi
 	call	kstats_direct_exit_\clock
 	movq	F_RDI(%rsp), %rax
-	movq	F_RSI(%rsp), %rdx
 	/* Drop the frame and the return address into the function: it ran. */
 	addq	$F_SIZE + 8, %rsp
 	UNWIND_HINT_FUNC

@@ -50,6 +50,7 @@
 #include "kstats_cmd.h"
 #include "kstats_direct.h"
 #include "kstats_family.h"
+#include "kstats_fn.h"
 #include "kstats_internal.h"
 #include "kstats_pair.h"
 #include "kstats_point.h"
@@ -63,25 +64,6 @@
  */
 #define KSTATS_SPEC_MAX		KSTATS_CMD_MAX
 
-/*
- * fprobe's handlers take a struct pt_regs from 6.5 to 6.13; before 6.5
- * they had other arguments, from 6.14 they take a struct ftrace_regs.  Only
- * the pt_regs form is built and tested here: fail the build rather than
- * register handlers of the wrong type (kstats.mk tells which).
- */
-#if defined(CONFIG_FPROBE) && !defined(KSTATS_FPROBE_PT_REGS)
-#error "kstats: fprobe handlers of this kernel are not supported (only 6.5 to 6.13)"
-#endif
-
-enum kstats_mech {
-	KSTATS_MECH_DIRECT,		/* kstats' trampoline (kstats_direct.c) */
-	KSTATS_MECH_FPROBE,
-	KSTATS_MECH_KRETPROBE,
-	KSTATS_MECH_KPROBE,		/* a function's entry only */
-	KSTATS_MECH_SECTION,		/* kprobes and/or tracepoints */
-	KSTATS_MECH_ARRIVAL,		/* one tracepoint */
-};
-
 static const char * const kstats_mech_names[] = {
 	[KSTATS_MECH_DIRECT] = "direct",
 	[KSTATS_MECH_FPROBE] = "fprobe",
@@ -89,14 +71,6 @@ static const char * const kstats_mech_names[] = {
 	[KSTATS_MECH_KPROBE] = "kprobe",
 	[KSTATS_MECH_SECTION] = "section",
 	[KSTATS_MECH_ARRIVAL] = "tracepoint",
-};
-
-/* What a function's entry leaves for its return. */
-struct kstats_entry {
-	u64 ts;
-	int cpu;
-	u64 val;	/* an argument taken at entry, for a value node */
-	u32 fam;	/* the family's key index, taken at entry */
 };
 
 /* The last arrival of a tracepoint on a CPU. */
@@ -123,499 +97,45 @@ struct kstats_point {
 /**
  * struct kstats_trace - the probes that feed a distribution
  * @ks: the distribution
- * @gap: the NAME.gap sibling, or NULL
+ * @fn: the function a function node times, and the value, filters and
+ *	family of any node (the mechanisms see this alone)
  * @mech: which probes
- * @fp: the fprobe of a function
- * @rp: the kretprobe of a function
- * @direct: the slot of the direct trampoline of a function
  * @ops: the mechanism that times a function, or NULL for other nodes
  * @start: start point of a section, or the tracepoint of inter-arrivals
  * @end: end point of a section
  * @exit: the tracepoint of exiting tasks, whose starts a section drops
  * @pair: a section's starts in flight
  * @marks: per CPU, the last arrival of a tracepoint
- * @last_end: per CPU, the last return, for the gap
  * @target: the function
- * @addr: its address, as kprobes resolved it
  * @floor_p50: median of the calibration, in the clock's unit
  * @maxactive: calls in flight the probe keeps, 0 for its default
  * @registered: the function's probe is registered
- * @value: what the node records instead of a duration, if anything
- * @filter: whom and what it counts
- * @rich: it has a value or filters, so takes the handlers that check them
- * @entry_only: a function node whose value and filters need no return
- * @by: what the node is split by, one histogram per key (ks->family)
  */
 struct kstats_trace {
 	struct kstats *ks;
-	struct kstats *gap;
+	struct kstats_fn fn;
 	enum kstats_mech mech;
-	struct fprobe fp;
-	struct kretprobe rp;
-	int direct;
 	const struct kstats_mech_ops *ops;
 	struct kstats_point start;
 	struct kstats_point end;
 	struct kstats_point exit;
 	struct kstats_pair pair;
 	struct kstats_mark __percpu *marks;
-	u64 __percpu *last_end;
 	char target[KSTATS_SPEC_MAX + 1];
-	unsigned long addr;
 	u64 floor_p50;
 	unsigned int maxactive;
 	bool registered;
-	struct kstats_value value;
-	struct kstats_filter filter;
-	bool rich;
-	bool entry_only;
-	struct kstats_by by;
 };
 
-/* The empty function whose traced cost is the floor of a mechanism. */
-static noinline void kstats_calibrate_target(void)
+/**
+ * kstats_calibrate_target() - the empty function whose traced cost is the
+ * floor of a mechanism
+ *
+ * Context: any; called by the calibration only.
+ */
+noinline void kstats_calibrate_target(void)
 {
 	barrier();
-}
-
-/*
- * What every function handler does: the entry stamps the time (and, for
- * local_clock(), the CPU); the return records the duration.  With a
- * constant @clock and @frac_bits (the fast handlers below) the dispatch
- * folds away; the generic handlers pass the node's own.
- */
-static __always_inline notrace u64 kstats_time_enter(struct kstats_entry *e,
-						     enum kstats_clock clock)
-{
-	u64 now = kstats_clock_now(clock);
-
-	e->ts = now;
-	if (clock == KSTATS_CLOCK_LOCAL)
-		e->cpu = raw_smp_processor_id();
-	return now;
-}
-
-/* Return: false when the sample was dropped and counted as missed. */
-static __always_inline notrace bool kstats_time_exit(struct kstats *ks,
-						     struct kstats_entry *e,
-						     enum kstats_clock clock,
-						     unsigned int frac_bits,
-						     u64 *now)
-{
-	*now = kstats_clock_now(clock);
-	/* local_clock() readings of two CPUs do not compare: drop, count. */
-	if (clock == KSTATS_CLOCK_LOCAL && e->cpu != raw_smp_processor_id()) {
-		kstats_record_missed(ks);
-		return false;
-	}
-	__KSTATS_RECORD(ks, *now - e->ts, frac_bits);
-	return true;
-}
-
-/* The generic handlers: any clock and frac_bits, and the gap sibling. */
-static __always_inline notrace void kstats_trace_enter(struct kstats_trace *t,
-						       struct kstats_entry *e)
-{
-	u64 now = kstats_time_enter(e, t->ks->clock);
-
-	if (t->gap) {
-		u64 last = this_cpu_read(*t->last_end);
-
-		if (last && now > last)
-			kstats_record(t->gap, now - last);
-	}
-}
-
-static __always_inline notrace void kstats_trace_exit(struct kstats_trace *t,
-						      struct kstats_entry *e)
-{
-	struct kstats *ks = t->ks;
-	u64 now;
-
-	if (kstats_time_exit(ks, e, ks->clock, ks->frac_bits, &now) && t->gap)
-		this_cpu_write(*t->last_end, now);
-}
-
-static notrace int kstats_fprobe_entry(struct fprobe *fp, unsigned long ip,
-				       unsigned long ret_ip,
-				       struct pt_regs *regs, void *data)
-{
-	kstats_trace_enter(container_of(fp, struct kstats_trace, fp), data);
-	return 0;
-}
-
-NOKPROBE_SYMBOL(kstats_fprobe_entry);
-
-static notrace void kstats_fprobe_exit(struct fprobe *fp, unsigned long ip,
-				       unsigned long ret_ip,
-				       struct pt_regs *regs, void *data)
-{
-	kstats_trace_exit(container_of(fp, struct kstats_trace, fp), data);
-}
-
-NOKPROBE_SYMBOL(kstats_fprobe_exit);
-
-static notrace int kstats_kretprobe_entry(struct kretprobe_instance *ri,
-					  struct pt_regs *regs)
-{
-	struct kstats_trace *t = container_of(get_kretprobe(ri),
-					      struct kstats_trace, rp);
-
-	kstats_trace_enter(t, (struct kstats_entry *)ri->data);
-	return 0;
-}
-
-NOKPROBE_SYMBOL(kstats_kretprobe_entry);
-
-static notrace int kstats_kretprobe_exit(struct kretprobe_instance *ri,
-					 struct pt_regs *regs)
-{
-	struct kstats_trace *t = container_of(get_kretprobe(ri),
-					      struct kstats_trace, rp);
-
-	kstats_trace_exit(t, (struct kstats_entry *)ri->data);
-	return 0;
-}
-
-NOKPROBE_SYMBOL(kstats_kretprobe_exit);
-
-/*
- * The fast handlers, for function nodes without a gap sibling: one entry
- * handler per clock and one exit handler per clock and frac_bits, picked
- * at registration.  The clock is read with no dispatch and the sample is
- * recorded with a compile-time frac_bits, so that kstats adds about twenty
- * instructions to what the probe mechanism itself costs.
- */
-static __always_inline struct kstats *kstats_krp_ks(struct kretprobe_instance *ri)
-{
-	return container_of(get_kretprobe(ri), struct kstats_trace, rp)->ks;
-}
-
-/*
- * The handler set of one (clock, frac_bits): fprobe and kretprobe pairs.
- * The fprobe handlers have 6.12's signatures; they are only registered on
- * kernels with CONFIG_FPROBE.
- */
-struct kstats_handlers {
-	int (*fp_entry)(struct fprobe *fp, unsigned long ip,
-			unsigned long ret_ip, struct pt_regs *regs, void *data);
-	void (*fp_exit)(struct fprobe *fp, unsigned long ip,
-			unsigned long ret_ip, struct pt_regs *regs, void *data);
-	kretprobe_handler_t krp_entry;
-	kretprobe_handler_t krp_exit;
-};
-
-/*
- * The handlers of clock c (ktime, local or tsc) and frac_bits b (0 to 5),
- * generated: kstats_{fp,krp}_entry_c and kstats_{fp,krp}_exit_cb.
- */
-#define kstats_clock_ktime	KSTATS_CLOCK_KTIME
-#define kstats_clock_local	KSTATS_CLOCK_LOCAL
-#define kstats_clock_tsc	KSTATS_CLOCK_TSC
-
-#define KSTATS_ENTRY_HANDLERS(c)					\
-static notrace int kstats_fp_entry_##c(struct fprobe *fp,		\
-				       unsigned long ip,		\
-				       unsigned long ret_ip,		\
-				       struct pt_regs *regs, void *data)	\
-{									\
-	kstats_time_enter(data, kstats_clock_##c);			\
-	return 0;							\
-}									\
-NOKPROBE_SYMBOL(kstats_fp_entry_##c);					\
-static notrace int kstats_krp_entry_##c(struct kretprobe_instance *ri,	\
-					struct pt_regs *regs)		\
-{									\
-	kstats_time_enter((struct kstats_entry *)ri->data,		\
-			  kstats_clock_##c);				\
-	return 0;							\
-}									\
-NOKPROBE_SYMBOL(kstats_krp_entry_##c)
-
-#define KSTATS_EXIT_HANDLERS(c, b)					\
-static __always_inline notrace void					\
-kstats_exit_##c##b(struct kstats *ks, void *data)			\
-{									\
-	u64 now;							\
-									\
-	kstats_time_exit(ks, data, kstats_clock_##c, b, &now);		\
-}									\
-static notrace void kstats_fp_exit_##c##b(struct fprobe *fp,		\
-					  unsigned long ip,		\
-					  unsigned long ret_ip,		\
-					  struct pt_regs *regs, void *data) \
-{									\
-	kstats_exit_##c##b(container_of(fp, struct kstats_trace, fp)->ks, \
-			   data);					\
-}									\
-NOKPROBE_SYMBOL(kstats_fp_exit_##c##b);					\
-static notrace int kstats_krp_exit_##c##b(struct kretprobe_instance *ri, \
-					  struct pt_regs *regs)		\
-{									\
-	kstats_exit_##c##b(kstats_krp_ks(ri), ri->data);		\
-	return 0;							\
-}									\
-NOKPROBE_SYMBOL(kstats_krp_exit_##c##b)
-
-#define KSTATS_HANDLERS(c, b) {						\
-	.fp_entry = kstats_fp_entry_##c,				\
-	.fp_exit = kstats_fp_exit_##c##b,				\
-	.krp_entry = kstats_krp_entry_##c,				\
-	.krp_exit = kstats_krp_exit_##c##b,				\
-}
-
-KSTATS_ENTRY_HANDLERS(ktime);
-KSTATS_ENTRY_HANDLERS(local);
-KSTATS_ENTRY_HANDLERS(tsc);
-KSTATS_EXIT_HANDLERS(ktime, 0);
-KSTATS_EXIT_HANDLERS(ktime, 1);
-KSTATS_EXIT_HANDLERS(ktime, 2);
-KSTATS_EXIT_HANDLERS(ktime, 3);
-KSTATS_EXIT_HANDLERS(ktime, 4);
-KSTATS_EXIT_HANDLERS(ktime, 5);
-KSTATS_EXIT_HANDLERS(local, 0);
-KSTATS_EXIT_HANDLERS(local, 1);
-KSTATS_EXIT_HANDLERS(local, 2);
-KSTATS_EXIT_HANDLERS(local, 3);
-KSTATS_EXIT_HANDLERS(local, 4);
-KSTATS_EXIT_HANDLERS(local, 5);
-KSTATS_EXIT_HANDLERS(tsc, 0);
-KSTATS_EXIT_HANDLERS(tsc, 1);
-KSTATS_EXIT_HANDLERS(tsc, 2);
-KSTATS_EXIT_HANDLERS(tsc, 3);
-KSTATS_EXIT_HANDLERS(tsc, 4);
-KSTATS_EXIT_HANDLERS(tsc, 5);
-
-static const struct kstats_handlers
-kstats_fast_handlers[][KSTATS_MAX_FRAC_BITS + 1] = {
-	[KSTATS_CLOCK_KTIME] = {
-		KSTATS_HANDLERS(ktime, 0), KSTATS_HANDLERS(ktime, 1),
-		KSTATS_HANDLERS(ktime, 2), KSTATS_HANDLERS(ktime, 3),
-		KSTATS_HANDLERS(ktime, 4), KSTATS_HANDLERS(ktime, 5),
-	},
-	[KSTATS_CLOCK_LOCAL] = {
-		KSTATS_HANDLERS(local, 0), KSTATS_HANDLERS(local, 1),
-		KSTATS_HANDLERS(local, 2), KSTATS_HANDLERS(local, 3),
-		KSTATS_HANDLERS(local, 4), KSTATS_HANDLERS(local, 5),
-	},
-	[KSTATS_CLOCK_TSC] = {
-		KSTATS_HANDLERS(tsc, 0), KSTATS_HANDLERS(tsc, 1),
-		KSTATS_HANDLERS(tsc, 2), KSTATS_HANDLERS(tsc, 3),
-		KSTATS_HANDLERS(tsc, 4), KSTATS_HANDLERS(tsc, 5),
-	},
-};
-
-/* The generic handlers, which also feed the gap sibling. */
-static const struct kstats_handlers kstats_gap_handlers = {
-	.fp_entry = kstats_fprobe_entry,
-	.fp_exit = kstats_fprobe_exit,
-	.krp_entry = kstats_kretprobe_entry,
-	.krp_exit = kstats_kretprobe_exit,
-};
-
-/*
- * The handlers of a node with a value or filters: the entry checks the
- * task, the CPU and the conditions on arguments, then takes an argument or
- * the time; the return checks the conditions on ret and records.  The
- * entry returns 1 for a call that is not counted, and fprobe and
- * kretprobe then skip its return; a node whose value and filters need no
- * return value records at the entry, which has no return to skip.
- */
-/*
- * The family index of this event's key: "other" for a key that cannot be
- * read, so that its sample still counts in the total and in some key.
- */
-static __always_inline notrace u32 kstats_family_key(struct kstats_trace *t,
-						     const struct kstats_args *a)
-{
-	u64 key[2];
-
-	if (!kstats_by_fetch(&t->by, a, key))
-		return t->ks->family->max;
-	return kstats_family_index(t->ks->family, key);
-}
-
-/*
- * A value or a duration of a node with values, filters or a family.  The
- * handlers are made twice (KSTATS_RICH_HANDLERS): @family is a constant,
- * so a node without a family pays nothing for them.
- */
-static __always_inline notrace void kstats_rich_record(struct kstats *ks,
-						       bool family, u32 fam,
-						       s64 v)
-{
-	if (family)
-		kstats_family_record_signed(ks, fam, v);
-	else
-		kstats_record_signed(ks, v);
-}
-
-static __always_inline notrace int kstats_rich_enter(struct kstats_trace *t,
-						     struct pt_regs *regs,
-						     struct kstats_entry *e,
-						     bool family)
-{
-	struct kstats_args a = { .regs = regs };
-	struct kstats *ks = t->ks;
-	u32 fam = 0;
-	u64 v;
-
-	switch (kstats_filter_check(&t->filter, &a, KSTATS_AT_ENTRY)) {
-	case KSTATS_SKIP:
-		return 1;
-	case KSTATS_UNREADABLE:
-		kstats_record_missed(ks);
-		return 1;
-	default:
-		break;
-	}
-	/* Any key but ret is the entry's: the task and CPU that called. */
-	if (family && !kstats_by_uses_ret(&t->by))
-		fam = kstats_family_key(t, &a);
-	if (t->value.base == KSTATS_BASE_ARG) {
-		if (!kstats_value_fetch(&t->value, &a, &v)) {
-			kstats_record_missed(ks);
-			return 1;
-		}
-		if (t->entry_only) {
-			kstats_rich_record(ks, family, fam, v);
-			return 1;
-		}
-		e->val = v;
-	} else if (t->value.base == KSTATS_BASE_NONE) {
-		kstats_time_enter(e, ks->clock);
-	}
-	if (family)
-		e->fam = fam;
-	return 0;
-}
-
-static __always_inline notrace void kstats_rich_exit(struct kstats_trace *t,
-						     struct pt_regs *regs,
-						     struct kstats_entry *e,
-						     bool family)
-{
-	struct kstats_args a = {
-		.regs = regs,
-		.ret = kstats_ret_value(regs_return_value(regs)),
-	};
-	struct kstats *ks = t->ks;
-	u32 fam = family ? e->fam : 0;
-	u64 v, now;
-
-	switch (kstats_filter_check(&t->filter, &a, KSTATS_AT_RETURN)) {
-	case KSTATS_SKIP:
-		return;
-	case KSTATS_UNREADABLE:
-		kstats_record_missed(ks);
-		return;
-	default:
-		break;
-	}
-	if (family && kstats_by_uses_ret(&t->by))
-		fam = kstats_family_key(t, &a);
-	switch (t->value.base) {
-	case KSTATS_BASE_RET:
-		if (kstats_value_fetch(&t->value, &a, &v))
-			kstats_rich_record(ks, family, fam, v);
-		else
-			kstats_record_missed(ks);
-		break;
-	case KSTATS_BASE_ARG:
-		kstats_rich_record(ks, family, fam, e->val);
-		break;
-	default:
-		if (!family) {
-			kstats_time_exit(ks, e, ks->clock, ks->frac_bits, &now);
-			break;
-		}
-		now = kstats_clock_now(ks->clock);
-		/* local_clock() readings of two CPUs do not compare. */
-		if (ks->clock == KSTATS_CLOCK_LOCAL &&
-		    e->cpu != raw_smp_processor_id())
-			kstats_record_missed(ks);
-		else
-			kstats_family_record(ks, fam, now - e->ts);
-		break;
-	}
-}
-
-/* The fprobe and kretprobe handlers of rich nodes; @f: of a family. */
-#define KSTATS_RICH_HANDLERS(sfx, f)					\
-static const bool kstats_##sfx##_is_family = (f);			\
-static notrace int kstats_fp_##sfx##_entry(struct fprobe *fp,		\
-					   unsigned long ip,		\
-					   unsigned long ret_ip,	\
-					   struct pt_regs *regs, void *data) \
-{									\
-	return kstats_rich_enter(container_of(fp, struct kstats_trace, fp), \
-				 regs, data, kstats_##sfx##_is_family);	\
-}									\
-NOKPROBE_SYMBOL(kstats_fp_##sfx##_entry);				\
-static notrace void kstats_fp_##sfx##_exit(struct fprobe *fp,		\
-					   unsigned long ip,		\
-					   unsigned long ret_ip,	\
-					   struct pt_regs *regs, void *data) \
-{									\
-	kstats_rich_exit(container_of(fp, struct kstats_trace, fp), regs, \
-			 data, kstats_##sfx##_is_family);		\
-}									\
-NOKPROBE_SYMBOL(kstats_fp_##sfx##_exit);				\
-static notrace int kstats_krp_##sfx##_entry(struct kretprobe_instance *ri, \
-					    struct pt_regs *regs)	\
-{									\
-	return kstats_rich_enter(container_of(get_kretprobe(ri),	\
-					      struct kstats_trace, rp),	\
-				 regs, (struct kstats_entry *)ri->data,	\
-				 kstats_##sfx##_is_family);		\
-}									\
-NOKPROBE_SYMBOL(kstats_krp_##sfx##_entry);				\
-static notrace int kstats_krp_##sfx##_exit(struct kretprobe_instance *ri, \
-					   struct pt_regs *regs)	\
-{									\
-	kstats_rich_exit(container_of(get_kretprobe(ri),		\
-				      struct kstats_trace, rp),		\
-			 regs, (struct kstats_entry *)ri->data,		\
-			 kstats_##sfx##_is_family);			\
-	return 0;							\
-}									\
-NOKPROBE_SYMBOL(kstats_krp_##sfx##_exit);				\
-static const struct kstats_handlers kstats_##sfx##_handlers = {		\
-	.fp_entry = kstats_fp_##sfx##_entry,				\
-	.fp_exit = kstats_fp_##sfx##_exit,				\
-	.krp_entry = kstats_krp_##sfx##_entry,				\
-	.krp_exit = kstats_krp_##sfx##_exit,				\
-}
-
-KSTATS_RICH_HANDLERS(rich, false);
-KSTATS_RICH_HANDLERS(family, true);
-
-/* A function's entry alone, where fprobe is missing: a kprobe on it. */
-static notrace int kstats_kprobe_rich(struct kprobe *kp, struct pt_regs *regs)
-{
-	struct kstats_trace *t = container_of(kp, struct kstats_trace,
-					      start.kp);
-
-	if (t->ks->family)
-		kstats_rich_enter(t, regs, NULL, true);
-	else
-		kstats_rich_enter(t, regs, NULL, false);
-	return 0;
-}
-
-NOKPROBE_SYMBOL(kstats_kprobe_rich);
-
-static const struct kstats_handlers *kstats_handlers_of(struct kstats_trace *t)
-{
-	struct kstats *ks = t->ks;
-
-	if (t->rich && ks->family)
-		return &kstats_family_handlers;
-	if (t->rich)
-		return &kstats_rich_handlers;
-	if (t->gap || ks->clock >= ARRAY_SIZE(kstats_fast_handlers))
-		return &kstats_gap_handlers;
-	return &kstats_fast_handlers[ks->clock][ks->frac_bits];
 }
 
 /*
@@ -655,7 +175,7 @@ static notrace void kstats_section_start(struct kstats_trace *t,
 		return;
 	/* A family's key is the start's, carried to the end. */
 	if (t->ks->family)
-		fam = kstats_family_key(t, a);
+		fam = kstats_fn_family_key(&t->fn, a);
 	kstats_pair_start(&t->pair, key, now, raw_smp_processor_id(), fam);
 }
 
@@ -714,7 +234,7 @@ NOKPROBE_SYMBOL(kstats_arrival);
 static __always_inline notrace bool kstats_point_counts(struct kstats_trace *t,
 							const struct kstats_args *a)
 {
-	switch (kstats_filter_check(&t->filter, a, KSTATS_AT_POINT)) {
+	switch (kstats_filter_check(&t->fn.filter, a, KSTATS_AT_POINT)) {
 	case KSTATS_COUNT:
 		return true;
 	case KSTATS_UNREADABLE:
@@ -816,10 +336,10 @@ static notrace void kstats_tp_rich_arrival(void *data, KSTATS_TP_PARAMS)
 	if (!kstats_point_counts(t, &a))
 		return;
 	if (t->ks->family)
-		fam = kstats_family_key(t, &a);
-	if (t->value.base == KSTATS_BASE_NONE)
+		fam = kstats_fn_family_key(&t->fn, &a);
+	if (t->fn.value.base == KSTATS_BASE_NONE)
 		kstats_arrival(t, fam);
-	else if (kstats_value_fetch(&t->value, &a, &v))
+	else if (kstats_value_fetch(&t->fn.value, &a, &v))
 		kstats_rich_record(t->ks, t->ks->family, fam, v);
 	else
 		kstats_record_missed(t->ks);
@@ -904,289 +424,12 @@ static bool kstats_symbol_chars(const char *s)
 	return true;
 }
 
-struct kstats_mech_ops;
-
 /* The mechanism a function node asked for ("mech"), or the best one. */
 enum kstats_mech_want {
 	KSTATS_WANT_ANY,
 	KSTATS_WANT_DIRECT,
 	KSTATS_WANT_FPROBE,
 	KSTATS_WANT_KRETPROBE,
-};
-
-#ifdef KSTATS_HAVE_DIRECT
-/*
- * Functions that do not return to their caller, or not always (a task
- * killed in them exits there).  A task that exits inside a directly traced
- * function is counted out at its exit (kstats_direct.c), but for these that
- * would be the rule rather than the exception: they take fprobe, whose
- * return hooks are per task and go with it.
- */
-static bool kstats_is_noreturn(const char *sym)
-{
-	static const char * const names[] = {
-		"do_exit", "do_group_exit", "make_task_dead", "kthread_exit",
-		"kthread_complete_and_exit", "do_task_dead", "panic",
-		"nmi_panic", "get_signal", "arch_do_signal_or_restart",
-		"x64_sys_call", "do_syscall_64", "__x64_sys_exit",
-		"__x64_sys_exit_group", "__do_sys_exit", "__do_sys_exit_group",
-		"__se_sys_exit", "__se_sys_exit_group", "do_coredump",
-		"rewind_stack_and_make_dead", "__module_put_and_kthread_exit",
-	};
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(sym, names[i]))
-			return true;
-	return false;
-}
-
-/*
- * The fentry call site of the function (resolved when the node was made,
- * or the calibration's function): past an ENDBR, where IBT puts one; and
- * the module it is in.  ftrace checks that it is one of its sites.
- */
-static void kstats_direct_site(struct kstats_trace *t, unsigned long *ip,
-			       char *mod, size_t size)
-{
-	char sym[KSYM_SYMBOL_LEN], *open, *close;
-	unsigned long a = t->target[0] ? t->addr :
-			  (unsigned long)kstats_calibrate_target;
-	u32 insn;
-
-	/* endbr64: f3 0f 1e fa */
-	if (!copy_from_kernel_nofault(&insn, (void *)a, sizeof(insn)) &&
-	    insn == 0xfa1e0ff3)
-		a += sizeof(insn);
-	*ip = a;
-	/* "name+off/size [module]": the module's name, if any. */
-	mod[0] = '\0';
-	sprint_symbol(sym, a);
-	open = strchr(sym, '[');
-	if (open) {
-		close = strchr(open, ']');
-		if (close && close - open - 1 < size) {
-			memcpy(mod, open + 1, close - open - 1);
-			mod[close - open - 1] = '\0';
-		}
-	}
-}
-
-/*
- * Time the function with kstats' trampoline.  Return: 0, or why not, as
- * an errno and a reason for the kernel log.
- */
-static int kstats_register_direct(struct kstats_trace *t, const char **why)
-{
-	struct kstats_btf_func f = { 0 };
-	char mod[MODULE_NAME_LEN];
-	unsigned long ip;
-	int err, slot;
-
-	if (t->rich || t->gap) {
-		*why = "values, filters, families and gap take fprobe's handlers";
-		return -EOPNOTSUPP;
-	}
-	if (t->target[0] && kstats_is_noreturn(t->target)) {
-		*why = "a call of it may never return";
-		return -EOPNOTSUPP;
-	}
-	kstats_direct_site(t, &ip, mod, sizeof(mod));
-	if (t->target[0]) {
-		err = kstats_btf_func(t->target, mod[0] ? mod : NULL, &f);
-		if (err == -EOPNOTSUPP) {
-			*why = "it takes variable arguments";
-			return err;
-		}
-		if (err) {
-			*why = "its arguments are not in the BTF";
-			return err;
-		}
-	}
-	slot = kstats_direct_attach(t->ks, t->target, ip, &f);
-	if (slot < 0) {
-		switch (slot) {
-		case -EBUSY:
-			*why = "it has another direct caller (a BPF trampoline?)";
-			break;
-		case -ENOSPC:
-			*why = "all direct slots are in use";
-			break;
-		case -E2BIG:
-			*why = "too many stack arguments to copy";
-			break;
-		default:
-			*why = "ftrace cannot call it directly";
-			break;
-		}
-		return slot;
-	}
-	t->direct = slot;
-	return 0;
-}
-
-static void kstats_detach_direct(struct kstats_trace *t)
-{
-	kstats_direct_detach(t->direct);
-}
-#else
-static int kstats_register_direct(struct kstats_trace *t, const char **why)
-{
-	*why = "this kernel has no direct calls kstats can use (x86-64 only)";
-	return -EOPNOTSUPP;
-}
-
-static void kstats_detach_direct(struct kstats_trace *t)
-{
-}
-#endif /* KSTATS_HAVE_DIRECT */
-
-static int kstats_attach_direct(struct kstats_trace *t,
-				unsigned int maxactive, const char **why)
-{
-	return kstats_register_direct(t, why);
-}
-
-static u64 kstats_missed_none(struct kstats_trace *t)
-{
-	return 0;
-}
-
-#ifdef CONFIG_FPROBE
-static int kstats_attach_fprobe(struct kstats_trace *t,
-				unsigned int maxactive, const char **why)
-{
-	const struct kstats_handlers *h = kstats_handlers_of(t);
-
-	t->fp.entry_handler = h->fp_entry;
-	/* Without an exit handler, fprobe hooks no return. */
-	t->fp.exit_handler = t->entry_only ? NULL : h->fp_exit;
-	t->fp.entry_data_size = sizeof(struct kstats_entry);
-	t->fp.nr_maxactive = maxactive;
-	*why = "no ftrace-able function of that name";
-	if (t->target[0])
-		return register_fprobe(&t->fp, t->target, NULL);
-	return register_fprobe(&t->fp, "kstats_calibrate_target", NULL);
-}
-
-static void kstats_detach_fprobe(struct kstats_trace *t)
-{
-	unregister_fprobe(&t->fp);
-}
-
-static u64 kstats_missed_fprobe(struct kstats_trace *t)
-{
-	return READ_ONCE(t->fp.nmissed);
-}
-#else
-static int kstats_attach_fprobe(struct kstats_trace *t,
-				unsigned int maxactive, const char **why)
-{
-	*why = "this kernel has no fprobe";
-	return -EOPNOTSUPP;
-}
-
-static void kstats_detach_fprobe(struct kstats_trace *t)
-{
-}
-
-#define kstats_missed_fprobe kstats_missed_none
-#endif /* CONFIG_FPROBE */
-
-/* A function whose value and filters need no return: its entry alone. */
-static int kstats_attach_kprobe(struct kstats_trace *t,
-				unsigned int maxactive, const char **why)
-{
-	t->start.kp.symbol_name = t->target;
-	t->start.kp.pre_handler = kstats_kprobe_rich;
-	*why = "kprobes cannot probe it";
-	return register_kprobe(&t->start.kp);
-}
-
-static void kstats_detach_kprobe(struct kstats_trace *t)
-{
-	unregister_kprobe(&t->start.kp);
-}
-
-static u64 kstats_missed_kprobe(struct kstats_trace *t)
-{
-	return READ_ONCE(t->start.kp.nmissed);
-}
-
-static int kstats_attach_kretprobe(struct kstats_trace *t,
-				   unsigned int maxactive, const char **why)
-{
-	const struct kstats_handlers *h = kstats_handlers_of(t);
-
-	t->rp.handler = h->krp_exit;
-	t->rp.entry_handler = h->krp_entry;
-	t->rp.data_size = sizeof(struct kstats_entry);
-	t->rp.maxactive = maxactive;
-	if (t->target[0])
-		t->rp.kp.symbol_name = t->target;
-	else
-		t->rp.kp.addr = (kprobe_opcode_t *)kstats_calibrate_target;
-	*why = "kretprobes cannot probe it";
-	return register_kretprobe(&t->rp);
-}
-
-static void kstats_detach_kretprobe(struct kstats_trace *t)
-{
-	unregister_kretprobe(&t->rp);
-}
-
-static u64 kstats_missed_kretprobe(struct kstats_trace *t)
-{
-	return (u64)READ_ONCE(t->rp.nmissed) + READ_ONCE(t->rp.kp.nmissed);
-}
-
-/**
- * struct kstats_mech_ops - a mechanism that times a function
- * @mech: which, for the header
- * @attach: start timing t->target (the calibration's function if empty);
- *	@why says why not, for the kernel log
- * @detach: stop, and wait for what must be waited for before the node's
- *	memory goes (the direct slot waits on its own)
- * @missed: the mechanism's own count of lost samples
- *
- * The trace code drives a function node through this table alone; each
- * mechanism's details stay behind it (kstats_direct.c for the trampoline).
- * The calibration is the same attach on kstats' empty function.
- */
-struct kstats_mech_ops {
-	enum kstats_mech mech;
-	int (*attach)(struct kstats_trace *t, unsigned int maxactive,
-		      const char **why);
-	void (*detach)(struct kstats_trace *t);
-	u64 (*missed)(struct kstats_trace *t);
-};
-
-static const struct kstats_mech_ops kstats_direct_ops = {
-	.mech = KSTATS_MECH_DIRECT,
-	.attach = kstats_attach_direct,
-	.detach = kstats_detach_direct,
-	.missed = kstats_missed_none,
-};
-
-static const struct kstats_mech_ops kstats_fprobe_ops = {
-	.mech = KSTATS_MECH_FPROBE,
-	.attach = kstats_attach_fprobe,
-	.detach = kstats_detach_fprobe,
-	.missed = kstats_missed_fprobe,
-};
-
-static const struct kstats_mech_ops kstats_kprobe_ops = {
-	.mech = KSTATS_MECH_KPROBE,
-	.attach = kstats_attach_kprobe,
-	.detach = kstats_detach_kprobe,
-	.missed = kstats_missed_kprobe,
-};
-
-static const struct kstats_mech_ops kstats_kretprobe_ops = {
-	.mech = KSTATS_MECH_KRETPROBE,
-	.attach = kstats_attach_kretprobe,
-	.detach = kstats_detach_kretprobe,
-	.missed = kstats_missed_kretprobe,
 };
 
 /*
@@ -1201,31 +444,34 @@ static int kstats_register_function(struct kstats_trace *t,
 				    unsigned int maxactive)
 {
 	const struct kstats_mech_ops *tries[3];
-	const struct kstats_mech_ops *krp = t->entry_only ?
-					    &kstats_kprobe_ops :
-					    &kstats_kretprobe_ops;
 	int n = 0, i, err = -EOPNOTSUPP;
 
+	t->fn.ks = t->ks;
+	t->fn.target = t->target;
+#ifdef KSTATS_HAVE_DIRECT
 	if (want == KSTATS_WANT_ANY || want == KSTATS_WANT_DIRECT)
-		tries[n++] = &kstats_direct_ops;
-	if (IS_ENABLED(CONFIG_FPROBE) &&
-	    (want == KSTATS_WANT_ANY || want == KSTATS_WANT_FPROBE))
-		tries[n++] = &kstats_fprobe_ops;
+		tries[n++] = &kstats_mech_direct;
+#endif
+#ifdef CONFIG_FPROBE
+	if (want == KSTATS_WANT_ANY || want == KSTATS_WANT_FPROBE)
+		tries[n++] = &kstats_mech_fprobe;
+#endif
 	if (want != KSTATS_WANT_DIRECT)
-		tries[n++] = krp;
+		tries[n++] = t->fn.entry_only ? &kstats_mech_kprobe :
+						&kstats_mech_kretprobe;
 
 	for (i = 0; i < n; i++) {
 		const struct kstats_mech_ops *ops = tries[i];
 		const char *why = "";
 
-		err = ops->attach(t, maxactive, &why);
+		err = ops->attach(&t->fn, maxactive, &why);
 		if (!err) {
 			t->ops = ops;
 			t->mech = ops->mech;
 			t->registered = true;
 			return 0;
 		}
-		if (ops == &kstats_direct_ops) {
+		if (ops->mech == KSTATS_MECH_DIRECT) {
 			if (want == KSTATS_WANT_DIRECT) {
 				pr_warn_ratelimited("%s: cannot trace '%s' directly: %s (%d)\n",
 						    t->ks->name, t->target, why,
@@ -1236,7 +482,7 @@ static int kstats_register_function(struct kstats_trace *t,
 			if (t->target[0])
 				pr_info_ratelimited("%s: '%s' not traced directly: %s; falling back\n",
 						    t->ks->name, t->target, why);
-		} else if (ops == &kstats_fprobe_ops && err != -EINVAL &&
+		} else if (ops->mech == KSTATS_MECH_FPROBE && err != -EINVAL &&
 			   err != -ENOENT) {
 			return err;
 		}
@@ -1248,7 +494,7 @@ static void kstats_unregister_function(struct kstats_trace *t)
 {
 	if (!t->registered)
 		return;
-	t->ops->detach(t);
+	t->ops->detach(&t->fn);
 	t->registered = false;
 }
 
@@ -1431,7 +677,7 @@ static u64 kstats_trace_missed(struct kstats *ks)
 	struct kstats_trace *t = ks->priv;
 
 	if (t->ops)
-		return t->ops->missed(t);
+		return t->ops->missed(&t->fn);
 	if (t->mech == KSTATS_MECH_SECTION)
 		return READ_ONCE(t->start.kp.nmissed) +
 		       READ_ONCE(t->end.kp.nmissed);
@@ -1485,20 +731,22 @@ static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
 		seq_printf(m, " start %s", t->start.spec);
 		break;
 	}
-	if (t->gap)
-		seq_printf(m, " gap %s", t->gap->name);
+	if (t->fn.gap)
+		seq_printf(m, " gap %s", t->fn.gap->name);
 	if (t->mech <= KSTATS_MECH_KRETPROBE &&
-	    t->value.base == KSTATS_BASE_NONE)
+	    t->fn.value.base == KSTATS_BASE_NONE)
 		seq_printf(m, " floor_p50 %llu", t->floor_p50);
+	if (t->registered && t->ops->describe)
+		t->ops->describe(&t->fn, m);
 	seq_putc(m, '\n');
-	if (t->value.base != KSTATS_BASE_NONE) {
-		kstats_value_format(&t->value, buf, sizeof(buf));
+	if (t->fn.value.base != KSTATS_BASE_NONE) {
+		kstats_value_format(&t->fn.value, buf, sizeof(buf));
 		seq_printf(m, "# value %s\n", buf);
 	}
 	if (t->mech == KSTATS_MECH_SECTION) {
 		kstats_section_show(t, m, buf, sizeof(buf));
-	} else if (!kstats_filter_is_empty(&t->filter)) {
-		kstats_filter_format(&t->filter, buf, sizeof(buf));
+	} else if (!kstats_filter_is_empty(&t->fn.filter)) {
+		kstats_filter_format(&t->fn.filter, buf, sizeof(buf));
 		seq_printf(m, "# filter %s\n", buf);
 	}
 }
@@ -1512,8 +760,8 @@ static void kstats_trace_retire(struct kstats *ks)
 	struct kstats_trace *t = ks->priv;
 
 	kstats_trace_unregister(t);
-	kstats_destroy(t->gap);
-	t->gap = NULL;
+	kstats_destroy(t->fn.gap);
+	t->fn.gap = NULL;
 }
 
 /* With the memory, from an irq_work: nothing here may sleep. */
@@ -1521,8 +769,10 @@ static void kstats_trace_release(struct kstats *ks)
 {
 	struct kstats_trace *t = ks->priv;
 
+	if (t->ops && t->ops->release)
+		t->ops->release(&t->fn);
 	free_percpu(t->marks);
-	free_percpu(t->last_end);
+	free_percpu(t->fn.last_end);
 	kstats_pair_free(&t->pair);
 	kfree(t);
 }
@@ -1549,6 +799,7 @@ static void kstats_trace_calibrate(struct kstats_trace *t)
 	c->ks = kstats_alloc(&cfg, KSTATS_BY_KSTATS);
 	if (IS_ERR(c->ks))
 		goto out_free;
+	c->fn.addr = (unsigned long)kstats_calibrate_target;
 	if (kstats_register_function(c, t->mech == KSTATS_MECH_DIRECT ?
 				     KSTATS_WANT_DIRECT :
 				     t->mech == KSTATS_MECH_FPROBE ?
@@ -1558,6 +809,8 @@ static void kstats_trace_calibrate(struct kstats_trace *t)
 	for (i = 0; i < KSTATS_CALIBRATE_CALLS; i++)
 		kstats_calibrate_target();
 	kstats_unregister_function(c);
+	if (c->ops->release)
+		c->ops->release(&c->fn);
 	if (!kstats_snapshot_take(c->ks, &snap)) {
 		kstats_snapshot_summary(&snap, &sum);
 		t->floor_p50 = sum.p50;
@@ -1631,7 +884,7 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	kstats_section_point(&t->start, &cmd->point[0]);
 	kstats_section_point(&t->end, &cmd->point[1]);
 	/* A family's value key is read at the start. */
-	t->start.rich |= t->by.kind == KSTATS_BY_VALUE;
+	t->start.rich |= t->fn.by.kind == KSTATS_BY_VALUE;
 	err = kstats_pair_init(&t->pair, cmd->inflight ?: KSTATS_PAIR_DEFAULT);
 	if (err)
 		return err;
@@ -1690,7 +943,7 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		if (!t->marks)
 			return -ENOMEM;
 		return kstats_register_point(t, &t->start, cmd->target,
-					     t->rich ?
+					     t->fn.rich ?
 					     (void *)kstats_tp_rich_arrival :
 					     (void *)kstats_tp_arrival, NULL);
 	}
@@ -1705,7 +958,7 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 				    name, cmd->target, KSTATS_SPEC_MAX);
 		return -ENAMETOOLONG;
 	}
-	err = kstats_check_symbol(name, t->target, 0, false, &t->addr);
+	err = kstats_check_symbol(name, t->target, 0, false, &t->fn.addr);
 	if (err)
 		return err;
 	t->maxactive = cmd->maxactive;
@@ -1734,14 +987,14 @@ static int kstats_trace_gap(struct kstats_trace *t, struct kstats_cmd *cmd)
 				    cmd->cfg.name);
 		return -EINVAL;
 	}
-	t->last_end = alloc_percpu(u64);
-	if (!t->last_end)
+	t->fn.last_end = alloc_percpu(u64);
+	if (!t->fn.last_end)
 		return -ENOMEM;
 	cfg.name = gapname;
 	gap = kstats_alloc(&cfg, KSTATS_BY_KSTATS);
 	if (IS_ERR(gap))
 		return PTR_ERR(gap);
-	t->gap = gap;
+	t->fn.gap = gap;
 	return 0;
 }
 
@@ -1773,16 +1026,18 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	}
 	/* From here on, retiring and putting @ks cleans up after @t. */
 	t->ks = ks;
-	t->value = cmd->value;
-	t->filter = cmd->filter;
-	t->by = cmd->by;
-	t->rich = t->value.base != KSTATS_BASE_NONE ||
-		  !kstats_filter_is_empty(&t->filter) ||
-		  t->by.kind != KSTATS_BY_NONE;
+	t->fn.ks = ks;
+	t->fn.target = t->target;
+	t->fn.value = cmd->value;
+	t->fn.filter = cmd->filter;
+	t->fn.by = cmd->by;
+	t->fn.rich = t->fn.value.base != KSTATS_BASE_NONE ||
+		  !kstats_filter_is_empty(&t->fn.filter) ||
+		  t->fn.by.kind != KSTATS_BY_NONE;
 	/* Nothing to take at the return: probe the entry alone. */
-	t->entry_only = t->value.base == KSTATS_BASE_ARG &&
-			!kstats_filter_uses_ret(&t->filter) &&
-			!kstats_by_uses_ret(&t->by);
+	t->fn.entry_only = t->fn.value.base == KSTATS_BASE_ARG &&
+			!kstats_filter_uses_ret(&t->fn.filter) &&
+			!kstats_by_uses_ret(&t->fn.by);
 	ks->priv = t;
 	ks->show_source = kstats_trace_show;
 	ks->extra_missed = kstats_trace_missed;
@@ -1790,21 +1045,21 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	ks->release = kstats_trace_release;
 
 	err = cmd->gap ? kstats_trace_gap(t, cmd) : 0;
-	if (!err && t->value.base != KSTATS_BASE_NONE)
+	if (!err && t->fn.value.base != KSTATS_BASE_NONE)
 		err = kstats_negative_enable(ks, true);
-	if (!err && t->by.kind != KSTATS_BY_NONE)
+	if (!err && t->fn.by.kind != KSTATS_BY_NONE)
 		err = kstats_trace_family(t, cmd);
 	if (!err)
 		err = kstats_trace_setup(t, cmd);
 	if (err)
 		goto fail;
 	if (t->mech <= KSTATS_MECH_KRETPROBE &&
-	    t->value.base == KSTATS_BASE_NONE)
+	    t->fn.value.base == KSTATS_BASE_NONE)
 		kstats_trace_calibrate(t);
 
 	kstats_trace_origin(cmd, origin, sizeof(origin));
-	if (t->gap)
-		err = kstats_publish(t->gap, "gap");
+	if (t->fn.gap)
+		err = kstats_publish(t->fn.gap, "gap");
 	if (!err)
 		err = kstats_publish(ks, origin);
 	if (!err)

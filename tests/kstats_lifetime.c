@@ -23,6 +23,8 @@
  *   exit_inside   a kthread calls kstats_lifetime_leave(), which never
  *                 returns: the thread exits inside it (for the direct
  *                 trampoline's exit handling); returns once it has
+ *   pair N        N calls of kstats_lifetime_pair(), which returns 16
+ *                 bytes (%rax and %rdx): EIO if a result comes back wrong
  *
  * Errors: ENOENT for "get" of an unknown name or a command that needs the
  * held reference when there is none, EBUSY for "get" while one is held and
@@ -41,6 +43,7 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -188,6 +191,45 @@ static int lt_exit_inside(void)
 	return 0;
 }
 
+/* Sixteen bytes returned by value: in %rax and %rdx on x86-64. */
+struct lt_pair {
+	u64 lo;
+	u64 hi;
+};
+
+/*
+ * A function that returns a struct lt_pair, for a tracer to keep both
+ * halves of; __noipa keeps the compiler from changing how it returns.
+ */
+static noinline __noipa struct lt_pair kstats_lifetime_pair(u64 v)
+{
+	struct lt_pair p = { .lo = v, .hi = ~v ^ 0x5a5a5a5a5a5a5a5aULL };
+
+	return p;
+}
+
+/* "pair N": N calls of kstats_lifetime_pair(), each result checked. */
+static int lt_pairs(const char *arg)
+{
+	unsigned int i, n;
+	int err;
+
+	err = kstrtouint(arg, 0, &n);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		u64 v = get_random_u64();
+		struct lt_pair p = kstats_lifetime_pair(v);
+
+		if (p.lo != v || p.hi != (~v ^ 0x5a5a5a5a5a5a5a5aULL)) {
+			pr_err("kstats_lifetime_pair(%llx) returned %llx %llx\n",
+			       v, p.lo, p.hi);
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
 /* One command; @arg is what follows the first blank, or "". */
 static int lt_command(const char *cmd, const char *arg)
 {
@@ -197,6 +239,8 @@ static int lt_command(const char *cmd, const char *arg)
 		return lt_fire(arg);
 	if (!strcmp(cmd, "exit_inside") && !*arg)
 		return lt_exit_inside();
+	if (!strcmp(cmd, "pair"))
+		return lt_pairs(arg);
 	if (!strcmp(cmd, "get")) {
 		if (lt_ks)
 			return -EBUSY;

@@ -1475,10 +1475,11 @@ static void kstats_tb_func(struct kstats_test_btf *b, u32 *id, u32 name,
 
 static void kstats_test_btf_place(struct kunit *test)
 {
-	static const char strs[] = "\0long\0big\0pair\0tl\0f9\0f0\0fbig\0flate\0fva\0fret";
+	static const char strs[] = "\0long\0big\0pair\0tl\0f9\0f0\0fbig\0flate\0fva\0fret\0fpr";
 	/* offsets of the names in strs */
 	enum { LONG = 1, BIG = 6, PAIR = 10, TLONG = 15, NINE = 18, NONE = 21,
-	       BIGARG = 24, PAIRLATE = 29, VARARG = 35, BIGRET = 39 };
+	       BIGARG = 24, PAIRLATE = 29, VARARG = 35, BIGRET = 39,
+	       PAIRRET = 44 };
 	/* type ids: 1 long, 2 long *, 3 big (24 bytes), 4 pair (16 bytes),
 	 * 5 tlong (typedef), 6 const tlong; functions from 7 on
 	 */
@@ -1491,20 +1492,26 @@ static void kstats_test_btf_place(struct kunit *test)
 		const char *name;
 		u8 nregs;
 		u16 nstack;
+		u8 ret_regs;
 	} want[] = {
 		/* do_mmap()'s shape: nine scalars, three on the stack */
-		{ "f9", 6, 3 },
-		{ "f0", 0, 0 },
+		{ "f9", 6, 3, 1 },
+		/* void f0(void) */
+		{ "f0", 0, 0, 0 },
 		/* a 24-byte structure by value: on the stack; the long after
 		 * it in a register
 		 */
-		{ "fbig", 1, 3 },
+		{ "fbig", 1, 3, 1 },
 		/* a 16-byte pair with one register left: on the stack; the
 		 * next long in the last register
 		 */
-		{ "flate", 6, 2 },
-		/* a returned 24-byte structure takes %rdi for its pointer */
-		{ "fret", 6, 1 },
+		{ "flate", 6, 2, 1 },
+		/* a returned 24-byte structure takes %rdi for its pointer,
+		 * and comes back through memory
+		 */
+		{ "fret", 6, 1, 0 },
+		/* a returned 16-byte pair comes back in %rax and %rdx */
+		{ "fpr", 0, 0, 2 },
 	};
 	struct kstats_test_btf *b;
 	struct btf_header *h;
@@ -1528,6 +1535,7 @@ static void kstats_test_btf_place(struct kunit *test)
 	kstats_tb_func(b, &id, PAIRLATE, 1, pairlate, 7);
 	kstats_tb_func(b, &id, VARARG, 1, vararg, 3);
 	kstats_tb_func(b, &id, BIGRET, 3, six, 6);
+	kstats_tb_func(b, &id, PAIRRET, 4, NULL, 0);
 	KUNIT_ASSERT_LT(test, b->n, ARRAY_SIZE(b->w));
 
 	size = sizeof(*h) + b->n * sizeof(u32) + sizeof(strs);
@@ -1549,6 +1557,7 @@ static void kstats_test_btf_place(struct kunit *test)
 				    0, "%s", want[i].name);
 		KUNIT_EXPECT_EQ_MSG(test, f.nregs, want[i].nregs, "%s", want[i].name);
 		KUNIT_EXPECT_EQ_MSG(test, f.nstack, want[i].nstack, "%s", want[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, f.ret_regs, want[i].ret_regs, "%s", want[i].name);
 	}
 	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "fva", &f), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "long", &f), -ENOENT);

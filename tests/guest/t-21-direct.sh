@@ -87,7 +87,9 @@ else
 	# (a kthread of kstats_lifetime.ko calls a function that never returns)
 	check "insmod kstats_lifetime.ko (direct)" insmod $KB/kstats_lifetime.ko
 	r=$(ctl $KS/_control 'trace kstats_lifetime_leave name d_leave mech direct')
+	leave_btf=
 	if [ "$r" = ok ]; then
+		leave_btf=1
 		check "a kthread exits inside the directly traced function" \
 			kload ctl /sys/kernel/debug/kstats_lifetime/ctl exit_inside
 		expect "its call is counted out, as missed" \
@@ -96,6 +98,25 @@ else
 	else
 		skip "a task that exits inside a directly traced function" \
 			"kstats_lifetime_leave not traced directly here ($r: no BTF for test modules)"
+	fi
+
+	# --- a 16-byte return (%rax and %rdx): kept, by the fallback --------
+	r=$(ctl $KS/_control 'trace kstats_lifetime_pair name d_pair')
+	expect "trace kstats_lifetime_pair (returns 16 bytes)" "$r" ok
+	expect_match "kstats_lifetime_pair is not traced directly" \
+		"$(field $KS/d_pair source mechanism)" '^(fprobe|kretprobe)$'
+	check "500 calls return both halves intact while traced" \
+		kload ctl /sys/kernel/debug/kstats_lifetime/ctl "pair 500"
+	expect "500 calls, 500 samples" "$(field $KS/d_pair name samples)" 500
+	expect "remove d_pair" "$(ctl $KS/_control 'remove d_pair')" ok
+	if [ -n "$leave_btf" ]; then
+		expect_match "the fallback says why" "$(dmesg | grep "d_pair: 'kstats_lifetime_pair' not traced directly" | tail -1)" \
+			"returns 16 bytes"
+		expect "mech direct refuses it: EOPNOTSUPP" \
+			"$(ctl $KS/_control 'trace kstats_lifetime_pair name d_pair2 mech direct')" EOPNOTSUPP
+	else
+		skip "the fallback says why (16 bytes)" "no BTF for test modules here"
+		skip "mech direct refuses a 16-byte return" "no BTF for test modules here"
 	fi
 	check "rmmod kstats_lifetime" rmmod kstats_lifetime
 

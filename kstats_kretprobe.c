@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kretprobe mechanism: a function timed by a kretprobe, the fallback
+ * on kernels without fprobe and for functions ftrace cannot hook.  The
+ * start time travels in the instance's data, so recursion, nesting and
+ * sleeping pair correctly; a call that finds no free instance is counted
+ * as missed (maxactive sets how many there are).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "kstats_fn.h"
+
+/* The kretprobe of one function; @ks is @fn's, one load from the handler. */
+struct kstats_kretprobe {
+	struct kretprobe rp;
+	struct kstats *ks;
+	struct kstats_fn *fn;
+};
+
+static __always_inline struct kstats_kretprobe *
+kstats_krp_of(struct kretprobe_instance *ri)
+{
+	return container_of(get_kretprobe(ri), struct kstats_kretprobe, rp);
+}
+
+/* The generic handlers, which also feed the gap sibling. */
+static notrace int kstats_krp_entry(struct kretprobe_instance *ri,
+				    struct pt_regs *regs)
+{
+	kstats_fn_enter(kstats_krp_of(ri)->fn, (struct kstats_entry *)ri->data);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kstats_krp_entry);
+
+static notrace int kstats_krp_exit(struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
+{
+	kstats_fn_exit(kstats_krp_of(ri)->fn, (struct kstats_entry *)ri->data);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(kstats_krp_exit);
+
+/*
+ * The fast handlers, for function nodes without a gap sibling: one entry
+ * handler per clock and one exit handler per clock and frac_bits (0 to 5),
+ * picked at attach, as fprobe's (kstats_fprobe.c).
+ */
+#define KSTATS_KRP_ENTRY(c)						\
+static notrace int kstats_krp_entry_##c(struct kretprobe_instance *ri,	\
+					struct pt_regs *regs)		\
+{									\
+	kstats_time_enter((struct kstats_entry *)ri->data,		\
+			  kstats_clock_##c);				\
+	return 0;							\
+}									\
+NOKPROBE_SYMBOL(kstats_krp_entry_##c)
+
+#define KSTATS_KRP_EXIT(c, b)						\
+static notrace int kstats_krp_exit_##c##b(struct kretprobe_instance *ri, \
+					  struct pt_regs *regs)		\
+{									\
+	u64 now;							\
+									\
+	kstats_time_exit(kstats_krp_of(ri)->ks,				\
+			 (struct kstats_entry *)ri->data,		\
+			 kstats_clock_##c, b, &now);			\
+	return 0;							\
+}									\
+NOKPROBE_SYMBOL(kstats_krp_exit_##c##b)
+
+KSTATS_KRP_ENTRY(ktime);
+KSTATS_KRP_ENTRY(local);
+KSTATS_KRP_ENTRY(tsc);
+KSTATS_KRP_EXIT(ktime, 0);
+KSTATS_KRP_EXIT(ktime, 1);
+KSTATS_KRP_EXIT(ktime, 2);
+KSTATS_KRP_EXIT(ktime, 3);
+KSTATS_KRP_EXIT(ktime, 4);
+KSTATS_KRP_EXIT(ktime, 5);
+KSTATS_KRP_EXIT(local, 0);
+KSTATS_KRP_EXIT(local, 1);
+KSTATS_KRP_EXIT(local, 2);
+KSTATS_KRP_EXIT(local, 3);
+KSTATS_KRP_EXIT(local, 4);
+KSTATS_KRP_EXIT(local, 5);
+KSTATS_KRP_EXIT(tsc, 0);
+KSTATS_KRP_EXIT(tsc, 1);
+KSTATS_KRP_EXIT(tsc, 2);
+KSTATS_KRP_EXIT(tsc, 3);
+KSTATS_KRP_EXIT(tsc, 4);
+KSTATS_KRP_EXIT(tsc, 5);
+
+static const kretprobe_handler_t kstats_krp_fast_entry[] = {
+	[KSTATS_CLOCK_KTIME] = kstats_krp_entry_ktime,
+	[KSTATS_CLOCK_LOCAL] = kstats_krp_entry_local,
+	[KSTATS_CLOCK_TSC] = kstats_krp_entry_tsc,
+};
+
+static const kretprobe_handler_t
+kstats_krp_fast_exit[][KSTATS_MAX_FRAC_BITS + 1] = {
+	[KSTATS_CLOCK_KTIME] = {
+		kstats_krp_exit_ktime0, kstats_krp_exit_ktime1,
+		kstats_krp_exit_ktime2, kstats_krp_exit_ktime3,
+		kstats_krp_exit_ktime4, kstats_krp_exit_ktime5,
+	},
+	[KSTATS_CLOCK_LOCAL] = {
+		kstats_krp_exit_local0, kstats_krp_exit_local1,
+		kstats_krp_exit_local2, kstats_krp_exit_local3,
+		kstats_krp_exit_local4, kstats_krp_exit_local5,
+	},
+	[KSTATS_CLOCK_TSC] = {
+		kstats_krp_exit_tsc0, kstats_krp_exit_tsc1,
+		kstats_krp_exit_tsc2, kstats_krp_exit_tsc3,
+		kstats_krp_exit_tsc4, kstats_krp_exit_tsc5,
+	},
+};
+
+/*
+ * The handlers of nodes with values, filters or a family (kstats_fn.h):
+ * an entry that returns 1 makes kretprobe skip that call's return.
+ */
+#define KSTATS_KRP_RICH(sfx, f)						\
+static const bool kstats_krp_##sfx##_family = (f);			\
+static notrace int kstats_krp_##sfx##_entry(struct kretprobe_instance *ri, \
+					    struct pt_regs *regs)	\
+{									\
+	return kstats_rich_enter(kstats_krp_of(ri)->fn, regs,		\
+				 (struct kstats_entry *)ri->data,	\
+				 kstats_krp_##sfx##_family);		\
+}									\
+NOKPROBE_SYMBOL(kstats_krp_##sfx##_entry);				\
+static notrace int kstats_krp_##sfx##_exit(struct kretprobe_instance *ri, \
+					   struct pt_regs *regs)	\
+{									\
+	kstats_rich_exit(kstats_krp_of(ri)->fn, regs,			\
+			 (struct kstats_entry *)ri->data,		\
+			 kstats_krp_##sfx##_family);			\
+	return 0;							\
+}									\
+NOKPROBE_SYMBOL(kstats_krp_##sfx##_exit)
+
+KSTATS_KRP_RICH(rich, false);
+KSTATS_KRP_RICH(family, true);
+
+static int kstats_kretprobe_attach(struct kstats_fn *fn,
+				   unsigned int maxactive, const char **why)
+{
+	struct kstats_kretprobe *p;
+	struct kstats *ks = fn->ks;
+	int err;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p) {
+		*why = "out of memory";
+		return -ENOMEM;
+	}
+	p->ks = ks;
+	p->fn = fn;
+	switch (kstats_fn_kind(fn)) {
+	case KSTATS_FN_FAST:
+		p->rp.entry_handler = kstats_krp_fast_entry[ks->clock];
+		p->rp.handler = kstats_krp_fast_exit[ks->clock][ks->frac_bits];
+		break;
+	case KSTATS_FN_GAP:
+		p->rp.entry_handler = kstats_krp_entry;
+		p->rp.handler = kstats_krp_exit;
+		break;
+	case KSTATS_FN_RICH:
+		p->rp.entry_handler = kstats_krp_rich_entry;
+		p->rp.handler = kstats_krp_rich_exit;
+		break;
+	case KSTATS_FN_FAMILY:
+		p->rp.entry_handler = kstats_krp_family_entry;
+		p->rp.handler = kstats_krp_family_exit;
+		break;
+	}
+	p->rp.data_size = sizeof(struct kstats_entry);
+	p->rp.maxactive = maxactive;
+	if (fn->target[0])
+		p->rp.kp.symbol_name = fn->target;
+	else
+		p->rp.kp.addr = (kprobe_opcode_t *)fn->addr;
+	*why = "kretprobes cannot probe it";
+	err = register_kretprobe(&p->rp);
+	if (err) {
+		kfree(p);
+		return err;
+	}
+	fn->mech_data = p;
+	return 0;
+}
+
+static void kstats_kretprobe_detach(struct kstats_fn *fn)
+{
+	struct kstats_kretprobe *p = fn->mech_data;
+
+	unregister_kretprobe(&p->rp);
+}
+
+static void kstats_kretprobe_release(struct kstats_fn *fn)
+{
+	kfree(fn->mech_data);
+	fn->mech_data = NULL;
+}
+
+static u64 kstats_kretprobe_missed(const struct kstats_fn *fn)
+{
+	const struct kstats_kretprobe *p = fn->mech_data;
+
+	return (u64)READ_ONCE(p->rp.nmissed) + READ_ONCE(p->rp.kp.nmissed);
+}
+
+/* The instances kretprobe made: maxactive, or its default for 0. */
+static void kstats_kretprobe_describe(const struct kstats_fn *fn,
+				      struct seq_file *m)
+{
+	const struct kstats_kretprobe *p = fn->mech_data;
+
+	seq_printf(m, " instances %d", p->rp.maxactive);
+}
+
+const struct kstats_mech_ops kstats_mech_kretprobe = {
+	.mech = KSTATS_MECH_KRETPROBE,
+	.attach = kstats_kretprobe_attach,
+	.detach = kstats_kretprobe_detach,
+	.release = kstats_kretprobe_release,
+	.missed = kstats_kretprobe_missed,
+	.describe = kstats_kretprobe_describe,
+};
