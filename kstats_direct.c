@@ -34,14 +34,17 @@
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/kref.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
+#include <asm/tsc.h>
 #include <asm/unwind.h>
 
 #include "kstats.h"
@@ -76,7 +79,42 @@ enum kstats_direct_variant {
 	KSTATS_DV_TSC,
 	KSTATS_DV_KTIME = KSTATS_DV_TSC + 3,
 	KSTATS_DV_LOCAL = KSTATS_DV_KTIME + 3,
+	KSTATS_DV_TSCNS = KSTATS_DV_LOCAL + 3,
 };
+
+/*
+ * TSC cycles to nanoseconds, as the kernel's own TSC calibration gives
+ * them (tsc_khz), for clock ktime on the TSC: ns = cycles * mult >> 32, a
+ * 128-bit product, so that the shift is a constant and no duration
+ * overflows.
+ */
+#define KSTATS_DIRECT_TSC_SHIFT	32
+static u64 kstats_direct_tsc_mult;
+
+/*
+ * Whether clock ktime may be read as the TSC, converted at the return:
+ * when timekeeping runs on the TSC, ktime_get_mono_fast_ns() is the TSC
+ * scaled by the timekeeper's mult and shift, so that a difference of two
+ * readings is the difference of two TSC readings so scaled; the only
+ * difference from this conversion is NTP's frequency correction of the
+ * timekeeper's mult (at most 500 ppm, well inside a slot).  That the
+ * clocksource is the TSC is seen from a snapshot's raw cycles, which fall
+ * between two TSC readings around it (no other clocksource counts with the
+ * TSC), and the TSC must not have been found unstable.
+ */
+static bool kstats_direct_tsc_is_ktime(void)
+{
+	struct system_time_snapshot snap;
+	u64 t0, t1;
+
+	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz || check_tsc_unstable() ||
+	    !kstats_direct_tsc_mult)
+		return false;
+	t0 = rdtsc_ordered();
+	ktime_get_snapshot(&snap);
+	t1 = rdtsc_ordered();
+	return snap.cycles >= t0 && snap.cycles <= t1;
+}
 
 /* The stub of @slot for its clock and arguments. */
 static unsigned long kstats_direct_stub(int slot)
@@ -84,7 +122,7 @@ static unsigned long kstats_direct_stub(int slot)
 	const struct kstats_direct_hot *h = &kstats_direct_hot[slot];
 	unsigned int v = h->clock == KSTATS_CLOCK_TSC ? KSTATS_DV_TSC :
 			 h->clock == KSTATS_CLOCK_LOCAL ? KSTATS_DV_LOCAL :
-			 KSTATS_DV_KTIME;
+			 h->tscns ? KSTATS_DV_TSCNS : KSTATS_DV_KTIME;
 
 	/* + 0: no arguments; + 1: registers; + 2: registers and stack */
 	v += h->nstack ? 2 : !!h->nregs;
@@ -133,8 +171,8 @@ static __always_inline notrace void kstats_direct_record(struct kstats *ks,
  *
  * Context: the traced function's, any (NMI included).
  */
-notrace void kstats_direct_enter_local(struct kstats_direct_hot *h,
-				       struct kstats_direct_entry *e)
+notrace __noendbr void kstats_direct_enter_local(struct kstats_direct_hot *h,
+						  struct kstats_direct_entry *e)
 {
 	e->ts = local_clock();
 	e->cpu = raw_smp_processor_id();
@@ -151,8 +189,8 @@ NOKPROBE_SYMBOL(kstats_direct_enter_local);
  *
  * Context: the traced function's, any (NMI included).
  */
-notrace void kstats_direct_exit_tsc(struct kstats_direct_hot *h,
-				    struct kstats_direct_entry *e)
+notrace __noendbr void kstats_direct_exit_tsc(struct kstats_direct_hot *h,
+					       struct kstats_direct_entry *e)
 {
 	kstats_direct_record(h->ks, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts);
 	this_cpu_dec(*h->inflight);
@@ -167,14 +205,35 @@ NOKPROBE_SYMBOL(kstats_direct_exit_tsc);
  *
  * Context: the traced function's, any (NMI included).
  */
-notrace void kstats_direct_exit_ktime(struct kstats_direct_hot *h,
-				      struct kstats_direct_entry *e)
+notrace __noendbr void kstats_direct_exit_ktime(struct kstats_direct_hot *h,
+						 struct kstats_direct_entry *e)
 {
 	kstats_direct_record(h->ks, ktime_get_mono_fast_ns() - e->ts);
 	this_cpu_dec(*h->inflight);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_ktime);
+
+/**
+ * kstats_direct_exit_tscns() - clock ktime on the TSC: record a call's
+ * cycles converted to ns, on its return
+ * @h: the slot
+ * @e: the call's start, a TSC reading
+ *
+ * Context: the traced function's, any (NMI included).
+ */
+notrace __noendbr void kstats_direct_exit_tscns(struct kstats_direct_hot *h,
+						struct kstats_direct_entry *e)
+{
+	u64 cycles = kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts;
+
+	kstats_direct_record(h->ks, mul_u64_u64_shr(cycles,
+						    kstats_direct_tsc_mult,
+						    KSTATS_DIRECT_TSC_SHIFT));
+	this_cpu_dec(*h->inflight);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_exit_tscns);
 
 /**
  * kstats_direct_exit_local() - the same with local_clock()
@@ -186,8 +245,8 @@ NOKPROBE_SYMBOL(kstats_direct_exit_ktime);
  *
  * Context: the traced function's, any (NMI included).
  */
-notrace void kstats_direct_exit_local(struct kstats_direct_hot *h,
-				      struct kstats_direct_entry *e)
+notrace __noendbr void kstats_direct_exit_local(struct kstats_direct_hot *h,
+						 struct kstats_direct_entry *e)
 {
 	if (e->cpu == raw_smp_processor_id())
 		kstats_direct_record(h->ks, local_clock() - e->ts);
@@ -375,6 +434,7 @@ static int kstats_direct_attach(struct kstats *ks, const char *sym,
 	h->nstack = f->nstack;
 	h->nregs = f->nregs;
 	h->clock = ks->clock;
+	h->tscns = ks->clock == KSTATS_CLOCK_KTIME && kstats_direct_tsc_is_ktime();
 	h->ks = ks;
 	err = ftrace_set_filter_ip(ops, ip, 0, 0);
 	if (!err)
@@ -542,6 +602,8 @@ static void kstats_direct_describe(const struct kstats_fn *fn,
 
 	h = &kstats_direct_hot[s - kstats_direct_slots];
 	seq_printf(m, " arg_regs %u stack_words %u", h->nregs, h->nstack);
+	if (h->tscns)
+		seq_puts(m, " read tsc");
 }
 
 const struct kstats_mech_ops kstats_mech_direct = {
@@ -571,6 +633,11 @@ int kstats_direct_init(void)
 
 	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)
 		INIT_WORK(&kstats_direct_slots[i].work, kstats_direct_drain);
+	/* ns per cycle, from the kernel's own calibration (kHz) */
+	if (boot_cpu_has(X86_FEATURE_TSC) && tsc_khz)
+		kstats_direct_tsc_mult = div_u64((u64)NSEC_PER_MSEC <<
+						 KSTATS_DIRECT_TSC_SHIFT,
+						 tsc_khz);
 	kstats_direct_wq = alloc_workqueue("kstats_direct", WQ_UNBOUND, 0);
 	return kstats_direct_wq ? 0 : -ENOMEM;
 }

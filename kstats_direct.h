@@ -27,6 +27,7 @@
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
+#include <asm/ibt.h>
 
 /* Built where the trampoline can be: x86-64 with ftrace's direct calls. */
 #if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
@@ -41,6 +42,7 @@ struct kstats_btf_func;
  * @nstack: stack words of arguments to copy for the body
  * @nregs: argument registers the function takes
  * @clock: enum kstats_clock of @ks
+ * @tscns: clock ktime, read as the TSC (kstats_direct_exit_tscns())
  * @inflight: per CPU, calls entered minus calls returned
  * @ks: the distribution
  */
@@ -48,6 +50,7 @@ struct kstats_direct_hot {
 	u32 nstack;
 	u8 nregs;
 	u8 clock;
+	u8 tscns;
 	long __percpu *inflight;
 	struct kstats *ks;
 } __aligned(KSTATS_DHOT_SIZE);
@@ -80,15 +83,17 @@ extern struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
 extern const u8 kstats_direct_code[];
 extern const u8 kstats_direct_stubs[];
 
-/* Called by the trampoline only. */
-void kstats_direct_enter_local(struct kstats_direct_hot *h,
-			       struct kstats_direct_entry *e);
-void kstats_direct_exit_tsc(struct kstats_direct_hot *h,
-			    struct kstats_direct_entry *e);
-void kstats_direct_exit_ktime(struct kstats_direct_hot *h,
-			      struct kstats_direct_entry *e);
-void kstats_direct_exit_local(struct kstats_direct_hot *h,
-			      struct kstats_direct_entry *e);
+/* Called by the trampoline only, with direct calls: no ENDBR. */
+__noendbr void kstats_direct_enter_local(struct kstats_direct_hot *h,
+					 struct kstats_direct_entry *e);
+__noendbr void kstats_direct_exit_tsc(struct kstats_direct_hot *h,
+				      struct kstats_direct_entry *e);
+__noendbr void kstats_direct_exit_ktime(struct kstats_direct_hot *h,
+					struct kstats_direct_entry *e);
+__noendbr void kstats_direct_exit_local(struct kstats_direct_hot *h,
+					struct kstats_direct_entry *e);
+__noendbr void kstats_direct_exit_tscns(struct kstats_direct_hot *h,
+					struct kstats_direct_entry *e);
 #endif /* __ASSEMBLY__ */
 
 #endif /* _KSTATS_DIRECT_H */

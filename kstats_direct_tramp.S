@@ -66,8 +66,12 @@
  * arguments need (nothing, the registers, the registers and stack words),
  * so that no call tests at run time what is known at attach time:
  * kstats_direct_<clock>_<args>, args 0 (none), 1 (registers), 2 (both).
+ * The entry reads the clock named by @entry; the return calls
+ * kstats_direct_exit_<clock>.  "tscns" is clock ktime on a kernel whose
+ * timekeeping runs on the TSC: the TSC read at both ends, the difference
+ * converted to nanoseconds at the return (kstats_direct.c).
  */
-.macro KSTATS_DIRECT_COMMON clock:req, args:req
+.macro KSTATS_DIRECT_COMMON clock:req, entry:req, args:req
 SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
@@ -83,19 +87,18 @@ SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 	.endif
 
 	/* The clock: the time stamp counter inline, the others called. */
-	.ifc \clock, tsc
+	.ifc \entry, tsc
 	ALTERNATIVE_2 "rdtsc", "lfence; rdtsc", X86_FEATURE_LFENCE_RDTSC, \
 		      "rdtscp", X86_FEATURE_RDTSCP
-	shlq	$32, %rdx
-	orq	%rdx, %rax
-	movq	%rax, F_TS(%rsp)
+	movl	%eax, F_TS(%rsp)
+	movl	%edx, F_TS + 4(%rsp)
 	.endif
-	.ifc \clock, ktime
+	.ifc \entry, ktime
 	call	ktime_get_mono_fast_ns
 	movq	%rax, F_TS(%rsp)
 	movq	F_HOT(%rsp), %r11
 	.endif
-	.ifc \clock, local
+	.ifc \entry, local
 	movq	%r11, %rdi
 	leaq	F_TS(%rsp), %rsi
 	call	kstats_direct_enter_local
@@ -154,15 +157,18 @@ _ASM_NOKPROBE(kstats_direct_\clock\()_\args)
  * a call of a traced function's body in flight (kstats_direct.c). */
 	.globl	kstats_direct_code
 kstats_direct_code:
-KSTATS_DIRECT_COMMON tsc, 0
-KSTATS_DIRECT_COMMON tsc, 1
-KSTATS_DIRECT_COMMON tsc, 2
-KSTATS_DIRECT_COMMON ktime, 0
-KSTATS_DIRECT_COMMON ktime, 1
-KSTATS_DIRECT_COMMON ktime, 2
-KSTATS_DIRECT_COMMON local, 0
-KSTATS_DIRECT_COMMON local, 1
-KSTATS_DIRECT_COMMON local, 2
+KSTATS_DIRECT_COMMON tsc, tsc, 0
+KSTATS_DIRECT_COMMON tsc, tsc, 1
+KSTATS_DIRECT_COMMON tsc, tsc, 2
+KSTATS_DIRECT_COMMON ktime, ktime, 0
+KSTATS_DIRECT_COMMON ktime, ktime, 1
+KSTATS_DIRECT_COMMON ktime, ktime, 2
+KSTATS_DIRECT_COMMON local, local, 0
+KSTATS_DIRECT_COMMON local, local, 1
+KSTATS_DIRECT_COMMON local, local, 2
+KSTATS_DIRECT_COMMON tscns, tsc, 0
+KSTATS_DIRECT_COMMON tscns, tsc, 1
+KSTATS_DIRECT_COMMON tscns, tsc, 2
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
@@ -192,5 +198,8 @@ SYM_CODE_START(kstats_direct_stubs)
 	KSTATS_DIRECT_STUBS kstats_direct_local_0
 	KSTATS_DIRECT_STUBS kstats_direct_local_1
 	KSTATS_DIRECT_STUBS kstats_direct_local_2
+	KSTATS_DIRECT_STUBS kstats_direct_tscns_0
+	KSTATS_DIRECT_STUBS kstats_direct_tscns_1
+	KSTATS_DIRECT_STUBS kstats_direct_tscns_2
 SYM_CODE_END(kstats_direct_stubs)
 _ASM_NOKPROBE(kstats_direct_stubs)

@@ -30,6 +30,11 @@ else
 	expect "header: mechanism direct" "$(field $D.1 source mechanism)" direct
 	expect_match "direct floor calibrated" "$(field $D.1 source floor_p50)" "^[1-9][0-9]*$"
 	diag "direct floor_p50 $(field $D.1 source floor_p50) ns"
+	# clock ktime reads the TSC when timekeeping runs on it, else calls
+	# ktime_get_mono_fast_ns(); the header says which
+	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+	expect "clock ktime on clocksource $cs: read tsc only on the TSC" \
+		"$(field $D.1 source read)" "$([ "$cs" = tsc ] && echo tsc)"
 	kdirect getppid 5000
 	cat $KS/d_pp > $D.1
 	expect "5000 getppid() calls: 5000 samples" "$(field $D.1 name samples)" 5000
