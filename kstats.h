@@ -207,10 +207,21 @@ void kstats_record_negative(struct kstats *ks, s64 val);
  * which can never write out of bounds.
  */
 #define __KSTATS_RECORD(ks, val, frac_bits) do {			\
+	struct kstats *__ksr = (ks);					\
+									\
+	__KSTATS_RECORD_IN_RANGE(__ksr, min_t(u64, (val), __ksr->clamp),	\
+				 frac_bits);				\
+} while (0)
+
+/*
+ * The same without the clamp: for a distribution with no upper bound
+ * (@ks->clamp U64_MAX, every value has a slot), where min() is a no-op.
+ */
+#define __KSTATS_RECORD_IN_RANGE(ks, val, frac_bits) do {		\
 	struct kstats *__ks = (ks);					\
 	struct kstats_slot __percpu *__s;				\
 	unsigned int __shift;						\
-	u64 __v = min_t(u64, (val), __ks->clamp);			\
+	u64 __v = (val);						\
 									\
 	__s = READ_ONCE(__ks->slots) +					\
 	      kstats_locate(__v, (frac_bits), &__shift);		\
@@ -401,6 +412,7 @@ DEFINE_CLASS(kstats, struct kstats_scope, kstats_scope_end(&_T),
 /* Only kstats.ko itself, whose handlers pick frac_bits, keeps the body. */
 #ifndef KSTATS_CORE
 #undef __KSTATS_RECORD
+#undef __KSTATS_RECORD_IN_RANGE
 #endif
 
 #endif /* _KSTATS_H */

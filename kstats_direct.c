@@ -74,12 +74,15 @@ static struct workqueue_struct *kstats_direct_wq;
 static struct tracepoint *kstats_direct_exit_tp;
 static bool kstats_direct_exit_probed;
 
-/* The trampoline's variants, in the order of its stub arrays. */
+/*
+ * The trampoline's variants, in the order of its stub arrays: per clock,
+ * the generic exit then the plain one, each for three kinds of arguments.
+ */
 enum kstats_direct_variant {
 	KSTATS_DV_TSC,
-	KSTATS_DV_KTIME = KSTATS_DV_TSC + 3,
-	KSTATS_DV_LOCAL = KSTATS_DV_KTIME + 3,
-	KSTATS_DV_TSCNS = KSTATS_DV_LOCAL + 3,
+	KSTATS_DV_KTIME = KSTATS_DV_TSC + 6,
+	KSTATS_DV_LOCAL = KSTATS_DV_KTIME + 6,
+	KSTATS_DV_TSCNS = KSTATS_DV_LOCAL + 6,
 };
 
 /*
@@ -124,6 +127,9 @@ static unsigned long kstats_direct_stub(int slot)
 			 h->clock == KSTATS_CLOCK_LOCAL ? KSTATS_DV_LOCAL :
 			 h->tscns ? KSTATS_DV_TSCNS : KSTATS_DV_KTIME;
 
+	if (h->plain)
+		v += 3;
+
 	/* + 0: no arguments; + 1: registers; + 2: registers and stack */
 	v += h->nstack ? 2 : !!h->nregs;
 	return (unsigned long)kstats_direct_stubs +
@@ -164,15 +170,45 @@ static __always_inline notrace void kstats_direct_record(struct kstats *ks,
 	}
 }
 
-/**
- * kstats_direct_enter_local() - the entry's local_clock() and CPU
- * @h: the slot
- * @e: the call's start, in the trampoline's frame
- *
- * Context: the traced function's, any (NMI included).
+/*
+ * A call's end: its sample recorded, then the call leaves the in-flight
+ * count, last.  @plain (a constant): the slot's distribution has the
+ * default frac_bits and no upper bound (kstats_direct_is_plain()), so the
+ * sample needs neither a test of frac_bits nor the clamp.
  */
-notrace __noendbr void kstats_direct_enter_local(struct kstats_direct_hot *h,
-						  struct kstats_direct_entry *e)
+static __always_inline notrace void kstats_direct_done(struct kstats_direct_hot *h,
+						       u64 v, bool plain)
+{
+	if (plain)
+		__KSTATS_RECORD_IN_RANGE(h->ks, v, KSTATS_DEFAULT_FRAC_BITS);
+	else
+		kstats_direct_record(h->ks, v);
+	this_cpu_dec(*h->inflight);
+}
+
+/* Whether a slot's exits may be the plain ones. */
+static bool kstats_direct_is_plain(const struct kstats *ks)
+{
+	return ks->frac_bits == KSTATS_DEFAULT_FRAC_BITS &&
+	       ks->clamp == U64_MAX;
+}
+
+static __always_inline notrace u64 kstats_direct_tsc_ns(u64 cycles)
+{
+	return mul_u64_u64_shr(cycles, kstats_direct_tsc_mult,
+			       KSTATS_DIRECT_TSC_SHIFT);
+}
+
+/*
+ * What the trampoline calls, with direct calls only (no ENDBR), in the
+ * traced function's context, any (NMI included): the entry's local_clock()
+ * and CPU; and at the return, one exit per clock (for ktime on the TSC,
+ * tscns: cycles converted to ns), plain or not.  A local_clock() pair that
+ * crossed CPUs is counted as missed: two CPUs' readings do not compare.
+ */
+notrace __noendbr void
+kstats_direct_enter_local(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e)
 {
 	e->ts = local_clock();
 	e->cpu = raw_smp_processor_id();
@@ -180,82 +216,93 @@ notrace __noendbr void kstats_direct_enter_local(struct kstats_direct_hot *h,
 
 NOKPROBE_SYMBOL(kstats_direct_enter_local);
 
-/**
- * kstats_direct_exit_tsc() - record a call's cycles, on its return
- * @h: the slot
- * @e: the call's start
- *
- * The call leaves the in-flight count last.
- *
- * Context: the traced function's, any (NMI included).
- */
-notrace __noendbr void kstats_direct_exit_tsc(struct kstats_direct_hot *h,
-					       struct kstats_direct_entry *e)
+notrace __noendbr void
+kstats_direct_exit_tsc(struct kstats_direct_hot *h,
+		       struct kstats_direct_entry *e)
 {
-	kstats_direct_record(h->ks, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts);
-	this_cpu_dec(*h->inflight);
+	kstats_direct_done(h, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts,
+			   false);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_tsc);
 
-/**
- * kstats_direct_exit_ktime() - record a call's duration in ns, on its return
- * @h: the slot
- * @e: the call's start
- *
- * Context: the traced function's, any (NMI included).
- */
-notrace __noendbr void kstats_direct_exit_ktime(struct kstats_direct_hot *h,
-						 struct kstats_direct_entry *e)
+notrace __noendbr void
+kstats_direct_exit_tscp(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e)
 {
-	kstats_direct_record(h->ks, ktime_get_mono_fast_ns() - e->ts);
-	this_cpu_dec(*h->inflight);
+	kstats_direct_done(h, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts,
+			   true);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_exit_tscp);
+
+notrace __noendbr void
+kstats_direct_exit_ktime(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e)
+{
+	kstats_direct_done(h, ktime_get_mono_fast_ns() - e->ts, false);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_ktime);
 
-/**
- * kstats_direct_exit_tscns() - clock ktime on the TSC: record a call's
- * cycles converted to ns, on its return
- * @h: the slot
- * @e: the call's start, a TSC reading
- *
- * Context: the traced function's, any (NMI included).
- */
-notrace __noendbr void kstats_direct_exit_tscns(struct kstats_direct_hot *h,
-						struct kstats_direct_entry *e)
+notrace __noendbr void
+kstats_direct_exit_ktimep(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e)
+{
+	kstats_direct_done(h, ktime_get_mono_fast_ns() - e->ts, true);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_exit_ktimep);
+
+notrace __noendbr void
+kstats_direct_exit_tscns(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e)
 {
 	u64 cycles = kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts;
 
-	kstats_direct_record(h->ks, mul_u64_u64_shr(cycles,
-						    kstats_direct_tsc_mult,
-						    KSTATS_DIRECT_TSC_SHIFT));
-	this_cpu_dec(*h->inflight);
+	kstats_direct_done(h, kstats_direct_tsc_ns(cycles), false);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_tscns);
 
-/**
- * kstats_direct_exit_local() - the same with local_clock()
- * @h: the slot
- * @e: the call's start
- *
- * Two CPUs' local_clock() readings do not compare: such a call is counted
- * as missed.
- *
- * Context: the traced function's, any (NMI included).
- */
-notrace __noendbr void kstats_direct_exit_local(struct kstats_direct_hot *h,
-						 struct kstats_direct_entry *e)
+notrace __noendbr void
+kstats_direct_exit_tscnsp(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e)
 {
-	if (e->cpu == raw_smp_processor_id())
-		kstats_direct_record(h->ks, local_clock() - e->ts);
-	else
-		kstats_record_missed(h->ks);
+	u64 cycles = kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts;
+
+	kstats_direct_done(h, kstats_direct_tsc_ns(cycles), true);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_exit_tscnsp);
+
+notrace __noendbr void
+kstats_direct_exit_local(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e)
+{
+	if (e->cpu == raw_smp_processor_id()) {
+		kstats_direct_done(h, local_clock() - e->ts, false);
+		return;
+	}
+	kstats_record_missed(h->ks);
 	this_cpu_dec(*h->inflight);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_local);
+
+notrace __noendbr void
+kstats_direct_exit_localp(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e)
+{
+	if (e->cpu == raw_smp_processor_id()) {
+		kstats_direct_done(h, local_clock() - e->ts, true);
+		return;
+	}
+	kstats_record_missed(h->ks);
+	this_cpu_dec(*h->inflight);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_exit_localp);
 
 /*
  * A task that exits inside a traced function never returns through the
@@ -435,6 +482,7 @@ static int kstats_direct_attach(struct kstats *ks, const char *sym,
 	h->nregs = f->nregs;
 	h->clock = ks->clock;
 	h->tscns = ks->clock == KSTATS_CLOCK_KTIME && kstats_direct_tsc_is_ktime();
+	h->plain = kstats_direct_is_plain(ks);
 	h->ks = ks;
 	err = ftrace_set_filter_ip(ops, ip, 0, 0);
 	if (!err)

@@ -43,6 +43,7 @@ struct kstats_btf_func;
  * @nregs: argument registers the function takes
  * @clock: enum kstats_clock of @ks
  * @tscns: clock ktime, read as the TSC (kstats_direct_exit_tscns())
+ * @plain: @ks has the default frac_bits and no upper bound
  * @inflight: per CPU, calls entered minus calls returned
  * @ks: the distribution
  */
@@ -51,6 +52,7 @@ struct kstats_direct_hot {
 	u8 nregs;
 	u8 clock;
 	u8 tscns;
+	u8 plain;
 	long __percpu *inflight;
 	struct kstats *ks;
 } __aligned(KSTATS_DHOT_SIZE);
@@ -84,16 +86,33 @@ extern const u8 kstats_direct_code[];
 extern const u8 kstats_direct_stubs[];
 
 /* Called by the trampoline only, with direct calls: no ENDBR. */
-__noendbr void kstats_direct_enter_local(struct kstats_direct_hot *h,
-					 struct kstats_direct_entry *e);
-__noendbr void kstats_direct_exit_tsc(struct kstats_direct_hot *h,
-				      struct kstats_direct_entry *e);
-__noendbr void kstats_direct_exit_ktime(struct kstats_direct_hot *h,
-					struct kstats_direct_entry *e);
-__noendbr void kstats_direct_exit_local(struct kstats_direct_hot *h,
-					struct kstats_direct_entry *e);
-__noendbr void kstats_direct_exit_tscns(struct kstats_direct_hot *h,
-					struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_enter_local(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tsc(struct kstats_direct_hot *h,
+		       struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tscp(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_ktime(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_ktimep(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tscns(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tscnsp(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_local(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_localp(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
 #endif /* __ASSEMBLY__ */
 
 #endif /* _KSTATS_DIRECT_H */

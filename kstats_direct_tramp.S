@@ -69,7 +69,9 @@
  * The entry reads the clock named by @entry; the return calls
  * kstats_direct_exit_<clock>.  "tscns" is clock ktime on a kernel whose
  * timekeeping runs on the TSC: the TSC read at both ends, the difference
- * converted to nanoseconds at the return (kstats_direct.c).
+ * converted to nanoseconds at the return (kstats_direct.c).  A clock with
+ * a "p" records plainly: its distribution has the default frac_bits and
+ * no upper bound, so the exit tests neither.
  */
 .macro KSTATS_DIRECT_COMMON clock:req, entry:req, args:req
 SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
@@ -160,15 +162,27 @@ kstats_direct_code:
 KSTATS_DIRECT_COMMON tsc, tsc, 0
 KSTATS_DIRECT_COMMON tsc, tsc, 1
 KSTATS_DIRECT_COMMON tsc, tsc, 2
+KSTATS_DIRECT_COMMON tscp, tsc, 0
+KSTATS_DIRECT_COMMON tscp, tsc, 1
+KSTATS_DIRECT_COMMON tscp, tsc, 2
 KSTATS_DIRECT_COMMON ktime, ktime, 0
 KSTATS_DIRECT_COMMON ktime, ktime, 1
 KSTATS_DIRECT_COMMON ktime, ktime, 2
+KSTATS_DIRECT_COMMON ktimep, ktime, 0
+KSTATS_DIRECT_COMMON ktimep, ktime, 1
+KSTATS_DIRECT_COMMON ktimep, ktime, 2
 KSTATS_DIRECT_COMMON local, local, 0
 KSTATS_DIRECT_COMMON local, local, 1
 KSTATS_DIRECT_COMMON local, local, 2
+KSTATS_DIRECT_COMMON localp, local, 0
+KSTATS_DIRECT_COMMON localp, local, 1
+KSTATS_DIRECT_COMMON localp, local, 2
 KSTATS_DIRECT_COMMON tscns, tsc, 0
 KSTATS_DIRECT_COMMON tscns, tsc, 1
 KSTATS_DIRECT_COMMON tscns, tsc, 2
+KSTATS_DIRECT_COMMON tscnsp, tsc, 0
+KSTATS_DIRECT_COMMON tscnsp, tsc, 1
+KSTATS_DIRECT_COMMON tscnsp, tsc, 2
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
@@ -192,14 +206,26 @@ SYM_CODE_START(kstats_direct_stubs)
 	KSTATS_DIRECT_STUBS kstats_direct_tsc_0
 	KSTATS_DIRECT_STUBS kstats_direct_tsc_1
 	KSTATS_DIRECT_STUBS kstats_direct_tsc_2
+	KSTATS_DIRECT_STUBS kstats_direct_tscp_0
+	KSTATS_DIRECT_STUBS kstats_direct_tscp_1
+	KSTATS_DIRECT_STUBS kstats_direct_tscp_2
 	KSTATS_DIRECT_STUBS kstats_direct_ktime_0
 	KSTATS_DIRECT_STUBS kstats_direct_ktime_1
 	KSTATS_DIRECT_STUBS kstats_direct_ktime_2
+	KSTATS_DIRECT_STUBS kstats_direct_ktimep_0
+	KSTATS_DIRECT_STUBS kstats_direct_ktimep_1
+	KSTATS_DIRECT_STUBS kstats_direct_ktimep_2
 	KSTATS_DIRECT_STUBS kstats_direct_local_0
 	KSTATS_DIRECT_STUBS kstats_direct_local_1
 	KSTATS_DIRECT_STUBS kstats_direct_local_2
+	KSTATS_DIRECT_STUBS kstats_direct_localp_0
+	KSTATS_DIRECT_STUBS kstats_direct_localp_1
+	KSTATS_DIRECT_STUBS kstats_direct_localp_2
 	KSTATS_DIRECT_STUBS kstats_direct_tscns_0
 	KSTATS_DIRECT_STUBS kstats_direct_tscns_1
 	KSTATS_DIRECT_STUBS kstats_direct_tscns_2
+	KSTATS_DIRECT_STUBS kstats_direct_tscnsp_0
+	KSTATS_DIRECT_STUBS kstats_direct_tscnsp_1
+	KSTATS_DIRECT_STUBS kstats_direct_tscnsp_2
 SYM_CODE_END(kstats_direct_stubs)
 _ASM_NOKPROBE(kstats_direct_stubs)

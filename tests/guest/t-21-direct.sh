@@ -40,6 +40,11 @@ else
 	expect "5000 getppid() calls: 5000 samples" "$(field $D.1 name samples)" 5000
 	expect "nothing missed" "$(field $D.1 name missed)" 0
 	expect "the remove of a direct node" "$(ctl $KS/_control 'remove d_pp')" ok
+	# bits other than the default: the exit that tests frac_bits
+	expect "trace $SYM bits 5 mech direct" "$(ctl $KS/_control "trace $SYM name d_b5 bits 5 mech direct")" ok
+	kdirect getppid 3000
+	expect "bits 5: 3000 getppid() calls, 3000 samples" "$(field $KS/d_b5 name samples) $(field $KS/d_b5 name frac_bits)" "3000 5"
+	expect "remove d_b5" "$(ctl $KS/_control 'remove d_b5')" ok
 
 	# Without mech, a second node falls back to fprobe and says why.
 	expect "trace $SYM clock tsc (direct)" \
