@@ -114,7 +114,9 @@ vmrun() {
 	local tag=$1 smp=$2 ic=$3 parts=$4 peers=${5:-0} img=${6:-$img} src=${7:-$src} t0 extra=()
 	printf 'PARTS="%s"\nNCPUS=%s\nSCALE_MS=%s\nPEERS=%s\n' "$parts" "$smp" "$scale_ms" "$peers" \
 		> "$out/conf-$tag"
-	[ "$ic" = 1 ] && extra+=(--icount)
+	# the plain TCG runs measure vCPUs recording at once: one host
+	# thread each (icount runs one vCPU on one thread)
+	if [ "$ic" = 1 ]; then extra+=(--icount); else extra+=(--mttcg); fi
 	[ "$peers" = 1 ] && extra+=("${PEER_ARGS[@]}")
 	t0=$(now)
 	say "run $tag: smp=$smp icount=$ic parts=$parts"
