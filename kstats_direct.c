@@ -110,9 +110,12 @@ static bool kstats_direct_tsc_is_ktime(void)
 	struct system_time_snapshot snap;
 	u64 t0, t1;
 
-	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz || check_tsc_unstable() ||
-	    !kstats_direct_tsc_mult)
+	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz || check_tsc_unstable())
 		return false;
+	/* ns per cycle, from the kernel's calibration, refined after boot */
+	WRITE_ONCE(kstats_direct_tsc_mult,
+		   div_u64((u64)NSEC_PER_MSEC << KSTATS_DIRECT_TSC_SHIFT,
+			   tsc_khz));
 	t0 = rdtsc_ordered();
 	ktime_get_snapshot(&snap);
 	t1 = rdtsc_ordered();
@@ -681,11 +684,6 @@ int kstats_direct_init(void)
 
 	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)
 		INIT_WORK(&kstats_direct_slots[i].work, kstats_direct_drain);
-	/* ns per cycle, from the kernel's own calibration (kHz) */
-	if (boot_cpu_has(X86_FEATURE_TSC) && tsc_khz)
-		kstats_direct_tsc_mult = div_u64((u64)NSEC_PER_MSEC <<
-						 KSTATS_DIRECT_TSC_SHIFT,
-						 tsc_khz);
 	kstats_direct_wq = alloc_workqueue("kstats_direct", WQ_UNBOUND, 0);
 	return kstats_direct_wq ? 0 : -ENOMEM;
 }
