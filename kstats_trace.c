@@ -3,9 +3,11 @@
  * Distributions fed by probes, made from _control with "trace":
  *
  *  - the duration of a function, entry to return on the same task, through
- *    fprobe when the kernel has it and the function is ftrace-able, else
- *    through kretprobe; the start time travels in the probe's per-call
- *    data, so recursion, nesting and sleeping pair correctly;
+ *    one of the mechanisms of kstats_fn.h, tried best first: kstats' own
+ *    direct trampoline (kstats_direct.c), fprobe (kstats_fprobe.c), a
+ *    kretprobe (kstats_kretprobe.c), or for a value taken at the entry
+ *    alone a kprobe (kstats_kprobe.c); the start time travels with the
+ *    call, so recursion, nesting and sleeping pair correctly;
  *  - a section between two probe points (sym[+off] kprobes or tracepoints),
  *    whose start and end are paired by a key (the task by default, the CPU,
  *    or a value of each point) through the table of starts in flight of

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Distributions fed by probes: function durations
- * (fprobe or kretprobe), sections between two probe points, tracepoints.
+ * Distributions fed by probes: function durations (the mechanisms of
+ * kstats_fn.h), sections between two probe points, tracepoints.
  */
 #ifndef _KSTATS_TRACE_H
 #define _KSTATS_TRACE_H
