@@ -279,16 +279,24 @@ kstats_direct_exit_tscnsp(struct kstats_direct_hot *h,
 
 NOKPROBE_SYMBOL(kstats_direct_exit_tscnsp);
 
-notrace __noendbr void
-kstats_direct_exit_local(struct kstats_direct_hot *h,
-			 struct kstats_direct_entry *e)
+/* local_clock(): a pair that crossed CPUs is dropped, counted as missed. */
+static __always_inline notrace void
+kstats_direct_local_done(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e, bool plain)
 {
 	if (e->cpu == raw_smp_processor_id()) {
-		kstats_direct_done(h, local_clock() - e->ts, false);
+		kstats_direct_done(h, local_clock() - e->ts, plain);
 		return;
 	}
 	kstats_record_missed(h->ks);
 	this_cpu_dec(*h->inflight);
+}
+
+notrace __noendbr void
+kstats_direct_exit_local(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e)
+{
+	kstats_direct_local_done(h, e, false);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_local);
@@ -297,12 +305,7 @@ notrace __noendbr void
 kstats_direct_exit_localp(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e)
 {
-	if (e->cpu == raw_smp_processor_id()) {
-		kstats_direct_done(h, local_clock() - e->ts, true);
-		return;
-	}
-	kstats_record_missed(h->ks);
-	this_cpu_dec(*h->inflight);
+	kstats_direct_local_done(h, e, true);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_localp);

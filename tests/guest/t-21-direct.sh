@@ -45,6 +45,12 @@ else
 	kdirect getppid 3000
 	expect "bits 5: 3000 getppid() calls, 3000 samples" "$(field $KS/d_b5 name samples) $(field $KS/d_b5 name frac_bits)" "3000 5"
 	expect "remove d_b5" "$(ctl $KS/_control 'remove d_b5')" ok
+	# clock local: a pair that crossed CPUs is missed, not recorded
+	expect "trace $SYM clock local mech direct" "$(ctl $KS/_control "trace $SYM name d_loc clock local mech direct")" ok
+	kdirect getppid 3000
+	expect "clock local: 3000 getppid() calls, samples + missed 3000" \
+		"$(( $(field $KS/d_loc name samples) + $(field $KS/d_loc name missed) ))" 3000
+	expect "remove d_loc" "$(ctl $KS/_control 'remove d_loc')" ok
 
 	# Without mech, a second node falls back to fprobe and says why.
 	expect "trace $SYM clock tsc (direct)" \
