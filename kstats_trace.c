@@ -98,9 +98,9 @@ struct kstats_point {
 
 /**
  * struct kstats_trace - the probes that feed a distribution
- * @ks: the distribution
- * @fn: the function a function node times, and the value, filters and
- *	family of any node (the mechanisms see this alone)
+ * @fn: the distribution (@fn.ks), the function a function node times,
+ *	and the value, filters and family of any node (the mechanisms see
+ *	this alone)
  * @mech: which probes
  * @ops: the mechanism that times a function, or NULL for other nodes
  * @start: start point of a section, or the tracepoint of inter-arrivals
@@ -114,7 +114,6 @@ struct kstats_point {
  * @registered: the function's probe is registered
  */
 struct kstats_trace {
-	struct kstats *ks;
 	struct kstats_fn fn;
 	enum kstats_mech mech;
 	const struct kstats_mech_ops *ops;
@@ -155,7 +154,7 @@ static __always_inline notrace bool kstats_point_key(struct kstats_trace *t,
 		case KSTATS_COUNT:
 			break;
 		case KSTATS_UNREADABLE:
-			kstats_record_missed(t->ks);
+			kstats_record_missed(t->fn.ks);
 			return false;
 		default:
 			return false;
@@ -163,20 +162,20 @@ static __always_inline notrace bool kstats_point_key(struct kstats_trace *t,
 	}
 	if (kstats_key_fetch(&p->opts.key, a, key))
 		return true;
-	kstats_record_missed(t->ks);
+	kstats_record_missed(t->fn.ks);
 	return false;
 }
 
 static notrace void kstats_section_start(struct kstats_trace *t,
 					 const struct kstats_args *a)
 {
-	u64 now = kstats_now(t->ks), key;
+	u64 now = kstats_now(t->fn.ks), key;
 	u32 fam = 0;
 
 	if (!kstats_point_key(t, &t->start, a, &key))
 		return;
 	/* A family's key is the start's, carried to the end. */
-	if (t->ks->family)
+	if (t->fn.ks->family)
 		fam = kstats_fn_family_key(&t->fn, a);
 	kstats_pair_start(&t->pair, key, now, raw_smp_processor_id(), fam);
 }
@@ -191,7 +190,7 @@ NOKPROBE_SYMBOL(kstats_section_start);
 static notrace void kstats_section_end(struct kstats_trace *t,
 				       const struct kstats_args *a)
 {
-	struct kstats *ks = t->ks;
+	struct kstats *ks = t->fn.ks;
 	u64 now = kstats_now(ks), key, ts;
 	u32 cpu, fam;
 
@@ -214,17 +213,17 @@ NOKPROBE_SYMBOL(kstats_section_end);
 /* The time since the last arrival on this CPU; @fam, a family's key. */
 static notrace void kstats_arrival(struct kstats_trace *t, u32 fam)
 {
-	u64 now = kstats_now(t->ks);
+	u64 now = kstats_now(t->fn.ks);
 	struct kstats_mark *m = this_cpu_ptr(t->marks);
 	u64 last = m->ts;
 
 	m->ts = now;
 	if (!last || now <= last)
 		return;
-	if (t->ks->family)
-		kstats_family_record(t->ks, fam, now - last);
+	if (t->fn.ks->family)
+		kstats_family_record(t->fn.ks, fam, now - last);
 	else
-		kstats_record(t->ks, now - last);
+		kstats_record(t->fn.ks, now - last);
 }
 
 NOKPROBE_SYMBOL(kstats_arrival);
@@ -240,7 +239,7 @@ static __always_inline notrace bool kstats_point_counts(struct kstats_trace *t,
 	case KSTATS_COUNT:
 		return true;
 	case KSTATS_UNREADABLE:
-		kstats_record_missed(t->ks);
+		kstats_record_missed(t->fn.ks);
 		return false;
 	default:
 		return false;
@@ -337,14 +336,14 @@ static notrace void kstats_tp_rich_arrival(void *data, KSTATS_TP_PARAMS)
 
 	if (!kstats_point_counts(t, &a))
 		return;
-	if (t->ks->family)
+	if (t->fn.ks->family)
 		fam = kstats_fn_family_key(&t->fn, &a);
 	if (t->fn.value.base == KSTATS_BASE_NONE)
 		kstats_arrival(t, fam);
 	else if (kstats_value_fetch(&t->fn.value, &a, &v))
-		kstats_rich_record(t->ks, t->ks->family, fam, v);
+		kstats_rich_record(t->fn.ks, t->fn.ks->family, fam, v);
 	else
-		kstats_record_missed(t->ks);
+		kstats_record_missed(t->fn.ks);
 }
 
 /*
@@ -448,8 +447,6 @@ static int kstats_register_function(struct kstats_trace *t,
 	const struct kstats_mech_ops *tries[3];
 	int n = 0, i, err = -EOPNOTSUPP;
 
-	t->fn.ks = t->ks;
-	t->fn.target = t->target;
 #ifdef KSTATS_HAVE_DIRECT
 	if (want == KSTATS_WANT_ANY || want == KSTATS_WANT_DIRECT)
 		tries[n++] = &kstats_mech_direct;
@@ -476,14 +473,14 @@ static int kstats_register_function(struct kstats_trace *t,
 		if (ops->mech == KSTATS_MECH_DIRECT) {
 			if (want == KSTATS_WANT_DIRECT) {
 				pr_warn_ratelimited("%s: cannot trace '%s' directly: %s (%d)\n",
-						    t->ks->name, t->target, why,
+						    t->fn.ks->name, t->target, why,
 						    err);
 				return err;
 			}
 			/* The calibration's own probe says nothing. */
 			if (t->target[0])
 				pr_info_ratelimited("%s: '%s' not traced directly: %s; falling back\n",
-						    t->ks->name, t->target, why);
+						    t->fn.ks->name, t->target, why);
 		} else if (ops->mech == KSTATS_MECH_FPROBE && err != -EINVAL &&
 			   err != -ENOENT) {
 			return err;
@@ -567,7 +564,7 @@ static int kstats_register_point(struct kstats_trace *t,
 				 struct kstats_point *p, const char *spec,
 				 void *tp_fn, kprobe_pre_handler_t kp_fn)
 {
-	const char *name = t->ks->name;
+	const char *name = t->fn.ks->name;
 	char *plus;
 	unsigned int off = 0;
 	int err;
@@ -788,7 +785,7 @@ static void kstats_trace_calibrate(struct kstats_trace *t)
 	struct kstats_config cfg = {
 		.name = "calibrate",
 		.frac_bits = 3,
-		.clock = t->ks->clock,
+		.clock = t->fn.ks->clock,
 	};
 	struct kstats_trace *c;
 	struct kstats_snapshot snap;
@@ -798,9 +795,10 @@ static void kstats_trace_calibrate(struct kstats_trace *t)
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return;
-	c->ks = kstats_alloc(&cfg, KSTATS_BY_KSTATS);
-	if (IS_ERR(c->ks))
+	c->fn.ks = kstats_alloc(&cfg, KSTATS_BY_KSTATS);
+	if (IS_ERR(c->fn.ks))
 		goto out_free;
+	c->fn.target = c->target;
 	c->fn.addr = (unsigned long)kstats_calibrate_target;
 	if (kstats_register_function(c, t->mech == KSTATS_MECH_DIRECT ?
 				     KSTATS_WANT_DIRECT :
@@ -813,13 +811,13 @@ static void kstats_trace_calibrate(struct kstats_trace *t)
 	kstats_unregister_function(c);
 	if (c->ops->release)
 		c->ops->release(&c->fn);
-	if (!kstats_snapshot_take(c->ks, &snap)) {
+	if (!kstats_snapshot_take(c->fn.ks, &snap)) {
 		kstats_snapshot_summary(&snap, &sum);
 		t->floor_p50 = sum.p50;
 		kstats_snapshot_free(&snap);
 	}
 out_put:
-	kstats_put(c->ks);
+	kstats_put(c->fn.ks);
 out_free:
 	kfree(c);
 }
@@ -849,7 +847,7 @@ static void kstats_trace_origin(struct kstats_cmd *cmd, char *buf, size_t size)
 /* "by KEY max N": the node's keys, made before its probes can fire. */
 static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
-	struct kstats *ks = t->ks;
+	struct kstats *ks = t->fn.ks;
 	char by[KSTATS_FAMILY_BY_MAX];
 	int err;
 
@@ -904,7 +902,7 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 					  "tp:sched:sched_process_exit",
 					  kstats_tp_exit, NULL))
 		pr_warn_ratelimited("%s: exiting tasks not seen: their starts leave only when evicted\n",
-				    t->ks->name);
+				    t->fn.ks->name);
 	return err;
 }
 
@@ -924,7 +922,7 @@ static enum kstats_mech_want kstats_mech_wanted(const char *mech)
 
 static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
-	const char *name = t->ks->name;
+	const char *name = t->fn.ks->name;
 	enum kstats_mech_want want = KSTATS_WANT_ANY;
 	int err;
 
@@ -1027,7 +1025,6 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 		return PTR_ERR(ks);
 	}
 	/* From here on, retiring and putting @ks cleans up after @t. */
-	t->ks = ks;
 	t->fn.ks = ks;
 	t->fn.target = t->target;
 	t->fn.value = cmd->value;
