@@ -110,7 +110,10 @@ r_run "runqlat (50 wakeups of a sleeper)" runqlat 50 "kvalue sleep 1000 50" runq
 diag "kstats runqlat -d 3, while kvalue sleep 1000 50:"
 sed 's/^/#   /' $R.out
 pid_file=/tmp/recipe.pid
-r_run "offcpu --comm kvalue (50 sleeps)" offcpu 50 "kvalue sleep 1000 50" offcpu --comm kvalue
+# 10 ms sleeps: a nanosleep switches out only if its timer has not fired
+# before schedule(); on the slow debug kernel under TCG a 1 ms timer
+# sometimes has (CI saw 49 switch-outs for 50 sleeps of 1 ms)
+r_run "offcpu --comm kvalue (50 sleeps)" offcpu 50 "kvalue sleep 10000 50" offcpu --comm kvalue
 r_run "softirq (timers of 100 sleeps)" softirq 1 "kvalue sleep 1000 100" softirq
 # device interrupts: the serial console's, for lines written to it (the
 # script's stderr goes to the console log only, not to the TAP)
@@ -124,9 +127,10 @@ r_run "lockwait (mkdir races)" lockwait 0 \
 	"for i in 1 2 3 4; do kvalue mkdir /tmp/lw\$i 300 & done; wait" lockwait
 expect_match "lockwait: the histogram header" "$(cat $R.out)" '^# key start task end task$'
 
-# runqlat --pid: the woken process, through BTF (p->tgid, next->tgid)
+# runqlat --pid: the woken process, through BTF (p->tgid, next->tgid); 10 ms
+# sleeps, for each to sleep (see offcpu above)
 if [ -r /sys/kernel/btf/vmlinux ]; then
-	kvalue -p $pid_file sleep 1000 50 &
+	kvalue -p $pid_file sleep 10000 50 &
 	vp=$!
 	while [ ! -s $pid_file ]; do sleep 0.1; done
 	kstats runqlat --pid $vp -d 3 -v > $R.out 2> $R.err &
