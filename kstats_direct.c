@@ -60,11 +60,14 @@ struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
  * @ops: the ftrace ops of the direct call
  * @work: the detach's wait for the calls in flight
  * @used: taken, from attach until the last call has returned
+ * @unstable_said: the kernel log has said that the TSC this slot reads for
+ *	clock ktime was found unstable
  */
 struct kstats_direct_slot {
 	struct ftrace_ops *ops;
 	struct work_struct work;
 	bool used;
+	bool unstable_said;
 };
 
 static struct kstats_direct_slot kstats_direct_slots[KSTATS_DIRECT_SLOTS];
@@ -479,6 +482,7 @@ static int kstats_direct_attach(struct kstats *ks, const char *sym,
 	}
 	h = &kstats_direct_hot[i];
 	s->ops = ops;
+	s->unstable_said = false;
 	h->inflight = alloc_percpu(long);
 	if (!h->inflight) {
 		kstats_direct_free_slot(s, h);
@@ -647,17 +651,31 @@ static u64 kstats_direct_mech_missed(const struct kstats_fn *fn)
 	return 0;
 }
 
-/* How the trampoline passes the arguments on. */
+/*
+ * How the trampoline passes the arguments on, and what it reads for
+ * clock ktime.  That the TSC is ktime was decided when the node was made;
+ * should the kernel find the TSC unstable since (its clocksource watchdog,
+ * a CPU hotplugged with a skewed TSC), a pair that crossed CPUs may be
+ * wrong.  The trampoline is not changed under running calls: the header
+ * says "tsc_unstable yes", and the kernel log says once what to do.
+ */
 static void kstats_direct_describe(const struct kstats_fn *fn,
 				   struct seq_file *m)
 {
-	const struct kstats_direct_slot *s = fn->mech_data;
+	struct kstats_direct_slot *s = fn->mech_data;
 	const struct kstats_direct_hot *h;
 
 	h = &kstats_direct_hot[s - kstats_direct_slots];
 	seq_printf(m, " arg_regs %u stack_words %u", h->nregs, h->nstack);
-	if (h->tscns)
-		seq_puts(m, " read tsc");
+	if (!h->tscns)
+		return;
+	seq_puts(m, " read tsc");
+	if (!check_tsc_unstable())
+		return;
+	seq_puts(m, " tsc_unstable yes");
+	if (!xchg(&s->unstable_said, true))
+		pr_warn("%s: reads the TSC for clock ktime, which the kernel has since found unstable: remove the node and make it again\n",
+			h->ks->name);
 }
 
 const struct kstats_mech_ops kstats_mech_direct = {

@@ -25,6 +25,10 @@
  *                 trampoline's exit handling); returns once it has
  *   pair N        N calls of kstats_lifetime_pair(), which returns 16
  *                 bytes (%rax and %rdx): EIO if a result comes back wrong
+ *   tsc_unstable  mark_tsc_unstable(), as the clocksource watchdog would
+ *                 (x86; EOPNOTSUPP elsewhere): for the direct trampoline's
+ *                 report of a TSC read for clock ktime; the kernel then
+ *                 changes clocksource, so the suite does it last
  *
  * Errors: ENOENT for "get" of an unknown name or a command that needs the
  * held reference when there is none, EBUSY for "get" while one is held and
@@ -48,6 +52,10 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+
+#ifdef CONFIG_X86_TSC
+#include <asm/tsc.h>
+#endif
 
 #include "kstats.h"
 
@@ -230,6 +238,17 @@ static int lt_pairs(const char *arg)
 	return 0;
 }
 
+/* What the clocksource watchdog does on finding the TSC unstable. */
+static int lt_tsc_unstable(void)
+{
+#ifdef CONFIG_X86_TSC
+	mark_tsc_unstable("kstats_lifetime's tsc_unstable command");
+	return 0;
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
 /* One command; @arg is what follows the first blank, or "". */
 static int lt_command(const char *cmd, const char *arg)
 {
@@ -241,6 +260,8 @@ static int lt_command(const char *cmd, const char *arg)
 		return lt_exit_inside();
 	if (!strcmp(cmd, "pair"))
 		return lt_pairs(arg);
+	if (!strcmp(cmd, "tsc_unstable") && !*arg)
+		return lt_tsc_unstable();
 	if (!strcmp(cmd, "get")) {
 		if (lt_ks)
 			return -EBUSY;

@@ -120,6 +120,31 @@ lt_case3() {
 	expect "remove lt_reset" "$(ctl $KS/_control 'remove lt_reset')" ok
 }
 
+# A direct node that reads the TSC for clock ktime, when the kernel then
+# finds the TSC unstable: the header and the kernel log (once) say so.
+# Last of the suite: the guest changes clocksource after it.
+lt_tsc_unstable() {
+	local s=__do_sys_getppid
+	grep -q " $s$" /proc/kallsyms || s=__x64_sys_getppid
+	if [ "$(ctl $KS/_control "trace $s name lt_tsc")" != ok ] ||
+	   [ "$(field $KS/lt_tsc source read)" != tsc ]; then
+		skip "the TSC found unstable under a direct node" \
+			"no direct node reading the TSC here (clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource))"
+		ctl $KS/_control 'remove lt_tsc' >/dev/null
+		return 0
+	fi
+	expect "a stable TSC: no tsc_unstable in the header" "$(field $KS/lt_tsc source tsc_unstable)" ""
+	dmesg_mark
+	expect "tsc_unstable" "$(ctl $LT tsc_unstable)" ok
+	kload getppid 100
+	expect "the TSC found unstable: the header says so" "$(field $KS/lt_tsc source tsc_unstable)" yes
+	cat $KS/lt_tsc > /dev/null
+	expect "the kernel log says what to do, once in two reads" \
+		"$(dmesg | grep -c 'lt_tsc: reads the TSC for clock ktime, which the kernel has since found unstable: remove the node and make it again')" 1
+	expect "the node still counts every call" "$(field $KS/lt_tsc name samples)" 100
+	expect "remove lt_tsc" "$(ctl $KS/_control 'remove lt_tsc')" ok
+}
+
 if [ ! -f $KB/kstats_lifetime.ko ]; then
 	skip "lifetime cases" "no kstats_lifetime.ko in $KB"
 else
@@ -128,6 +153,7 @@ else
 		diag "lifetime case $c"
 		lt_case$c
 	done
+	lt_load && lt_tsc_unstable
 	check "rmmod kstats_lifetime" rmmod kstats_lifetime
 	check "rmmod kstats (lifetime)" rmmod kstats
 fi
