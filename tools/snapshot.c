@@ -170,11 +170,16 @@ static int valid_const(const char *t)
 	return !parse_u64(d, &x);
 }
 
-/* What a family can be split by: comm, pid, tid, cpu, or a value. */
+/*
+ * What a family can be split by: comm, pid, tid, cpu, or a value; or key,
+ * the u64 that kernel code gives kstats_record_key() (a family made by
+ * kstats_new_config() with max_keys).
+ */
 int valid_by(const char *by)
 {
 	return !strcmp(by, "comm") || !strcmp(by, "pid") ||
-	       !strcmp(by, "tid") || !strcmp(by, "cpu") || valid_value(by);
+	       !strcmp(by, "tid") || !strcmp(by, "cpu") ||
+	       !strcmp(by, "key") || valid_value(by);
 }
 
 static int hex_digit(char c)
@@ -517,7 +522,7 @@ static int family_line(struct parser *p, char **tok, int n, unsigned int *tags)
 	if (n < 4 || n % 2 || strcmp(tok[2], "by"))
 		return fail(p, "'# family' line must be 'by KEY max N keys K other O key_bytes B'");
 	if (strlen(tok[3]) >= sizeof(fam->by) || !valid_by(tok[3]))
-		return fail(p, "'# family by %.40s': not a key (comm, pid, tid, cpu or a value)",
+		return fail(p, "'# family by %.40s': not a key (comm, pid, tid, cpu, key or a value)",
 			    tok[3]);
 	strcpy(fam->by, tok[3]);
 	for (int i = 4; i < n; i += 2) {
@@ -761,7 +766,8 @@ static int end_key(struct parser *p, struct rowstate *rs)
 
 /*
  * "key KEY samples N": a family's key, its slot rows after it.  KEY is
- * "other", a decimal (pid, tid, cpu, a value) or a comm with \xHH escapes.
+ * "other", a decimal (pid, tid, cpu, a value; unsigned for the API's key)
+ * or a comm with \xHH escapes.
  */
 static int key_line(struct parser *p, char **tok, int n, struct rowstate *rs)
 {
@@ -769,6 +775,7 @@ static int key_line(struct parser *p, char **tok, int n, struct rowstate *rs)
 	const char *by = s->family.by;
 	struct kkey *k;
 	long long num;
+	u64 unum;
 
 	if (!s->is_family)
 		return fail(p, "key block without a '# family' line");
@@ -801,6 +808,12 @@ static int key_line(struct parser *p, char **tok, int n, struct rowstate *rs)
 		if (key_unescape(k->text, k->raw, 16, &k->rawlen))
 			return fail(p, "key '%.24s': not a comm (at most 15 bytes, \\xHH escapes)",
 				    k->text);
+	} else if (!strcmp(by, "key")) {
+		if (parse_u64(k->text, &unum) || (k->text[0] == '0' && k->text[1]))
+			return fail(p, "key '%.24s': not an unsigned decimal number (the family is by key)",
+				    k->text);
+		strcpy(k->raw, k->text);
+		k->rawlen = strlen(k->raw);
 	} else {
 		if (parse_s64(k->text, &num) || (k->text[0] == '-' && !num) ||
 		    (k->text[k->text[0] == '-'] == '0' && k->text[1 + (k->text[0] == '-')]))

@@ -394,7 +394,7 @@ static void test_family_parse(void)
 	      key_unescape("0123456789abcdef", raw, sizeof(raw), &n),
 	      "family: bad escapes and too long a comm refused");
 	fam_edit("by comm", "by arg1+8:4", "t:7: key 'kvalue': not a decimal number (the family is by arg1+8:4)");
-	fam_edit("by comm", "by bogus", "t:5: '# family by bogus': not a key (comm, pid, tid, cpu or a value)");
+	fam_edit("by comm", "by bogus", "t:5: '# family by bogus': not a key (comm, pid, tid, cpu, key or a value)");
 	fam_edit(" key_bytes 7936", "", "t:5: '# family' line lacks 'key_bytes'");
 	fam_edit("key kvalue", "key a\\x20b\\x5c", "t:9: key a\\x20b\\x5c twice");
 	fam_edit("key a\\x20b\\x5c", "key a\\xg0b", "t:9: key 'a\\xg0b': not a comm (at most 15 bytes, \\xHH escapes)");
@@ -409,6 +409,39 @@ static void test_family_parse(void)
 	fam_edit("keys 2", "keys 1", "t:5: family keys 1 but 2 keys are printed");
 	fam_edit("keys 2", "keys 3", NULL);	/* a key whose samples are not yet */
 	fam_edit("mean 3149", "mean 3151", "t:6: summary mean 3151 is impossible for the slot averages (3149..3150)");
+}
+
+/* A family made by kernel code: keys are kstats_record_key()'s u64. */
+static const char key_family_snap[] =
+	"# name ew clock ktime unit ns frac_bits 3 state active cpus 2 samples 30 missed 0\n"
+	"# source mechanism api\n"
+	"# family by key max 16 keys 2 other 0 key_bytes 7936\n"
+	"# summary samples 30 min 1024 p50 1151 p90 2047 p99 2047 p99.9 2047 max 2047 mean 1349\n"
+	"key 18446744073709551615 samples 20\n"
+	"slot 64 CPUS 2 count 20 avg 1024 p 1.000000 lo 1024 hi 1151\n"
+	"key 64 samples 10\n"
+	"slot 71 CPUS 2 count 10 avg 2000 p 1.000000 lo 1920 hi 2047\n";
+
+static void test_key_family_parse(void)
+{
+	struct snapshot s;
+	char err[512] = "";
+	int r = parse(&s, key_family_snap, err, sizeof(err));
+
+	check(!r && s.is_family && !strcmp(s.family.by, "key") && s.nkeys == 2 &&
+	      !strcmp(s.keys[0].text, "18446744073709551615") &&
+	      s.keys[0].samples == 20 && !strcmp(s.keys[1].raw, "64") &&
+	      s.keys[1].samples == 10, "key family: by key, u64 keys up to 2^64 - 1");
+	if (r)
+		printf("# %s\n", err);
+	else
+		snapshot_free(&s);
+	edit_check(key_family_snap, "key 64 samples", "key -64 samples",
+		   "t:7: key '-64': not an unsigned decimal number (the family is by key)");
+	edit_check(key_family_snap, "key 64 samples", "key 064 samples",
+		   "t:7: key '064': not an unsigned decimal number (the family is by key)");
+	edit_check(key_family_snap, "key 18446744073709551615", "key 18446744073709551616",
+		   "t:5: key '18446744073709551616': not an unsigned decimal number (the family is by key)");
 }
 
 /* The names the recipes give keys: vectors, calls, IRQs, disks. */
@@ -957,6 +990,7 @@ int main(int argc, char **argv)
 	test_value_lines();
 	test_value_print();
 	test_family_parse();
+	test_key_family_parse();
 	test_key_names();
 	test_btf_values();
 	test_btf_vmlinux();
