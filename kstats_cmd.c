@@ -582,9 +582,10 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  *	new NAME [bits B] [clock ktime|local|tsc|none] [max V]
  *	remove NAME | remove all
  *	trace FUNC [bits B] [clock C] [name NAME] [maxactive N]
- *		[mech fprobe|kretprobe] [gap] [value V] [FILTER...] [BY]
+ *		[mech direct|fprobe|kretprobe] [gap] [value V] [FILTER...] [BY]
  *	trace NAME start POINT [key K] [BY] [FILTER...]
- *		end POINT [key K] [FILTER...] [bits B] [clock C] [name NAME]
+ *		end POINT [key K] [FILTER...] [inflight N] [bits B] [clock C]
+ *		[name NAME]
  *	trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V]
  *		[FILTER...] [BY]
  *

@@ -464,7 +464,7 @@ static int kstats_control_show(struct seq_file *m, void *v)
 	seq_puts(m,
 		 "# commands (write one per line to this file):\n"
 		 "#   new NAME [bits 0-5] [clock ktime|local|tsc|none] [max V]\n"
-		 "#   trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [mech fprobe|kretprobe] [gap] [value V] [FILTER...] [BY]\n"
+		 "#   trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [mech direct|fprobe|kretprobe] [gap] [value V] [FILTER...] [BY]\n"
 		 "#   trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V] [FILTER...] [BY]   (time between events on a CPU, or V)\n"
 		 "#   trace NAME start SYM[+OFF]|tp:GROUP:EVENT [key K] [BY] [FILTER...] end SYM[+OFF]|tp:GROUP:EVENT [key K] [FILTER...] [inflight N] [bits B] [clock C] [name NAME]\n"
 		 "#     V: ret|argN[:SIZE] then up to 4 of +OFF:SIZE or -OFF:SIZE (SIZE 1 2 4 8 s1 s2 s4)\n"
