@@ -11,11 +11,12 @@ fi
 check "insmod kstats.ko (tool)" insmod $KB/kstats.ko
 check "insmod kstats_example.ko (tool)" insmod $KB/kstats_example.ko
 kload write /dev/kstats_example 500 64
-expect_match "kstats list shows the example" "$(kstats list)" \
-	"^example_write +ktime +ns +500 +0 +active"
-# the example's family made through the API (kstats_record_key()): by key
+# one list, with the example's family made through the API
+# (kstats_record_key()): by key
 kstats list > /tmp/list.out 2>&1
 expect "kstats list: exit 0, no complaint" "$? $(grep -c '^kstats:' /tmp/list.out)" "0 0"
+expect_match "kstats list shows the example" "$(cat /tmp/list.out)" \
+	"^example_write +ktime +ns +500 +0 +active"
 expect_match "kstats list: the API family, by key, its one key" "$(cat /tmp/list.out)" \
 	"^example_write_by_size +ktime +ns +500 +0 +active +family by key keys 1$"
 expect_match "kstats show of the API family: its key, 64" "$(kstats show example_write_by_size)" \
