@@ -323,11 +323,20 @@ static int kstats_btf_place(const struct kstats_btf *b,
 	return 0;
 }
 
-/* Find FUNC @name in @b's own types and place its arguments. */
+/*
+ * Find FUNC @name in @b's own types and place its arguments.  Static
+ * functions of one name in several files may each have a FUNC (pahole
+ * 1.24, Debian's, keeps prototypes that disagree), while the name binds
+ * to one address of which the BTF does not say: when the FUNCs place the
+ * arguments differently, the name is ambiguous (-ENOTUNIQ).
+ */
 static int kstats_btf_find(const struct kstats_btf *b, const char *name,
 			   struct kstats_btf_func *f)
 {
+	struct kstats_btf_func one;
+	bool found = false;
 	u32 i;
+	int err;
 
 	for (i = 0; i < b->nr; i++) {
 		const struct btf_type *t = (const void *)(b->types + b->offs[i]);
@@ -342,9 +351,16 @@ static int kstats_btf_find(const struct kstats_btf *b, const char *name,
 		proto = kstats_btf_type(b, t->type);
 		if (!proto || BTF_INFO_KIND(proto->info) != BTF_KIND_FUNC_PROTO)
 			return -EINVAL;
-		return kstats_btf_place(b, proto, f);
+		err = kstats_btf_place(b, proto, found ? &one : f);
+		if (err)
+			return err;
+		if (found && (one.nregs != f->nregs ||
+			      one.nstack != f->nstack ||
+			      one.ret_regs != f->ret_regs))
+			return -ENOTUNIQ;
+		found = true;
 	}
-	return -ENOENT;
+	return found ? 0 : -ENOENT;
 }
 
 /**
@@ -354,9 +370,10 @@ static int kstats_btf_find(const struct kstats_btf *b, const char *name,
  * @f: where to say
  *
  * Context: process; may sleep (reads the BTF files).
- * Return: 0; -ENOENT when the BTF has no such function (pahole leaves out
- * those whose prototypes disagree), -EOPNOTSUPP for a variadic one, or
- * another negative errno when the BTF cannot be read.
+ * Return: 0; -ENOENT when the BTF has no such function, -ENOTUNIQ when
+ * it has several of that name whose arguments are placed differently
+ * (kstats_btf_find()), -EOPNOTSUPP for a variadic one, or another negative
+ * errno when the BTF cannot be read.
  */
 int kstats_btf_func(const char *name, const char *module,
 		    struct kstats_btf_func *f)

@@ -21,15 +21,20 @@
  *    and the in-flight count has passed it, the per-CPU count summed until
  *    it is zero, synchronize_rcu_tasks() again for the trampoline's last
  *    instructions after the count; only then are the distribution's
- *    reference dropped and the slot freed.  Module exit waits for that
- *    (rmmod blocks while a task sleeps in a traced function: the text it
- *    will return into is the module's).
+ *    reference dropped and the slot freed.  kstats holds a reference to
+ *    itself while a slot drains, so that rmmod fails (EAGAIN) rather than
+ *    wait for a task that may never come back; a node still there at
+ *    module exit is drained there, the wait in TASK_IDLE.
  *  - a task that exits inside the function never returns: its exit
  *    (sched_process_exit) walks its stack and counts its calls out.
+ *  - the traced function's module is pinned from attach to release, as
+ *    BPF pins its attach target: rmmod of it fails (EAGAIN).
+ *  - should ftrace fail to remove the direct call, the slot is never
+ *    reused nor freed, and kstats and the target stay pinned: the call
+ *    site may still call the stub.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/delay.h>
 #include <linux/kallsyms.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
@@ -38,9 +43,12 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/pvclock_gtod.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/timekeeper_internal.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
@@ -59,14 +67,22 @@ struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
  * struct kstats_direct_slot - kstats' side of a slot
  * @ops: the ftrace ops of the direct call
  * @work: the detach's wait for the calls in flight
+ * @mod: the traced function's module, pinned; NULL for the kernel's own
+ * @ip: the traced function's fentry call site
  * @used: taken, from attach until the last call has returned
+ * @draining: detached, its calls in flight awaited by @work
+ * @leaked: ftrace failed to remove the direct call: never freed
  * @unstable_said: the kernel log has said that the TSC this slot reads for
  *	clock ktime was found unstable
  */
 struct kstats_direct_slot {
 	struct ftrace_ops *ops;
 	struct work_struct work;
+	struct module *mod;
+	unsigned long ip;
 	bool used;
+	bool draining;
+	bool leaked;
 	bool unstable_said;
 };
 
@@ -89,36 +105,71 @@ enum kstats_direct_variant {
 };
 
 /*
- * TSC cycles to nanoseconds, as the kernel's own TSC calibration gives
- * them (tsc_khz), for clock ktime on the TSC: ns = cycles * mult >> 32, a
- * 128-bit product, so that the shift is a constant and no duration
- * overflows.
+ * Clock ktime on the TSC: CLOCK_MONOTONIC is the timekeeper's clocksource
+ * scaled by its mult and shift (ns = cycles * mult >> shift), mult moved
+ * by NTP and adjtimex (ADJ_TICK changes the rate by up to 10 %).  Where
+ * the clocksource is the TSC, the trampoline reads the TSC at both ends
+ * and scales the difference with the timekeeper's mult and shift of the
+ * moment of the return, which the timekeeper publishes at every update
+ * through the pvclock_gtod notifier, as it does to KVM: a duration is then
+ * a difference of two CLOCK_MONOTONIC readings but for a mult change
+ * inside it (the next tick's NTP step applied to its whole length rather
+ * than to its part after the tick).
+ *
+ * kstats_direct_tk packs mult (bits 0-31), shift (32-39) and an epoch
+ * (40-63) into one word, so that a reader in any context, NMI included,
+ * sees a consistent triple.  The epoch moves when the clock is set (a
+ * resume from suspend, during which CLOCK_MONOTONIC stops and the TSC may
+ * not) and when the clocksource changes: a call whose entry saw another
+ * epoch than its return is not recorded but counted as missed.
  */
-#define KSTATS_DIRECT_TSC_SHIFT	32
-static u64 kstats_direct_tsc_mult;
+#define KSTATS_TK_SHIFT(w)	((u32)((w) >> 32) & 0xff)
+#define KSTATS_TK_EPOCH_ONE	BIT_ULL(40)
+
+u64 kstats_direct_tk;
+/* The timekeeper's clocksource when last seen, and whether it is the TSC */
+static struct clocksource *kstats_direct_tk_cs;
+static bool kstats_direct_tk_on_tsc;
+
+static notrace int kstats_direct_tk_notify(struct notifier_block *nb,
+					   unsigned long was_set, void *data)
+{
+	struct timekeeper *tk = data;
+	struct clocksource *cs = tk->tkr_mono.clock;
+	u64 w = READ_ONCE(kstats_direct_tk);
+	u64 epoch = w & ~(KSTATS_TK_EPOCH_ONE - 1);
+
+	if (cs != kstats_direct_tk_cs) {
+		kstats_direct_tk_cs = cs;
+		WRITE_ONCE(kstats_direct_tk_on_tsc, !strcmp(cs->name, "tsc"));
+		was_set = 1;
+	}
+	if (was_set)
+		epoch += KSTATS_TK_EPOCH_ONE;
+	/* Off the TSC, the last TSC rate stays (see kstats_direct_describe()) */
+	if (kstats_direct_tk_on_tsc)
+		w = tk->tkr_mono.mult | (u64)tk->tkr_mono.shift << 32;
+	WRITE_ONCE(kstats_direct_tk, epoch | (w & (KSTATS_TK_EPOCH_ONE - 1)));
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kstats_direct_tk_nb = {
+	.notifier_call = kstats_direct_tk_notify,
+};
 
 /*
- * Whether clock ktime may be read as the TSC, converted at the return:
- * when timekeeping runs on the TSC, ktime_get_mono_fast_ns() is the TSC
- * scaled by the timekeeper's mult and shift, so that a difference of two
- * readings is the difference of two TSC readings so scaled; the only
- * difference from this conversion is NTP's frequency correction of the
- * timekeeper's mult (at most 500 ppm, well inside a slot).  That the
- * clocksource is the TSC is seen from a snapshot's raw cycles, which fall
- * between two TSC readings around it (no other clocksource counts with the
- * TSC), and the TSC must not have been found unstable.
+ * Whether clock ktime may be read as the TSC: the timekeeper runs on it
+ * (its notifier says so, and a snapshot's raw cycles fall between two TSC
+ * readings around it), and the TSC was not found unstable.
  */
 static bool kstats_direct_tsc_is_ktime(void)
 {
 	struct system_time_snapshot snap;
 	u64 t0, t1;
 
-	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz || check_tsc_unstable())
+	if (!boot_cpu_has(X86_FEATURE_TSC) || check_tsc_unstable() ||
+	    !READ_ONCE(kstats_direct_tk_on_tsc) || !(u32)READ_ONCE(kstats_direct_tk))
 		return false;
-	/* ns per cycle, from the kernel's calibration, refined after boot */
-	WRITE_ONCE(kstats_direct_tsc_mult,
-		   div_u64((u64)NSEC_PER_MSEC << KSTATS_DIRECT_TSC_SHIFT,
-			   tsc_khz));
 	t0 = rdtsc_ordered();
 	ktime_get_snapshot(&snap);
 	t1 = rdtsc_ordered();
@@ -189,7 +240,54 @@ static __always_inline notrace void kstats_direct_done(struct kstats_direct_hot 
 		__KSTATS_RECORD_IN_RANGE(h->ks, v, KSTATS_DEFAULT_FRAC_BITS);
 	else
 		kstats_direct_record(h->ks, v);
-	this_cpu_dec(*h->inflight);
+	this_cpu_dec(h->pcpu->inflight);
+}
+
+/* A call not recorded: counted as missed, and out of flight. */
+static __always_inline notrace void
+kstats_direct_miss(struct kstats_direct_hot *h)
+{
+	kstats_record_missed(h->ks);
+	this_cpu_dec(h->pcpu->inflight);
+}
+
+/*
+ * A difference of two clock readings: a negative one (two CPUs' TSCs, a
+ * clock stepped back) is dropped and counted, never recorded as a huge
+ * unsigned value.
+ */
+static __always_inline notrace void
+kstats_direct_delta(struct kstats_direct_hot *h, u64 delta, bool plain)
+{
+	if (unlikely((s64)delta < 0)) {
+		kstats_direct_miss(h);
+		return;
+	}
+	kstats_direct_done(h, delta, plain);
+}
+
+/*
+ * The slot's guard on this CPU, around a clock read that may call the
+ * traced function (read_hpet() for ktime on the HPET): false when already
+ * held, by the same CPU further down its stack.  Preemption stays off
+ * while it is held, so that it is given back on the CPU that took it.
+ */
+static __always_inline notrace bool
+kstats_direct_guard(struct kstats_direct_hot *h)
+{
+	preempt_disable_notrace();
+	if (likely(this_cpu_inc_return(h->pcpu->busy) == 1))
+		return true;
+	this_cpu_dec(h->pcpu->busy);
+	preempt_enable_notrace();
+	return false;
+}
+
+static __always_inline notrace void
+kstats_direct_unguard(struct kstats_direct_hot *h)
+{
+	this_cpu_dec(h->pcpu->busy);
+	preempt_enable_notrace();
 }
 
 /* Whether a slot's exits may be the plain ones. */
@@ -199,35 +297,52 @@ static bool kstats_direct_is_plain(const struct kstats *ks)
 	       ks->clamp == U64_MAX;
 }
 
-static __always_inline notrace u64 kstats_direct_tsc_ns(u64 cycles)
-{
-	return mul_u64_u64_shr(cycles, kstats_direct_tsc_mult,
-			       KSTATS_DIRECT_TSC_SHIFT);
-}
-
 /*
  * What the trampoline calls, with direct calls only (no ENDBR), in the
- * traced function's context, any (NMI included): the entry's local_clock()
- * and CPU; and at the return, one exit per clock (for ktime on the TSC,
- * tscns: cycles converted to ns), plain or not.  A local_clock() pair that
- * crossed CPUs is counted as missed: two CPUs' readings do not compare.
+ * traced function's context, any (NMI included): the entry of the called
+ * clocks, which returns false for a call not to time (its own clock read
+ * re-entered the function); and at the return, one exit per clock (for
+ * ktime on the TSC, tscns: cycles converted to ns), plain or not.  A
+ * local_clock() pair that crossed CPUs is counted as missed: two CPUs'
+ * readings do not compare.
  */
-notrace __noendbr void
+notrace __noendbr bool
 kstats_direct_enter_local(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e)
 {
+	if (!kstats_direct_guard(h)) {
+		kstats_record_missed(h->ks);
+		return false;
+	}
 	e->ts = local_clock();
 	e->cpu = raw_smp_processor_id();
+	kstats_direct_unguard(h);
+	return true;
 }
 
 NOKPROBE_SYMBOL(kstats_direct_enter_local);
+
+notrace __noendbr bool
+kstats_direct_enter_ktime(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e)
+{
+	if (!kstats_direct_guard(h)) {
+		kstats_record_missed(h->ks);
+		return false;
+	}
+	e->ts = ktime_get_mono_fast_ns();
+	kstats_direct_unguard(h);
+	return true;
+}
+
+NOKPROBE_SYMBOL(kstats_direct_enter_ktime);
 
 notrace __noendbr void
 kstats_direct_exit_tsc(struct kstats_direct_hot *h,
 		       struct kstats_direct_entry *e)
 {
-	kstats_direct_done(h, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts,
-			   false);
+	kstats_direct_delta(h, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts,
+			    false);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_tsc);
@@ -236,17 +351,33 @@ notrace __noendbr void
 kstats_direct_exit_tscp(struct kstats_direct_hot *h,
 			struct kstats_direct_entry *e)
 {
-	kstats_direct_done(h, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts,
-			   true);
+	kstats_direct_delta(h, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts,
+			    true);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_tscp);
+
+/* Clock ktime called: its read guarded, as at the entry. */
+static __always_inline notrace void
+kstats_direct_ktime_done(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e, bool plain)
+{
+	u64 now;
+
+	if (!kstats_direct_guard(h)) {
+		kstats_direct_miss(h);
+		return;
+	}
+	now = ktime_get_mono_fast_ns();
+	kstats_direct_unguard(h);
+	kstats_direct_delta(h, now - e->ts, plain);
+}
 
 notrace __noendbr void
 kstats_direct_exit_ktime(struct kstats_direct_hot *h,
 			 struct kstats_direct_entry *e)
 {
-	kstats_direct_done(h, ktime_get_mono_fast_ns() - e->ts, false);
+	kstats_direct_ktime_done(h, e, false);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_ktime);
@@ -255,18 +386,35 @@ notrace __noendbr void
 kstats_direct_exit_ktimep(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e)
 {
-	kstats_direct_done(h, ktime_get_mono_fast_ns() - e->ts, true);
+	kstats_direct_ktime_done(h, e, true);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_ktimep);
+
+/*
+ * Clock ktime read as the TSC: the cycles scaled by the timekeeper's mult
+ * and shift, unless the epoch moved during the call (kstats_direct_tk).
+ */
+static __always_inline notrace void
+kstats_direct_tscns_done(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e, bool plain)
+{
+	u64 cycles = kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts;
+	u64 tk = READ_ONCE(kstats_direct_tk);
+
+	if (unlikely((s64)cycles < 0 || (u32)(tk >> 32) != (u32)e->cpu)) {
+		kstats_direct_miss(h);
+		return;
+	}
+	kstats_direct_done(h, mul_u64_u32_shr(cycles, (u32)tk,
+					      KSTATS_TK_SHIFT(tk)), plain);
+}
 
 notrace __noendbr void
 kstats_direct_exit_tscns(struct kstats_direct_hot *h,
 			 struct kstats_direct_entry *e)
 {
-	u64 cycles = kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts;
-
-	kstats_direct_done(h, kstats_direct_tsc_ns(cycles), false);
+	kstats_direct_tscns_done(h, e, false);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_tscns);
@@ -275,9 +423,7 @@ notrace __noendbr void
 kstats_direct_exit_tscnsp(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e)
 {
-	u64 cycles = kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts;
-
-	kstats_direct_done(h, kstats_direct_tsc_ns(cycles), true);
+	kstats_direct_tscns_done(h, e, true);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_tscnsp);
@@ -287,12 +433,15 @@ static __always_inline notrace void
 kstats_direct_local_done(struct kstats_direct_hot *h,
 			 struct kstats_direct_entry *e, bool plain)
 {
-	if (e->cpu == raw_smp_processor_id()) {
-		kstats_direct_done(h, local_clock() - e->ts, plain);
+	u64 now;
+
+	if (e->cpu != raw_smp_processor_id() || !kstats_direct_guard(h)) {
+		kstats_direct_miss(h);
 		return;
 	}
-	kstats_record_missed(h->ks);
-	this_cpu_dec(*h->inflight);
+	now = local_clock();
+	kstats_direct_unguard(h);
+	kstats_direct_delta(h, now - e->ts, plain);
 }
 
 notrace __noendbr void
@@ -338,10 +487,9 @@ static notrace void kstats_direct_task_exit(void *data, struct task_struct *p)
 			continue;
 		h = *(struct kstats_direct_hot **)(state.sp + KSTATS_DFRAME_HOT);
 		if (h < kstats_direct_hot ||
-		    h >= kstats_direct_hot + KSTATS_DIRECT_SLOTS || !h->inflight)
+		    h >= kstats_direct_hot + KSTATS_DIRECT_SLOTS || !h->pcpu)
 			continue;
-		kstats_record_missed(h->ks);
-		this_cpu_dec(*h->inflight);
+		kstats_direct_miss(h);
 	}
 }
 
@@ -374,12 +522,34 @@ static long kstats_direct_inflight(struct kstats_direct_hot *h)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		n += *per_cpu_ptr(h->inflight, cpu);
+		n += per_cpu_ptr(h->pcpu, cpu)->inflight;
 	return n;
+}
+
+/*
+ * Another ftrace user that changes the traced function's ip (a livepatch,
+ * a kprobe with a post handler: FTRACE_OPS_FL_IPMODIFY) may share the
+ * function with the trampoline: ftrace then calls that user's handler
+ * from its regs caller, which returns into the stub with the (possibly
+ * changed) ip as the return address, and the trampoline enters the body
+ * through that return address anyway (kstats_direct_tramp.S).  So every
+ * request to share is granted, as it needs no change of the trampoline.
+ */
+static int kstats_direct_ops_func(struct ftrace_ops *ops,
+				  enum ftrace_ops_cmd cmd)
+{
+	switch (cmd) {
+	case FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF:
+	case FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER:
+	case FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER:
+		return 0;
+	}
+	return -EINVAL;
 }
 
 static int kstats_direct_register(struct ftrace_ops *ops, unsigned long addr)
 {
+	ops->ops_func = kstats_direct_ops_func;
 #ifdef KSTATS_FTRACE_DIRECT_OPS
 	return register_ftrace_direct(ops, addr);
 #else
@@ -387,26 +557,32 @@ static int kstats_direct_register(struct ftrace_ops *ops, unsigned long addr)
 #endif
 }
 
-static void kstats_direct_unregister(struct ftrace_ops *ops,
-				     unsigned long addr)
+static int kstats_direct_unregister(struct ftrace_ops *ops,
+				    unsigned long addr)
 {
 #ifdef KSTATS_FTRACE_DIRECT_OPS
-	unregister_ftrace_direct(ops, addr, true);
+	return unregister_ftrace_direct(ops, addr, true);
 #else
-	unregister_ftrace_direct_multi(ops, addr);
-	ftrace_free_filter(ops);
+	int err = unregister_ftrace_direct_multi(ops, addr);
+
+	if (!err)
+		ftrace_free_filter(ops);
+	return err;
 #endif
 }
 
-/* Give a slot back: its count, its ops, and the slot for reuse. */
+/* Give a slot back: its count, its ops, its module, the slot for reuse. */
 static void kstats_direct_free_slot(struct kstats_direct_slot *s,
 				    struct kstats_direct_hot *h)
 {
-	free_percpu(h->inflight);
+	free_percpu(h->pcpu);
 	kfree(s->ops);
+	module_put(s->mod);
 	mutex_lock(&kstats_direct_mutex);
 	memset(h, 0, sizeof(*h));
 	s->ops = NULL;
+	s->mod = NULL;
+	s->draining = false;
 	s->used = false;
 	mutex_unlock(&kstats_direct_mutex);
 }
@@ -419,6 +595,12 @@ static void kstats_direct_release(struct kstats_direct_slot *s,
 	kstats_direct_free_slot(s, h);
 }
 
+/*
+ * The wait for a slot's calls in flight, from a work item.  kstats holds a
+ * reference to itself for as long (kstats_direct_detach()), dropped last:
+ * destroy_workqueue() at module exit waits for this function to return.
+ * The sleeps are TASK_IDLE: a call may take forever (a kthread's loop).
+ */
 static void kstats_direct_drain(struct work_struct *work)
 {
 	struct kstats_direct_slot *s = container_of(work,
@@ -431,41 +613,78 @@ static void kstats_direct_drain(struct work_struct *work)
 	synchronize_rcu_tasks();
 	while (kstats_direct_inflight(h) > 0) {
 		if (waited == 10000)
-			pr_info("%s: calls still in flight after 10 s, waiting for them to return\n",
+			pr_info("%s: calls still in flight after 10 s, waiting for them to return (rmmod kstats fails until then)\n",
 				h->ks->name);
-		msleep(20);
+		schedule_timeout_idle(msecs_to_jiffies(20));
 		waited += 20;
 	}
 	/* And they have left the trampoline's last instructions. */
 	synchronize_rcu_tasks();
 	kstats_direct_release(s, h);
+	module_put(THIS_MODULE);
+}
+
+/*
+ * Pin the module of @name (from the kernel's symbol name of the site),
+ * whose text @ip is in: found by its sysfs object, which is in the same
+ * kset as kstats' own.  NULL for the kernel's own text and for kstats'.
+ */
+static int kstats_direct_pin(const char *name, unsigned long ip,
+			     struct module **modp)
+{
+	struct module_kobject *mk;
+	struct kobject *kobj;
+	struct module *mod;
+
+	*modp = NULL;
+	if (!name[0] || !strcmp(name, THIS_MODULE->name))
+		return 0;
+	kobj = kset_find_obj(THIS_MODULE->mkobj.kobj.kset, name);
+	if (!kobj)
+		return -ENOENT;
+	mk = container_of(kobj, struct module_kobject, kobj);
+	mod = mk->mod;
+	/* A module of that name loaded again since is not the one of @ip. */
+	if (!mod || !within_module(ip, mod) || !try_module_get(mod)) {
+		kobject_put(kobj);
+		return -ENOENT;
+	}
+	kobject_put(kobj);
+	*modp = mod;
+	return 0;
 }
 
 /**
  * kstats_direct_attach() - time a function with the direct trampoline
  * @ks: the distribution, which the slot holds a reference to
- * @sym: the function's name, for the kernel log
+ * @mod: the function's module, whose reference the slot takes over, or NULL
  * @ip: its fentry call site
  * @f: how its arguments are passed
  *
  * Context: process; may sleep.
  * Return: the slot, or -ENOSPC when all are taken, -E2BIG for more stack
  * arguments than the trampoline copies, -EBUSY when the function has
- * another direct caller, another negative errno from ftrace.
+ * another direct caller, another negative errno from ftrace.  On failure
+ * the reference to @mod is dropped.
  */
-static int kstats_direct_attach(struct kstats *ks, const char *sym,
-				unsigned long ip, const struct kstats_btf_func *f)
+static int kstats_direct_attach(struct kstats *ks, struct module *mod,
+				unsigned long ip,
+				const struct kstats_btf_func *f)
 {
 	struct kstats_direct_slot *s = NULL;
 	struct kstats_direct_hot *h;
 	struct ftrace_ops *ops;
 	int i, err;
 
-	if (f->nstack > KSTATS_DIRECT_MAX_STACK)
+	if (f->nstack > KSTATS_DIRECT_MAX_STACK) {
+		module_put(mod);
 		return -E2BIG;
+	}
 	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
-	if (!ops)
+	if (!ops) {
+		module_put(mod);
 		return -ENOMEM;
+	}
 	mutex_lock(&kstats_direct_mutex);
 	err = kstats_direct_probe_exits();
 	for (i = 0; !err && i < KSTATS_DIRECT_SLOTS; i++) {
@@ -478,13 +697,16 @@ static int kstats_direct_attach(struct kstats *ks, const char *sym,
 	mutex_unlock(&kstats_direct_mutex);
 	if (!s) {
 		kfree(ops);
+		module_put(mod);
 		return err ? err : -ENOSPC;
 	}
 	h = &kstats_direct_hot[i];
 	s->ops = ops;
+	s->mod = mod;
+	s->ip = ip;
 	s->unstable_said = false;
-	h->inflight = alloc_percpu(long);
-	if (!h->inflight) {
+	h->pcpu = alloc_percpu(struct kstats_direct_pcpu);
+	if (!h->pcpu) {
 		kstats_direct_free_slot(s, h);
 		return -ENOMEM;
 	}
@@ -512,23 +734,43 @@ static int kstats_direct_attach(struct kstats *ks, const char *sym,
  *
  * No call enters the trampoline once this returns; the slot, and the
  * reference to the distribution, go once the calls in flight are back.
+ * Should ftrace fail to remove the direct call, the call site may still
+ * call the stub: then the slot, the distribution, the traced module and
+ * kstats itself stay, for good, and the kernel log says so once.
  *
  * Context: process; may sleep.
  */
 static void kstats_direct_detach(int slot)
 {
 	struct kstats_direct_slot *s = &kstats_direct_slots[slot];
+	int err;
 
-	kstats_direct_unregister(s->ops, kstats_direct_stub(slot));
+	err = kstats_direct_unregister(s->ops, kstats_direct_stub(slot));
+	if (err) {
+		WARN_ONCE(1, "kstats: %s: ftrace could not remove the direct call (%d): its slot, kstats and the traced module stay\n",
+			  kstats_direct_hot[slot].ks->name, err);
+		__module_get(THIS_MODULE);
+		mutex_lock(&kstats_direct_mutex);
+		s->leaked = true;
+		mutex_unlock(&kstats_direct_mutex);
+		return;
+	}
+	/* rmmod kstats fails, rather than waits, until the drain is done */
+	__module_get(THIS_MODULE);
+	mutex_lock(&kstats_direct_mutex);
+	s->draining = true;
+	mutex_unlock(&kstats_direct_mutex);
 	queue_work(kstats_direct_wq, &s->work);
 }
 
 /*
  * Functions that do not return to their caller, or not always (a task
- * killed in them exits there).  A task that exits inside a directly traced
- * function is counted out at its exit (kstats_direct_task_exit()), but for
- * these that would be the rule rather than the exception: they take
- * fprobe, whose return hooks are per task and go with it.
+ * killed in them exits there), and the main loops of threads, which
+ * return only when the thread ends, if ever.  A task that exits inside a
+ * directly traced function is counted out at its exit
+ * (kstats_direct_task_exit()), but for these that would be the rule
+ * rather than the exception: they take fprobe, whose return hooks are per
+ * task and go with it.
  */
 static bool kstats_is_noreturn(const char *sym)
 {
@@ -540,6 +782,11 @@ static bool kstats_is_noreturn(const char *sym)
 		"__x64_sys_exit_group", "__do_sys_exit", "__do_sys_exit_group",
 		"__se_sys_exit", "__se_sys_exit_group", "do_coredump",
 		"rewind_stack_and_make_dead", "__module_put_and_kthread_exit",
+		"__ia32_sys_exit", "__ia32_sys_exit_group", "kthread",
+		"kthreadd", "ret_from_fork", "ret_from_fork_asm",
+		"cpu_startup_entry", "do_idle", "start_kernel", "rest_init",
+		"start_secondary", "worker_thread", "rescuer_thread",
+		"smpboot_thread_fn",
 	};
 	int i;
 
@@ -579,6 +826,28 @@ static unsigned long kstats_direct_site(unsigned long addr, char *mod,
 }
 
 /*
+ * Who holds the function that ftrace refused (-EBUSY): another kstats
+ * node, or another direct caller.  An IPMODIFY user (a livepatch, a
+ * kprobe with a post handler) shares the function (kstats_direct_ops_func())
+ * and is not the reason.
+ */
+static const char *kstats_direct_holder(unsigned long ip)
+{
+	int i;
+
+	mutex_lock(&kstats_direct_mutex);
+	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++) {
+		if (kstats_direct_slots[i].used &&
+		    kstats_direct_slots[i].ip == ip)
+			break;
+	}
+	mutex_unlock(&kstats_direct_mutex);
+	return i < KSTATS_DIRECT_SLOTS ?
+	       "another kstats node traces it directly (or its slot still drains)" :
+	       "another direct caller has it (a BPF fentry/fexit trampoline)";
+}
+
+/*
  * Time the function with the trampoline, if it can: a plain duration (the
  * trampoline has no handlers for values, filters, families or gap), a
  * function that returns, whose arguments the BTF places and whose return
@@ -590,6 +859,7 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 {
 	struct kstats_btf_func f = { 0 };
 	char mod[MODULE_NAME_LEN];
+	struct module *pinned;
 	unsigned long ip;
 	int err, slot;
 
@@ -608,6 +878,10 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 			*why = "it takes variable arguments";
 			return err;
 		}
+		if (err == -ENOTUNIQ) {
+			*why = "its name has differing prototypes in the BTF";
+			return err;
+		}
 		if (err) {
 			*why = "its arguments are not in the BTF";
 			return err;
@@ -617,11 +891,16 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 			return -EOPNOTSUPP;
 		}
 	}
-	slot = kstats_direct_attach(fn->ks, fn->target, ip, &f);
+	err = kstats_direct_pin(mod, ip, &pinned);
+	if (err) {
+		*why = "its module is going";
+		return err;
+	}
+	slot = kstats_direct_attach(fn->ks, pinned, ip, &f);
 	if (slot < 0) {
 		switch (slot) {
 		case -EBUSY:
-			*why = "it has another direct caller (a BPF trampoline?)";
+			*why = kstats_direct_holder(ip);
 			break;
 		case -ENOSPC:
 			*why = "all direct slots are in use";
@@ -670,12 +949,15 @@ static void kstats_direct_describe(const struct kstats_fn *fn,
 	if (!h->tscns)
 		return;
 	seq_puts(m, " read tsc");
-	if (!check_tsc_unstable())
+	if (!check_tsc_unstable() && READ_ONCE(kstats_direct_tk_on_tsc))
 		return;
-	seq_puts(m, " tsc_unstable yes");
+	/* still scaled by the timekeeper's last rate on the TSC */
+	seq_puts(m, check_tsc_unstable() ? " tsc_unstable yes" :
+					   " clocksource_changed yes");
 	if (!xchg(&s->unstable_said, true))
-		pr_warn("%s: reads the TSC for clock ktime, which the kernel has since found unstable: remove the node and make it again\n",
-			h->ks->name);
+		pr_warn("%s: reads the TSC for clock ktime, which the kernel has since %s: remove the node and make it again\n",
+			h->ks->name, check_tsc_unstable() ? "found unstable" :
+			"stopped using as its clocksource");
 }
 
 const struct kstats_mech_ops kstats_mech_direct = {
@@ -690,36 +972,66 @@ const struct kstats_mech_ops kstats_mech_direct = {
  * kstats_direct_init() - at module load
  *
  * Context: process.
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or the timekeeper notifier's error.
  */
 int kstats_direct_init(void)
 {
-	int i;
+	int i, err;
 
 	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, nstack) != KSTATS_DHOT_NSTACK);
 	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, nregs) != KSTATS_DHOT_NREGS);
 	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, clock) != KSTATS_DHOT_CLOCK);
-	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, inflight) != KSTATS_DHOT_INFLIGHT);
+	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, pcpu) != KSTATS_DHOT_PCPU);
+	BUILD_BUG_ON(offsetof(struct kstats_direct_pcpu, inflight) != 0);
 	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, ks) != KSTATS_DHOT_KS);
 	BUILD_BUG_ON(sizeof(struct kstats_direct_hot) != KSTATS_DHOT_SIZE);
 
 	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)
 		INIT_WORK(&kstats_direct_slots[i].work, kstats_direct_drain);
 	kstats_direct_wq = alloc_workqueue("kstats_direct", WQ_UNBOUND, 0);
-	return kstats_direct_wq ? 0 : -ENOMEM;
+	if (!kstats_direct_wq)
+		return -ENOMEM;
+	/* called at once, with the timekeeper as it is */
+	err = pvclock_gtod_register_notifier(&kstats_direct_tk_nb);
+	if (err)
+		destroy_workqueue(kstats_direct_wq);
+	return err;
+}
+
+/* Whether a slot is still draining (its work item has not ended). */
+static bool kstats_direct_draining(void)
+{
+	bool any = false;
+	int i;
+
+	mutex_lock(&kstats_direct_mutex);
+	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)
+		any |= kstats_direct_slots[i].draining;
+	mutex_unlock(&kstats_direct_mutex);
+	return any;
 }
 
 /**
  * kstats_direct_exit() - at module unload, after every node is gone
  *
- * Waits until the last call in flight has left the trampoline.
+ * Waits until the last call in flight has left the trampoline: only the
+ * nodes removed by the module's exit can still have some (a drain started
+ * before holds a reference to kstats, so rmmod fails until it is done).
  *
- * Context: process; may sleep for as long as a task sleeps in a traced
- * function.
+ * Context: process; may sleep, in TASK_IDLE, for as long as a task sleeps
+ * in a traced function.
  */
 void kstats_direct_exit(void)
 {
+	unsigned int waited = 0;
+
+	while (kstats_direct_draining()) {
+		if (++waited == 500)
+			pr_info("rmmod waits for calls in flight in directly traced functions\n");
+		schedule_timeout_idle(msecs_to_jiffies(20));
+	}
 	destroy_workqueue(kstats_direct_wq);
+	pvclock_gtod_unregister_notifier(&kstats_direct_tk_nb);
 	if (kstats_direct_exit_probed) {
 		tracepoint_probe_unregister(kstats_direct_exit_tp,
 					    (void *)kstats_direct_task_exit,

@@ -21,7 +21,7 @@
 #define KSTATS_DHOT_NSTACK	0
 #define KSTATS_DHOT_NREGS	4
 #define KSTATS_DHOT_CLOCK	5
-#define KSTATS_DHOT_INFLIGHT	8
+#define KSTATS_DHOT_PCPU	8
 #define KSTATS_DHOT_KS		16
 #define KSTATS_DHOT_SIZE	32
 
@@ -29,13 +29,31 @@
 #include <linux/types.h>
 #include <asm/ibt.h>
 
-/* Built where the trampoline can be: x86-64 with ftrace's direct calls. */
-#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+/*
+ * Built where the trampoline can be: x86-64 with ftrace's direct calls,
+ * and ORC, whose unwind state the exit hook reads to find the calls in
+ * flight of a task that exits (kstats_direct_task_exit()).
+ */
+#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && \
+	defined(CONFIG_UNWINDER_ORC)
 #define KSTATS_HAVE_DIRECT 1
 #endif
 
 struct kstats;
 struct kstats_btf_func;
+
+/**
+ * struct kstats_direct_pcpu - a slot's state on one CPU
+ * @inflight: calls entered minus calls returned (first: the trampoline
+ *	increments it through the pointer, with no offset)
+ * @busy: the slot's exit work or clock read is running on this CPU; a
+ *	call that enters then (the clock read called the traced function
+ *	itself: read_hpet() under clock ktime on the HPET) is not timed
+ */
+struct kstats_direct_pcpu {
+	long inflight;
+	int busy;
+};
 
 /**
  * struct kstats_direct_hot - what the trampoline of one slot reads
@@ -44,7 +62,7 @@ struct kstats_btf_func;
  * @clock: enum kstats_clock of @ks
  * @tscns: clock ktime, read as the TSC (kstats_direct_exit_tscns())
  * @plain: @ks has the default frac_bits and no upper bound
- * @inflight: per CPU, calls entered minus calls returned
+ * @pcpu: per CPU, the calls in flight and the recursion guard
  * @ks: the distribution
  */
 struct kstats_direct_hot {
@@ -53,14 +71,15 @@ struct kstats_direct_hot {
 	u8 clock;
 	u8 tscns;
 	u8 plain;
-	long __percpu *inflight;
+	struct kstats_direct_pcpu __percpu *pcpu;
 	struct kstats *ks;
 } __aligned(KSTATS_DHOT_SIZE);
 
 /**
  * struct kstats_direct_entry - a call's start, in the trampoline's frame
  * @ts: the clock at the entry
- * @cpu: the CPU of the entry, for local_clock()
+ * @cpu: the CPU of the entry, for local_clock(); for clock ktime on the
+ *	TSC, the timekeeper's epoch and shift (kstats_direct_tk)
  */
 struct kstats_direct_entry {
 	u64 ts;
@@ -85,9 +104,20 @@ extern struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
 extern const u8 kstats_direct_code[];
 extern const u8 kstats_direct_stubs[];
 
+/*
+ * CLOCK_MONOTONIC's rate on the TSC, for clock ktime read as the TSC:
+ * mult (bits 0-31) and shift (32-39) of the timekeeper, and its epoch
+ * (40-63), which a resume or a change of clocksource advances.  The
+ * trampoline's entry keeps the upper half (kstats_direct.c).
+ */
+extern u64 kstats_direct_tk;
+
 /* Called by the trampoline only, with direct calls: no ENDBR. */
-__noendbr void
+__noendbr bool
 kstats_direct_enter_local(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_ktime(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_tsc(struct kstats_direct_hot *h,

@@ -22,6 +22,19 @@
  * the body is entered with a return (the IBT rules allow it, where an
  * indirect call would need an ENDBR at the body).
  *
+ * Recursion: a clock that the trampoline calls (clock ktime on the HPET
+ * calls read_hpet(), local_clock() a paravirt clock) may be the traced
+ * function itself.  Those entries call C (kstats_direct_enter_ktime(),
+ * kstats_direct_enter_local()), which takes the slot's per-CPU guard
+ * around the read; a call that enters while it is held on its CPU is not
+ * timed: it is counted as missed and its body entered as if untraced.
+ * The TSC is read inline and cannot recurse.
+ *
+ * Call depth tracking (a return-stack mitigation of Intel CPUs): as
+ * ftrace's own trampolines do, the call from the function's fentry site
+ * is accounted at the entry, and so is the call of the body; every
+ * return is a RET, whose thunk counts it back.
+ *
  * Arguments: the registers are saved only for a function that takes any,
  * stack words copied only for one that has them; %rax, %r10 and %r11 are
  * free at a call site for the kernel's functions (variadic ones are never
@@ -39,6 +52,14 @@
 
 #include "kstats_direct.h"
 
+/* CALL_DEPTH_ACCOUNT, where the kernel tracks the call depth. */
+#if defined(CONFIG_MITIGATION_CALL_DEPTH_TRACKING) || \
+	defined(CONFIG_CALL_DEPTH_TRACKING)
+#define KSTATS_CALL_DEPTH_ACCOUNT	CALL_DEPTH_ACCOUNT
+#else
+#define KSTATS_CALL_DEPTH_ACCOUNT
+#endif
+
 /*
  * The frame: the stack arguments' copies at the bottom, where the body
  * finds them above its return address, then the trampoline's own words.
@@ -48,6 +69,7 @@
 #define F_COPY	(KSTATS_DIRECT_MAX_STACK * 8)
 #define F_HOT	KSTATS_DFRAME_HOT
 #define F_TS	(F_COPY + 8)	/* struct kstats_direct_entry: ts, cpu */
+#define F_CPU	(F_COPY + 16)
 #define F_RDI	(F_COPY + 24)
 #define F_RSI	(F_COPY + 32)
 #define F_RDX	(F_COPY + 40)
@@ -73,10 +95,22 @@
  * a "p" records plainly: its distribution has the default frac_bits and
  * no upper bound, so the exit tests neither.
  */
+.macro KSTATS_DIRECT_ARGS_RESTORE args:req
+	.if \args
+	movq	F_RDI(%rsp), %rdi
+	movq	F_RSI(%rsp), %rsi
+	movq	F_RDX(%rsp), %rdx
+	movq	F_RCX(%rsp), %rcx
+	movq	F_R8(%rsp), %r8
+	movq	F_R9(%rsp), %r9
+	.endif
+.endm
+
 .macro KSTATS_DIRECT_COMMON clock:req, entry:req, args:req
 SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
+	KSTATS_CALL_DEPTH_ACCOUNT
 	subq	$F_SIZE, %rsp
 	movq	%r11, F_HOT(%rsp)
 	.if \args
@@ -90,25 +124,35 @@ SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 
 	/* The clock: the time stamp counter inline, the others called. */
 	.ifc \entry, tsc
+	.ifc \clock, tscns
+	movl	kstats_direct_tk + 4(%rip), %r10d
+	.endif
+	.ifc \clock, tscnsp
+	movl	kstats_direct_tk + 4(%rip), %r10d
+	.endif
 	ALTERNATIVE_2 "rdtsc", "lfence; rdtsc", X86_FEATURE_LFENCE_RDTSC, \
 		      "rdtscp", X86_FEATURE_RDTSCP
 	movl	%eax, F_TS(%rsp)
 	movl	%edx, F_TS + 4(%rsp)
+	.ifc \clock, tscns
+	movl	%r10d, F_CPU(%rsp)
 	.endif
-	.ifc \entry, ktime
-	call	ktime_get_mono_fast_ns
-	movq	%rax, F_TS(%rsp)
-	movq	F_HOT(%rsp), %r11
+	.ifc \clock, tscnsp
+	movl	%r10d, F_CPU(%rsp)
 	.endif
-	.ifc \entry, local
+	.endif
+	.ifnc \entry, tsc
+	/* false: entered from its own clock read, run the body untimed */
 	movq	%r11, %rdi
 	leaq	F_TS(%rsp), %rsi
-	call	kstats_direct_enter_local
+	call	kstats_direct_enter_\entry
+	testb	%al, %al
+	jz	.Lskip_\@
 	movq	F_HOT(%rsp), %r11
 	.endif
 
 	/* One more call in flight: the slot stays until it returns. */
-	movq	KSTATS_DHOT_INFLIGHT(%r11), %rax
+	movq	KSTATS_DHOT_PCPU(%r11), %rax
 	incq	%gs:(%rax)
 
 	.if \args == 2
@@ -120,14 +164,8 @@ SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 	decl	%ecx
 	jnz	.Lcopy_\@
 	.endif
-	.if \args
-	movq	F_RDI(%rsp), %rdi
-	movq	F_RSI(%rsp), %rsi
-	movq	F_RDX(%rsp), %rdx
-	movq	F_RCX(%rsp), %rcx
-	movq	F_R8(%rsp), %r8
-	movq	F_R9(%rsp), %r9
-	.endif
+	KSTATS_DIRECT_ARGS_RESTORE \args
+	KSTATS_CALL_DEPTH_ACCOUNT
 	ANNOTATE_INTRA_FUNCTION_CALL
 	call	.Lbody_\@
 
@@ -145,6 +183,15 @@ SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 	addq	$F_SIZE + 8, %rsp
 	UNWIND_HINT_FUNC
 	RET
+
+	.ifnc \entry, tsc
+.Lskip_\@:
+	/* Back to the function past its fentry call, arguments as they were. */
+	KSTATS_DIRECT_ARGS_RESTORE \args
+	addq	$F_SIZE, %rsp
+	UNWIND_HINT_FUNC
+	RET
+	.endif
 
 .Lbody_\@:
 	/* Enter the body, past the fentry call, by a return: no ENDBR there. */

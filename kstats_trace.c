@@ -110,6 +110,8 @@ struct kstats_point {
  * @marks: per CPU, the last arrival of a tracepoint
  * @target: the function
  * @floor_p50: median of the calibration, in the clock's unit
+ * @floor_unmeasured: the calibration could not attach (no direct slot
+ *	free): @floor_p50 is 0 for want of a measure
  * @maxactive: calls in flight the probe keeps, 0 for its default
  * @registered: the function's probe is registered
  */
@@ -124,6 +126,7 @@ struct kstats_trace {
 	struct kstats_mark __percpu *marks;
 	char target[KSTATS_SPEC_MAX + 1];
 	u64 floor_p50;
+	bool floor_unmeasured;
 	unsigned int maxactive;
 	bool registered;
 };
@@ -734,7 +737,8 @@ static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
 		seq_printf(m, " gap %s", t->fn.gap->name);
 	if (t->mech <= KSTATS_MECH_KRETPROBE &&
 	    t->fn.value.base == KSTATS_BASE_NONE)
-		seq_printf(m, " floor_p50 %llu", t->floor_p50);
+		seq_printf(m, " floor_p50 %llu%s", t->floor_p50,
+			   t->floor_unmeasured ? " floor_measured no" : "");
 	if (t->registered && t->ops->describe)
 		t->ops->describe(&t->fn, m);
 	seq_putc(m, '\n');
@@ -790,7 +794,7 @@ static void kstats_trace_calibrate(struct kstats_trace *t)
 	struct kstats_trace *c;
 	struct kstats_snapshot snap;
 	struct kstats_summary sum;
-	int i;
+	int i, err;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
@@ -800,12 +804,18 @@ static void kstats_trace_calibrate(struct kstats_trace *t)
 		goto out_free;
 	c->fn.target = c->target;
 	c->fn.addr = (unsigned long)kstats_calibrate_target;
-	if (kstats_register_function(c, t->mech == KSTATS_MECH_DIRECT ?
-				     KSTATS_WANT_DIRECT :
-				     t->mech == KSTATS_MECH_FPROBE ?
-				     KSTATS_WANT_FPROBE : KSTATS_WANT_KRETPROBE,
-				     0))
+	err = kstats_register_function(c, t->mech == KSTATS_MECH_DIRECT ?
+				       KSTATS_WANT_DIRECT :
+				       t->mech == KSTATS_MECH_FPROBE ?
+				       KSTATS_WANT_FPROBE : KSTATS_WANT_KRETPROBE,
+				       0);
+	if (err) {
+		t->floor_unmeasured = true;
+		pr_info_ratelimited("%s: its probe's floor could not be measured (%d%s): floor_p50 0\n",
+				    t->fn.ks->name, err,
+				    err == -ENOSPC ? ": no direct slot free" : "");
 		goto out_put;
+	}
 	for (i = 0; i < KSTATS_CALIBRATE_CALLS; i++)
 		kstats_calibrate_target();
 	kstats_unregister_function(c);

@@ -25,6 +25,11 @@
  *                 trampoline's exit handling); returns once it has
  *   pair N        N calls of kstats_lifetime_pair(), which returns 16
  *                 bytes (%rax and %rdx): EIO if a result comes back wrong
+ *   kprobe SYM    a kprobe with a post handler on SYM: ftrace gives it an
+ *                 IPMODIFY ops, as a livepatch's, which shares the function
+ *                 with the direct trampoline; EBUSY while one is there
+ *   unkprobe MIN  unregister it: EIO if its post handler ran fewer than
+ *                 MIN times (the count goes to the kernel log)
  *   tsc_unstable  mark_tsc_unstable(), as the clocksource watchdog would
  *                 (x86; EOPNOTSUPP elsewhere): for the direct trampoline's
  *                 report of a TSC read for clock ktime; the kernel then
@@ -44,6 +49,7 @@
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -249,6 +255,57 @@ static int lt_tsc_unstable(void)
 #endif
 }
 
+/* "kprobe SYM": a post handler makes it an ftrace IPMODIFY user. */
+static struct kprobe lt_kp;
+static atomic_long_t lt_kp_posts;
+static char lt_kp_sym[KSYM_NAME_LEN];
+
+static int lt_kp_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static void lt_kp_post(struct kprobe *p, struct pt_regs *regs,
+		       unsigned long flags)
+{
+	atomic_long_inc(&lt_kp_posts);
+}
+
+static int lt_kprobe(const char *sym)
+{
+	int err;
+
+	if (lt_kp.addr)
+		return -EBUSY;
+	if (!*sym || strscpy(lt_kp_sym, sym, sizeof(lt_kp_sym)) < 0)
+		return -EINVAL;
+	memset(&lt_kp, 0, sizeof(lt_kp));
+	lt_kp.symbol_name = lt_kp_sym;
+	lt_kp.pre_handler = lt_kp_pre;
+	lt_kp.post_handler = lt_kp_post;
+	atomic_long_set(&lt_kp_posts, 0);
+	err = register_kprobe(&lt_kp);
+	if (err)
+		lt_kp.addr = NULL;
+	return err;
+}
+
+static int lt_unkprobe(const char *arg)
+{
+	long n;
+	u64 min;
+
+	if (kstrtou64(arg, 0, &min))
+		return -EINVAL;
+	if (!lt_kp.addr)
+		return -ENOENT;
+	unregister_kprobe(&lt_kp);
+	lt_kp.addr = NULL;
+	n = atomic_long_read(&lt_kp_posts);
+	pr_info("kprobe on %s: %ld post handler calls\n", lt_kp_sym, n);
+	return n >= min ? 0 : -EIO;
+}
+
 /* One command; @arg is what follows the first blank, or "". */
 static int lt_command(const char *cmd, const char *arg)
 {
@@ -260,6 +317,10 @@ static int lt_command(const char *cmd, const char *arg)
 		return lt_exit_inside();
 	if (!strcmp(cmd, "pair"))
 		return lt_pairs(arg);
+	if (!strcmp(cmd, "kprobe"))
+		return lt_kprobe(arg);
+	if (!strcmp(cmd, "unkprobe"))
+		return lt_unkprobe(arg);
 	if (!strcmp(cmd, "tsc_unstable") && !*arg)
 		return lt_tsc_unstable();
 	if (!strcmp(cmd, "get")) {
@@ -362,6 +423,8 @@ static void __exit lt_exit(void)
 	debugfs_remove(lt_dir);
 	mutex_lock(&lt_lock);
 	lt_unspin();
+	if (lt_kp.addr)
+		unregister_kprobe(&lt_kp);
 	hrtimer_cancel(&lt_timer);
 	kstats_put(lt_timer_ks);
 	lt_timer_ks = NULL;

@@ -1439,7 +1439,7 @@ static void kstats_test_family_concurrent(struct kunit *test)
  * the number of registers and stack words the direct trampoline keeps.
  */
 struct kstats_test_btf {
-	u32 w[160];
+	u32 w[200];
 	unsigned int n;
 };
 
@@ -1475,11 +1475,12 @@ static void kstats_tb_func(struct kstats_test_btf *b, u32 *id, u32 name,
 
 static void kstats_test_btf_place(struct kunit *test)
 {
-	static const char strs[] = "\0long\0big\0pair\0tl\0f9\0f0\0fbig\0flate\0fva\0fret\0fpr";
+	static const char strs[] =
+		"\0long\0big\0pair\0tl\0f9\0f0\0fbig\0flate\0fva\0fret\0fpr\0dup\0same";
 	/* offsets of the names in strs */
 	enum { LONG = 1, BIG = 6, PAIR = 10, TLONG = 15, NINE = 18, NONE = 21,
 	       BIGARG = 24, PAIRLATE = 29, VARARG = 35, BIGRET = 39,
-	       PAIRRET = 44 };
+	       PAIRRET = 44, DUP = 48, SAME = 52 };
 	/* type ids: 1 long, 2 long *, 3 big (24 bytes), 4 pair (16 bytes),
 	 * 5 tlong (typedef), 6 const tlong; functions from 7 on
 	 */
@@ -1488,6 +1489,7 @@ static void kstats_test_btf_place(struct kunit *test)
 	static const u32 pairlate[7] = { 1, 1, 1, 1, 1, 4, 1 };
 	static const u32 vararg[3] = { 2, 6, 0 };
 	static const u32 six[6] = { 1, 1, 1, 1, 1, 1 };
+	static const u32 one_long[1] = { 1 }, one_tlong[1] = { 6 };
 	static const struct {
 		const char *name;
 		u8 nregs;
@@ -1512,6 +1514,8 @@ static void kstats_test_btf_place(struct kunit *test)
 		{ "fret", 6, 1, 0 },
 		/* a returned 16-byte pair comes back in %rax and %rdx */
 		{ "fpr", 0, 0, 2 },
+		/* two static functions of one name, placed alike: either */
+		{ "same", 1, 0, 1 },
 	};
 	struct kstats_test_btf *b;
 	struct btf_header *h;
@@ -1536,6 +1540,10 @@ static void kstats_test_btf_place(struct kunit *test)
 	kstats_tb_func(b, &id, VARARG, 1, vararg, 3);
 	kstats_tb_func(b, &id, BIGRET, 3, six, 6);
 	kstats_tb_func(b, &id, PAIRRET, 4, NULL, 0);
+	kstats_tb_func(b, &id, DUP, 1, one_long, 1);
+	kstats_tb_func(b, &id, DUP, 1, six, 6);
+	kstats_tb_func(b, &id, SAME, 1, one_long, 1);
+	kstats_tb_func(b, &id, SAME, 1, one_tlong, 1);
 	KUNIT_ASSERT_LT(test, b->n, ARRAY_SIZE(b->w));
 
 	size = sizeof(*h) + b->n * sizeof(u32) + sizeof(strs);
@@ -1560,6 +1568,8 @@ static void kstats_test_btf_place(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, f.ret_regs, want[i].ret_regs, "%s", want[i].name);
 	}
 	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "fva", &f), -EOPNOTSUPP);
+	/* two of one name placed differently: which one is bound is unknown */
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "dup", &f), -ENOTUNIQ);
 	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "long", &f), -ENOENT);
 	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "missing", &f), -ENOENT);
 	/* malformed: cut short, strings not ended by a NUL, a bad magic */

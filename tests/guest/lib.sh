@@ -44,6 +44,21 @@ field() {
 	grep -m1 "^# $2 " "$1" | awk -v k="$3" '{ for (i = 2; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'
 }
 
+# rmmod_wait MODULE...: rmmod each, again for up to 30 s while it fails:
+# a slot of a directly traced function still draining (its calls in
+# flight awaited) holds kstats, and the traced module, until it is done.
+rmmod_wait() {
+	local m i
+	for m in "$@"; do
+		i=0
+		until rmmod "$m" 2>/dev/null; do
+			i=$((i + 1))
+			[ $i -lt 150 ] || { rmmod "$m"; return; }
+			sleep 0.2
+		done
+	done
+}
+
 # ctl FILE TEXT: one write(); prints ok or the errno name.
 ctl() { kload ctl "$1" "$2"; }
 

@@ -134,7 +134,107 @@ else
 		skip "the fallback says why (16 bytes)" "no BTF for test modules here"
 		skip "mech direct refuses a 16-byte return" "no BTF for test modules here"
 	fi
-	check "rmmod kstats_lifetime" rmmod kstats_lifetime
+	# --- safety: the traced module is pinned -----------------------------
+	LTC=/sys/kernel/debug/kstats_lifetime/ctl
+	if [ -n "$leave_btf" ]; then
+		expect "trace kstats_lifetime_leave (direct), to pin its module" \
+			"$(ctl $KS/_control 'trace kstats_lifetime_leave name d_pin mech direct')" ok
+		expect_match "rmmod of the directly traced module fails (EAGAIN)" \
+			"$(rmmod kstats_lifetime 2>&1; echo "exit $?")" "temporarily unavailable.*exit 1|exit 1"
+		check "it is still loaded" test -e /sys/module/kstats_lifetime
+		expect "remove d_pin" "$(ctl $KS/_control 'remove d_pin')" ok
+		check "once the node's slot has drained, the module can go" rmmod_wait kstats_lifetime
+		check "and come again" insmod $KB/kstats_lifetime.ko
+	else
+		skip "the directly traced module is pinned" "no BTF for test modules here"
+	fi
+
+	# --- safety: an IPMODIFY user (a kprobe with a post handler) shares --
+	expect "trace $SYM (direct), then a kprobe with a post handler on it" \
+		"$(ctl $KS/_control "trace $SYM name d_ipm mech direct") $(ctl $LTC "kprobe $SYM")" "ok ok"
+	kdirect getppid 1000
+	expect "both see the 1000 calls: 1000 samples" "$(field $KS/d_ipm name samples)" 1000
+	expect "the kprobe's post handler ran 1000 times or more" "$(ctl $LTC 'unkprobe 1000')" ok
+	expect "remove d_ipm" "$(ctl $KS/_control 'remove d_ipm')" ok
+	expect "the other order: the kprobe first, then trace $SYM (direct)" \
+		"$(ctl $LTC "kprobe $SYM") $(ctl $KS/_control "trace $SYM name d_ipm2 mech direct")" "ok ok"
+	kdirect getppid 1000
+	expect "1000 samples" "$(field $KS/d_ipm2 name samples)" 1000
+	expect "the kprobe's post handler ran 1000 times or more (2)" "$(ctl $LTC 'unkprobe 1000')" ok
+	expect "remove d_ipm2" "$(ctl $KS/_control 'remove d_ipm2')" ok
+
+	# --- safety: a thread's main function is not traced directly --------
+	dmesg_mark
+	expect "trace kthread" "$(ctl $KS/_control 'trace kthread name d_kt')" ok
+	expect_match "kthread takes a fallback" "$(field $KS/d_kt source mechanism)" '^(fprobe|kretprobe)$'
+	check "dmesg says why" dmesg_has "d_kt: 'kthread' not traced directly: a call of it may never return"
+	expect "remove d_kt" "$(ctl $KS/_control 'remove d_kt')" ok
+
+	# --- safety: rmmod kstats fails, rather than blocks, while a slot drains
+	expect "trace do_nanosleep (direct), to drain" "$(ctl $KS/_control 'trace do_nanosleep name d_drain')" ok
+	kdirect sleep 4000 &
+	p=$!
+	sleep 0.5
+	expect "remove it while a task sleeps inside" "$(ctl $KS/_control 'remove d_drain')" ok
+	t0=$(date +%s)
+	r=$(rmmod kstats 2>&1; echo "exit $?")
+	t1=$(date +%s)
+	expect_match "rmmod kstats while the slot drains: refused (EAGAIN)" "$r" "exit 1"
+	expect "refused at once, not after the sleep ($((t1 - t0)) s)" "$([ $((t1 - t0)) -le 2 ] && echo yes)" yes
+	check "kstats is still loaded" test -e $KS/_control
+	wait $p
+	expect "the sleeper returns" "$?" 0
+
+	# --- safety: clock ktime is CLOCK_MONOTONIC's rate (adjtimex tick) --
+	if busybox adjtimex -t 11000 >/dev/null 2>&1; then
+		sleep 2
+		expect "trace do_nanosleep (direct) with tick 11000" \
+			"$(ctl $KS/_control 'trace do_nanosleep name d_tick')" ok
+		for i in 1 2 3; do kdirect sleep 100; done
+		cat $KS/d_tick > $D.1
+		busybox adjtimex -t 10000 >/dev/null
+		lo=$(field $D.1 summary min)
+		diag "tick 11000 (CLOCK_MONOTONIC 10 % fast), read '$(field $D.1 source read)': 100 ms sleeps timed from $lo ns"
+		expect "3 sleeps timed" "$(field $D.1 name samples)" 3
+		# the hrtimer ends a sleep at 100 ms of CLOCK_MONOTONIC: a TSC
+		# scaled at its nominal rate would say 91 ms
+		expect "timed at 100 ms of CLOCK_MONOTONIC or more (the slot's floor, 96 ms)" \
+			"$([ "${lo:-0}" -ge 96000000 ] && echo yes)" yes
+		expect "remove d_tick" "$(ctl $KS/_control 'remove d_tick')" ok
+	else
+		skip "clock ktime under an adjtimex tick change" "busybox has no adjtimex"
+	fi
+
+	# --- safety: the clocksource's own read traced (recursion) ---------
+	CSD=/sys/devices/system/clocksource/clocksource0
+	cs0=$(cat $CSD/current_clocksource)
+	for c in hpet:read_hpet acpi_pm:acpi_pm_read; do
+		fn=${c#*:} c=${c%%:*}
+		if ! grep -qw "$c" $CSD/available_clocksource || ! grep -q " $fn$" /proc/kallsyms; then
+			skip "trace $fn while $c is the clocksource" "no $c clocksource here"
+			continue
+		fi
+		echo "$c" > $CSD/current_clocksource
+		expect "clocksource $c" "$(cat $CSD/current_clocksource)" "$c"
+		expect "trace $fn (direct, clock ktime) while $c is the clocksource" \
+			"$(ctl $KS/_control "trace $fn name d_rec mech direct")" ok
+		expect "trace $fn clock local (direct) beside it" \
+			"$(ctl $KS/_control "trace $fn name d_rec_l clock local")" ok
+		kdirect getppid 2000
+		sleep 0.5
+		cat $KS/d_rec > $D.1
+		s=$(field $D.1 name samples) m=$(field $D.1 name missed)
+		# each timed call's two clock reads call $fn again: not timed
+		expect "$fn timed ($s samples), the calls from its own clock reads missed ($m)" \
+			"$([ "${s:-0}" -gt 0 ] && [ "${m:-0}" -ge "${s:-1}" ] && echo yes)" yes
+		expect_match "the local-clock node on $fn counts too" "$(field $KS/d_rec_l name samples)" "^[1-9][0-9]*$"
+		expect "remove d_rec" "$(ctl $KS/_control 'remove d_rec')" ok
+		expect "remove d_rec_l" "$(ctl $KS/_control 'remove d_rec_l')" ok
+		echo "$cs0" > $CSD/current_clocksource
+	done
+	expect "clocksource $cs0 again" "$(cat $CSD/current_clocksource)" "$cs0"
+
+	check "rmmod kstats_lifetime" rmmod_wait kstats_lifetime
 
 	# --- a task asleep inside: its stack, removal, rmmod ---------------
 	expect "trace do_nanosleep (direct)" "$(ctl $KS/_control 'trace do_nanosleep name d_sleep')" ok
@@ -155,7 +255,7 @@ else
 	p=$!
 	sleep 0.5
 	dmesg_mark
-	check "rmmod kstats while a task sleeps in a traced function (waits for it)" rmmod kstats
+	check "rmmod kstats while a task sleeps in a traced function (waits for it)" rmmod_wait kstats
 	wait $p
 	expect "the sleeper returns after kstats has gone" "$?" 0
 	check "no oops" sh -c '! dmesg | grep -Eq "BUG|Oops|general protection|WARNING"'

@@ -430,5 +430,5 @@ fi
 
 expect "remove all (values)" "$(ctl $KS/_control 'remove all')" ok
 expect "no node left (values)" "$(ls $KS | tr '\n' ' ')" "_control "
-check "rmmod kstats (values)" rmmod kstats
+check "rmmod kstats (values)" rmmod_wait kstats
 rm -f /tmp/kv.dat /tmp/v /tmp/kvA /tmp/kvB /tmp/kvT

@@ -88,4 +88,4 @@ done
 expect "refused: key on a function" "$(ctl $KS/_control 'trace vfs_read key task')" EINVAL
 
 expect "remove all (sections)" "$(ctl $KS/_control 'remove all')" ok
-check "rmmod kstats (sections)" rmmod kstats
+check "rmmod kstats (sections)" rmmod_wait kstats

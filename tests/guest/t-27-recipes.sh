@@ -174,5 +174,5 @@ expect "offcpu: SIGTERM removes the node" "$? $(r_gone offcpu && echo gone)" "0 
 . $KB/guest/recipes-peers.sh
 
 expect "remove all (recipes)" "$(ctl $KS/_control 'remove all')" ok
-check "rmmod kstats (recipes)" rmmod kstats
+check "rmmod kstats (recipes)" rmmod_wait kstats
 lsmod | grep -q '^null_blk' && rmmod null_blk

@@ -164,4 +164,4 @@ f_refused "by after a section's end" "trace f_bad start tp:raw_syscalls:sys_ente
 expect "nothing left of the refusals" "$([ -e $KS/f_bad ] || echo none)" none
 
 expect "remove all (families)" "$(ctl $KS/_control 'remove all')" ok
-check "rmmod kstats (families)" rmmod kstats
+check "rmmod kstats (families)" rmmod_wait kstats
