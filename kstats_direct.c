@@ -392,6 +392,23 @@ kstats_direct_exit_ktimep(struct kstats_direct_hot *h,
 NOKPROBE_SYMBOL(kstats_direct_exit_ktimep);
 
 /*
+ * cycles * mult >> shift of @tk, the product in 128 bits: the timekeeper's
+ * shift is below 64, so one double shift takes the result (where
+ * mul_u64_u32_shr() also handles a shift of 64 or more).
+ */
+static __always_inline notrace u64 kstats_direct_scale(u64 cycles, u64 tk)
+{
+	u64 ns, hi;
+
+	asm("mulq %[mult]\n\tshrdq %%cl, %%rdx, %%rax"
+	    : "=a" (ns), "=d" (hi)
+	    : "a" (cycles), [mult] "rm" ((u64)(u32)tk),
+	      "c" (KSTATS_TK_SHIFT(tk))
+	    : "cc");
+	return ns;
+}
+
+/*
  * Clock ktime read as the TSC: the cycles scaled by the timekeeper's mult
  * and shift, unless the epoch moved during the call (kstats_direct_tk).
  */
@@ -406,8 +423,7 @@ kstats_direct_tscns_done(struct kstats_direct_hot *h,
 		kstats_direct_miss(h);
 		return;
 	}
-	kstats_direct_done(h, mul_u64_u32_shr(cycles, (u32)tk,
-					      KSTATS_TK_SHIFT(tk)), plain);
+	kstats_direct_done(h, kstats_direct_scale(cycles, tk), plain);
 }
 
 notrace __noendbr void

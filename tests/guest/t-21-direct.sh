@@ -58,7 +58,7 @@ else
 	dmesg_mark
 	expect "a second node on $SYM" "$(ctl $KS/_control "trace $SYM name d_pp2")" ok
 	check "the second node falls back: dmesg says why" \
-		dmesg_has "d_pp2: '$SYM' not traced directly: it has another direct caller"
+		dmesg_has "d_pp2: '$SYM' not traced directly: another kstats node traces it directly"
 	expect_match "the second node's mechanism is a fallback" \
 		"$(field $KS/d_pp2 source mechanism)" "^(fprobe|kretprobe)$"
 	expect "the first is direct, tsc" \
@@ -190,16 +190,17 @@ else
 		sleep 2
 		expect "trace do_nanosleep (direct) with tick 11000" \
 			"$(ctl $KS/_control 'trace do_nanosleep name d_tick')" ok
-		for i in 1 2 3; do kdirect sleep 100; done
+		for i in 1 2 3; do kdirect sleep 101; done
 		cat $KS/d_tick > $D.1
 		busybox adjtimex -t 10000 >/dev/null
 		lo=$(field $D.1 summary min)
-		diag "tick 11000 (CLOCK_MONOTONIC 10 % fast), read '$(field $D.1 source read)': 100 ms sleeps timed from $lo ns"
+		diag "tick 11000 (CLOCK_MONOTONIC 10 % fast), read '$(field $D.1 source read)': 101 ms sleeps timed from $lo ns"
 		expect "3 sleeps timed" "$(field $D.1 name samples)" 3
-		# the hrtimer ends a sleep at 100 ms of CLOCK_MONOTONIC: a TSC
-		# scaled at its nominal rate would say 91 ms
-		expect "timed at 100 ms of CLOCK_MONOTONIC or more (the slot's floor, 96 ms)" \
-			"$([ "${lo:-0}" -ge 96000000 ] && echo yes)" yes
+		# the hrtimer ends a sleep at 101 ms of CLOCK_MONOTONIC, in the
+		# slot from 100663296 ns (2^26 + 4/8); a TSC scaled at its
+		# nominal rate would say 91.8 ms, two slots lower
+		expect "timed at 101 ms of CLOCK_MONOTONIC or more (its slot's floor, 100663296 ns)" \
+			"$([ "${lo:-0}" -ge 100663296 ] && echo yes)" yes
 		expect "remove d_tick" "$(ctl $KS/_control 'remove d_tick')" ok
 	else
 		skip "clock ktime under an adjtimex tick change" "busybox has no adjtimex"
