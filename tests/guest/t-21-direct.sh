@@ -145,8 +145,17 @@ else
 		expect "remove d_pin" "$(ctl $KS/_control 'remove d_pin')" ok
 		check "once the node's slot has drained, the module can go" rmmod_wait kstats_lifetime
 		check "and come again" insmod $KB/kstats_lifetime.ko
+	elif modprobe null_blk nr_devices=0 2>/dev/null && [ -r /sys/kernel/btf/null_blk ]; then
+		# no BTF for the test modules: a module of the kernel's own
+		expect "trace null_queue_rq (direct), to pin null_blk" \
+			"$(ctl $KS/_control 'trace null_queue_rq name d_pin mech direct')" ok
+		expect_match "rmmod of the directly traced module fails (EAGAIN)" \
+			"$(rmmod null_blk 2>&1; echo "exit $?")" "exit 1"
+		check "it is still loaded" test -e /sys/module/null_blk
+		expect "remove d_pin" "$(ctl $KS/_control 'remove d_pin')" ok
+		check "once the node's slot has drained, the module can go" rmmod_wait null_blk
 	else
-		skip "the directly traced module is pinned" "no BTF for test modules here"
+		skip "the directly traced module is pinned" "no BTF for test modules here, no null_blk"
 	fi
 
 	# --- safety: an IPMODIFY user (a kprobe with a post handler) shares --
