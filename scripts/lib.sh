@@ -115,10 +115,11 @@ suite_args() {
 		# null_blk (and configfs), for the biolatency recipe: from the
 		# kernel's own tree when the host has it (not for a test kernel);
 		# BUILD-DIR is named by the build tree's release (6.1.192), the
-		# tree by the package's (6.1.0-56-amd64)
+		# tree by the package's (6.1.0-56-amd64), as check.sh names it
 		local m
 		for m in /lib/modules/*; do
-			[ "$(cat "$m/build/include/config/kernel.release" 2>/dev/null)" = "$(basename "$d")" ] &&
+			{ [ "$(basename "$m")" = "$(basename "$d")" ] ||
+			  [ "$(cat "$m/build/include/config/kernel.release" 2>/dev/null)" = "$(basename "$d")" ]; } &&
 				grep -qE '(^|/)null_blk\.ko(\.[gx]z|\.zst)?:' "$m/modules.dep" 2>/dev/null &&
 				SUITE_ARGS+=(--modules-dir "$m" --module null_blk) && break
 		done
