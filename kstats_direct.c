@@ -123,7 +123,6 @@ enum kstats_direct_variant {
  * not) and when the clocksource changes: a call whose entry saw another
  * epoch than its return is not recorded but counted as missed.
  */
-#define KSTATS_TK_SHIFT(w)	((u32)((w) >> 32) & 0xff)
 #define KSTATS_TK_EPOCH_ONE	BIT_ULL(40)
 
 u64 kstats_direct_tk;
@@ -400,10 +399,10 @@ static __always_inline notrace u64 kstats_direct_scale(u64 cycles, u64 tk)
 {
 	u64 ns, hi;
 
+	/* %cl is bits 32-39 of @tk, the shift: shrd takes its low 6 bits */
 	asm("mulq %[mult]\n\tshrdq %%cl, %%rdx, %%rax"
 	    : "=a" (ns), "=d" (hi)
-	    : "a" (cycles), [mult] "rm" ((u64)(u32)tk),
-	      "c" (KSTATS_TK_SHIFT(tk))
+	    : "a" (cycles), [mult] "rm" ((u64)(u32)tk), "c" (tk >> 32)
 	    : "cc");
 	return ns;
 }
