@@ -643,6 +643,8 @@ static void kstats_direct_drain(struct work_struct *work)
  * Pin the module of @name (from the kernel's symbol name of the site),
  * whose text @ip is in: found by its sysfs object, which is in the same
  * kset as kstats' own.  NULL for the kernel's own text and for kstats'.
+ * Return: 0, -ENOENT for a module gone or going, -EBUSY for one still in
+ * its init.
  */
 static int kstats_direct_pin(const char *name, unsigned long ip,
 			     struct module **modp)
@@ -665,6 +667,11 @@ static int kstats_direct_pin(const char *name, unsigned long ip,
 		return -ENOENT;
 	}
 	kobject_put(kobj);
+	/* one whose init may yet fail is freed whatever its references */
+	if (READ_ONCE(mod->state) != MODULE_STATE_LIVE) {
+		module_put(mod);
+		return -EBUSY;
+	}
 	*modp = mod;
 	return 0;
 }
@@ -908,7 +915,8 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 	}
 	err = kstats_direct_pin(mod, ip, &pinned);
 	if (err) {
-		*why = "its module is going";
+		*why = err == -EBUSY ? "its module is still loading" :
+				       "its module is going";
 		return err;
 	}
 	slot = kstats_direct_attach(fn->ks, pinned, ip, &f);
