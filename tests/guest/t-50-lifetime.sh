@@ -34,6 +34,14 @@ lt_case1() {
 	r=$(ctl $KS/_control "trace $LT_TP name lt_init")
 	expect "trace of a loading module's tracepoint: EBUSY" "$r" EBUSY
 	check "loading module: dmesg says why" dmesg_has "still loading"
+	# its function, directly: not pinned (a failed init frees it anyway)
+	if [ -r /sys/kernel/btf/kstats_lifetime ] && grep -q ' register_ftrace_direct' /proc/kallsyms; then
+		expect "direct trace of a loading module's function: EBUSY" \
+			"$(ctl $KS/_control 'trace kstats_lifetime_leave name lt_dir mech direct')" EBUSY
+		check "dmesg says why (direct)" dmesg_has "lt_dir: cannot trace 'kstats_lifetime_leave' directly: its module is still loading"
+	else
+		skip "direct trace of a loading module's function" "no direct calls or no BTF for the test modules here"
+	fi
 	wait $pid
 	rc=$?
 	check "the delayed insmod fails (init_fail=1)" test "$rc" != 0
