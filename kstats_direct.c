@@ -59,6 +59,7 @@
 #include "kstats_btf.h"
 #include "kstats_direct.h"
 #include "kstats_fn.h"
+#include "kstats_syms.h"
 
 /* The trampoline's fields, one per stub; read by kstats_direct_tramp.S. */
 struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
@@ -911,6 +912,11 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 		if (f.ret_regs > 1) {
 			*why = "it returns 16 bytes, in %rax and %rdx";
 			return -EOPNOTSUPP;
+		}
+		/* several of that name: which one the BTF describes is unknown */
+		if (kstats_syms_count(fn->target, mod[0] ? mod : NULL) > 1) {
+			*why = "several functions bear its name, and the BTF describes one of them";
+			return -ENOTUNIQ;
 		}
 	}
 	err = kstats_direct_pin(mod, ip, &pinned);

@@ -47,6 +47,8 @@ static const char *errname(int e)
 	case EIO: return "EIO";
 	case ENODEV: return "ENODEV";
 	case ETIMEDOUT: return "ETIMEDOUT";
+	case ENOTUNIQ: return "ENOTUNIQ";
+	case EAGAIN: return "EAGAIN";
 	default: return "E?";
 	}
 }

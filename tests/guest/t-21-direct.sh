@@ -172,6 +172,23 @@ else
 	expect "the kprobe's post handler ran 1000 times or more (2)" "$(ctl $LTC 'unkprobe 1000')" ok
 	expect "remove d_ipm2" "$(ctl $KS/_control 'remove d_ipm2')" ok
 
+	# --- safety: a name several functions bear is not traced directly ----
+	F=/sys/kernel/debug/tracing/available_filter_functions
+	[ -r /sys/kernel/tracing/available_filter_functions ] && F=/sys/kernel/tracing/available_filter_functions
+	dups=$(grep -v '\[' $F 2>/dev/null | sort | uniq -d | head -n 8)
+	if [ -n "$dups" ]; then
+		rs=
+		for n in $dups; do
+			rs="$rs $n:$(ctl $KS/_control "trace $n name d_dup mech direct")"
+			[ ! -e $KS/d_dup ] || ctl $KS/_control 'remove d_dup' >/dev/null
+		done
+		diag "names that several functions bear, traced with mech direct:$rs"
+		expect_match "refused with ENOTUNIQ, never traced directly" "$rs" ':ENOTUNIQ'
+		expect "none of them traced directly" "$(echo "$rs" | grep -c ':ok')" 0
+	else
+		skip "a name several functions bear" "no such name in ftrace's list here"
+	fi
+
 	# --- safety: a thread's main function is not traced directly --------
 	dmesg_mark
 	expect "trace kthread" "$(ctl $KS/_control 'trace kthread name d_kt')" ok
