@@ -914,7 +914,7 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 			return -EOPNOTSUPP;
 		}
 		/* several of that name: which one the BTF describes is unknown */
-		if (kstats_syms_count(fn->target, mod[0] ? mod : NULL) > 1) {
+		if (kstats_syms_ambiguous(fn->target, mod[0] ? mod : NULL) > 0) {
 			*why = "several functions bear its name, and the BTF describes one of them";
 			return -ENOTUNIQ;
 		}
@@ -1061,6 +1061,7 @@ void kstats_direct_exit(void)
 	}
 	destroy_workqueue(kstats_direct_wq);
 	pvclock_gtod_unregister_notifier(&kstats_direct_tk_nb);
+	kstats_syms_free();
 	if (kstats_direct_exit_probed) {
 		tracepoint_probe_unregister(kstats_direct_exit_tp,
 					    (void *)kstats_direct_task_exit,

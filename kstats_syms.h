@@ -6,6 +6,7 @@
 #ifndef _KSTATS_SYMS_H
 #define _KSTATS_SYMS_H
 
-int kstats_syms_count(const char *name, const char *module);
+int kstats_syms_ambiguous(const char *name, const char *module);
+void kstats_syms_free(void);
 
 #endif /* _KSTATS_SYMS_H */
