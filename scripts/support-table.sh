@@ -1,0 +1,6 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The support table of README.md is one of its figures: see
+# scripts/readme-figures.sh, which rewrites them all.
+exec "$(dirname "$0")/readme-figures.sh" "$@"
