@@ -3,7 +3,9 @@
 #
 # The graph of which file calls (or takes the address of) a function or
 # variable of which other file, from the objects' symbol tables, and its
-# cycles: a file must not call back into a file that calls it.
+# cycles: a file must not call back into a file that calls it.  The
+# graph of which file includes which of the project's headers is checked
+# the same way.
 #
 #   scripts/callgraph.sh module [KDIR]   build kstats.ko in a scratch copy
 #   scripts/callgraph.sh tools           compile tools/*.c one by one
@@ -32,6 +34,7 @@ module)
 		(cd "$KSTATS_ROOT" && xargs -0 -r cp --parents -t "$tmp/src")
 	make -s -C "$kdir" M="$tmp/src" modules > "$tmp/log" 2>&1 || { cat "$tmp/log"; die "build failed"; }
 	objs=$(ls "$tmp"/src/kstats_*.o | grep -v '/kstats\.mod\.o$')
+	srcs=$(cd "$KSTATS_ROOT" && ls kstats*.[chS])
 	;;
 tools)
 	mkdir "$tmp/o"
@@ -41,6 +44,7 @@ tools)
 		cc -std=c99 $cflags -c "$KSTATS_ROOT/tools/$c" -o "$tmp/o/${c%.c}.o"
 	done
 	objs=$(ls "$tmp"/o/*.o)
+	srcs=$(cd "$KSTATS_ROOT" && ls tools/*.[ch])
 	;;
 *)
 	die "usage: scripts/callgraph.sh [-v] module [KDIR] | tools"
@@ -78,6 +82,19 @@ if [ -n "$verbose" ]; then
 	awk '{ k = $1 " -> " $2; e[k] = e[k] " " $3 } END { for (k in e) print k ":" e[k] }' \
 		"$tmp/edges" | sort
 fi
+# Includes: FILE HEADER for each #include "HEADER" of the project's files.
+(cd "$KSTATS_ROOT" && for f in $srcs; do
+	echo "$f $f"
+	sed -n 's/^#include "\(.*\)"/\1/p' "$f" | while read -r h; do
+		echo "$f $(dirname "$f")/$h" | sed 's| \./| |'
+	done
+done) > "$tmp/includes"
+if ! tsort "$tmp/includes" > /dev/null 2> "$tmp/loops"; then
+	cat "$tmp/loops" >&2
+	say "$what: the include graph has a cycle"
+	exit 1
+fi
+
 # Every file is a node, even one that calls nothing of the others.
 { for o in $objs; do u=$(unit "$o"); echo "$u $u"; done
   awk '{ print $1, $2 }' "$tmp/edges"; } | sort -u > "$tmp/pairs"
