@@ -33,7 +33,10 @@ module)
 	git -C "$KSTATS_ROOT" ls-files -z --others --exclude-standard |
 		(cd "$KSTATS_ROOT" && xargs -0 -r cp --parents -t "$tmp/src")
 	make -s -C "$kdir" M="$tmp/src" modules > "$tmp/log" 2>&1 || { cat "$tmp/log"; die "build failed"; }
-	objs=$(ls "$tmp"/src/kstats_*.o | grep -v '/kstats\.mod\.o$')
+	objs=
+	for o in "$tmp"/src/kstats_*.o; do
+		[ "${o##*/}" = kstats.mod.o ] || objs+=" $o"
+	done
 	srcs=$(cd "$KSTATS_ROOT" && ls kstats*.[chS])
 	;;
 tools)

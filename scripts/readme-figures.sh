@@ -81,7 +81,10 @@ fig_check() {
 	[ -s "$CHECKLOG" ] || return 1
 	sum=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$CHECKLOG" | tail -n1)
 	total=$(sed -n 's/^== total: \([0-9]*\) s.*/\1/p' "$CHECKLOG" | tail -n1)
-	[ -n "$sum" ] && [ -n "$total" ] || { say "$CHECKLOG: no summary (an unfinished run?)"; return 1; }
+	if [ -z "$sum" ] || [ -z "$total" ]; then
+		say "$CHECKLOG: no summary (an unfinished run?)"
+		return 1
+	fi
 	from=
 	[ -s "$SUPPORT" ] && from=$(sed -n 's/^From `make check` on \(.*\)\.$/, \1/p' "$SUPPORT")
 	printf 'Last run%s: `%s` in %d minutes.\n' "$from" "$sum" \
