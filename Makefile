@@ -46,8 +46,12 @@ clean:
 		$(KMAKE) M=$(PWD)/$$d clean; done
 	-$(MAKE) -C tools clean
 
+# Its output is also kept in build/check.log, where scripts/readme-figures.sh
+# finds the README's test count and time.
 check:
-	scripts/check.sh
+	@mkdir -p build
+	{ scripts/check.sh; echo $$? > build/check.rc; } | tee build/check.log; \
+		exit $$(cat build/check.rc)
 
 include install.mk
 

@@ -2,8 +2,10 @@
 /*
  * The core of kstats: creating, finding and deleting
  * distributions, and turning their per-CPU histograms into snapshots,
- * percentiles and summaries.  The debugfs files live in kstats_debugfs.c,
- * the recording fast path in kstats.h.
+ * percentiles and summaries.  The core knows no interface: the debugfs
+ * files (kstats_debugfs.c) register themselves as its publisher, and the
+ * module's init and exit (kstats_main.c) call it first and last.  The
+ * recording fast path is in kstats.h.
  *
  * Lifetime: a distribution is reference counted.  Its creator holds one
  * reference, dropped by kstats_delete(); kstats_get() takes more.  While it
@@ -29,12 +31,13 @@
 
 #include "kstats_internal.h"
 #include "kstats_family.h"
-#include "kstats_trace.h"
 
 /* Guards kstats_list, kstats_nr_nodes and the names in debugfs. */
 DEFINE_MUTEX(kstats_mutex);
 LIST_HEAD(kstats_list);
 static int kstats_nr_nodes;
+/* Who shows the listed distributions (debugfs), if anyone yet. */
+static const struct kstats_publisher *kstats_publisher;
 
 /*
  * Where stopped distributions record: per CPU, as many slots as the
@@ -282,8 +285,10 @@ int kstats_publish(struct kstats *ks, const char *origin)
 		err = -ENOSPC;
 		pr_warn_ratelimited("%s: already %d distributions, the most kstats keeps\n",
 				    ks->name, KSTATS_MAX_NODES);
+	} else if (kstats_publisher) {
+		err = kstats_publisher->add(ks);
 	} else {
-		err = kstats_debugfs_add(ks);
+		err = 0;
 	}
 	if (!err) {
 		list_add_tail(&ks->node, &kstats_list);
@@ -372,7 +377,8 @@ void kstats_forget_locked(struct kstats *ks)
 		return;
 	list_del_init(&ks->node);
 	kstats_nr_nodes--;
-	kstats_debugfs_remove(ks);
+	if (kstats_publisher)
+		kstats_publisher->remove(ks);
 }
 
 void kstats_unlink(struct kstats *ks)
@@ -892,10 +898,31 @@ void kstats_snapshot_summary(const struct kstats_snapshot *snap,
 }
 EXPORT_SYMBOL_NS_GPL(kstats_snapshot_summary, KSTATS_NS);
 
-static int __init kstats_init(void)
+/**
+ * kstats_set_publisher() - register the interface that shows distributions
+ * @pub: its add and remove, or NULL to unregister it
+ *
+ * Registered before the first distribution is listed and unregistered
+ * after the last is forgotten (kstats_main.c), so that every listed
+ * distribution has had @pub->add() and gets @pub->remove().
+ *
+ * Context: process.
+ */
+void kstats_set_publisher(const struct kstats_publisher *pub)
 {
-	int err;
+	mutex_lock(&kstats_mutex);
+	kstats_publisher = pub;
+	mutex_unlock(&kstats_mutex);
+}
 
+/**
+ * kstats_core_init() - at module load, before anything else of kstats
+ *
+ * Context: process.
+ * Return: 0 or -ENOMEM.
+ */
+int kstats_core_init(void)
+{
 	kstats_scratch = __alloc_percpu((kstats_nr_slots(KSTATS_MAX_FRAC_BITS) + 1) *
 					sizeof(struct kstats_slot),
 					sizeof(struct kstats_slot));
@@ -903,43 +930,18 @@ static int __init kstats_init(void)
 		pr_warn("no memory for the scratch area\n");
 		return -ENOMEM;
 	}
-	err = kstats_trace_module_init();
-	if (err) {
-		free_percpu(kstats_scratch);
-		return err;
-	}
-	err = kstats_debugfs_init();
-	if (err) {
-		kstats_trace_module_exit();
-		free_percpu(kstats_scratch);
-	}
-	return err;
+	return 0;
 }
 
-static void __exit kstats_exit(void)
+/**
+ * kstats_core_exit() - at module unload, once every distribution is gone
+ *
+ * Context: process.
+ */
+void kstats_core_exit(void)
 {
-	struct kstats *ks;
-
-	/*
-	 * Holders of a reference pin this module through the symbols they
-	 * use, so what is left here was made from debugfs.  Retiring a trace
-	 * node deletes its gap sibling, so pop one node at a time.
-	 */
-	kstats_debugfs_exit_control();
-	while ((ks = kstats_pop_removable()))
-		kstats_drop(ks);
-	kstats_debugfs_exit();
-	/* Calls still in a direct trampoline hold their nodes: wait. */
-	kstats_trace_module_exit();
 	/* The last puts queued their frees: let them run before the code goes. */
 	irq_work_sync(&kstats_free_work);
 	kstats_free_fn(&kstats_free_work);
 	free_percpu(kstats_scratch);
 }
-
-module_init(kstats_init);
-module_exit(kstats_exit);
-MODULE_DESCRIPTION("kstats: per-CPU log-linear histograms of kernel quantities");
-MODULE_AUTHOR("The kstats developers");
-MODULE_LICENSE("GPL");
-MODULE_VERSION(KSTATS_VERSION);

@@ -21,6 +21,7 @@
 #endif
 
 #include "kstats_cmd.h"
+#include "kstats_debugfs.h"
 #include "kstats_family.h"
 #include "kstats_internal.h"
 #include "kstats_trace.h"
@@ -491,7 +492,7 @@ static const struct file_operations kstats_control_fops = {
 };
 
 /* Called under kstats_mutex, so that names stay unique in the directory. */
-int kstats_debugfs_add(struct kstats *ks)
+static int kstats_debugfs_add(struct kstats *ks)
 {
 	struct dentry *d;
 
@@ -509,11 +510,16 @@ int kstats_debugfs_add(struct kstats *ks)
 }
 
 /* Waits for the file operations in flight on @ks's file. */
-void kstats_debugfs_remove(struct kstats *ks)
+static void kstats_debugfs_remove(struct kstats *ks)
 {
 	debugfs_remove(ks->dentry);
 	ks->dentry = NULL;
 }
+
+static const struct kstats_publisher kstats_debugfs_publisher = {
+	.add = kstats_debugfs_add,
+	.remove = kstats_debugfs_remove,
+};
 
 int kstats_debugfs_init(void)
 {
@@ -523,6 +529,7 @@ int kstats_debugfs_init(void)
 		/* Distributions still work for kernel code, without files. */
 		pr_warn("debugfs is not available (%ld): no files, the API still works\n",
 			PTR_ERR(d));
+		kstats_set_publisher(&kstats_debugfs_publisher);
 		return 0;
 	}
 	kstats_root = d;
@@ -543,6 +550,7 @@ int kstats_debugfs_init(void)
 		return PTR_ERR(d);
 	}
 	kstats_control = d;
+	kstats_set_publisher(&kstats_debugfs_publisher);
 	return 0;
 }
 
@@ -555,6 +563,7 @@ void kstats_debugfs_exit_control(void)
 
 void kstats_debugfs_exit(void)
 {
+	kstats_set_publisher(NULL);
 	debugfs_remove(kstats_root);
 	kstats_root = NULL;
 }

@@ -136,10 +136,23 @@ void kstats_drop(struct kstats *ks);
 void kstats_destroy(struct kstats *ks);
 int kstats_nr_nodes_locked(void);
 
-int kstats_debugfs_init(void);
-void kstats_debugfs_exit_control(void);
-void kstats_debugfs_exit(void);
-int kstats_debugfs_add(struct kstats *ks);
-void kstats_debugfs_remove(struct kstats *ks);
+int kstats_core_init(void);
+void kstats_core_exit(void);
+
+/**
+ * struct kstats_publisher - how listed distributions are shown to users
+ * @add: give @ks its file; 0 or a negative errno, which fails the listing
+ * @remove: take its file away, waiting for the readers in flight
+ *
+ * The core lists distributions; an interface (kstats_debugfs.c) registers
+ * itself with kstats_set_publisher() to show them, so that the core calls
+ * no file above it.  Both run under kstats_mutex, which keeps names unique.
+ */
+struct kstats_publisher {
+	int (*add)(struct kstats *ks);
+	void (*remove)(struct kstats *ks);
+};
+
+void kstats_set_publisher(const struct kstats_publisher *pub);
 
 #endif /* _KSTATS_INTERNAL_H */

@@ -371,17 +371,6 @@ static int gather(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-int allowed(const struct opts *o, unsigned int mask, const char *cmd)
-{
-	if (o->seen & ~mask) {
-		char msg[96];
-
-		snprintf(msg, sizeof(msg), "option not valid for '%s'", cmd);
-		return usage_error(msg);
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct {

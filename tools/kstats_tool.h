@@ -4,7 +4,9 @@
  *
  * snapshot.c  parse a distribution (live debugfs file or saved snapshot)
  * stats.c     percentiles, deltas, re-binning, two-sample KS test
- * render.c    human units, bpftrace-style histogram, show, JSON
+ * text.c      human units, bpftrace-style histogram, summary row,
+ *             terminal-safe text and JSON strings (a leaf: calls no file)
+ * render.c    a snapshot in show and in JSON
  * export.c    Prometheus text format
  * heatmap.c   latency heatmap as standalone SVG
  * kstats.c    the command line: options, the table of subcommands
@@ -195,29 +197,32 @@ int kslot_cmp(const void *x, const void *y);
 struct kslot *hist_merge(struct kslot *const *t, const size_t *n, size_t k,
 			 unsigned int frac_bits, size_t *nout);
 
-/* render.c */
-struct keyview;
+/* text.c */
 const char *fmt_value(char *buf, size_t len, u64 v, const char *unit);
 const char *fmt_bound(char *buf, size_t len, u64 v, const char *unit);
 void print_histogram_bits(FILE *f, const struct kslot *s, size_t n,
 			  unsigned int frac_bits, const char *unit,
 			  int max_rows);
+void summary_head(FILE *f, const char *first);
+void summary_row(FILE *f, const char *label, const struct ksummary *s,
+		 const char *unit, const char *mark);
+void json_summary(FILE *f, const struct ksummary *s);
+void json_string(FILE *f, const char *s);
+void json_stringn(FILE *f, const char *s, size_t n);
+void safe_text(FILE *f, const char *s);
+size_t utf8_seq(const unsigned char *p, size_t n);
+
+/* render.c */
+struct keyview;
 void print_show(FILE *f, const struct snapshot *snap, int per_cpu,
 		int max_rows);
 void print_show_keys(FILE *f, const struct snapshot *snap, int per_cpu,
 		     int max_rows, const struct keyview *kv);
 void json_snapshot_keys(FILE *f, const struct snapshot *snap, int ind,
 			const struct keyview *kv);
-void summary_head(FILE *f, const char *first);
-void summary_row(FILE *f, const char *label, const struct ksummary *s,
-		 const char *unit, const char *mark);
-void json_summary(FILE *f, const struct ksummary *s);
 void snap_summary(const struct snapshot *snap, struct ksummary *out);
 void print_cpu_table(FILE *f, const struct snapshot *snap);
 void json_snapshot(FILE *f, const struct snapshot *snap, int indent);
-void json_string(FILE *f, const char *s);
-void json_stringn(FILE *f, const char *s, size_t n);
-void safe_text(FILE *f, const char *s);
 const char *errno_name(u32 err);
 void print_negative(FILE *f, const struct snapshot *cur,
 		    const struct snapshot *prev);
@@ -242,7 +247,6 @@ void print_family(FILE *f, const struct snapshot *snap, int max_rows,
 		  const struct keyview *kv);
 void json_keys(FILE *f, const struct snapshot *snap, int ind,
 	       const struct keyview *kv);
-size_t utf8_seq(const unsigned char *p, size_t n);
 
 /* export.c */
 #define EXPORT_BUCKETS	64	/* default at most, with +Inf */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * live.c - the live side: errors, finding distributions under debugfs (or
- * --root), _control writes, signals and naps.
+ * live.c - the live side: errors (and the options a subcommand allows),
+ * finding distributions under debugfs (or --root), _control writes, signals
+ * and naps.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -44,6 +45,18 @@ int usage_error(const char *what)
 {
 	fprintf(stderr, "kstats: %s (kstats --help for usage)\n", what);
 	return EXIT_ERROR;
+}
+
+/* A usage error unless every option given is one of @mask, for @cmd. */
+int allowed(const struct opts *o, unsigned int mask, const char *cmd)
+{
+	if (o->seen & ~mask) {
+		char msg[96];
+
+		snprintf(msg, sizeof(msg), "option not valid for '%s'", cmd);
+		return usage_error(msg);
+	}
+	return 0;
 }
 
 /*

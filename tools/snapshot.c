@@ -35,7 +35,7 @@ struct parser {
 	size_t key_rows;		/* slot rows of all keys */
 };
 
-static int fail(struct parser *p, const char *fmt, ...)
+static int reject(struct parser *p, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -277,7 +277,7 @@ static int first_line(struct parser *p, char **tok, int n)
 	u64 v;
 
 	if (n < 3 || strcmp(tok[0], "#") || n % 2 == 0)
-		return fail(p, "first line must be '# name NAME clock ...' (key value pairs)");
+		return reject(p, "first line must be '# name NAME clock ...' (key value pairs)");
 	for (int i = 1; i < n; i += 2) {
 		const char *k = tok[i], *val = tok[i + 1];
 		unsigned int idx;
@@ -288,43 +288,43 @@ static int first_line(struct parser *p, char **tok, int n)
 		if (idx == NR_FIRST_KEYS)
 			continue;	/* unknown keys are ignored */
 		if (seen & (1u << idx))
-			return fail(p, "key '%s' given twice", k);
+			return reject(p, "key '%s' given twice", k);
 		seen |= 1u << idx;
 		switch (idx) {
 		case 0:
 			if (!valid_name(val))
-				return fail(p, "invalid name '%.64s'", val);
+				return reject(p, "invalid name '%.64s'", val);
 			strcpy(s->name, val);
 			break;
 		case 1:
 			if (strcmp(val, "ktime") && strcmp(val, "local") &&
 			    strcmp(val, "tsc") && strcmp(val, "none"))
-				return fail(p, "unknown clock '%.16s' (ktime, local, tsc or none)", val);
+				return reject(p, "unknown clock '%.16s' (ktime, local, tsc or none)", val);
 			strcpy(s->clock, val);
 			break;
 		case 2:
 			if (strcmp(val, "ns") && strcmp(val, "cycles") &&
 			    strcmp(val, "value"))
-				return fail(p, "unknown unit '%.16s' (ns, cycles or value)", val);
+				return reject(p, "unknown unit '%.16s' (ns, cycles or value)", val);
 			strcpy(s->unit, val);
 			break;
 		case 4:
 			if (strcmp(val, "active") && strcmp(val, "stopped"))
-				return fail(p, "unknown state '%.16s' (active or stopped)", val);
+				return reject(p, "unknown state '%.16s' (active or stopped)", val);
 			strcpy(s->state, val);
 			break;
 		default:
 			if (parse_u64(val, &v))
-				return fail(p, "%s '%.24s' is not an unsigned integer", k, val);
+				return reject(p, "%s '%.24s' is not an unsigned integer", k, val);
 			if (idx == 3) {
 				if (v > KSTATS_MAX_FRAC_BITS)
-					return fail(p, "frac_bits %llu out of range 0..%d",
-						    (unsigned long long)v, KSTATS_MAX_FRAC_BITS);
+					return reject(p, "frac_bits %llu out of range 0..%d",
+						      (unsigned long long)v, KSTATS_MAX_FRAC_BITS);
 				s->frac_bits = (unsigned int)v;
 			} else if (idx == 5) {
 				if (v < 1 || v > MAX_CPUS)
-					return fail(p, "cpus %llu out of range 1..%u",
-						    (unsigned long long)v, MAX_CPUS);
+					return reject(p, "cpus %llu out of range 1..%u",
+						      (unsigned long long)v, MAX_CPUS);
 				s->cpus = (u32)v;
 			} else if (idx == 6) {
 				s->samples = v;
@@ -335,14 +335,14 @@ static int first_line(struct parser *p, char **tok, int n)
 	}
 	for (unsigned int idx = 0; idx < NR_FIRST_KEYS; idx++)
 		if (!(seen & (1u << idx)))
-			return fail(p, "first line lacks key '%s'", first_keys[idx]);
+			return reject(p, "first line lacks key '%s'", first_keys[idx]);
 	{
 		const char *want = !strcmp(s->clock, "tsc") ? "cycles" :
 				   !strcmp(s->clock, "none") ? "value" : "ns";
 
 		if (strcmp(s->unit, want))
-			return fail(p, "unit %s does not go with clock %s (expected %s)",
-				    s->unit, s->clock, want);
+			return reject(p, "unit %s does not go with clock %s (expected %s)",
+				      s->unit, s->clock, want);
 	}
 	return 0;
 }
@@ -354,11 +354,11 @@ static int tag_value(struct parser *p, char **tok, int n, const char *key,
 	for (int i = 2; i + 1 < n; i += 2)
 		if (!strcmp(tok[i], key)) {
 			if (parse_u64(tok[i + 1], v))
-				return fail(p, "%s '%.24s' is not an unsigned integer",
-					    key, tok[i + 1]);
+				return reject(p, "%s '%.24s' is not an unsigned integer",
+					      key, tok[i + 1]);
 			return 0;
 		}
-	return fail(p, "'# %s' line lacks key '%s'", tok[1], key);
+	return reject(p, "'# %s' line lacks key '%s'", tok[1], key);
 }
 
 static const char *const summary_keys[] = {
@@ -375,13 +375,13 @@ static int value_line(struct parser *p, char **tok, int n, unsigned int *tags)
 	struct snapshot *s = p->s;
 
 	if (*tags & TAG_VALUE)
-		return fail(p, "second '# value' line");
+		return reject(p, "second '# value' line");
 	*tags |= TAG_VALUE;
 	if (strcmp(s->clock, "none"))
-		return fail(p, "'# value' is for clock none, not %s", s->clock);
+		return reject(p, "'# value' is for clock none, not %s", s->clock);
 	if (n != 3 || strlen(tok[2]) >= sizeof(s->value) ||
 	    !valid_value(tok[2]))
-		return fail(p, "'# value' must be one value: ret or argN, a cast, at most 4 reads (+OFF:SIZE)");
+		return reject(p, "'# value' must be one value: ret or argN, a cast, at most 4 reads (+OFF:SIZE)");
 	strcpy(s->value, tok[2]);
 	p->value_line = p->line;
 	return 0;
@@ -405,35 +405,35 @@ static int filter_line(struct parser *p, char **tok, int n, unsigned int *tags)
 	if (n > 2 && (!strcmp(tok[2], "start") || !strcmp(tok[2], "end"))) {
 		tag = tok[2][0] == 's' ? TAG_FILTER_START : TAG_FILTER_END;
 		if (tag == TAG_FILTER_START && (*tags & TAG_FILTER_END))
-			return fail(p, "'# filter start' after '# filter end'");
+			return reject(p, "'# filter start' after '# filter end'");
 		first = 3;
 	}
 	if (*tags & tag)
-		return fail(p, "second '# filter%s%s' line", first == 3 ? " " : "",
-			    first == 3 ? tok[2] : "");
+		return reject(p, "second '# filter%s%s' line", first == 3 ? " " : "",
+			      first == 3 ? tok[2] : "");
 	if ((*tags & TAG_FILTER) || (tag == TAG_FILTER && (*tags & (TAG_FILTER_START | TAG_FILTER_END))))
-		return fail(p, "'# filter' and '# filter start|end' lines together");
+		return reject(p, "'# filter' and '# filter start|end' lines together");
 	*tags |= tag;
 	if (n < first + 2)
-		return fail(p, "'# filter' line without a filter");
+		return reject(p, "'# filter' line without a filter");
 	for (int i = first; i < n;) {
 		if (!strcmp(tok[i], "if")) {
 			if (n - i < 4)
-				return fail(p, "'if' filter must be 'if V OP C'");
+				return reject(p, "'if' filter must be 'if V OP C'");
 			if (++ifs > 4)
-				return fail(p, "more than 4 'if' filters");
+				return reject(p, "more than 4 'if' filters");
 			if (!valid_value(tok[i + 1]))
-				return fail(p, "'if %.40s': not a value (ret or argN, a cast, at most 4 reads)",
-					    tok[i + 1]);
+				return reject(p, "'if %.40s': not a value (ret or argN, a cast, at most 4 reads)",
+					      tok[i + 1]);
 			for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
 				if (!strcmp(tok[i + 2], ops[k]))
 					break;
 			if (k == sizeof(ops) / sizeof(ops[0]))
-				return fail(p, "'if': unknown operator '%.8s' (== != < <= > >= &)",
-					    tok[i + 2]);
+				return reject(p, "'if': unknown operator '%.8s' (== != < <= > >= &)",
+					      tok[i + 2]);
 			if (!valid_const(tok[i + 3]))
-				return fail(p, "'if': '%.24s' is not a decimal or 0x-hex number",
-					    tok[i + 3]);
+				return reject(p, "'if': '%.24s' is not a decimal or 0x-hex number",
+					      tok[i + 3]);
 			stage = 4;
 			i += 4;
 			continue;
@@ -442,19 +442,19 @@ static int filter_line(struct parser *p, char **tok, int n, unsigned int *tags)
 			if (!strcmp(tok[i], keys[k]))
 				break;
 		if (k == 4)
-			return fail(p, "unknown filter '%.16s' (pid, tid, comm, cpu or if)",
-				    tok[i]);
+			return reject(p, "unknown filter '%.16s' (pid, tid, comm, cpu or if)",
+				      tok[i]);
 		if (k < stage)
-			return fail(p, "filter '%s' twice or out of order (pid tid comm cpu, then the ifs)",
-				    keys[k]);
+			return reject(p, "filter '%s' twice or out of order (pid tid comm cpu, then the ifs)",
+				      keys[k]);
 		if (i + 1 == n)
-			return fail(p, "filter '%s' without its value", keys[k]);
+			return reject(p, "filter '%s' without its value", keys[k]);
 		if (k == 2 && strlen(tok[i + 1]) > 15)
-			return fail(p, "comm '%.16s...' longer than 15 characters",
-				    tok[i + 1]);
+			return reject(p, "comm '%.16s...' longer than 15 characters",
+				      tok[i + 1]);
 		if (k != 2 && (parse_u64(tok[i + 1], &v) || v > 2147483647))
-			return fail(p, "%s '%.24s' is not a number 0..2147483647",
-				    keys[k], tok[i + 1]);
+			return reject(p, "%s '%.24s' is not a number 0..2147483647",
+				      keys[k], tok[i + 1]);
 		stage = k + 1;
 		i += 2;
 	}
@@ -462,8 +462,8 @@ static int filter_line(struct parser *p, char **tok, int n, unsigned int *tags)
 		size_t l = strlen(tok[i]);
 
 		if (len + l + 2 > sizeof(s->filter))
-			return fail(p, "'# filter' line longer than %zu characters",
-				    sizeof(s->filter) - 1);
+			return reject(p, "'# filter' line longer than %zu characters",
+				      sizeof(s->filter) - 1);
 		if (len)
 			s->filter[len++] = ' ';
 		memcpy(s->filter + len, tok[i], l + 1);
@@ -479,16 +479,16 @@ static int negative_line(struct parser *p, char **tok, int n,
 	struct snapshot *s = p->s;
 
 	if (*tags & TAG_NEGATIVE)
-		return fail(p, "second '# negative' line");
+		return reject(p, "second '# negative' line");
 	*tags |= TAG_NEGATIVE;
 	if (n != 8 || strcmp(tok[2], "samples") || strcmp(tok[4], "min") ||
 	    strcmp(tok[6], "max"))
-		return fail(p, "'# negative' line must be 'samples N min X max Y'");
+		return reject(p, "'# negative' line must be 'samples N min X max Y'");
 	if (parse_u64(tok[3], &s->neg_samples))
-		return fail(p, "negative samples '%.24s' is not an unsigned integer",
-			    tok[3]);
+		return reject(p, "negative samples '%.24s' is not an unsigned integer",
+			      tok[3]);
 	if (parse_s64(tok[5], &s->neg_min) || parse_s64(tok[7], &s->neg_max))
-		return fail(p, "negative min and max must be signed integers");
+		return reject(p, "negative min and max must be signed integers");
 	/*
 	 * The module reads the count, the range and the errnos one after the
 	 * other while samples go on: a live file may show a min above its
@@ -497,10 +497,10 @@ static int negative_line(struct parser *p, char **tok, int n,
 	 * is checked: min <= 0 and max < 0, both 0 without samples.
 	 */
 	if (!s->neg_samples && (s->neg_min || s->neg_max))
-		return fail(p, "negative min and max must be 0 with no samples");
+		return reject(p, "negative min and max must be 0 with no samples");
 	if (s->neg_samples && (s->neg_min > 0 || s->neg_max >= 0))
-		return fail(p, "negative min %lld max %lld: need min <= 0 and max < 0",
-			    s->neg_min, s->neg_max);
+		return reject(p, "negative min %lld max %lld: need min <= 0 and max < 0",
+			      s->neg_min, s->neg_max);
 	s->has_negative = 1;
 	return 0;
 }
@@ -517,13 +517,13 @@ static int family_line(struct parser *p, char **tok, int n, unsigned int *tags)
 	unsigned int seen = 0, k;
 
 	if (*tags & TAG_FAMILY)
-		return fail(p, "second '# family' line");
+		return reject(p, "second '# family' line");
 	*tags |= TAG_FAMILY;
 	if (n < 4 || n % 2 || strcmp(tok[2], "by"))
-		return fail(p, "'# family' line must be 'by KEY max N keys K other O key_bytes B'");
+		return reject(p, "'# family' line must be 'by KEY max N keys K other O key_bytes B'");
 	if (strlen(tok[3]) >= sizeof(fam->by) || !valid_by(tok[3]))
-		return fail(p, "'# family by %.40s': not a key (comm, pid, tid, cpu, key or a value)",
-			    tok[3]);
+		return reject(p, "'# family by %.40s': not a key (comm, pid, tid, cpu, key or a value)",
+			      tok[3]);
 	strcpy(fam->by, tok[3]);
 	for (int i = 4; i < n; i += 2) {
 		for (k = 0; k < 4; k++)
@@ -532,22 +532,22 @@ static int family_line(struct parser *p, char **tok, int n, unsigned int *tags)
 		if (k == 4)
 			continue;
 		if (seen & (1u << k))
-			return fail(p, "'# family': '%s' given twice", keys[k]);
+			return reject(p, "'# family': '%s' given twice", keys[k]);
 		seen |= 1u << k;
 		if (parse_u64(tok[i + 1], val[k]))
-			return fail(p, "family %s '%.24s' is not an unsigned integer",
-				    keys[k], tok[i + 1]);
+			return reject(p, "family %s '%.24s' is not an unsigned integer",
+				      keys[k], tok[i + 1]);
 	}
 	for (k = 0; k < 4; k++)
 		if (!(seen & (1u << k)))
-			return fail(p, "'# family' line lacks '%s'", keys[k]);
+			return reject(p, "'# family' line lacks '%s'", keys[k]);
 	if (fam->max < 1 || fam->max > 65536)
-		return fail(p, "family max %llu out of range 1..65536",
-			    (unsigned long long)fam->max);
+		return reject(p, "family max %llu out of range 1..65536",
+			      (unsigned long long)fam->max);
 	if (fam->keys > fam->max)
-		return fail(p, "family keys %llu above its max %llu",
-			    (unsigned long long)fam->keys,
-			    (unsigned long long)fam->max);
+		return reject(p, "family keys %llu above its max %llu",
+			      (unsigned long long)fam->keys,
+			      (unsigned long long)fam->max);
 	p->s->is_family = 1;
 	p->family_line = p->line;
 	return 0;
@@ -558,7 +558,7 @@ static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 	struct snapshot *s = p->s;
 
 	if (n < 2 || strcmp(tok[0], "#"))
-		return fail(p, "header line must start with '# '");
+		return reject(p, "header line must start with '# '");
 	if (!strcmp(tok[1], "value"))
 		return value_line(p, tok, n, tags);
 	if (!strcmp(tok[1], "filter"))
@@ -566,44 +566,44 @@ static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 	if (!strcmp(tok[1], "family"))
 		return family_line(p, tok, n, tags);
 	if (n % 2)
-		return fail(p, "'# %.32s' line: key without a value", tok[1]);
+		return reject(p, "'# %.32s' line: key without a value", tok[1]);
 	if (!strcmp(tok[1], "summary")) {
 		u64 *f = &s->summary.samples;
 
 		if (*tags & TAG_SUMMARY)
-			return fail(p, "second '# summary' line");
+			return reject(p, "second '# summary' line");
 		*tags |= TAG_SUMMARY;
 		p->summary_line = p->line;
 		if (n < 18)
-			return fail(p, "'# summary' line must have samples min p50 p90 p99 p99.9 max mean");
+			return reject(p, "'# summary' line must have samples min p50 p90 p99 p99.9 max mean");
 		for (int i = 0; i < 8; i++) {
 			if (strcmp(tok[2 + 2 * i], summary_keys[i]))
-				return fail(p, "'# summary' field %d must be '%s', not '%.16s'",
-					    i + 1, summary_keys[i], tok[2 + 2 * i]);
+				return reject(p, "'# summary' field %d must be '%s', not '%.16s'",
+					      i + 1, summary_keys[i], tok[2 + 2 * i]);
 			if (parse_u64(tok[3 + 2 * i], &f[i]))
-				return fail(p, "summary %s '%.24s' is not an unsigned integer",
-					    summary_keys[i], tok[3 + 2 * i]);
+				return reject(p, "summary %s '%.24s' is not an unsigned integer",
+					      summary_keys[i], tok[3 + 2 * i]);
 		}
 	} else if (!strcmp(tok[1], "clock")) {
 		if (*tags & TAG_CLOCK)
-			return fail(p, "second '# clock' line");
+			return reject(p, "second '# clock' line");
 		*tags |= TAG_CLOCK;
 		if (strcmp(s->clock, "tsc"))
-			return fail(p, "'# clock tsc_khz' is only for clock tsc");
+			return reject(p, "'# clock tsc_khz' is only for clock tsc");
 		if (tag_value(p, tok, n, "tsc_khz", &s->tsc_khz))
 			return -1;
 		if (!s->tsc_khz)
-			return fail(p, "tsc_khz must not be 0");
+			return reject(p, "tsc_khz must not be 0");
 		s->has_tsc_khz = 1;
 	} else if (!strcmp(tok[1], "range")) {
 		if (*tags & TAG_RANGE)
-			return fail(p, "second '# range' line");
+			return reject(p, "second '# range' line");
 		*tags |= TAG_RANGE;
 		if (tag_value(p, tok, n, "max_value", &s->max_value) ||
 		    tag_value(p, tok, n, "overflow", &s->overflow))
 			return -1;
 		if (s->max_value == U64_MAX_VAL)
-			return fail(p, "range max_value must be below 2^64-1");
+			return reject(p, "range max_value must be below 2^64-1");
 		s->has_range = 1;
 		p->range_line = p->line;
 	} else if (!strcmp(tok[1], "negative")) {
@@ -654,25 +654,25 @@ static int cpu_row(struct parser *p, const struct srow *r, struct rowstate *rs)
 
 	/* CPU ids are possible CPUs: below cpus unless there are holes */
 	if (r->who >= MAX_CPUS)
-		return fail(p, "CPU %llu not below %u",
-			    (unsigned long long)r->who, MAX_CPUS);
+		return reject(p, "CPU %llu not below %u",
+			      (unsigned long long)r->who, MAX_CPUS);
 	if (r->who >= s->ncpu_ids)
 		s->ncpu_ids = (u32)r->who + 1;
 	if (rs->cpu_slot >= 0 && rs->cpu_slot != (long long)r->slot)
-		return fail(p, "CPU rows of slot %lld not followed by its CPUS row",
-			    rs->cpu_slot);
+		return reject(p, "CPU rows of slot %lld not followed by its CPUS row",
+			      rs->cpu_slot);
 	if (rs->cpu_slot == (long long)r->slot &&
 	    (long long)r->who <= rs->last_cpu)
-		return fail(p, "CPU %llu not in increasing CPU order",
-			    (unsigned long long)r->who);
+		return reject(p, "CPU %llu not in increasing CPU order",
+			      (unsigned long long)r->who);
 	if (r->count > U64_MAX_VAL - rs->cpu_sum)
-		return fail(p, "counts overflow 64 bits");
+		return reject(p, "counts overflow 64 bits");
 	rs->cpu_slot = (long long)r->slot;
 	rs->last_cpu = (long long)r->who;
 	rs->cpu_sum += r->count;
 	s->rows = grow(s->rows, &p->cap_rows, s->nrows, sizeof(*s->rows));
 	if (!s->rows)
-		return fail(p, "out of memory");
+		return reject(p, "out of memory");
 	s->rows[s->nrows++] = (struct kcpurow){
 		.slot = (u32)r->slot, .cpu = (u32)r->who, .count = r->count,
 		.avg = r->avg, .ppm = r->ppm, .line = p->line };
@@ -685,17 +685,17 @@ static int cpus_row(struct parser *p, const struct srow *r, struct rowstate *rs)
 	struct snapshot *s = p->s;
 
 	if (r->who != s->cpus)
-		return fail(p, "CPUS %llu differs from header cpus %u",
-			    (unsigned long long)r->who, s->cpus);
+		return reject(p, "CPUS %llu differs from header cpus %u",
+			      (unsigned long long)r->who, s->cpus);
 	if (rs->cpu_slot != (long long)r->slot)
-		return fail(p, "CPUS row of slot %llu without CPU rows",
-			    (unsigned long long)r->slot);
+		return reject(p, "CPUS row of slot %llu without CPU rows",
+			      (unsigned long long)r->slot);
 	if (rs->cpu_sum != r->count)
-		return fail(p, "CPUS count %llu is not the sum of the CPU rows (%llu)",
-			    (unsigned long long)r->count,
-			    (unsigned long long)rs->cpu_sum);
+		return reject(p, "CPUS count %llu is not the sum of the CPU rows (%llu)",
+			      (unsigned long long)r->count,
+			      (unsigned long long)rs->cpu_sum);
 	if (r->count > U64_MAX_VAL - rs->total)
-		return fail(p, "counts overflow 64 bits");
+		return reject(p, "counts overflow 64 bits");
 	rs->total += r->count;
 	rs->last_slot = (long long)r->slot;
 	rs->cpu_slot = -1;
@@ -703,7 +703,7 @@ static int cpus_row(struct parser *p, const struct srow *r, struct rowstate *rs)
 	rs->cpu_sum = 0;
 	s->slots = grow(s->slots, &p->cap_slots, s->nslots, sizeof(*s->slots));
 	if (!s->slots)
-		return fail(p, "out of memory");
+		return reject(p, "out of memory");
 	s->slots[s->nslots++] = (struct kslot){
 		.slot = (u32)r->slot, .lo = r->lo, .hi = r->hi, .count = r->count,
 		.avg = r->avg, .ppm = r->ppm, .line = p->line };
@@ -721,24 +721,24 @@ static int key_row(struct parser *p, const struct srow *r, int all,
 	struct kkey *k;
 
 	if (!all)
-		return fail(p, "CPU row in a family: a key has only 'slot S CPUS N' rows");
+		return reject(p, "CPU row in a family: a key has only 'slot S CPUS N' rows");
 	if (!rs->in_key)
-		return fail(p, "slot row outside a key block in a family");
+		return reject(p, "slot row outside a key block in a family");
 	k = &s->keys[s->nkeys - 1];
 	if (r->who != s->cpus)
-		return fail(p, "CPUS %llu differs from header cpus %u",
-			    (unsigned long long)r->who, s->cpus);
+		return reject(p, "CPUS %llu differs from header cpus %u",
+			      (unsigned long long)r->who, s->cpus);
 	if (r->count > k->samples - rs->key_sum)
-		return fail(p, "key %s: slot rows add up to more than its samples %llu",
-			    k->text, (unsigned long long)k->samples);
+		return reject(p, "key %s: slot rows add up to more than its samples %llu",
+			      k->text, (unsigned long long)k->samples);
 	rs->key_sum += r->count;
 	if (!ppm_ok(rs->key_sum, k->samples, r->ppm))
-		return fail(p, "slot %llu of key %s: p is not the cumulative fraction within the key",
-			    (unsigned long long)r->slot, k->text);
+		return reject(p, "slot %llu of key %s: p is not the cumulative fraction within the key",
+			      (unsigned long long)r->slot, k->text);
 	rs->last_slot = (long long)r->slot;
 	k->slots = grow(k->slots, &p->cap_kslots, k->nslots, sizeof(*k->slots));
 	if (!k->slots)
-		return fail(p, "out of memory");
+		return reject(p, "out of memory");
 	k->slots[k->nslots++] = (struct kslot){
 		.slot = (u32)r->slot, .lo = r->lo, .hi = r->hi, .count = r->count,
 		.avg = r->avg, .ppm = r->ppm, .line = p->line };
@@ -757,9 +757,9 @@ static int end_key(struct parser *p, struct rowstate *rs)
 	rs->in_key = 0;
 	if (rs->key_sum != k->samples) {
 		p->line = k->line;
-		return fail(p, "key %s samples %llu but its slot rows add up to %llu",
-			    k->text, (unsigned long long)k->samples,
-			    (unsigned long long)rs->key_sum);
+		return reject(p, "key %s samples %llu but its slot rows add up to %llu",
+			      k->text, (unsigned long long)k->samples,
+			      (unsigned long long)rs->key_sum);
 	}
 	return 0;
 }
@@ -778,54 +778,54 @@ static int key_line(struct parser *p, char **tok, int n, struct rowstate *rs)
 	u64 unum;
 
 	if (!s->is_family)
-		return fail(p, "key block without a '# family' line");
+		return reject(p, "key block without a '# family' line");
 	if (s->nerrnos)
-		return fail(p, "key block after the errno rows");
+		return reject(p, "key block after the errno rows");
 	if (n != 4 || strcmp(tok[2], "samples"))
-		return fail(p, "key line must be 'key KEY samples N'");
+		return reject(p, "key line must be 'key KEY samples N'");
 	if (end_key(p, rs))
 		return -1;
 	s->keys = grow(s->keys, &p->cap_keys, s->nkeys, sizeof(*s->keys));
 	if (!s->keys)
-		return fail(p, "out of memory");
+		return reject(p, "out of memory");
 	k = &s->keys[s->nkeys++];
 	memset(k, 0, sizeof(*k));
 	k->line = p->line;
 	if (strlen(tok[1]) >= sizeof(k->text))
-		return fail(p, "key '%.24s...' too long", tok[1]);
+		return reject(p, "key '%.24s...' too long", tok[1]);
 	strcpy(k->text, tok[1]);
 	if (parse_u64(tok[3], &k->samples))
-		return fail(p, "key samples '%.24s' is not an unsigned integer",
-			    tok[3]);
+		return reject(p, "key samples '%.24s' is not an unsigned integer",
+			      tok[3]);
 	if (!k->samples)
-		return fail(p, "key %s with 0 samples: only keys with samples are printed",
-			    k->text);
+		return reject(p, "key %s with 0 samples: only keys with samples are printed",
+			      k->text);
 	k->other = !strcmp(k->text, "other");
 	if (k->other) {
 		strcpy(k->raw, "other");
 		k->rawlen = 5;
 	} else if (!strcmp(by, "comm")) {
 		if (key_unescape(k->text, k->raw, 16, &k->rawlen))
-			return fail(p, "key '%.24s': not a comm (at most 15 bytes, \\xHH escapes)",
-				    k->text);
+			return reject(p, "key '%.24s': not a comm (at most 15 bytes, \\xHH escapes)",
+				      k->text);
 	} else if (!strcmp(by, "key")) {
 		if (parse_u64(k->text, &unum) || (k->text[0] == '0' && k->text[1]))
-			return fail(p, "key '%.24s': not an unsigned decimal number (the family is by key)",
-				    k->text);
+			return reject(p, "key '%.24s': not an unsigned decimal number (the family is by key)",
+				      k->text);
 		strcpy(k->raw, k->text);
 		k->rawlen = strlen(k->raw);
 	} else {
 		if (parse_s64(k->text, &num) || (k->text[0] == '-' && !num) ||
 		    (k->text[k->text[0] == '-'] == '0' && k->text[1 + (k->text[0] == '-')]))
-			return fail(p, "key '%.24s': not a decimal number (the family is by %s)",
-				    k->text, by);
+			return reject(p, "key '%.24s': not a decimal number (the family is by %s)",
+				      k->text, by);
 		strcpy(k->raw, k->text);
 		k->rawlen = strlen(k->raw);
 	}
 	if (s->nkeys > 1 && k->samples > k[-1].samples)
-		return fail(p, "key %s samples %llu after a key of %llu: keys go largest first",
-			    k->text, (unsigned long long)k->samples,
-			    (unsigned long long)k[-1].samples);
+		return reject(p, "key %s samples %llu after a key of %llu: keys go largest first",
+			      k->text, (unsigned long long)k->samples,
+			      (unsigned long long)k[-1].samples);
 	rs->in_key = 1;
 	rs->key_sum = 0;
 	rs->last_slot = -1;
@@ -843,23 +843,23 @@ static int slot_row(struct parser *p, char **tok, int n, struct rowstate *rs)
 	if (n != 14 || strcmp(tok[0], "slot") || strcmp(tok[4], "count") ||
 	    strcmp(tok[6], "avg") || strcmp(tok[8], "p") ||
 	    strcmp(tok[10], "lo") || strcmp(tok[12], "hi"))
-		return fail(p, "slot row must be 'slot S CPU C|CPUS N count X avg X p P lo X hi X'");
+		return reject(p, "slot row must be 'slot S CPU C|CPUS N count X avg X p P lo X hi X'");
 	if (!strcmp(tok[2], "CPUS"))
 		all = 1;
 	else if (!strcmp(tok[2], "CPU"))
 		all = 0;
 	else
-		return fail(p, "expected CPU or CPUS, not '%.16s'", tok[2]);
+		return reject(p, "expected CPU or CPUS, not '%.16s'", tok[2]);
 	if (parse_u64(tok[1], &r.slot) || parse_u64(tok[3], &r.who) ||
 	    parse_u64(tok[5], &r.count) || parse_u64(tok[7], &r.avg) ||
 	    parse_u64(tok[11], &r.lo) || parse_u64(tok[13], &r.hi))
-		return fail(p, "slot row field is not an unsigned integer");
+		return reject(p, "slot row field is not an unsigned integer");
 	if (parse_ppm(tok[9], &r.ppm))
-		return fail(p, "p '%.16s' must be a fraction 0..1 with six decimals", tok[9]);
+		return reject(p, "p '%.16s' must be a fraction 0..1 with six decimals", tok[9]);
 	if (r.slot >= kstats_nr_slots(s->frac_bits))
-		return fail(p, "slot %llu out of range for frac_bits %u (below %u)",
-			    (unsigned long long)r.slot, s->frac_bits,
-			    kstats_nr_slots(s->frac_bits));
+		return reject(p, "slot %llu out of range for frac_bits %u (below %u)",
+			      (unsigned long long)r.slot, s->frac_bits,
+			      kstats_nr_slots(s->frac_bits));
 	elo = kstats_slot_lo((u32)r.slot, s->frac_bits);
 	ehi = kstats_slot_hi((u32)r.slot, s->frac_bits);
 	if (s->has_range && r.lo == s->max_value + 1 && r.hi == U64_MAX_VAL &&
@@ -869,19 +869,19 @@ static int slot_row(struct parser *p, char **tok, int n, struct rowstate *rs)
 		r.slot = kstats_slot(s->max_value, s->frac_bits) + 1;
 	}
 	if (r.lo != elo || r.hi != ehi)
-		return fail(p, "slot %llu bounds lo %llu hi %llu, expected lo %llu hi %llu",
-			    (unsigned long long)r.slot, (unsigned long long)r.lo,
-			    (unsigned long long)r.hi, (unsigned long long)elo,
-			    (unsigned long long)ehi);
+		return reject(p, "slot %llu bounds lo %llu hi %llu, expected lo %llu hi %llu",
+			      (unsigned long long)r.slot, (unsigned long long)r.lo,
+			      (unsigned long long)r.hi, (unsigned long long)elo,
+			      (unsigned long long)ehi);
 	if (!r.count)
-		return fail(p, "count 0: only non-empty slots are printed");
+		return reject(p, "count 0: only non-empty slots are printed");
 	if (r.avg < r.lo || r.avg > r.hi)
-		return fail(p, "avg %llu outside the slot [%llu, %llu]",
-			    (unsigned long long)r.avg, (unsigned long long)r.lo,
-			    (unsigned long long)r.hi);
+		return reject(p, "avg %llu outside the slot [%llu, %llu]",
+			      (unsigned long long)r.avg, (unsigned long long)r.lo,
+			      (unsigned long long)r.hi);
 	if ((long long)r.slot <= rs->last_slot)
-		return fail(p, "slot %llu not in increasing slot order",
-			    (unsigned long long)r.slot);
+		return reject(p, "slot %llu not in increasing slot order",
+			      (unsigned long long)r.slot);
 	if (s->is_family)
 		return key_row(p, &r, all, rs);
 	return all ? cpus_row(p, &r, rs) : cpu_row(p, &r, rs);
@@ -894,28 +894,28 @@ static int errno_row(struct parser *p, char **tok, int n, struct rowstate *rs)
 	u64 e, count;
 
 	if (n != 4 || strcmp(tok[2], "count"))
-		return fail(p, "errno row must be 'errno E count N'");
+		return reject(p, "errno row must be 'errno E count N'");
 	if (!s->has_negative)
-		return fail(p, "errno row without a '# negative' line");
+		return reject(p, "errno row without a '# negative' line");
 	if (rs->cpu_slot >= 0)
-		return fail(p, "CPU rows of slot %lld not followed by its CPUS row",
-			    rs->cpu_slot);
+		return reject(p, "CPU rows of slot %lld not followed by its CPUS row",
+			      rs->cpu_slot);
 	if (end_key(p, rs))
 		return -1;
 	if (parse_u64(tok[1], &e) || parse_u64(tok[3], &count))
-		return fail(p, "errno row field is not an unsigned integer");
+		return reject(p, "errno row field is not an unsigned integer");
 	if (e < 1 || e > 4095)
-		return fail(p, "errno %llu out of range 1..4095",
-			    (unsigned long long)e);
+		return reject(p, "errno %llu out of range 1..4095",
+			      (unsigned long long)e);
 	if (!count)
-		return fail(p, "errno count 0: only errnos seen are printed");
+		return reject(p, "errno count 0: only errnos seen are printed");
 	if (s->nerrnos && e <= s->errnos[s->nerrnos - 1].err)
-		return fail(p, "errno %llu not in increasing order",
-			    (unsigned long long)e);
+		return reject(p, "errno %llu not in increasing order",
+			      (unsigned long long)e);
 	s->errnos = grow(s->errnos, &p->cap_errnos, s->nerrnos,
 			 sizeof(*s->errnos));
 	if (!s->errnos)
-		return fail(p, "out of memory");
+		return reject(p, "out of memory");
 	s->errnos[s->nerrnos++] = (struct kerrno){ .err = (u32)e,
 						   .count = count };
 	return 0;
@@ -928,7 +928,7 @@ static int check_negative(struct parser *p)
 
 	p->line = p->value_line;
 	if (s->value[0] && !s->has_negative)
-		return fail(p, "'# value' without a '# negative' line");
+		return reject(p, "'# value' without a '# negative' line");
 	return 0;
 }
 
@@ -962,7 +962,7 @@ static int family_whole(struct parser *p, struct rowstate *rs)
 	p->line = 1;
 	for (i = 0; i < s->nkeys; i++) {
 		if (s->keys[i].samples > U64_MAX_VAL - sum)
-			return fail(p, "counts overflow 64 bits");
+			return reject(p, "counts overflow 64 bits");
 		sum += s->keys[i].samples;
 		if (s->keys[i].other)
 			other += s->keys[i].samples;
@@ -970,22 +970,22 @@ static int family_whole(struct parser *p, struct rowstate *rs)
 			named++;
 	}
 	if (sum != s->samples)
-		return fail(p, "header samples %llu but the keys add up to %llu",
-			    (unsigned long long)s->samples,
-			    (unsigned long long)sum);
+		return reject(p, "header samples %llu but the keys add up to %llu",
+			      (unsigned long long)s->samples,
+			      (unsigned long long)sum);
 	p->line = p->family_line;
 	if (other != s->family.other)
-		return fail(p, "family other %llu but key other has %llu samples",
-			    (unsigned long long)s->family.other,
-			    (unsigned long long)other);
+		return reject(p, "family other %llu but key other has %llu samples",
+			      (unsigned long long)s->family.other,
+			      (unsigned long long)other);
 	/* keys with a histogram but no samples yet are not printed */
 	if (named > s->family.keys)
-		return fail(p, "family keys %llu but %llu keys are printed",
-			    (unsigned long long)s->family.keys,
-			    (unsigned long long)named);
+		return reject(p, "family keys %llu but %llu keys are printed",
+			      (unsigned long long)s->family.keys,
+			      (unsigned long long)named);
 	by_text = calloc(s->nkeys + 1, sizeof(*by_text));
 	if (!by_text)
-		return fail(p, "out of memory");
+		return reject(p, "out of memory");
 	for (i = 0; i < s->nkeys; i++)
 		by_text[i] = &s->keys[i];
 	qsort(by_text, s->nkeys, sizeof(*by_text), cmp_key_text);
@@ -994,7 +994,7 @@ static int family_whole(struct parser *p, struct rowstate *rs)
 			break;
 	if (i < s->nkeys) {
 		p->line = by_text[i]->line;
-		fail(p, "key %s twice", by_text[i]->text);
+		reject(p, "key %s twice", by_text[i]->text);
 		free(by_text);
 		return -1;
 	}
@@ -1009,7 +1009,7 @@ static int family_whole(struct parser *p, struct rowstate *rs)
 		free(cnt);
 		free(shi);
 		free(slo);
-		return fail(p, "out of memory");
+		return reject(p, "out of memory");
 	}
 	for (i = 0; i < s->nkeys; i++)
 		for (j = 0; j < s->keys[i].nslots; j++) {
@@ -1053,37 +1053,37 @@ static int check_whole(struct parser *p)
 
 	p->line = 1;
 	if (s->nslots == 0 && s->samples != 0)
-		return fail(p, "header says samples %llu but there are no slot rows",
-			    (unsigned long long)s->samples);
+		return reject(p, "header says samples %llu but there are no slot rows",
+			      (unsigned long long)s->samples);
 	for (i = 0; i < s->nslots; i++) {
 		cum += s->slots[i].count;
 		p->line = s->slots[i].line;
 		if (!ppm_ok(cum, s->samples, s->slots[i].ppm))
-			return fail(p, "slot %u: p %u.%06u is not the cumulative fraction",
-				    s->slots[i].slot, s->slots[i].ppm / 1000000,
-				    s->slots[i].ppm % 1000000);
+			return reject(p, "slot %u: p %u.%06u is not the cumulative fraction",
+				      s->slots[i].slot, s->slots[i].ppm / 1000000,
+				      s->slots[i].ppm % 1000000);
 	}
 	p->line = 1;
 	if (cum != s->samples)
-		return fail(p, "header samples %llu but the slot rows add up to %llu",
-			    (unsigned long long)s->samples,
-			    (unsigned long long)cum);
+		return reject(p, "header samples %llu but the slot rows add up to %llu",
+			      (unsigned long long)s->samples,
+			      (unsigned long long)cum);
 	if (s->has_range) {
 		u64 over = s->nslots && s->slots[s->nslots - 1].hi == U64_MAX_VAL ?
 			   s->slots[s->nslots - 1].count : 0;
 
 		p->line = p->range_line;
 		if (s->overflow != over)
-			return fail(p, "range overflow %llu but the overflow slot counts %llu",
-				    (unsigned long long)s->overflow,
-				    (unsigned long long)over);
+			return reject(p, "range overflow %llu but the overflow slot counts %llu",
+				      (unsigned long long)s->overflow,
+				      (unsigned long long)over);
 	}
 	cpu_tot = calloc(s->ncpu_ids + 1, sizeof(u64));
 	cpu_cum = calloc(s->ncpu_ids + 1, sizeof(u64));
 	if (!cpu_tot || !cpu_cum) {
 		free(cpu_tot);
 		free(cpu_cum);
-		return fail(p, "out of memory");
+		return reject(p, "out of memory");
 	}
 	for (i = 0; i < s->nrows; i++)
 		cpu_tot[s->rows[i].cpu] += s->rows[i].count;
@@ -1098,24 +1098,24 @@ static int check_whole(struct parser *p)
 	free(cpu_cum);
 	if (i < s->nrows) {
 		p->line = s->rows[i].line;
-		return fail(p, "slot %u CPU %u: p is not that CPU's cumulative fraction",
-			    s->rows[i].slot, s->rows[i].cpu);
+		return reject(p, "slot %u CPU %u: p is not that CPU's cumulative fraction",
+			      s->rows[i].slot, s->rows[i].cpu);
 	}
 
 	/* The summary must be what the slot rows say (format.rst). */
 	hist_summary(s->slots, s->nslots, &got);
 	p->line = p->summary_line;
 	if (s->summary.samples != s->samples)
-		return fail(p, "summary samples %llu differs from header samples %llu",
-			    (unsigned long long)s->summary.samples,
-			    (unsigned long long)s->samples);
+		return reject(p, "summary samples %llu differs from header samples %llu",
+			      (unsigned long long)s->summary.samples,
+			      (unsigned long long)s->samples);
 	for (i = 1; i < 7; i++) {
 		const u64 *a = &s->summary.samples, *b = &got.samples;
 
 		if (a[i] != b[i])
-			return fail(p, "summary %s %llu disagrees with the slot rows (%llu)",
-				    summary_keys[i], (unsigned long long)a[i],
-				    (unsigned long long)b[i]);
+			return reject(p, "summary %s %llu disagrees with the slot rows (%llu)",
+				      summary_keys[i], (unsigned long long)a[i],
+				      (unsigned long long)b[i]);
 	}
 	/* The exact mean lies between the slot averages and averages + 1. */
 	hist_sum128(s->slots, s->nslots, &lhi, &llo);
@@ -1135,12 +1135,12 @@ static int check_whole(struct parser *p)
 	if (s->samples &&
 	    (s->summary.mean < kstats_div128(lhi, llo, s->samples) ||
 	     s->summary.mean > kstats_div128(uhi, ulo, s->samples)))
-		return fail(p, "summary mean %llu is impossible for the slot averages (%llu..%llu)",
-			    (unsigned long long)s->summary.mean,
-			    (unsigned long long)kstats_div128(lhi, llo, s->samples),
-			    (unsigned long long)kstats_div128(uhi, ulo, s->samples));
+		return reject(p, "summary mean %llu is impossible for the slot averages (%llu..%llu)",
+			      (unsigned long long)s->summary.mean,
+			      (unsigned long long)kstats_div128(lhi, llo, s->samples),
+			      (unsigned long long)kstats_div128(uhi, ulo, s->samples));
 	if (!s->samples && s->summary.mean)
-		return fail(p, "summary mean must be 0 with no samples");
+		return reject(p, "summary mean must be 0 with no samples");
 	return check_negative(p);
 }
 
@@ -1167,13 +1167,13 @@ static int parse_line(struct parser *p, char *line, const char *raw,
 	int n = tokenize(line, tok);
 
 	if (n < 0) {
-		fail(p, "fields must be separated by single spaces (at most %d)",
-		     MAX_TOKENS);
+		reject(p, "fields must be separated by single spaces (at most %d)",
+		       MAX_TOKENS);
 		return -1;
 	}
 	if (!strcmp(tok[0], "#")) {
 		if (st->in_rows) {
-			fail(p, "header line after the slot rows");
+			reject(p, "header line after the slot rows");
 			return -1;
 		}
 		if (p->line == 1 ? first_line(p, tok, n) :
@@ -1185,15 +1185,15 @@ static int parse_line(struct parser *p, char *line, const char *raw,
 		return 0;
 	}
 	if (p->line == 1) {
-		fail(p, "first line must be the '# name ...' header: not a kstats distribution");
+		reject(p, "first line must be the '# name ...' header: not a kstats distribution");
 		return -1;
 	}
 	if (!(st->tags & TAG_SUMMARY)) {
 		if (!strcmp(tok[0], "key"))
-			fail(p, "key block before the '# summary' line");
+			reject(p, "key block before the '# summary' line");
 		else
-			fail(p, "%s row before the '# summary' line",
-			     strcmp(tok[0], "errno") ? "slot" : "errno");
+			reject(p, "%s row before the '# summary' line",
+			       strcmp(tok[0], "errno") ? "slot" : "errno");
 		return -1;
 	}
 	st->in_rows = 1;
@@ -1203,7 +1203,7 @@ static int parse_line(struct parser *p, char *line, const char *raw,
 		return errno_row(p, tok, n, rs) ? -1 : 0;
 	}
 	if (s->nerrnos) {
-		fail(p, "slot row after the errno rows");
+		reject(p, "slot row after the errno rows");
 		return -1;
 	}
 	return slot_row(p, tok, n, rs) ? -1 : 0;
@@ -1223,9 +1223,9 @@ int snapshot_parse(struct snapshot *s, const char *buf, size_t len,
 	memset(s, 0, sizeof(*s));
 	snprintf(s->source, sizeof(s->source), "%s", source);
 	if (len == 0)
-		return fail(&p, "empty: not a kstats distribution");
+		return reject(&p, "empty: not a kstats distribution");
 	if (memchr(buf, '\0', len))
-		return fail(&p, "contains a NUL byte: not a kstats distribution");
+		return reject(&p, "contains a NUL byte: not a kstats distribution");
 	s->header = calloc(1, len + 2);	/* + '\n' after an unended line */
 	line = malloc(len + 1);
 	if (!s->header || !line)
@@ -1239,25 +1239,25 @@ int snapshot_parse(struct snapshot *s, const char *buf, size_t len,
 		line[l] = '\0';
 		off += l + 1;
 		if (memchr(line, '\r', l) || memchr(line, '\t', l)) {
-			fail(&p, "tab or carriage return: the format uses single spaces and \\n");
+			reject(&p, "tab or carriage return: the format uses single spaces and \\n");
 			goto bad;
 		}
 		if (l == 0 && trailing_blank(buf, off, len))
 			break;	/* blank lines at the end: an editor's */
 		if (l == 0) {
-			fail(&p, "empty line");
+			reject(&p, "empty line");
 			goto bad;
 		}
 		if (parse_line(&p, line, buf + off - l - 1, l, &rs, &st))
 			goto bad;
 	}
 	if (!(st.tags & TAG_SUMMARY)) {
-		fail(&p, "no '# summary' line");
+		reject(&p, "no '# summary' line");
 		goto bad;
 	}
 	if (rs.cpu_slot >= 0) {
-		fail(&p, "CPU rows of slot %lld not followed by its CPUS row",
-		     rs.cpu_slot);
+		reject(&p, "CPU rows of slot %lld not followed by its CPUS row",
+		       rs.cpu_slot);
 		goto bad;
 	}
 	if (family_whole(&p, &rs) || check_whole(&p))
@@ -1265,7 +1265,7 @@ int snapshot_parse(struct snapshot *s, const char *buf, size_t len,
 	free(line);
 	return 0;
 oom:
-	fail(&p, "out of memory");
+	reject(&p, "out of memory");
 bad:
 	free(line);
 	snapshot_free(s);

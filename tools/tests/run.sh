@@ -741,6 +741,17 @@ echo "# man page and install"
 if command -v groff > /dev/null; then
 	w=$(groff -man -ww -z kstats.8 2>&1); [ -z "$w" ] && ok "man page: groff -ww clean" || bad "man page" "$w"
 else skip "man page" "no groff"; fi
+# Documentation/kstats-command.rst is kept in step with the man page: every
+# subcommand of its SYNOPSIS and every long option it names is on that page.
+doc=../Documentation/kstats-command.rst
+if [ -f "$doc" ]; then
+	missing=$( { sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' kstats.8 |
+			grep -o '\\fB[a-z]*\\fR' | sed 's/\\f[BR]//g'
+		sed 's/\\-/-/g' kstats.8 | grep -o -- '--[a-z][a-z-]*'; } | sort -u |
+		while read -r w; do grep -qF -- "$w" "$doc" || printf '%s ' "$w"; done)
+	[ -z "$missing" ] && ok "man page and Documentation/kstats-command.rst in step" ||
+		bad "kstats-command.rst" "not on the page: $missing"
+else skip "kstats-command.rst" "no Documentation/ (tools alone)"; fi
 make -s install DESTDIR="$T/inst" PREFIX=/usr > /dev/null 2>&1
 [ -x "$T/inst/usr/sbin/kstats" ] && [ -f "$T/inst/usr/share/man/man8/kstats.8" ] && ok "make install DESTDIR PREFIX" || bad "install"
 

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats.ko's load and unload: the parts start bottom up (the core, the
+ * probe mechanisms, then the debugfs interface that lets users in) and stop
+ * top down.  Only this file calls them all, so that none of them calls
+ * back into a file that calls it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/init.h>
+#include <linux/module.h>
+
+#include "kstats_debugfs.h"
+#include "kstats_internal.h"
+#include "kstats_trace.h"
+
+static int __init kstats_init(void)
+{
+	int err;
+
+	err = kstats_core_init();
+	if (err)
+		return err;
+	err = kstats_trace_module_init();
+	if (err)
+		goto core;
+	err = kstats_debugfs_init();
+	if (err)
+		goto trace;
+	return 0;
+
+trace:
+	kstats_trace_module_exit();
+core:
+	kstats_core_exit();
+	return err;
+}
+
+static void __exit kstats_exit(void)
+{
+	struct kstats *ks;
+
+	/*
+	 * Holders of a reference pin this module through the symbols they
+	 * use, so what is left here was made from debugfs.  Retiring a trace
+	 * node deletes its gap sibling, so pop one node at a time.
+	 */
+	kstats_debugfs_exit_control();
+	while ((ks = kstats_pop_removable()))
+		kstats_drop(ks);
+	kstats_debugfs_exit();
+	/* Calls still in a direct trampoline hold their nodes: wait. */
+	kstats_trace_module_exit();
+	kstats_core_exit();
+}
+
+module_init(kstats_init);
+module_exit(kstats_exit);
+MODULE_DESCRIPTION("kstats: per-CPU log-linear histograms of kernel quantities");
+MODULE_AUTHOR("The kstats developers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(KSTATS_VERSION);

@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The graph of which file calls (or takes the address of) a function or
+# variable of which other file, from the objects' symbol tables, and its
+# cycles: a file must not call back into a file that calls it.  The
+# graph of which file includes which of the project's headers is checked
+# the same way.
+#
+#   scripts/callgraph.sh module [KDIR]   build kstats.ko in a scratch copy
+#   scripts/callgraph.sh tools           compile tools/*.c one by one
+#   -v (first): print the edges, "A -> B: symbols"
+#
+# Exit 0 without a cycle, 1 with one (tsort prints each).  An assembly
+# file counts with the C file it serves: kstats_direct_tramp.S is the
+# other half of kstats_direct.c.  kstats.c is built as kstats_core.o.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+verbose=
+[ "${1:-}" = -v ] && { verbose=1; shift; }
+what=${1:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+case $what in
+module)
+	kdir=${2:-$(newest '/lib/modules/*/build')}
+	[ -f "$kdir/Makefile" ] || die "no kernel build tree: pass KDIR"
+	mkdir "$tmp/src"
+	git -C "$KSTATS_ROOT" ls-files -z | (cd "$KSTATS_ROOT" && xargs -0 cp --parents -t "$tmp/src")
+	# Uncommitted files too: the check is of the work tree.
+	git -C "$KSTATS_ROOT" ls-files -z --others --exclude-standard |
+		(cd "$KSTATS_ROOT" && xargs -0 -r cp --parents -t "$tmp/src")
+	make -s -C "$kdir" M="$tmp/src" modules > "$tmp/log" 2>&1 || { cat "$tmp/log"; die "build failed"; }
+	objs=
+	for o in "$tmp"/src/kstats_*.o; do
+		[ "${o##*/}" = kstats.mod.o ] || objs+=" $o"
+	done
+	srcs=$(cd "$KSTATS_ROOT" && ls kstats*.[chS])
+	;;
+tools)
+	mkdir "$tmp/o"
+	cflags=$(pkg-config --cflags libbpf 2>/dev/null || true)
+	srcs=$(sed -n '/^SRCS =/,/[^\\]$/p' "$KSTATS_ROOT/tools/Makefile" | sed 's/^SRCS =//; s/\\//g')
+	for c in $srcs; do
+		cc -std=c99 $cflags -c "$KSTATS_ROOT/tools/$c" -o "$tmp/o/${c%.c}.o"
+	done
+	objs=$(ls "$tmp"/o/*.o)
+	srcs=$(cd "$KSTATS_ROOT" && ls tools/*.[ch])
+	;;
+*)
+	die "usage: scripts/callgraph.sh [-v] module [KDIR] | tools"
+	;;
+esac
+
+unit() {
+	local u
+	u=$(basename "$1" .o)
+	case $u in
+	kstats_core) u=kstats ;;
+	kstats_direct_tramp) u=kstats_direct ;;
+	esac
+	printf '%s' "$u"
+}
+
+declare -A def
+for o in $objs; do
+	u=$(unit "$o")
+	for s in $(nm --defined-only "$o" | awk '$2 ~ /^[TDBRCV]$/ { print $3 }'); do
+		def[$s]=$u
+	done
+done
+for o in $objs; do
+	a=$(unit "$o")
+	for s in $(nm -u "$o" | awk '{ print $2 }'); do
+		b=${def[$s]:-}
+		if [ -n "$b" ] && [ "$b" != "$a" ]; then
+			echo "$a $b $s"
+		fi
+	done
+done | sort -u > "$tmp/edges"
+
+if [ -n "$verbose" ]; then
+	awk '{ k = $1 " -> " $2; e[k] = e[k] " " $3 } END { for (k in e) print k ":" e[k] }' \
+		"$tmp/edges" | sort
+fi
+# Includes: FILE HEADER for each #include "HEADER" of the project's files.
+(cd "$KSTATS_ROOT" && for f in $srcs; do
+	echo "$f $f"
+	sed -n 's/^#include "\(.*\)"/\1/p' "$f" | while read -r h; do
+		echo "$f $(dirname "$f")/$h" | sed 's| \./| |'
+	done
+done) > "$tmp/includes"
+if ! tsort "$tmp/includes" > /dev/null 2> "$tmp/loops"; then
+	cat "$tmp/loops" >&2
+	say "$what: the include graph has a cycle"
+	exit 1
+fi
+
+# Every file is a node, even one that calls nothing of the others.
+{ for o in $objs; do u=$(unit "$o"); echo "$u $u"; done
+  awk '{ print $1, $2 }' "$tmp/edges"; } | sort -u > "$tmp/pairs"
+if ! tsort "$tmp/pairs" > /dev/null 2> "$tmp/loops"; then
+	cat "$tmp/loops" >&2
+	say "$what: the call graph has a cycle"
+	exit 1
+fi
+say "$what: no cycle among $(wc -l < <(printf '%s\n' $objs)) files"
