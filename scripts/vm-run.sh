@@ -195,6 +195,10 @@ pat='BUG:|Oops|WARNING:|KASAN:|UBSAN:|possible circular locking|inconsistent loc
 pat+='|possible recursive locking|suspicious RCU usage|Kernel panic|general protection fault'
 pat+='|kernel BUG|sleeping function called from invalid context|unreferenced object'
 pat+='|list_(add|del) corruption|INFO: task .* blocked for more than'
+# stalls: RCU's (rcu_sched, rcu_preempt: "detected stalls on CPUs/tasks",
+# "self-detected stall"), RCU Tasks' ("INFO: rcu_tasks detected stalls on
+# tasks"), and the lockup detectors' (soft lockups also say BUG:)
+pat+='|detected stalls on|self-detected stall|soft lockup|hard LOCKUP'
 bad=$(awk -v pat="$pat" '
 	/^KSTATS-KMEMLEAK-BEGIN$/ { k = 1; next }
 	/^KSTATS-KMEMLEAK-END$/ { k = 0; next }
