@@ -47,6 +47,8 @@
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/uaccess.h>
 #include <linux/slab.h>
 #include <linux/timekeeper_internal.h>
 #include <linux/timekeeping.h>
@@ -611,11 +613,71 @@ static void kstats_direct_release(struct kstats_direct_slot *s,
 	kstats_direct_free_slot(s, h);
 }
 
+/* Whether @p, asleep, is inside a call in flight of @h's function. */
+static bool kstats_direct_task_in(struct task_struct *p,
+				  const struct kstats_direct_hot *h)
+{
+	unsigned long lo = (unsigned long)kstats_direct_code;
+	unsigned long hi = (unsigned long)kstats_direct_stubs;
+	struct unwind_state state;
+
+	for (unwind_start(&state, p, NULL, NULL); !unwind_done(&state);
+	     unwind_next_frame(&state)) {
+		unsigned long addr = unwind_get_return_address(&state);
+		const struct kstats_direct_hot *fh;
+
+		if (addr < lo || addr >= hi)
+			continue;
+		/* another task's stack: it may wake and change it meanwhile */
+		if (copy_from_kernel_nofault(&fh, (void *)(state.sp + KSTATS_DFRAME_HOT),
+					     sizeof(fh)))
+			return false;
+		if (fh == h)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Wake the tasks asleep in a call in flight of @h's function.  A function
+ * such as schedule() returns only when its task is woken, and an idle
+ * kernel thread (kthreadd, kswapd, an idle kworker) may sleep there for
+ * hours: the slot, and kstats, would wait as long.  Only the sleeps that
+ * must take a spurious wakeup are woken, as the freezer wakes kernel
+ * threads: TASK_INTERRUPTIBLE (which a signal ends too) and TASK_IDLE
+ * (kernel threads' idle loops).  The woken task finds its condition
+ * unchanged and sleeps again, its new call untraced.
+ */
+static void kstats_direct_poke(const struct kstats_direct_hot *h)
+{
+	struct task_struct *g, *p;
+	unsigned int woken = 0;
+
+	rcu_read_lock();
+	for_each_process_thread(g, p) {
+		unsigned int st = READ_ONCE(p->__state) &
+				  (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE |
+				   TASK_NOLOAD);
+
+		if ((st != TASK_INTERRUPTIBLE && st != TASK_IDLE) ||
+		    (READ_ONCE(p->flags) & PF_EXITING) ||
+		    !kstats_direct_task_in(p, h))
+			continue;
+		woken += wake_up_process(p);
+	}
+	rcu_read_unlock();
+	if (woken)
+		pr_info("%s: woke %u tasks asleep in calls in flight, for the node's removal\n",
+			h->ks->name, woken);
+}
+
 /*
  * The wait for a slot's calls in flight, from a work item.  kstats holds a
  * reference to itself for as long (kstats_direct_detach()), dropped last:
  * destroy_workqueue() at module exit waits for this function to return.
- * The sleeps are TASK_IDLE: a call may take forever (a kthread's loop).
+ * The sleeps are TASK_IDLE: a call may take long.  After a second, and
+ * every 5 s, the tasks asleep in a call in flight are woken where that is
+ * safe (kstats_direct_poke()).
  */
 static void kstats_direct_drain(struct work_struct *work)
 {
@@ -628,6 +690,8 @@ static void kstats_direct_drain(struct work_struct *work)
 	/* Tasks between a stub and the in-flight count have passed it. */
 	synchronize_rcu_tasks();
 	while (kstats_direct_inflight(h) > 0) {
+		if (waited % 5000 == 1000)
+			kstats_direct_poke(h);
 		if (waited == 10000)
 			pr_info("%s: calls still in flight after 10 s, waiting for them to return (rmmod kstats fails until then)\n",
 				h->ks->name);
