@@ -15,14 +15,16 @@
 # --add puts a host file at DEST in the guest (default /kstats/<basename>).
 # --modules-dir/--module copy a module of the kernel's /lib/modules/<ver>
 # tree and its dependencies, for `modprobe NAME` in the guest.
-# TCG runs every vCPU on one host thread (-accel tcg,thread=single) unless
-# --mttcg gives each its own (MTTCG), which only the suites that need truly
-# parallel vCPUs ask for: MTTCG has been seen to run a stale translation of
-# kernel text that text_poke_bp() had just patched (an unclaimed int3, a
-# vCPU that never answers the patcher's IPI), a fault of the emulator that
-# costs the sequential suites a whole run and buys them nothing (one thread
-# runs them as fast: 117 s against 112 s for Debian 6.1's).  --tcg-single,
-# after --mttcg, takes it back (a run again after such a fault).
+# TCG runs every vCPU on one host thread (-accel tcg,thread=single), and
+# every suite of `make check` runs so: QEMU's MTTCG (--mttcg, a host thread
+# per vCPU) freezes or crashes a guest under text patching with no kstats
+# loaded at all (a stale translation of text that text_poke_bp() had just
+# patched: an int3 nobody claims, a vCPU that never answers the patcher's
+# IPI); scripts/qemu-mttcg-freeze.sh reproduces it, and
+# Documentation/testing.rst says what it shows.  One thread still runs
+# several vCPUs, interleaved, which is what the stress of the suites needs.
+# --mttcg stays for experiments and benchmarks; --tcg-single, after it,
+# takes it back.
 #
 # Exit status: 0 all clean; 1 kernel report (BUG, WARNING, KASAN, lockdep,
 # kmemleak, panic...), timeout or no exit marker (offending lines on
