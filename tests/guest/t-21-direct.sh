@@ -175,7 +175,9 @@ else
 	# --- safety: a name several functions bear is not traced directly ----
 	F=/sys/kernel/debug/tracing/available_filter_functions
 	[ -r /sys/kernel/tracing/available_filter_functions ] && F=/sys/kernel/tracing/available_filter_functions
-	dups=$(grep -v '\[' $F 2>/dev/null | sort | uniq -d | head -n 8)
+	# (6.1 lists the weak functions it dropped as __ftrace_invalid_address___N)
+	dups=$(grep -v -e '\[' -e '^__ftrace_invalid_address__' $F 2>/dev/null |
+		sort | uniq -d | head -n 8)
 	if [ -n "$dups" ]; then
 		rs=
 		for n in $dups; do
