@@ -7,6 +7,8 @@
 #   Planted bug: what it breaks
 #   Caught by: integration        (the suite that must fail:
 #                                  integration or reliability)
+#   Tests: 10,50                  (the suite's files that catch it, as
+#                                  run.sh's T_ONLY: only those run)
 #   Expect: REGEX                 (grep -E, in the console log, the TAP or
 #                                  vm-run.sh's report: the reason it fails)
 #
@@ -55,6 +57,7 @@ for m in "${mutants[@]}"; do
 	what=$(sed -n 's/^Planted bug: //p' "$m")
 	suite=$(sed -n 's/^Caught by: //p' "$m")
 	expect=$(sed -n 's/^Expect: //p' "$m")
+	only=$(sed -n 's/^Tests: //p' "$m")
 	dir=$B/mutants/$name
 	log=$LOGS/mutant-$name
 	echo "# $name: $what"
@@ -76,6 +79,9 @@ for m in "${mutants[@]}"; do
 		echo "not ok $n - $name: unknown suite '$suite'"
 		continue
 	fi
+	# the whole suite is `make check`'s own run; a mutant needs only
+	# the files that catch it
+	[ -z "$only" ] || SUITE_ARGS+=(--append "T_ONLY=$only")
 	t0=$(now)
 	rc=0
 	scripts/vm-run.sh --kernel "$kdir/arch/x86/boot/bzImage" --timeout 400 \

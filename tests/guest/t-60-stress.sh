@@ -9,8 +9,8 @@
 # plain distribution; read every file between make and remove.  Then stop
 # the load, rmmod kstats with the last round's nodes still attached, and
 # find no hung task, no RCU or RCU-tasks stall, no soft lockup.
-# STRESS_SECS (default 50; from the kernel command line, which
-# scripts/check.sh sets from KSTATS_STRESS_SECS) bounds the rounds;
+# STRESS_SECS (default 50; from the kernel command line: vm-run.sh
+# --append STRESS_SECS=N) bounds the rounds;
 # STRESS_MIN_ROUNDS (default 5) is how many must fit in it.  Last of the
 # suite: it leaves kstats unloaded, as t-50 does.
 
