@@ -143,13 +143,13 @@ noinline void kstats_calibrate_target(void)
 }
 
 /*
- * Whether point @p of a section counts this event, and its key; an
- * unreadable value is counted as missed.
+ * Whether point @p of a section counts this event, its key and its match
+ * value (0 without "match"); an unreadable value is counted as missed.
  */
 static __always_inline notrace bool kstats_point_key(struct kstats_trace *t,
 						     const struct kstats_point *p,
 						     const struct kstats_args *a,
-						     u64 *key)
+						     u64 *key, u64 *match)
 {
 	if (p->rich) {
 		switch (kstats_filter_check(&p->opts.filter, a,
@@ -163,7 +163,9 @@ static __always_inline notrace bool kstats_point_key(struct kstats_trace *t,
 			return false;
 		}
 	}
-	if (kstats_key_fetch(&p->opts.key, a, key))
+	*match = 0;
+	if (kstats_key_fetch(&p->opts.key, a, key) &&
+	    (!p->opts.has_match || kstats_value_fetch(&p->opts.match, a, match)))
 		return true;
 	kstats_record_missed(t->fn.ks);
 	return false;
@@ -172,35 +174,38 @@ static __always_inline notrace bool kstats_point_key(struct kstats_trace *t,
 static notrace void kstats_section_start(struct kstats_trace *t,
 					 const struct kstats_args *a)
 {
-	u64 now = kstats_now(t->fn.ks), key;
+	u64 now = kstats_now(t->fn.ks), key, match;
 	u32 fam = 0;
 
-	if (!kstats_point_key(t, &t->start, a, &key))
+	if (!kstats_point_key(t, &t->start, a, &key, &match))
 		return;
 	/* A family's key is the start's, carried to the end. */
 	if (t->fn.ks->family)
 		fam = kstats_fn_family_key(&t->fn, a);
-	kstats_pair_start(&t->pair, key, now, raw_smp_processor_id(), fam);
+	kstats_pair_start(&t->pair, key, match, now, raw_smp_processor_id(),
+			  fam);
 }
 
 NOKPROBE_SYMBOL(kstats_section_start);
 
 /*
- * The end of a section: the time since its start.  An end with no start
- * in flight, a local_clock() pair that crossed CPUs (their readings do not
- * compare) and a time that went backwards are counted as missed.
+ * The end of a section: the time since its start.  A local_clock() pair
+ * that crossed CPUs (their readings do not compare) and a time that went
+ * backwards are counted as missed; an end with no start in flight is no
+ * sample lost: the table counts it as unmatched.
  */
 static notrace void kstats_section_end(struct kstats_trace *t,
 				       const struct kstats_args *a)
 {
 	struct kstats *ks = t->fn.ks;
-	u64 now = kstats_now(ks), key, ts;
+	u64 now = kstats_now(ks), key, match, ts;
 	u32 cpu, fam;
 
-	if (!kstats_point_key(t, &t->end, a, &key))
+	if (!kstats_point_key(t, &t->end, a, &key, &match))
 		return;
-	if (!kstats_pair_end(&t->pair, key, &ts, &cpu, &fam) ||
-	    (ks->clock == KSTATS_CLOCK_LOCAL && cpu != raw_smp_processor_id()) ||
+	if (!kstats_pair_end(&t->pair, key, match, &ts, &cpu, &fam))
+		return;
+	if ((ks->clock == KSTATS_CLOCK_LOCAL && cpu != raw_smp_processor_id()) ||
 	    (s64)(now - ts) < 0) {
 		kstats_record_missed(ks);
 		return;
@@ -699,6 +704,12 @@ static void kstats_section_show(struct kstats_trace *t, struct seq_file *m,
 	seq_printf(m, "# key start %s", buf);
 	kstats_key_format(&t->end.opts.key, buf, size);
 	seq_printf(m, " end %s\n", buf);
+	if (t->start.opts.has_match) {
+		kstats_value_format(&t->start.opts.match, buf, size);
+		seq_printf(m, "# match start %s", buf);
+		kstats_value_format(&t->end.opts.match, buf, size);
+		seq_printf(m, " end %s\n", buf);
+	}
 	for (i = 0; i < 2; i++) {
 		if (kstats_filter_is_empty(&pts[i]->opts.filter))
 			continue;
@@ -706,9 +717,10 @@ static void kstats_section_show(struct kstats_trace *t, struct seq_file *m,
 		seq_printf(m, "# filter %s %s\n", which[i], buf);
 	}
 	kstats_pair_counts(&t->pair, &c);
-	seq_printf(m, "# inflight max %u pending %llu replaced %llu evicted %llu exited %llu unmatched %llu\n",
+	seq_printf(m, "# inflight max %u pending %llu replaced %llu evicted %llu exited %llu unmatched %llu nested %llu nest %s\n",
 		   t->pair.inflight, kstats_pair_pending(&t->pair), c.replaced,
-		   c.evicted, c.exited, c.unmatched);
+		   c.evicted, c.exited, c.unmatched, c.nested,
+		   t->pair.outer ? "outer" : "replace");
 }
 
 static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
@@ -877,7 +889,7 @@ static void kstats_section_point(struct kstats_point *p,
 				 const struct kstats_point_opts *opts)
 {
 	p->opts = *opts;
-	p->rich = opts->key.kind == KSTATS_KEY_VALUE ||
+	p->rich = opts->key.kind == KSTATS_KEY_VALUE || opts->has_match ||
 		  !kstats_filter_is_empty(&opts->filter);
 }
 
@@ -895,7 +907,8 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	kstats_section_point(&t->end, &cmd->point[1]);
 	/* A family's value key is read at the start. */
 	t->start.rich |= t->fn.by.kind == KSTATS_BY_VALUE;
-	err = kstats_pair_init(&t->pair, cmd->inflight ?: KSTATS_PAIR_DEFAULT);
+	err = kstats_pair_init(&t->pair, cmd->inflight ?: KSTATS_PAIR_DEFAULT,
+			       cmd->nest_outer);
 	if (err)
 		return err;
 	err = kstats_register_point(t, &t->end, cmd->end,

@@ -64,6 +64,9 @@ struct recipe {
 	const char *name, *title;
 	struct byplace by[2];
 	const char *start, *skey, *end, *ekey;
+	/* "match V" at both points, and "nest outer", or NULL and false */
+	const char *smatch, *ematch;
+	bool nest_outer;
 	unsigned int inflight;		/* 0: the module's default */
 	struct place pid, tid, comm, cpu;
 	/* syscall NAME: "if ARG == NR" at the start and at the end */
@@ -115,6 +118,14 @@ static const struct recipe recipes[] = {
 		.title = "lock contention, wait to acquisition",
 		.start = "tp:lock:contention_begin", .skey = "task",
 		.end = "tp:lock:contention_end", .ekey = "task",
+		/*
+		 * contention_begin(lock, flags), contention_end(lock, ret): a
+		 * slow mutex wait begins twice (spin, then sleep) and ends
+		 * once, and a spinlock's wait may nest inside it; as perf lock
+		 * contention does, the outer begin stays and only the end of
+		 * the same lock closes it
+		 */
+		.smatch = "arg0", .ematch = "arg0", .nest_outer = true,
 		.pid = { AT_BOTH, NULL, NULL, "the waiting process" },
 		.tid = { AT_BOTH, NULL, NULL, "the waiting thread" },
 		.comm = { AT_BOTH, NULL, NULL, "the waiting task" },
@@ -356,9 +367,13 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 	ret = family_of(o, r, !arg, by, sizeof(by), what, wlen, names);
 	if (ret)
 		return ret;
-	snprintf(cmd, len, "trace %s start %s key %s%s%s%s end %s key %s%s%s",
-		 node, r->start, r->skey, p.native[1], p.ifs[1], by,
-		 r->end, r->ekey, p.native[2], p.ifs[2]);
+	snprintf(cmd, len, "trace %s start %s key %s%s%s%s%s%s end %s key %s%s%s%s%s",
+		 node, r->start, r->skey, r->smatch ? " match " : "",
+		 r->smatch ?: "", p.native[1], p.ifs[1], by,
+		 r->end, r->ekey, r->ematch ? " match " : "", r->ematch ?: "",
+		 p.native[2], p.ifs[2]);
+	if (r->nest_outer)
+		add(cmd, len, " nest outer");
 	if (r->inflight)
 		add(cmd, len, " inflight %u", r->inflight);
 	if (o->seen & O_BITS)

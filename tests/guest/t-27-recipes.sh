@@ -127,6 +127,32 @@ r_run "lockwait (mkdir races)" lockwait 0 \
 	"for i in 1 2 3 4; do kvalue mkdir /tmp/lw\$i 300 & done; wait" lockwait
 expect_match "lockwait: the histogram header" "$(cat $R.out)" '^# key start task end task$'
 
+# lockwait on real mutex waits: kstats_lifetime.ko's "mutex_wait 5 20",
+# this task waiting 5 times for a mutex a kthread holds for 20 ms: each
+# wait begins twice (spinning, then sleeping) and ends once; the outer
+# begin stays (nest outer), only the same lock's end closes it (match arg0)
+lt_here=$([ -e /sys/module/kstats_lifetime ] && echo yes)
+[ -n "$lt_here" ] || insmod $KB/kstats_lifetime.ko
+kstats lockwait --comm kload -d 4 -v > $R.out 2> $R.err &
+kp=$!
+r_wait lockwait && ctl /sys/kernel/debug/kstats_lifetime/ctl "mutex_wait 5 20" > $R.lt
+wait $kp
+rc=$?
+diag "kstats lockwait --comm kload, 5 mutex waits of 20 ms:"
+grep '^#' $R.out | sed 's/^/#   /'
+expect "lockwait: mutex_wait ran, exit 0, the node removed" \
+	"$(cat $R.lt) $rc $(r_gone lockwait && echo gone)" "ok 0 gone"
+expect_match "lockwait: the kernel line pairs by the lock, nest outer" "$(cat $R.err)" \
+	' match arg0 .* match arg0 .*nest outer'
+n=$(r_sum $R.out samples)
+nested=$(field $R.out inflight nested)
+expect "lockwait: each of the 5 waits counted once, its second begin nested (samples $n, nested $nested)" \
+	"$([ "${n:-0}" -ge 5 ] && [ "$n" -le 6 ] && [ "${nested:-0}" -ge 5 ] && echo yes)" yes
+expect "lockwait: the waits lasted their 20 ms (p50 $(r_sum $R.out p50) ns)" \
+	"$([ "$(r_sum $R.out p50)" -ge 20000000 ] && echo yes)" yes
+expect "lockwait: nothing missed" "$(field $R.out name missed)" 0
+[ -n "$lt_here" ] || rmmod_wait kstats_lifetime
+
 # runqlat --pid: the woken process, through BTF (p->tgid, next->tgid); 10 ms
 # sleeps, for each to sleep (see offcpu above)
 if [ -r /sys/kernel/btf/vmlinux ]; then

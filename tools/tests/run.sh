@@ -545,13 +545,13 @@ end_if=""; [ "$(uname -m)" = x86_64 ] && end_if=" if arg0+120:8 == $nr"
 rcp "syscall clock_nanosleep --comm: the caller at both points" \
 	"trace syscall_clock_nanosleep start tp:raw_syscalls:sys_enter key task comm kvalue cpu 0 if arg1 == $nr end tp:raw_syscalls:sys_exit key task comm kvalue$end_if inflight 16384" \
 	syscall clock_nanosleep --comm kvalue --cpu 0
-rcp "lockwait --tid" "trace lockwait start tp:lock:contention_begin key task tid 7 end tp:lock:contention_end key task tid 7" lockwait --tid 7
+rcp "lockwait --tid" "trace lockwait start tp:lock:contention_begin key task match arg0 tid 7 end tp:lock:contention_end key task match arg0 tid 7 nest outer" lockwait --tid 7
 rcp "softirq --cpu: both points, by vector" "trace softirq start tp:irq:softirq_entry key cpu cpu 3 by arg0 end tp:irq:softirq_exit key cpu cpu 3" softirq --cpu 3
 rcp "softirq" "trace softirq start tp:irq:softirq_entry key cpu by arg0 end tp:irq:softirq_exit key cpu" softirq
 rcp "hardirq: by IRQ" "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 end tp:irq:irq_handler_exit key cpu" hardirq
 rcp "hardirq --max-keys" "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 max 16 end tp:irq:irq_handler_exit key cpu" hardirq --max-keys 16
 rcp "offcpu --by pid --max-keys" "trace offcpu start tp:sched:sched_switch key arg1 by pid max 100 end tp:sched:sched_switch key arg2 inflight 16384" offcpu --by pid --max-keys 100
-rcp "lockwait --by comm: among the start's options" "trace lockwait start tp:lock:contention_begin key task tid 7 by comm end tp:lock:contention_end key task tid 7" lockwait --tid 7 --by comm
+rcp "lockwait --by comm: among the start's options" "trace lockwait start tp:lock:contention_begin key task match arg0 tid 7 by comm end tp:lock:contention_end key task match arg0 tid 7 nest outer" lockwait --tid 7 --by comm
 rcp "offcpu --pid: the task switched out" \
 	"trace offcpu start tp:sched:sched_switch key arg1 pid 5 end tp:sched:sched_switch key arg2 inflight 16384" offcpu --pid 5
 # rcp_refused NAME MESSAGE ARGS...: exit 2, MESSAGE on stderr, nothing written
