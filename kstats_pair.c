@@ -299,3 +299,21 @@ void kstats_pair_counts(const struct kstats_pair *p,
 	}
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_counts, KSTATS_NS);
+
+/**
+ * kstats_pair_reset_counts() - start the counts again from 0
+ * @p: the table
+ *
+ * The starts in flight stay.  A count a handler bumps while this runs may
+ * survive it or not.
+ *
+ * Context: any.
+ */
+void kstats_pair_reset_counts(struct kstats_pair *p)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(p->counts, cpu), 0, sizeof(*p->counts));
+}
+EXPORT_SYMBOL_NS_GPL(kstats_pair_reset_counts, KSTATS_NS);

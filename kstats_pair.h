@@ -80,5 +80,6 @@ void kstats_pair_forget(struct kstats_pair *p, u64 key);
 u64 kstats_pair_pending(const struct kstats_pair *p);
 void kstats_pair_counts(const struct kstats_pair *p,
 			struct kstats_pair_counts *c);
+void kstats_pair_reset_counts(struct kstats_pair *p);
 
 #endif /* _KSTATS_PAIR_H */

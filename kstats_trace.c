@@ -110,6 +110,8 @@ struct kstats_point {
  * @marks: per CPU, the last arrival of a tracepoint
  * @target: the function
  * @floor_p50: median of the calibration, in the clock's unit
+ * @missed_base: the probes' misses at the last reset, which the node's
+ *	missed leaves out
  * @floor_unmeasured: the calibration could not attach (no direct slot
  *	free): @floor_p50 is 0 for want of a measure
  * @maxactive: calls in flight the probe keeps, 0 for its default
@@ -126,6 +128,7 @@ struct kstats_trace {
 	struct kstats_mark __percpu *marks;
 	char target[KSTATS_SPEC_MAX + 1];
 	u64 floor_p50;
+	u64 missed_base;
 	bool floor_unmeasured;
 	unsigned int maxactive;
 	bool registered;
@@ -679,16 +682,36 @@ static void kstats_trace_unregister(struct kstats_trace *t)
 	kstats_put_point(&t->exit);
 }
 
-static u64 kstats_trace_missed(struct kstats *ks)
+/* The probes' own misses since they were registered. */
+static u64 kstats_trace_probe_missed(struct kstats_trace *t)
 {
-	struct kstats_trace *t = ks->priv;
-
 	if (t->ops)
 		return t->ops->missed(&t->fn);
 	if (t->mech == KSTATS_MECH_SECTION)
 		return READ_ONCE(t->start.kp.nmissed) +
 		       READ_ONCE(t->end.kp.nmissed);
 	return 0;
+}
+
+/* The probes' misses since the last reset. */
+static u64 kstats_trace_missed(struct kstats *ks)
+{
+	struct kstats_trace *t = ks->priv;
+
+	return kstats_trace_probe_missed(t) - READ_ONCE(t->missed_base);
+}
+
+/*
+ * "reset": the probes' misses and a section's counts start again from 0
+ * with the histogram (its starts in flight stay: their ends still come).
+ */
+static void kstats_trace_reset(struct kstats *ks)
+{
+	struct kstats_trace *t = ks->priv;
+
+	WRITE_ONCE(t->missed_base, kstats_trace_probe_missed(t));
+	if (t->mech == KSTATS_MECH_SECTION)
+		kstats_pair_reset_counts(&t->pair);
 }
 
 /* A section's keys, per-point filters and starts in flight. */
@@ -1063,6 +1086,7 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	ks->priv = t;
 	ks->show_source = kstats_trace_show;
 	ks->extra_missed = kstats_trace_missed;
+	ks->reset_source = kstats_trace_reset;
 	ks->retire = kstats_trace_retire;
 	ks->release = kstats_trace_release;
 

@@ -85,6 +85,11 @@ m=$(field $KS/s_repl summary max)
 expect "nest replace: 20 inner waits, each shorter than the outer 1.2 ms (max $m ns)" \
 	"$([ "${m:-0}" -lt 1200000 ] && [ "${m:-0}" -ge 200000 ] && echo yes)" yes
 expect "header: match at both points" "$(grep '^# match' $KS/s_nest)" "# match start arg0 end arg0"
+echo reset > $KS/s_nest
+expect "reset clears the samples and the table's counts together" \
+	"$(s_counts s_nest)" "0 0 pending 0 replaced 0 evicted 0 exited 0 unmatched 0 nested 0"
+expect "after a reset, nest 2: 2 waits, 4 nested, 2 unmatched" \
+	"$(ctl $LTC 'nest 2') $(s_counts s_nest)" "ok 2 0 pending 0 replaced 0 evicted 0 exited 0 unmatched 2 nested 4"
 expect "header: nest outer, nest replace" \
 	"$(field $KS/s_nest inflight nest) $(field $KS/s_repl inflight nest)" "outer replace"
 for n in s_nest s_repl; do ctl $KS/_control "remove $n" >/dev/null; done
