@@ -10,8 +10,9 @@
  * why it cannot go anywhere.  recipe_command() turns a recipe and the
  * options into the _control line:
  *
- *   trace NODE start POINT key K [FILTER...] [by KEY [max N]]
- *              end POINT key K [FILTER...] [inflight N] [bits B]
+ *   trace NODE start POINT key K [match V] [FILTER...] [by KEY [max N]]
+ *              end POINT key K [match V] [FILTER...] [nest outer]
+ *              [inflight N] [bits B]
  *
  * A recipe may be a family (one histogram per key, taken at the start):
  * always (softirq by vector, hardirq by IRQ), without an argument (syscall
