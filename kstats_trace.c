@@ -106,6 +106,9 @@ struct kstats_point {
  * @start: start point of a section, or the tracepoint of inter-arrivals
  * @end: end point of a section
  * @exit: the tracepoint of exiting tasks, whose starts a section drops
+ * @free: the tracepoint of freed tasks, whose starts a section drops
+ *	too: a dead task's last switch out comes after its exit, and its
+ *	task_struct's address may then key another task
  * @pair: a section's starts in flight
  * @marks: per CPU, the last arrival of a tracepoint
  * @target: the function
@@ -124,6 +127,7 @@ struct kstats_trace {
 	struct kstats_point start;
 	struct kstats_point end;
 	struct kstats_point exit;
+	struct kstats_point free;
 	struct kstats_pair pair;
 	struct kstats_mark __percpu *marks;
 	char target[KSTATS_SPEC_MAX + 1];
@@ -293,7 +297,7 @@ static notrace void kstats_tp_end(void *data)
 	kstats_section_end(data, NULL);
 }
 
-/* A task exits: the starts it keys will never end. */
+/* A task exits, or is freed: the starts it keys will never end. */
 static notrace void kstats_tp_exit(void *data, struct task_struct *p)
 {
 	struct kstats_trace *t = data;
@@ -668,18 +672,20 @@ static void kstats_unregister_point(struct kstats_point *p, void *data)
 /* Stop every probe of @t and wait for the handlers in flight. */
 static void kstats_trace_unregister(struct kstats_trace *t)
 {
-	bool tps = t->start.tp || t->end.tp || t->exit.tp;
+	bool tps = t->start.tp || t->end.tp || t->exit.tp || t->free.tp;
 
 	kstats_unregister_function(t);
 	kstats_unregister_point(&t->start, t);
 	kstats_unregister_point(&t->end, t);
 	kstats_unregister_point(&t->exit, t);
+	kstats_unregister_point(&t->free, t);
 	if (tps)
 		tracepoint_synchronize_unregister();
 	/* No handler runs on a module's tracepoint now: let it go. */
 	kstats_put_point(&t->start);
 	kstats_put_point(&t->end);
 	kstats_put_point(&t->exit);
+	kstats_put_point(&t->free);
 }
 
 /* The probes' own misses since they were registered. */
@@ -944,9 +950,12 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 					    (void *)kstats_tp_rich_start :
 					    (void *)kstats_tp_start,
 					    kstats_kprobe_start);
-	if (!err && kstats_register_point(t, &t->exit,
-					  "tp:sched:sched_process_exit",
-					  kstats_tp_exit, NULL))
+	if (!err && (kstats_register_point(t, &t->exit,
+					   "tp:sched:sched_process_exit",
+					   kstats_tp_exit, NULL) ||
+		     kstats_register_point(t, &t->free,
+					   "tp:sched:sched_process_free",
+					   kstats_tp_exit, NULL)))
 		pr_warn_ratelimited("%s: exiting tasks not seen: their starts leave only when evicted\n",
 				    t->fn.ks->name);
 	return err;

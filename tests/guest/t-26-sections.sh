@@ -64,6 +64,21 @@ expect "inflight 1: 8 slots; 20 keys evict the 12 oldest" \
 expect "header: inflight max 1" "$(field $KS/s_ev inflight max)" 1
 for n in slp slp_local s_rep s_um s_ev; do ctl $KS/_control "remove $n" >/dev/null; done
 
+# --- a dead task's last switch out (TASK_DEAD) comes after its exit:
+# that start goes when the task is freed, not at the first run of another
+# task given its task_struct
+s_trace "trace s_dead start tp:sched:sched_switch key arg1 comm kchild end tp:sched:sched_switch key arg2"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	kvalue -n kchild sleep 1000 1
+done
+i=0
+while [ "$(field $KS/s_dead inflight pending)" != 0 ] && [ $i -lt 50 ]; do
+	sleep 0.1; i=$((i + 1))	# RCU frees them
+done
+expect "20 short-lived tasks: each one's last switch out dropped when it is freed, none left" \
+	"$(field $KS/s_dead inflight exited) $(field $KS/s_dead inflight pending)" "20 0"
+ctl $KS/_control "remove s_dead" >/dev/null
+
 # --- match and nest outer: kstats_lifetime.ko's "nest N" runs N rounds of
 # begin A, begin A, 500 us, begin B, 200 us, end B, 500 us, end A (a mutex
 # wait that spins then sleeps, with a spinlock's wait inside it)
