@@ -97,7 +97,11 @@ static const struct recipe recipes[] = {
 		.tid = { AT_START, NULL, NULL, "the thread current when the request was issued" },
 		.comm = { AT_START, NULL, NULL, "the task current when the request was issued" },
 		.cpu = { AT_START, NULL, NULL, "the CPU the request was issued on" },
-		.by = { { BY_DISK, "rq->part->bd_dev", KEYS_DISK, "disk" } },
+		/*
+		 * the whole disk, as the peer keys it (rq->part is the
+		 * partition, and NULL when the queue's iostats is off)
+		 */
+		.by = { { BY_DISK, "rq->q->disk->part0->bd_dev", KEYS_DISK, "disk" } },
 	}, {
 		.name = "syscall",
 		.title = "system call latency",

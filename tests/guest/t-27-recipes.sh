@@ -88,6 +88,28 @@ if modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1
 	expect "biolatency --comm kdio: 25 samples" "$(r_sum $R.out samples)" 25
 	diag "kstats biolatency --comm kdio -d 3, while kdio /dev/nullb0 4096 25:"
 	sed 's/^/#   /' $R.out
+	# --disk: by the whole disk (its part0's dev_t, MAJOR << 20 | MINOR),
+	# also with the queue's iostats off (rq->part is NULL then)
+	if [ -r /sys/kernel/btf/vmlinux ]; then
+		dev=$(cat /sys/block/nullb0/dev)
+		devt=$(( (${dev%:*} << 20) | ${dev#*:} ))
+		for io in 1 0; do
+			echo $io > /sys/block/nullb0/queue/iostats
+			kstats biolatency --disk -d 3 > $R.out 2>&1 &
+			kp=$!
+			if r_wait biolatency; then
+				kdio /dev/nullb0 4096 25
+				cat $KS/biolatency > $R.snap
+			fi
+			wait $kp
+			expect "biolatency --disk, iostats $io: nullb0's 25 reads under its dev_t $dev" \
+				"$(grep "^key $devt " $R.snap)" "key $devt samples 25"
+			expect_match "biolatency --disk, iostats $io: shown by name" "$(cat $R.out)" '^@biolatency\[nullb0\]'
+		done
+		echo 1 > /sys/block/nullb0/queue/iostats
+	else
+		skip "biolatency --disk" "no /sys/kernel/btf/vmlinux here"
+	fi
 else
 	skip "biolatency on null_blk" "no null_blk module in this guest (modprobe null_blk failed)"
 fi

@@ -604,17 +604,17 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	[ "$off_pid" != "$off_tgid" ] && [ -n "$off_pid" ] && ok "runqlat: --tids keys by pid, --pids by tgid ($off_pid, $off_tgid)" || bad "runqlat pid/tgid offsets" "$off_pid $off_tgid"
 	: > "$T/tr/_control"
 	rc 0 "biolatency --disk with this machine's BTF" $K --root "$T/tr" biolatency --disk -d 0.01 -v
-	grep -qE '^trace biolatency start tp:block:block_rq_issue key arg0 by arg0\+[0-9]+:8\+[0-9]+:4 end tp:block:block_rq_complete key arg0$' "$T/tr/_control" &&
-		ok "biolatency --disk: by rq->part->bd_dev at the issue" || bad "biolatency --disk" "$(cat "$T/tr/_control")"
+	grep -qE '^trace biolatency start tp:block:block_rq_issue key arg0 by arg0\+[0-9]+:8\+[0-9]+:8\+[0-9]+:8\+[0-9]+:4 end tp:block:block_rq_complete key arg0$' "$T/tr/_control" &&
+		ok "biolatency --disk: by rq->q->disk->part0->bd_dev at the issue" || bad "biolatency --disk" "$(cat "$T/tr/_control")"
 	: > "$T/tr/_control"
 	rc 0 "biolatency -D --max-keys 8" $K --root "$T/tr" biolatency -D --max-keys 8 -d 0.01 -v
-	grep -qE ' by arg0\+[0-9]+:8\+[0-9]+:4 max 8 end ' "$T/tr/_control" && ok "biolatency -D --max-keys 8" || bad "biolatency -D" "$(cat "$T/tr/_control")"
+	grep -qE ' by arg0\+[0-9]+:8\+[0-9]+:8\+[0-9]+:8\+[0-9]+:4 max 8 end ' "$T/tr/_control" && ok "biolatency -D --max-keys 8" || bad "biolatency -D" "$(cat "$T/tr/_control")"
 else
 	skip "runqlat --pid with this machine's BTF" "/sys/kernel/btf/vmlinux not readable"
 fi
 rcp "runqlat --pid N is still the filter" "trace runqlat start tp:sched:sched_wakeup key arg0 end tp:sched:sched_switch key arg2 cpu 1" runqlat --cpu 1
 KSTATS_BTF=$T/nobtf rcp_refused "runqlat --pids without BTF" "runqlat --pids needs p->tgid of tp:sched:sched_wakeup" runqlat --pids
-KSTATS_BTF=$T/nobtf rcp_refused "biolatency --disk without BTF" "biolatency --disk needs rq->part->bd_dev of tp:block:block_rq_issue" biolatency --disk
+KSTATS_BTF=$T/nobtf rcp_refused "biolatency --disk without BTF" "biolatency --disk needs rq->q->disk->part0->bd_dev of tp:block:block_rq_issue" biolatency --disk
 
 echo "# families: show, --top, JSON, Prometheus, names of keys (synthetic family_*.txt)"
 FC=$S/family_comm.txt
