@@ -245,6 +245,20 @@ static int put(const struct recipe *r, const struct place *pl,
 	return EXIT_ERROR;
 }
 
+/* Where the filter of the kernel's key word @kw goes in @r, or NULL. */
+static const struct place *native_place(const struct recipe *r, const char *kw)
+{
+	if (!strcmp(kw, "pid"))
+		return &r->pid;
+	if (!strcmp(kw, "tid"))
+		return &r->tid;
+	if (!strcmp(kw, "comm"))
+		return &r->comm;
+	if (!strcmp(kw, "cpu"))
+		return &r->cpu;
+	return NULL;
+}
+
 /*
  * The family @o asks of @r: --by KEY, --pids, --tids, --disk or the
  * recipe's own; " by KEY [max N]" in @out (empty if none), the names of
@@ -282,6 +296,20 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 	if (b) {
 		expr = b->expr;
 		*names = b->names;
+	} else if (o->by) {
+		/*
+		 * --by pid|tid|comm|cpu means the task or CPU the recipe is
+		 * about, as --pid ... do; a family's key is taken at the start
+		 */
+		const struct place *pl = native_place(r, o->by);
+
+		if (pl && pl->at == AT_NO)
+			return fail("%s --by %s: %s", r->name, o->by, pl->means);
+		if (pl && pl->at == AT_END)
+			return fail("%s --by %s: a family's key is taken at the start, and the %s there is not %s",
+				    r->name, o->by, o->by, pl->means);
+		if (pl && pl->at == AT_ARG)
+			expr = pl->sexpr;
 	}
 	if (!expr) {
 		if (o->seen & O_MAXKEYS)
@@ -297,7 +325,7 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 	snprintf(out, len, " by %s", v);
 	if (o->seen & O_MAXKEYS)
 		add(out, len, " max %ld", o->max_keys);
-	add(what, wlen, ", a histogram per %s", b ? b->per : expr);
+	add(what, wlen, ", a histogram per %s", b ? b->per : o->by);
 	return 0;
 }
 

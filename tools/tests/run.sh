@@ -565,6 +565,9 @@ rcp_refused() {
 rcp_refused "softirq --pid" "softirq --pid: a softirq belongs to no task" softirq --pid 1
 rcp_refused "hardirq --comm" "hardirq --comm: a hardirq belongs to no task" hardirq --comm sh
 rcp_refused "runqlat --comm" "runqlat --comm: the woken task is current at neither point.*use --pid or --tid" runqlat --comm sh
+rcp_refused "runqlat --by comm: the waker's" "runqlat --by comm: the woken task is current at neither point" runqlat --by comm
+rcp_refused "runqlat --by cpu: the waker's CPU at the start" "runqlat --by cpu: a family's key is taken at the start, and the cpu there is not the CPU the task was switched in on" runqlat --by cpu
+rcp_refused "softirq --by pid: no task" "softirq --by pid: a softirq belongs to no task" softirq --by pid
 rcp_refused "syscall: unknown NAME" "syscall 'nosuch': no such system call" syscall nosuch
 rcp_refused "syscall: two NAMEs" "syscall takes at most one system call NAME" syscall read write
 rcp_refused "runqlat: an argument" "runqlat takes no argument" runqlat x
@@ -602,6 +605,14 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 		eval "off_$f='$off'"
 	done
 	[ "$off_pid" != "$off_tgid" ] && [ -n "$off_pid" ] && ok "runqlat: --tids keys by pid, --pids by tgid ($off_pid, $off_tgid)" || bad "runqlat pid/tgid offsets" "$off_pid $off_tgid"
+	# --by pid and --by tid: the woken task's too, not the waker's
+	for a in pid:tgid tid:pid; do
+		: > "$T/tr/_control"
+		rc 0 "runqlat --by ${a%:*} with this machine's BTF" $K --root "$T/tr" runqlat --by ${a%:*} -d 0.01 -v
+		off=$(grep -oE 'by arg0\+[0-9]+:s4' "$T/tr/_control" | head -1)
+		[ -n "$off" ] && [ "$off" = "$(eval echo \$off_${a#*:})" ] &&
+			ok "runqlat --by ${a%:*}: by the woken task's ${a#*:} ($off)" || bad "runqlat --by ${a%:*}" "$(cat "$T/tr/_control")"
+	done
 	: > "$T/tr/_control"
 	rc 0 "biolatency --disk with this machine's BTF" $K --root "$T/tr" biolatency --disk -d 0.01 -v
 	grep -qE '^trace biolatency start tp:block:block_rq_issue key arg0 by arg0\+[0-9]+:8\+[0-9]+:8\+[0-9]+:8\+[0-9]+:4 end tp:block:block_rq_complete key arg0$' "$T/tr/_control" &&
