@@ -195,6 +195,23 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	expect "runqlat --pid: kvalue's 50 wakeups and its start (got $n)" \
 		"$([ "${n:-0}" -ge 50 ] && [ "$n" -le 60 ] && echo yes)" yes
 	rm -f $pid_file
+	# --by pid: keyed by the woken process, not by its waker (the timer
+	# interrupt's current task, mostly the idle task: pid 0)
+	kvalue -p $pid_file sleep 10000 50 &
+	vp=$!
+	while [ ! -s $pid_file ]; do sleep 0.1; done
+	kstats runqlat --by pid -d 3 > $R.out 2>&1 &
+	kp=$!
+	if r_wait runqlat; then
+		kill -USR1 $vp
+		wait $vp
+		cat $KS/runqlat > $R.snap
+	fi
+	wait $kp
+	n=$(awk -v k="$vp" '$1 == "key" && $2 == k { print $4 }' $R.snap)
+	expect "runqlat --by pid: kvalue's 50 wakeups and its start under its own pid $vp (got $n)" \
+		"$([ "${n:-0}" -ge 50 ] && [ "$n" -le 60 ] && echo yes)" yes
+	rm -f $pid_file
 else
 	skip "runqlat --pid" "no /sys/kernel/btf/vmlinux"
 fi
@@ -204,6 +221,8 @@ kstats softirq --pid 1 -d 1 > $R.out 2>&1
 expect "softirq --pid: refused, exit 2" "$? $(grep -c 'belongs to no task' $R.out)" "2 1"
 kstats runqlat --comm sh -d 1 > $R.out 2>&1
 expect "runqlat --comm: refused with the reason" "$? $(grep -c 'use --pid or --tid' $R.out)" "2 1"
+kstats runqlat --by comm -d 1 > $R.out 2>&1
+expect "runqlat --by comm: refused (the waker's comm)" "$? $(grep -c 'current at neither point' $R.out)" "2 1"
 kstats syscall no_such_call -d 1 > $R.out 2>&1
 expect "syscall NAME unknown: refused" "$? $(grep -c 'no such system call' $R.out)" "2 1"
 
