@@ -317,6 +317,16 @@ static int kstats_parse_point_option(const char *key, const char *val,
 				    val);
 		return -EINVAL;
 	}
+	if (!strcasecmp(key, "full")) {
+		cmd->full_set = true;
+		if (!strcasecmp(val, "refuse") || !strcasecmp(val, "evict")) {
+			cmd->full_refuse = !strcasecmp(val, "refuse");
+			return 0;
+		}
+		pr_warn_ratelimited("_control: full '%s': use refuse or evict\n",
+				    val);
+		return -EINVAL;
+	}
 	if (!strcasecmp(key, "inflight")) {
 		if (kstrtou32(val, 0, &cmd->inflight) || !cmd->inflight ||
 		    cmd->inflight > KSTATS_PAIR_MAX) {
@@ -597,8 +607,8 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
 		return -EINVAL;
 	}
 	if (!cmd->start && (cmd->key_set || cmd->inflight || cmd->match_set ||
-			    cmd->nest_set)) {
-		pr_warn_ratelimited("_control: trace %s: key, match, nest and inflight are for sections (start ... end ...)\n",
+			    cmd->nest_set || cmd->full_set)) {
+		pr_warn_ratelimited("_control: trace %s: key, match, nest, full and inflight are for sections (start ... end ...)\n",
 				    arg);
 		return -EINVAL;
 	}
@@ -618,7 +628,8 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  *		[mech direct|fprobe|kretprobe] [gap] [value V] [FILTER...] [BY]
  *	trace NAME start POINT [key K] [match V] [BY] [FILTER...]
  *		end POINT [key K] [match V] [FILTER...] [inflight N]
- *		[nest outer|replace] [bits B] [clock C] [name NAME]
+ *		[nest outer|replace] [full evict|refuse] [bits B] [clock C]
+ *		[name NAME]
  *	trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V]
  *		[FILTER...] [BY]
  *

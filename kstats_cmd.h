@@ -49,6 +49,9 @@ enum kstats_node_op {
  * @nest_set: "nest" was written
  * @nest_outer: "nest outer": a section's start whose key is in flight
  *	leaves the older one, instead of replacing it
+ * @full_set: "full" was written
+ * @full_refuse: "full refuse": a section's start that finds its table's
+ *	slots taken is lost (missed), instead of evicting the oldest
  * @inflight: a section's starts held at once, 0 for the default
  * @by: what the node is split by, one histogram per key; for a section,
  *	taken at its start
@@ -73,6 +76,8 @@ struct kstats_cmd {
 	bool match_set;
 	bool nest_set;
 	bool nest_outer;
+	bool full_set;
+	bool full_refuse;
 	u32 inflight;
 	struct kstats_by by;
 	u32 by_max;

@@ -42,17 +42,20 @@
  * kstats_pair_init() - size a table for @inflight starts
  * @p: the table
  * @inflight: 1..KSTATS_PAIR_MAX
- * @outer: a start whose key is in flight leaves the older one in place
+ * @flags: KSTATS_PAIR_OUTER: a start whose key is in flight leaves the
+ *	older one in place; KSTATS_PAIR_REFUSE: a start that finds its slots
+ *	taken is refused rather than evict the oldest
  *
  * Context: process.
  * Return: 0, -EINVAL for @inflight out of range, or -ENOMEM.
  */
-int kstats_pair_init(struct kstats_pair *p, u32 inflight, bool outer)
+int kstats_pair_init(struct kstats_pair *p, u32 inflight, unsigned int flags)
 {
 	if (!inflight || inflight > KSTATS_PAIR_MAX)
 		return -EINVAL;
 	p->inflight = inflight;
-	p->outer = outer;
+	p->outer = flags & KSTATS_PAIR_OUTER;
+	p->refuse = flags & KSTATS_PAIR_REFUSE;
 	p->bits = max_t(u32, ilog2(roundup_pow_of_two(inflight)) + 1,
 			ilog2(KSTATS_PAIR_WINDOW));
 	p->slots = kvcalloc(1UL << p->bits, sizeof(*p->slots), GFP_KERNEL);
@@ -125,11 +128,13 @@ static __always_inline notrace void kstats_pair_fill(struct kstats_pair_slot *s,
  *
  * A start for a key in flight replaces it, or is dropped as nested if the
  * table keeps the outer start; one that finds all its slots taken evicts
- * the oldest.  Each is counted.
+ * the oldest, or is refused if the table refuses.  Each is counted, a
+ * refused start by the caller.
  *
  * Context: any, NMI included.
+ * Return: false if the start was refused (a sample lost), else true.
  */
-notrace void kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
+notrace bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
 			       u64 ts, u32 cpu, u32 aux)
 {
 	u64 tag = kstats_pair_tag(p, key), cur, oldest_ts = U64_MAX;
@@ -139,7 +144,7 @@ notrace void kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
 	if (unlikely(tag <= KSTATS_PAIR_BUSY)) {
 		/* One key in 2^63 mixes into a sentinel: not held. */
 		this_cpu_inc(p->counts->evicted);
-		return;
+		return true;
 	}
 	for (i = 0; i < KSTATS_PAIR_WINDOW; i++) {
 		s = kstats_pair_slot(p, key, i);
@@ -147,12 +152,12 @@ notrace void kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
 			continue;
 		if (p->outer) {
 			this_cpu_inc(p->counts->nested);
-			return;
+			return true;
 		}
 		if (kstats_pair_take(s, tag)) {
 			this_cpu_inc(p->counts->replaced);
 			kstats_pair_fill(s, tag, match, ts, cpu, aux);
-			return;
+			return true;
 		}
 	}
 	for (i = 0; i < KSTATS_PAIR_WINDOW; i++) {
@@ -160,19 +165,22 @@ notrace void kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
 		cur = READ_ONCE(s->key);
 		if (cur == KSTATS_PAIR_EMPTY && kstats_pair_take(s, cur)) {
 			kstats_pair_fill(s, tag, match, ts, cpu, aux);
-			return;
+			return true;
 		}
 		if (cur > KSTATS_PAIR_BUSY && READ_ONCE(s->ts) <= oldest_ts) {
 			oldest_ts = READ_ONCE(s->ts);
 			oldest = s;
 		}
 	}
+	if (p->refuse)
+		return false;
 	this_cpu_inc(p->counts->evicted);
 	if (!oldest)
-		return;		/* every slot busy this instant: this start goes */
+		return true;	/* every slot busy this instant: this start goes */
 	cur = READ_ONCE(oldest->key);
 	if (cur > KSTATS_PAIR_BUSY && kstats_pair_take(oldest, cur))
 		kstats_pair_fill(oldest, tag, match, ts, cpu, aux);
+	return true;
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_start, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_pair_start);

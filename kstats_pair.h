@@ -13,6 +13,9 @@
 /* "inflight N": the starts a section holds at once. */
 #define KSTATS_PAIR_DEFAULT	1024
 #define KSTATS_PAIR_MAX		BIT(20)
+/* kstats_pair_init()'s @flags */
+#define KSTATS_PAIR_OUTER	BIT(0)	/* "nest outer": keep the older start */
+#define KSTATS_PAIR_REFUSE	BIT(1)	/* "full refuse": no eviction */
 /* Slots a key may take: its hash and the next ones. */
 #define KSTATS_PAIR_WINDOW	8
 
@@ -59,6 +62,9 @@ struct kstats_pair_counts {
  * @outer: a start whose key is in flight leaves the older one in place
  *	("nest outer": a wait that begins again inside itself), instead of
  *	replacing it
+ * @refuse: a start that finds its slots taken is refused (a sample lost,
+ *	for the caller to count) instead of evicting the oldest, which would
+ *	cut exactly the longest sections ("full refuse")
  * @counts: per CPU
  */
 struct kstats_pair {
@@ -67,12 +73,13 @@ struct kstats_pair {
 	u32 inflight;
 	u64 salt;
 	bool outer;
+	bool refuse;
 	struct kstats_pair_counts __percpu *counts;
 };
 
-int kstats_pair_init(struct kstats_pair *p, u32 inflight, bool outer);
+int kstats_pair_init(struct kstats_pair *p, u32 inflight, unsigned int flags);
 void kstats_pair_free(struct kstats_pair *p);
-void kstats_pair_start(struct kstats_pair *p, u64 key, u64 match, u64 ts,
+bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match, u64 ts,
 		       u32 cpu, u32 aux);
 bool kstats_pair_end(struct kstats_pair *p, u64 key, u64 match, u64 *ts,
 		     u32 *cpu, u32 *aux);

@@ -189,8 +189,9 @@ static notrace void kstats_section_start(struct kstats_trace *t,
 	/* A family's key is the start's, carried to the end. */
 	if (t->fn.ks->family)
 		fam = kstats_fn_family_key(&t->fn, a);
-	kstats_pair_start(&t->pair, key, match, now, raw_smp_processor_id(),
-			  fam);
+	if (!kstats_pair_start(&t->pair, key, match, now,
+			       raw_smp_processor_id(), fam))
+		kstats_record_missed(t->fn.ks);	/* full, and refusing */
 }
 
 NOKPROBE_SYMBOL(kstats_section_start);
@@ -746,10 +747,11 @@ static void kstats_section_show(struct kstats_trace *t, struct seq_file *m,
 		seq_printf(m, "# filter %s %s\n", which[i], buf);
 	}
 	kstats_pair_counts(&t->pair, &c);
-	seq_printf(m, "# inflight max %u pending %llu replaced %llu evicted %llu exited %llu unmatched %llu nested %llu nest %s\n",
+	seq_printf(m, "# inflight max %u pending %llu replaced %llu evicted %llu exited %llu unmatched %llu nested %llu nest %s full %s\n",
 		   t->pair.inflight, kstats_pair_pending(&t->pair), c.replaced,
 		   c.evicted, c.exited, c.unmatched, c.nested,
-		   t->pair.outer ? "outer" : "replace");
+		   t->pair.outer ? "outer" : "replace",
+		   t->pair.refuse ? "refuse" : "evict");
 }
 
 static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
@@ -937,7 +939,8 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	/* A family's value key is read at the start. */
 	t->start.rich |= t->fn.by.kind == KSTATS_BY_VALUE;
 	err = kstats_pair_init(&t->pair, cmd->inflight ?: KSTATS_PAIR_DEFAULT,
-			       cmd->nest_outer);
+			       (cmd->nest_outer ? KSTATS_PAIR_OUTER : 0) |
+			       (cmd->full_refuse ? KSTATS_PAIR_REFUSE : 0));
 	if (err)
 		return err;
 	err = kstats_register_point(t, &t->end, cmd->end,

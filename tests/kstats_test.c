@@ -993,9 +993,9 @@ static void kstats_test_pair(struct kunit *test)
 	u64 ts, k;
 	u32 cpu, aux;
 
-	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, 0, false), -EINVAL);
-	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, KSTATS_PAIR_MAX + 1, false), -EINVAL);
-	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1, false), 0);
+	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, KSTATS_PAIR_MAX + 1, 0), -EINVAL);
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1, 0), 0);
 	/* The smallest table is one window: 8 starts, then evictions. */
 	KUNIT_EXPECT_EQ(test, 1U << p.bits, KSTATS_PAIR_WINDOW);
 	for (k = 0; k < KSTATS_PAIR_WINDOW; k++)
@@ -1037,7 +1037,7 @@ static void kstats_test_pair(struct kunit *test)
 	kstats_pair_free(&p);
 
 	/* Sized for N: 2N slots or more, N distinct keys all held. */
-	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1000, false), 0);
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1000, 0), 0);
 	KUNIT_EXPECT_GE(test, 1U << p.bits, 2000U);
 	for (k = 0; k < 1000; k++)
 		kstats_pair_start(&p, k * 4096, 0, k, 0, 0);
@@ -1056,10 +1056,10 @@ static void kstats_test_pair_nest(struct kunit *test)
 {
 	struct kstats_pair p = {};
 	struct kstats_pair_counts c;
-	u64 ts;
+	u64 ts, k;
 	u32 cpu, aux;
 
-	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 16, true), 0);
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 16, KSTATS_PAIR_OUTER), 0);
 	kstats_pair_start(&p, 5, 0xa, 100, 0, 0);	/* mutex A: spin */
 	kstats_pair_start(&p, 5, 0xa, 200, 0, 0);	/* mutex A: sleep */
 	kstats_pair_start(&p, 5, 0xb, 300, 0, 0);	/* spinlock B inside */
@@ -1079,7 +1079,7 @@ static void kstats_test_pair_nest(struct kunit *test)
 	kstats_pair_free(&p);
 
 	/* without nest outer, the newest start of a key is the one kept */
-	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 16, false), 0);
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 16, 0), 0);
 	kstats_pair_start(&p, 5, 0xa, 100, 0, 0);
 	kstats_pair_start(&p, 5, 0xb, 300, 0, 0);
 	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 5, 0xa, &ts, &cpu, &aux));
@@ -1088,6 +1088,18 @@ static void kstats_test_pair_nest(struct kunit *test)
 	kstats_pair_counts(&p, &c);
 	KUNIT_EXPECT_EQ(test, c.replaced, 1ULL);
 	KUNIT_EXPECT_EQ(test, c.nested, 0ULL);
+	kstats_pair_free(&p);
+
+	/* full refuse: the oldest starts stay, the newest is refused */
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1, KSTATS_PAIR_REFUSE), 0);
+	for (k = 0; k < KSTATS_PAIR_WINDOW; k++)
+		KUNIT_EXPECT_TRUE(test, kstats_pair_start(&p, k, 0, 100 + k, 0, 0));
+	KUNIT_EXPECT_FALSE(test, kstats_pair_start(&p, 1000, 0, 5000, 0, 0));
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 0, 0, &ts, &cpu, &aux));
+	KUNIT_EXPECT_EQ(test, ts, 100ULL);
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 1000, 0, &ts, &cpu, &aux));
+	kstats_pair_counts(&p, &c);
+	KUNIT_EXPECT_EQ(test, c.evicted, 0ULL);
 	kstats_pair_free(&p);
 }
 
@@ -1124,7 +1136,7 @@ static void kstats_test_pair_concurrent(struct kunit *test)
 	unsigned int n = 0, i;
 	int cpu;
 
-	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 64, false), 0);
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 64, 0), 0);
 	w = kunit_kcalloc(test, nr_cpu_ids, sizeof(*w), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	for_each_online_cpu(cpu) {
@@ -1167,6 +1179,7 @@ static void kstats_test_section_parse(struct kunit *test)
 		"trace s start a match ret end b match ret",
 		"trace s start a end b nest inner",
 		"trace f match arg0", "trace f nest outer",
+		"trace s start a end b full never", "trace f full refuse",
 	};
 	struct kstats_cmd cmd;
 	char buf[128];
@@ -1220,6 +1233,9 @@ static void kstats_test_section_parse(struct kunit *test)
 	kstats_value_format(&cmd.point[1].match, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "arg0+8:4");
 	KUNIT_EXPECT_FALSE(test, cmd.nest_outer);
+	KUNIT_EXPECT_FALSE(test, cmd.full_refuse);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace l start a end b full refuse", &cmd), 0);
+	KUNIT_EXPECT_TRUE(test, cmd.full_refuse);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], &cmd), -EINVAL,
 				    "'%s'", bad[i]);

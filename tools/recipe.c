@@ -12,7 +12,7 @@
  *
  *   trace NODE start POINT key K [match V] [FILTER...] [by KEY [max N]]
  *              end POINT key K [match V] [FILTER...] [nest outer]
- *              [inflight N] [bits B]
+ *              [full refuse] [inflight N] [bits B]
  *
  * A recipe may be a family (one histogram per key, taken at the start):
  * always (softirq by vector, hardirq by IRQ), without an argument (syscall
@@ -65,9 +65,9 @@ struct recipe {
 	const char *name, *title;
 	struct byplace by[2];
 	const char *start, *skey, *end, *ekey;
-	/* "match V" at both points, and "nest outer", or NULL and false */
+	/* "match V" at both points, "nest outer", "full refuse", or not */
 	const char *smatch, *ematch;
-	bool nest_outer;
+	bool nest_outer, full_refuse;
 	unsigned int inflight;		/* 0: the module's default */
 	struct place pid, tid, comm, cpu;
 	/* syscall NAME: "if ARG == NR" at the start and at the end */
@@ -163,6 +163,9 @@ static const struct recipe recipes[] = {
 		.start = "tp:sched:sched_switch", .skey = "arg1",
 		.end = "tp:sched:sched_switch", .ekey = "arg2",
 		.inflight = 16384,
+		/* every sleeping task holds a start: a full table loses the
+		 * newest (counted), rather than cut the longest sleeps */
+		.full_refuse = true,
 		.pid = { AT_START, NULL, NULL, "the process switched out (current at sched_switch is the task leaving)" },
 		.tid = { AT_START, NULL, NULL, "the thread switched out" },
 		.comm = { AT_START, NULL, NULL, "the task switched out" },
@@ -407,6 +410,8 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 		 p.native[2], p.ifs[2]);
 	if (r->nest_outer)
 		add(cmd, len, " nest outer");
+	if (r->full_refuse)
+		add(cmd, len, " full refuse");
 	if (r->inflight)
 		add(cmd, len, " inflight %u", r->inflight);
 	if (o->seen & O_BITS)

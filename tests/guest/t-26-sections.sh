@@ -62,6 +62,15 @@ done
 expect "inflight 1: 8 slots; 20 keys evict the 12 oldest" \
 	"$(s_counts s_ev)" "0 0 pending 8 replaced 0 evicted 12 exited 0 unmatched 0 nested 0"
 expect "header: inflight max 1" "$(field $KS/s_ev inflight max)" 1
+s_trace "trace s_full start vfs_read key arg2 comm kvalue end vfs_write key arg2 comm nobody inflight 1 full refuse"
+for s in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	kvalue read /dev/zero $s 1
+done
+expect "full refuse: the 8 oldest starts stay, the 12 newest are lost, missed" \
+	"$(s_counts s_full)" "0 12 pending 8 replaced 0 evicted 0 exited 0 unmatched 0 nested 0"
+expect "header: full refuse, full evict" \
+	"$(field $KS/s_full inflight full) $(field $KS/s_ev inflight full)" "refuse evict"
+ctl $KS/_control "remove s_full" >/dev/null
 for n in slp slp_local s_rep s_um s_ev; do ctl $KS/_control "remove $n" >/dev/null; done
 
 # --- a dead task's last switch out (TASK_DEAD) comes after its exit:
@@ -131,7 +140,8 @@ for c in "start vfs_read key bogus end vfs_write|bogus" \
 	"comm a start vfs_read comm b end vfs_write|both" \
 	"start vfs_read match arg0 end vfs_write|give it at both points" \
 	"start vfs_read match ret end vfs_write match ret|match 'ret'" \
-	"start vfs_read end vfs_write nest inner|nest 'inner'"; do
+	"start vfs_read end vfs_write nest inner|nest 'inner'" \
+	"start vfs_read end vfs_write full never|full 'never'"; do
 	dmesg_mark
 	expect "refused: trace bad ${c%|*}" "$(ctl $KS/_control "trace bad ${c%|*}")" EINVAL
 	check "refused: dmesg names ${c#*|}" dmesg_has "${c#*|}"

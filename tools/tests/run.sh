@@ -550,10 +550,10 @@ rcp "softirq --cpu: both points, by vector" "trace softirq start tp:irq:softirq_
 rcp "softirq" "trace softirq start tp:irq:softirq_entry key cpu by arg0 end tp:irq:softirq_exit key cpu" softirq
 rcp "hardirq: by IRQ" "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 end tp:irq:irq_handler_exit key cpu" hardirq
 rcp "hardirq --max-keys" "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 max 16 end tp:irq:irq_handler_exit key cpu" hardirq --max-keys 16
-rcp "offcpu --by pid --max-keys" "trace offcpu start tp:sched:sched_switch key arg1 by pid max 100 end tp:sched:sched_switch key arg2 inflight 16384" offcpu --by pid --max-keys 100
+rcp "offcpu --by pid --max-keys" "trace offcpu start tp:sched:sched_switch key arg1 by pid max 100 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --by pid --max-keys 100
 rcp "lockwait --by comm: among the start's options" "trace lockwait start tp:lock:contention_begin key task match arg0 tid 7 by comm end tp:lock:contention_end key task match arg0 tid 7 nest outer" lockwait --tid 7 --by comm
 rcp "offcpu --pid: the task switched out" \
-	"trace offcpu start tp:sched:sched_switch key arg1 pid 5 end tp:sched:sched_switch key arg2 inflight 16384" offcpu --pid 5
+	"trace offcpu start tp:sched:sched_switch key arg1 pid 5 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --pid 5
 # rcp_refused NAME MESSAGE ARGS...: exit 2, MESSAGE on stderr, nothing written
 rcp_refused() {
 	local n=$1 want=$2; shift 2
