@@ -587,6 +587,9 @@ void kstats_reset(struct kstats *ks)
 		kstats_negative_clear(ks->neg);
 	if (ks->family)
 		kstats_family_clear(ks->family, ks->nr_slots);
+	/* what its source counts (a section's table, a probe's misses) */
+	if (ks->reset_source)
+		ks->reset_source(ks);
 }
 EXPORT_SYMBOL_GPL(kstats_reset);
 

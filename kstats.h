@@ -123,6 +123,8 @@ struct kstats_config {
  * @priv: owned by the creator of a trace node
  * @show_source: prints the "# source" header line; NULL for "api"
  * @extra_missed: missed events counted outside the slots (by probes)
+ * @reset_source: starts what the creator counts again from 0, with
+ *	kstats_reset() (any context), or NULL
  * @retire: stops what feeds it (probes), in process context, when it is
  *	removed: never in the last kstats_put(), which may run in any context
  * @release: frees the creator's data with the memory; called from an
@@ -152,6 +154,7 @@ struct kstats {
 	void *priv;
 	void (*show_source)(struct kstats *ks, struct seq_file *m);
 	u64 (*extra_missed)(struct kstats *ks);
+	void (*reset_source)(struct kstats *ks);
 	void (*retire)(struct kstats *ks);
 	void (*release)(struct kstats *ks);
 	struct llist_node free_node;

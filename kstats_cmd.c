@@ -290,6 +290,43 @@ static int kstats_parse_point_option(const char *key, const char *val,
 		cmd->key_set = true;
 		return err;
 	}
+	if (!strcasecmp(key, "match")) {
+		struct kstats_point_opts *o = &cmd->point[max(pt, 0)];
+
+		if (strncmp(val, "arg", 3)) {
+			pr_warn_ratelimited("_control: match '%s': use argN with dereferences\n",
+					    val);
+			return -EINVAL;
+		}
+		err = kstats_parse_value(val, &o->match);
+		o->has_match = !err;
+		if (pt < 0) {
+			cmd->point[1].match = o->match;
+			cmd->point[1].has_match = o->has_match;
+		}
+		cmd->match_set = true;
+		return err;
+	}
+	if (!strcasecmp(key, "nest")) {
+		cmd->nest_set = true;
+		if (!strcasecmp(val, "outer") || !strcasecmp(val, "replace")) {
+			cmd->nest_outer = !strcasecmp(val, "outer");
+			return 0;
+		}
+		pr_warn_ratelimited("_control: nest '%s': use outer or replace\n",
+				    val);
+		return -EINVAL;
+	}
+	if (!strcasecmp(key, "full")) {
+		cmd->full_set = true;
+		if (!strcasecmp(val, "refuse") || !strcasecmp(val, "evict")) {
+			cmd->full_refuse = !strcasecmp(val, "refuse");
+			return 0;
+		}
+		pr_warn_ratelimited("_control: full '%s': use refuse or evict\n",
+				    val);
+		return -EINVAL;
+	}
 	if (!strcasecmp(key, "inflight")) {
 		if (kstrtou32(val, 0, &cmd->inflight) || !cmd->inflight ||
 		    cmd->inflight > KSTATS_PAIR_MAX) {
@@ -490,6 +527,11 @@ static int kstats_check_section(struct kstats_cmd *cmd, const char *arg)
 		}
 		*f = cmd->filter;
 	}
+	if (cmd->point[0].has_match != cmd->point[1].has_match) {
+		pr_warn_ratelimited("_control: trace %s: match is what the start and the end agree on: give it at both points\n",
+				    arg);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -564,8 +606,9 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
 				    arg, tp ? "a tracepoint" : "a section's point");
 		return -EINVAL;
 	}
-	if (!cmd->start && (cmd->key_set || cmd->inflight)) {
-		pr_warn_ratelimited("_control: trace %s: key and inflight are for sections (start ... end ...)\n",
+	if (!cmd->start && (cmd->key_set || cmd->inflight || cmd->match_set ||
+			    cmd->nest_set || cmd->full_set)) {
+		pr_warn_ratelimited("_control: trace %s: key, match, nest, full and inflight are for sections (start ... end ...)\n",
 				    arg);
 		return -EINVAL;
 	}
@@ -583,8 +626,9 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  *	remove NAME | remove all
  *	trace FUNC [bits B] [clock C] [name NAME] [maxactive N]
  *		[mech direct|fprobe|kretprobe] [gap] [value V] [FILTER...] [BY]
- *	trace NAME start POINT [key K] [BY] [FILTER...]
- *		end POINT [key K] [FILTER...] [inflight N] [bits B] [clock C]
+ *	trace NAME start POINT [key K] [match V] [BY] [FILTER...]
+ *		end POINT [key K] [match V] [FILTER...] [inflight N]
+ *		[nest outer|replace] [full evict|refuse] [bits B] [clock C]
  *		[name NAME]
  *	trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V]
  *		[FILTER...] [BY]

@@ -45,6 +45,13 @@ enum kstats_node_op {
  * @point: a section's start ([0]) and end ([1]): the key and filters
  *	written after each
  * @key_set: a key was written before "start", for both points
+ * @match_set: "match" was written
+ * @nest_set: "nest" was written
+ * @nest_outer: "nest outer": a section's start whose key is in flight
+ *	leaves the older one, instead of replacing it
+ * @full_set: "full" was written
+ * @full_refuse: "full refuse": a section's start that finds its table's
+ *	slots taken is lost (missed), instead of evicting the oldest
  * @inflight: a section's starts held at once, 0 for the default
  * @by: what the node is split by, one histogram per key; for a section,
  *	taken at its start
@@ -66,6 +73,11 @@ struct kstats_cmd {
 	struct kstats_filter filter;
 	struct kstats_point_opts point[2];
 	bool key_set;
+	bool match_set;
+	bool nest_set;
+	bool nest_outer;
+	bool full_set;
+	bool full_refuse;
 	u32 inflight;
 	struct kstats_by by;
 	u32 by_max;

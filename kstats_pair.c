@@ -12,6 +12,12 @@
  * or an end racing on the very same key may be counted as replaced or
  * unmatched, never lost without a count.
  *
+ * A start whose key is in flight replaces the older one, or with "nest
+ * outer" (a lock wait that begins again inside itself, as a mutex's spin
+ * then sleep) leaves it; an end pairs only with a start that carries its
+ * match value (the same lock), so that an inner wait's end does not close
+ * the outer one.
+ *
  * The table holds a bounded number of starts: one whose slots are all
  * taken evicts the oldest of them, and the starts of a task that exits
  * are dropped, so that starts whose end never comes cannot clog it.
@@ -36,15 +42,20 @@
  * kstats_pair_init() - size a table for @inflight starts
  * @p: the table
  * @inflight: 1..KSTATS_PAIR_MAX
+ * @flags: KSTATS_PAIR_OUTER: a start whose key is in flight leaves the
+ *	older one in place; KSTATS_PAIR_REFUSE: a start that finds its slots
+ *	taken is refused rather than evict the oldest
  *
  * Context: process.
  * Return: 0, -EINVAL for @inflight out of range, or -ENOMEM.
  */
-int kstats_pair_init(struct kstats_pair *p, u32 inflight)
+int kstats_pair_init(struct kstats_pair *p, u32 inflight, unsigned int flags)
 {
 	if (!inflight || inflight > KSTATS_PAIR_MAX)
 		return -EINVAL;
 	p->inflight = inflight;
+	p->outer = flags & KSTATS_PAIR_OUTER;
+	p->refuse = flags & KSTATS_PAIR_REFUSE;
 	p->bits = max_t(u32, ilog2(roundup_pow_of_two(inflight)) + 1,
 			ilog2(KSTATS_PAIR_WINDOW));
 	p->slots = kvcalloc(1UL << p->bits, sizeof(*p->slots), GFP_KERNEL);
@@ -95,10 +106,11 @@ static __always_inline notrace bool kstats_pair_take(struct kstats_pair_slot *s,
 }
 
 static __always_inline notrace void kstats_pair_fill(struct kstats_pair_slot *s,
-						     u64 tag, u64 ts, u32 cpu,
-						     u32 aux)
+						     u64 tag, u64 match, u64 ts,
+						     u32 cpu, u32 aux)
 {
 	s->ts = ts;
+	s->match = match;
 	s->cpu = cpu;
 	s->aux = aux;
 	/* Pairs with the cmpxchg that takes it: ts and cpu are seen first. */
@@ -109,17 +121,21 @@ static __always_inline notrace void kstats_pair_fill(struct kstats_pair_slot *s,
  * kstats_pair_start() - hold a start until its end
  * @p: the table
  * @key: the section's key (a task, a CPU, an argument)
+ * @match: what its end must carry too (a lock's address), or 0
  * @ts: the time of the start
  * @cpu: the CPU of the start
  * @aux: what its end gets back with it (a family's key index), or 0
  *
- * A start for a key in flight replaces it; one that finds all its slots
- * taken evicts the oldest.  Both are counted.
+ * A start for a key in flight replaces it, or is dropped as nested if the
+ * table keeps the outer start; one that finds all its slots taken evicts
+ * the oldest, or is refused if the table refuses.  Each is counted, a
+ * refused start by the caller.
  *
  * Context: any, NMI included.
+ * Return: false if the start was refused (a sample lost), else true.
  */
-notrace void kstats_pair_start(struct kstats_pair *p, u64 key, u64 ts, u32 cpu,
-			       u32 aux)
+notrace bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
+			       u64 ts, u32 cpu, u32 aux)
 {
 	u64 tag = kstats_pair_tag(p, key), cur, oldest_ts = U64_MAX;
 	struct kstats_pair_slot *s, *oldest = NULL;
@@ -128,42 +144,56 @@ notrace void kstats_pair_start(struct kstats_pair *p, u64 key, u64 ts, u32 cpu,
 	if (unlikely(tag <= KSTATS_PAIR_BUSY)) {
 		/* One key in 2^63 mixes into a sentinel: not held. */
 		this_cpu_inc(p->counts->evicted);
-		return;
+		return true;
 	}
 	for (i = 0; i < KSTATS_PAIR_WINDOW; i++) {
 		s = kstats_pair_slot(p, key, i);
-		if (READ_ONCE(s->key) == tag && kstats_pair_take(s, tag)) {
+		if (READ_ONCE(s->key) != tag)
+			continue;
+		if (p->outer) {
+			this_cpu_inc(p->counts->nested);
+			return true;
+		}
+		if (kstats_pair_take(s, tag)) {
 			this_cpu_inc(p->counts->replaced);
-			kstats_pair_fill(s, tag, ts, cpu, aux);
-			return;
+			kstats_pair_fill(s, tag, match, ts, cpu, aux);
+			return true;
 		}
 	}
 	for (i = 0; i < KSTATS_PAIR_WINDOW; i++) {
 		s = kstats_pair_slot(p, key, i);
 		cur = READ_ONCE(s->key);
 		if (cur == KSTATS_PAIR_EMPTY && kstats_pair_take(s, cur)) {
-			kstats_pair_fill(s, tag, ts, cpu, aux);
-			return;
+			kstats_pair_fill(s, tag, match, ts, cpu, aux);
+			return true;
 		}
 		if (cur > KSTATS_PAIR_BUSY && READ_ONCE(s->ts) <= oldest_ts) {
 			oldest_ts = READ_ONCE(s->ts);
 			oldest = s;
 		}
 	}
+	if (p->refuse)
+		return false;
 	this_cpu_inc(p->counts->evicted);
 	if (!oldest)
-		return;		/* every slot busy this instant: this start goes */
+		return true;	/* every slot busy this instant: this start goes */
 	cur = READ_ONCE(oldest->key);
 	if (cur > KSTATS_PAIR_BUSY && kstats_pair_take(oldest, cur))
-		kstats_pair_fill(oldest, tag, ts, cpu, aux);
+		kstats_pair_fill(oldest, tag, match, ts, cpu, aux);
+	return true;
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_start, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_pair_start);
 
-/* Take @key's start out of the table.  Return: whether it was there. */
+/*
+ * Take @key's start out of the table, if it carries *@match (any, for
+ * NULL).  Return: whether it was there.
+ */
 static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
-							 u64 key, u64 *ts,
-							 u32 *cpu, u32 *aux)
+							 u64 key,
+							 const u64 *match,
+							 u64 *ts, u32 *cpu,
+							 u32 *aux)
 {
 	u64 tag = kstats_pair_tag(p, key);
 	struct kstats_pair_slot *s;
@@ -174,6 +204,11 @@ static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
 	for (i = 0; i < KSTATS_PAIR_WINDOW; i++) {
 		s = kstats_pair_slot(p, key, i);
 		if (READ_ONCE(s->key) == tag && kstats_pair_take(s, tag)) {
+			if (match && s->match != *match) {
+				/* another lock's wait: it stays */
+				smp_store_release(&s->key, tag);
+				return false;
+			}
 			*ts = s->ts;
 			*cpu = s->cpu;
 			*aux = s->aux;
@@ -189,19 +224,21 @@ static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
  * kstats_pair_end() - find the start of an end, and forget it
  * @p: the table
  * @key: the key of the end
+ * @match: what its start must carry (as given to kstats_pair_start())
  * @ts: where to store the time of the start
  * @cpu: where to store its CPU
  * @aux: where to store what the start left
  *
- * An end with no start in flight is counted as unmatched.
+ * An end with no start in flight for @key and @match is counted as
+ * unmatched.
  *
  * Context: any, NMI included.
  * Return: true with *@ts, *@cpu and *@aux set, or false.
  */
-notrace bool kstats_pair_end(struct kstats_pair *p, u64 key, u64 *ts, u32 *cpu,
-			     u32 *aux)
+notrace bool kstats_pair_end(struct kstats_pair *p, u64 key, u64 match,
+			     u64 *ts, u32 *cpu, u32 *aux)
 {
-	if (kstats_pair_take_key(p, key, ts, cpu, aux))
+	if (kstats_pair_take_key(p, key, &match, ts, cpu, aux))
 		return true;
 	this_cpu_inc(p->counts->unmatched);
 	return false;
@@ -223,7 +260,7 @@ notrace void kstats_pair_forget(struct kstats_pair *p, u64 key)
 	u64 ts;
 	u32 cpu, aux;
 
-	if (kstats_pair_take_key(p, key, &ts, &cpu, &aux))
+	if (kstats_pair_take_key(p, key, NULL, &ts, &cpu, &aux))
 		this_cpu_inc(p->counts->exited);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_forget, KSTATS_NS);
@@ -266,6 +303,25 @@ void kstats_pair_counts(const struct kstats_pair *p,
 		c->evicted += READ_ONCE(pc->evicted);
 		c->exited += READ_ONCE(pc->exited);
 		c->unmatched += READ_ONCE(pc->unmatched);
+		c->nested += READ_ONCE(pc->nested);
 	}
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_counts, KSTATS_NS);
+
+/**
+ * kstats_pair_reset_counts() - start the counts again from 0
+ * @p: the table
+ *
+ * The starts in flight stay.  A count a handler bumps while this runs may
+ * survive it or not.
+ *
+ * Context: any.
+ */
+void kstats_pair_reset_counts(struct kstats_pair *p)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(p->counts, cpu), 0, sizeof(*p->counts));
+}
+EXPORT_SYMBOL_NS_GPL(kstats_pair_reset_counts, KSTATS_NS);

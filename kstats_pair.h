@@ -13,6 +13,9 @@
 /* "inflight N": the starts a section holds at once. */
 #define KSTATS_PAIR_DEFAULT	1024
 #define KSTATS_PAIR_MAX		BIT(20)
+/* kstats_pair_init()'s @flags */
+#define KSTATS_PAIR_OUTER	BIT(0)	/* "nest outer": keep the older start */
+#define KSTATS_PAIR_REFUSE	BIT(1)	/* "full refuse": no eviction */
 /* Slots a key may take: its hash and the next ones. */
 #define KSTATS_PAIR_WINDOW	8
 
@@ -21,12 +24,14 @@
  * @key: the key, mixed with the table's salt; KSTATS_PAIR_EMPTY, or
  *	KSTATS_PAIR_BUSY while a handler writes or takes the slot
  * @ts: when the start was seen, in the section's clock
+ * @match: what its end must also carry ("match V", e.g. a lock), or 0
  * @cpu: where
  * @aux: what the start leaves for its end (a family's key index)
  */
 struct kstats_pair_slot {
 	u64 key;
 	u64 ts;
+	u64 match;
 	u32 cpu;
 	u32 aux;
 };
@@ -36,13 +41,15 @@ struct kstats_pair_slot {
  * @replaced: a start whose key was already in flight: the older one goes
  * @evicted: a start that found its slots taken: the oldest of them goes
  * @exited: starts of a task that exited inside its section
- * @unmatched: ends with no start in flight
+ * @unmatched: ends with no start in flight (for their match value)
+ * @nested: starts kept out by an older one of the same key ("nest outer")
  */
 struct kstats_pair_counts {
 	u64 replaced;
 	u64 evicted;
 	u64 exited;
 	u64 unmatched;
+	u64 nested;
 };
 
 /**
@@ -52,6 +59,12 @@ struct kstats_pair_counts {
  * @bits: log2 of the number of slots
  * @inflight: the starts it is sized for, as given
  * @salt: mixed into every key, so that no key is a sentinel
+ * @outer: a start whose key is in flight leaves the older one in place
+ *	("nest outer": a wait that begins again inside itself), instead of
+ *	replacing it
+ * @refuse: a start that finds its slots taken is refused (a sample lost,
+ *	for the caller to count) instead of evicting the oldest, which would
+ *	cut exactly the longest sections ("full refuse")
  * @counts: per CPU
  */
 struct kstats_pair {
@@ -59,18 +72,21 @@ struct kstats_pair {
 	u32 bits;
 	u32 inflight;
 	u64 salt;
+	bool outer;
+	bool refuse;
 	struct kstats_pair_counts __percpu *counts;
 };
 
-int kstats_pair_init(struct kstats_pair *p, u32 inflight);
+int kstats_pair_init(struct kstats_pair *p, u32 inflight, unsigned int flags);
 void kstats_pair_free(struct kstats_pair *p);
-void kstats_pair_start(struct kstats_pair *p, u64 key, u64 ts, u32 cpu,
-		       u32 aux);
-bool kstats_pair_end(struct kstats_pair *p, u64 key, u64 *ts, u32 *cpu,
-		     u32 *aux);
+bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match, u64 ts,
+		       u32 cpu, u32 aux);
+bool kstats_pair_end(struct kstats_pair *p, u64 key, u64 match, u64 *ts,
+		     u32 *cpu, u32 *aux);
 void kstats_pair_forget(struct kstats_pair *p, u64 key);
 u64 kstats_pair_pending(const struct kstats_pair *p);
 void kstats_pair_counts(const struct kstats_pair *p,
 			struct kstats_pair_counts *c);
+void kstats_pair_reset_counts(struct kstats_pair *p);
 
 #endif /* _KSTATS_PAIR_H */

@@ -175,10 +175,15 @@ struct kstats_by {
 /**
  * struct kstats_point_opts - what one point of a section takes
  * @key: its key
+ * @match: with @has_match, a value its start and end must agree on
+ *	besides the key ("match V": the lock a wait is for)
+ * @has_match: "match V" was given
  * @filter: its filters
  */
 struct kstats_point_opts {
 	struct kstats_key key;
+	struct kstats_value match;
+	bool has_match;
 	struct kstats_filter filter;
 };
 

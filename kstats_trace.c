@@ -106,10 +106,15 @@ struct kstats_point {
  * @start: start point of a section, or the tracepoint of inter-arrivals
  * @end: end point of a section
  * @exit: the tracepoint of exiting tasks, whose starts a section drops
+ * @free: the tracepoint of freed tasks, whose starts a section drops
+ *	too: a dead task's last switch out comes after its exit, and its
+ *	task_struct's address may then key another task
  * @pair: a section's starts in flight
  * @marks: per CPU, the last arrival of a tracepoint
  * @target: the function
  * @floor_p50: median of the calibration, in the clock's unit
+ * @missed_base: the probes' misses at the last reset, which the node's
+ *	missed leaves out
  * @floor_unmeasured: the calibration could not attach (no direct slot
  *	free): @floor_p50 is 0 for want of a measure
  * @maxactive: calls in flight the probe keeps, 0 for its default
@@ -122,10 +127,12 @@ struct kstats_trace {
 	struct kstats_point start;
 	struct kstats_point end;
 	struct kstats_point exit;
+	struct kstats_point free;
 	struct kstats_pair pair;
 	struct kstats_mark __percpu *marks;
 	char target[KSTATS_SPEC_MAX + 1];
 	u64 floor_p50;
+	u64 missed_base;
 	bool floor_unmeasured;
 	unsigned int maxactive;
 	bool registered;
@@ -143,13 +150,13 @@ noinline void kstats_calibrate_target(void)
 }
 
 /*
- * Whether point @p of a section counts this event, and its key; an
- * unreadable value is counted as missed.
+ * Whether point @p of a section counts this event, its key and its match
+ * value (0 without "match"); an unreadable value is counted as missed.
  */
 static __always_inline notrace bool kstats_point_key(struct kstats_trace *t,
 						     const struct kstats_point *p,
 						     const struct kstats_args *a,
-						     u64 *key)
+						     u64 *key, u64 *match)
 {
 	if (p->rich) {
 		switch (kstats_filter_check(&p->opts.filter, a,
@@ -163,7 +170,9 @@ static __always_inline notrace bool kstats_point_key(struct kstats_trace *t,
 			return false;
 		}
 	}
-	if (kstats_key_fetch(&p->opts.key, a, key))
+	*match = 0;
+	if (kstats_key_fetch(&p->opts.key, a, key) &&
+	    (!p->opts.has_match || kstats_value_fetch(&p->opts.match, a, match)))
 		return true;
 	kstats_record_missed(t->fn.ks);
 	return false;
@@ -172,35 +181,39 @@ static __always_inline notrace bool kstats_point_key(struct kstats_trace *t,
 static notrace void kstats_section_start(struct kstats_trace *t,
 					 const struct kstats_args *a)
 {
-	u64 now = kstats_now(t->fn.ks), key;
+	u64 now = kstats_now(t->fn.ks), key, match;
 	u32 fam = 0;
 
-	if (!kstats_point_key(t, &t->start, a, &key))
+	if (!kstats_point_key(t, &t->start, a, &key, &match))
 		return;
 	/* A family's key is the start's, carried to the end. */
 	if (t->fn.ks->family)
 		fam = kstats_fn_family_key(&t->fn, a);
-	kstats_pair_start(&t->pair, key, now, raw_smp_processor_id(), fam);
+	if (!kstats_pair_start(&t->pair, key, match, now,
+			       raw_smp_processor_id(), fam))
+		kstats_record_missed(t->fn.ks);	/* full, and refusing */
 }
 
 NOKPROBE_SYMBOL(kstats_section_start);
 
 /*
- * The end of a section: the time since its start.  An end with no start
- * in flight, a local_clock() pair that crossed CPUs (their readings do not
- * compare) and a time that went backwards are counted as missed.
+ * The end of a section: the time since its start.  A local_clock() pair
+ * that crossed CPUs (their readings do not compare) and a time that went
+ * backwards are counted as missed; an end with no start in flight is no
+ * sample lost: the table counts it as unmatched.
  */
 static notrace void kstats_section_end(struct kstats_trace *t,
 				       const struct kstats_args *a)
 {
 	struct kstats *ks = t->fn.ks;
-	u64 now = kstats_now(ks), key, ts;
+	u64 now = kstats_now(ks), key, match, ts;
 	u32 cpu, fam;
 
-	if (!kstats_point_key(t, &t->end, a, &key))
+	if (!kstats_point_key(t, &t->end, a, &key, &match))
 		return;
-	if (!kstats_pair_end(&t->pair, key, &ts, &cpu, &fam) ||
-	    (ks->clock == KSTATS_CLOCK_LOCAL && cpu != raw_smp_processor_id()) ||
+	if (!kstats_pair_end(&t->pair, key, match, &ts, &cpu, &fam))
+		return;
+	if ((ks->clock == KSTATS_CLOCK_LOCAL && cpu != raw_smp_processor_id()) ||
 	    (s64)(now - ts) < 0) {
 		kstats_record_missed(ks);
 		return;
@@ -285,7 +298,7 @@ static notrace void kstats_tp_end(void *data)
 	kstats_section_end(data, NULL);
 }
 
-/* A task exits: the starts it keys will never end. */
+/* A task exits, or is freed: the starts it keys will never end. */
 static notrace void kstats_tp_exit(void *data, struct task_struct *p)
 {
 	struct kstats_trace *t = data;
@@ -660,30 +673,52 @@ static void kstats_unregister_point(struct kstats_point *p, void *data)
 /* Stop every probe of @t and wait for the handlers in flight. */
 static void kstats_trace_unregister(struct kstats_trace *t)
 {
-	bool tps = t->start.tp || t->end.tp || t->exit.tp;
+	bool tps = t->start.tp || t->end.tp || t->exit.tp || t->free.tp;
 
 	kstats_unregister_function(t);
 	kstats_unregister_point(&t->start, t);
 	kstats_unregister_point(&t->end, t);
 	kstats_unregister_point(&t->exit, t);
+	kstats_unregister_point(&t->free, t);
 	if (tps)
 		tracepoint_synchronize_unregister();
 	/* No handler runs on a module's tracepoint now: let it go. */
 	kstats_put_point(&t->start);
 	kstats_put_point(&t->end);
 	kstats_put_point(&t->exit);
+	kstats_put_point(&t->free);
 }
 
-static u64 kstats_trace_missed(struct kstats *ks)
+/* The probes' own misses since they were registered. */
+static u64 kstats_trace_probe_missed(struct kstats_trace *t)
 {
-	struct kstats_trace *t = ks->priv;
-
 	if (t->ops)
 		return t->ops->missed(&t->fn);
 	if (t->mech == KSTATS_MECH_SECTION)
 		return READ_ONCE(t->start.kp.nmissed) +
 		       READ_ONCE(t->end.kp.nmissed);
 	return 0;
+}
+
+/* The probes' misses since the last reset. */
+static u64 kstats_trace_missed(struct kstats *ks)
+{
+	struct kstats_trace *t = ks->priv;
+
+	return kstats_trace_probe_missed(t) - READ_ONCE(t->missed_base);
+}
+
+/*
+ * "reset": the probes' misses and a section's counts start again from 0
+ * with the histogram (its starts in flight stay: their ends still come).
+ */
+static void kstats_trace_reset(struct kstats *ks)
+{
+	struct kstats_trace *t = ks->priv;
+
+	WRITE_ONCE(t->missed_base, kstats_trace_probe_missed(t));
+	if (t->mech == KSTATS_MECH_SECTION)
+		kstats_pair_reset_counts(&t->pair);
 }
 
 /* A section's keys, per-point filters and starts in flight. */
@@ -699,6 +734,12 @@ static void kstats_section_show(struct kstats_trace *t, struct seq_file *m,
 	seq_printf(m, "# key start %s", buf);
 	kstats_key_format(&t->end.opts.key, buf, size);
 	seq_printf(m, " end %s\n", buf);
+	if (t->start.opts.has_match) {
+		kstats_value_format(&t->start.opts.match, buf, size);
+		seq_printf(m, "# match start %s", buf);
+		kstats_value_format(&t->end.opts.match, buf, size);
+		seq_printf(m, " end %s\n", buf);
+	}
 	for (i = 0; i < 2; i++) {
 		if (kstats_filter_is_empty(&pts[i]->opts.filter))
 			continue;
@@ -706,9 +747,11 @@ static void kstats_section_show(struct kstats_trace *t, struct seq_file *m,
 		seq_printf(m, "# filter %s %s\n", which[i], buf);
 	}
 	kstats_pair_counts(&t->pair, &c);
-	seq_printf(m, "# inflight max %u pending %llu replaced %llu evicted %llu exited %llu unmatched %llu\n",
+	seq_printf(m, "# inflight max %u pending %llu replaced %llu evicted %llu exited %llu unmatched %llu nested %llu nest %s full %s\n",
 		   t->pair.inflight, kstats_pair_pending(&t->pair), c.replaced,
-		   c.evicted, c.exited, c.unmatched);
+		   c.evicted, c.exited, c.unmatched, c.nested,
+		   t->pair.outer ? "outer" : "replace",
+		   t->pair.refuse ? "refuse" : "evict");
 }
 
 static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
@@ -877,7 +920,7 @@ static void kstats_section_point(struct kstats_point *p,
 				 const struct kstats_point_opts *opts)
 {
 	p->opts = *opts;
-	p->rich = opts->key.kind == KSTATS_KEY_VALUE ||
+	p->rich = opts->key.kind == KSTATS_KEY_VALUE || opts->has_match ||
 		  !kstats_filter_is_empty(&opts->filter);
 }
 
@@ -895,7 +938,9 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	kstats_section_point(&t->end, &cmd->point[1]);
 	/* A family's value key is read at the start. */
 	t->start.rich |= t->fn.by.kind == KSTATS_BY_VALUE;
-	err = kstats_pair_init(&t->pair, cmd->inflight ?: KSTATS_PAIR_DEFAULT);
+	err = kstats_pair_init(&t->pair, cmd->inflight ?: KSTATS_PAIR_DEFAULT,
+			       (cmd->nest_outer ? KSTATS_PAIR_OUTER : 0) |
+			       (cmd->full_refuse ? KSTATS_PAIR_REFUSE : 0));
 	if (err)
 		return err;
 	err = kstats_register_point(t, &t->end, cmd->end,
@@ -908,9 +953,12 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 					    (void *)kstats_tp_rich_start :
 					    (void *)kstats_tp_start,
 					    kstats_kprobe_start);
-	if (!err && kstats_register_point(t, &t->exit,
-					  "tp:sched:sched_process_exit",
-					  kstats_tp_exit, NULL))
+	if (!err && (kstats_register_point(t, &t->exit,
+					   "tp:sched:sched_process_exit",
+					   kstats_tp_exit, NULL) ||
+		     kstats_register_point(t, &t->free,
+					   "tp:sched:sched_process_free",
+					   kstats_tp_exit, NULL)))
 		pr_warn_ratelimited("%s: exiting tasks not seen: their starts leave only when evicted\n",
 				    t->fn.ks->name);
 	return err;
@@ -1050,6 +1098,7 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	ks->priv = t;
 	ks->show_source = kstats_trace_show;
 	ks->extra_missed = kstats_trace_missed;
+	ks->reset_source = kstats_trace_reset;
 	ks->retire = kstats_trace_retire;
 	ks->release = kstats_trace_release;
 

@@ -30,6 +30,14 @@
  *                 with the direct trampoline; EBUSY while one is there
  *   unkprobe MIN  unregister it: EIO if its post handler ran fewer than
  *                 MIN times (the count goes to the kernel log)
+ *   nest N        N rounds of a wait that begins again inside itself, with
+ *                 another wait nested in it, through
+ *                 kstats_lifetime_wait_begin(lock) and _end(lock): begin
+ *                 A, begin A, 500 us, begin B, 200 us, end B, 500 us,
+ *                 end A (for sections with "match" and "nest outer")
+ *   mutex_wait N MS  N waits of this task for a mutex a kthread holds
+ *                 for MS ms (1..1000): each a real lock:contention_begin
+ *                 (spin, then sleep) and contention_end
  *   tsc_unstable  mark_tsc_unstable(), as the clocksource watchdog would
  *                 (x86; EOPNOTSUPP elsewhere): for the direct trampoline's
  *                 report of a TSC read for clock ktime; the kernel then
@@ -244,6 +252,84 @@ static int lt_pairs(const char *arg)
 	return 0;
 }
 
+/* A lock wait's two ends, for a section to pair by the lock (arg0). */
+static noinline __noipa void kstats_lifetime_wait_begin(const void *lock)
+{
+	barrier_data(lock);
+}
+
+static noinline __noipa void kstats_lifetime_wait_end(const void *lock)
+{
+	barrier_data(lock);
+}
+
+/* Spin for @us of CLOCK_MONOTONIC: the waits must not sleep past it. */
+static void lt_busy(unsigned int us)
+{
+	u64 end = ktime_get_ns() + us * NSEC_PER_USEC;
+
+	while (ktime_get_ns() < end)
+		cpu_relax();
+}
+
+static int lt_nest(const char *arg)
+{
+	static int lock_a, lock_b;
+	unsigned int i, n;
+	int err;
+
+	err = kstrtouint(arg, 0, &n);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		kstats_lifetime_wait_begin(&lock_a);
+		kstats_lifetime_wait_begin(&lock_a);
+		lt_busy(500);
+		kstats_lifetime_wait_begin(&lock_b);
+		lt_busy(200);
+		kstats_lifetime_wait_end(&lock_b);
+		lt_busy(500);
+		kstats_lifetime_wait_end(&lock_a);
+	}
+	return 0;
+}
+
+static DEFINE_MUTEX(lt_wait_mutex);
+static DECLARE_COMPLETION(lt_held);
+
+static int lt_holder(void *arg)
+{
+	mutex_lock(&lt_wait_mutex);
+	complete(&lt_held);
+	msleep((unsigned long)arg);
+	mutex_unlock(&lt_wait_mutex);
+	return 0;
+}
+
+static int lt_mutex_wait(const char *arg)
+{
+	unsigned int i, n, ms;
+	struct task_struct *t;
+
+	if (sscanf(arg, "%u %u", &n, &ms) != 2 || !ms || ms > 1000)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		reinit_completion(&lt_held);
+		t = kthread_run(lt_holder, (void *)(unsigned long)ms,
+				"kstats_lt_hold");
+		if (IS_ERR(t))
+			return PTR_ERR(t);
+		/* the thread is waited for: no rmmod under its last return */
+		get_task_struct(t);
+		wait_for_completion(&lt_held);
+		mutex_lock(&lt_wait_mutex);
+		mutex_unlock(&lt_wait_mutex);
+		kthread_stop(t);
+		put_task_struct(t);
+	}
+	return 0;
+}
+
 /* What the clocksource watchdog does on finding the TSC unstable. */
 static int lt_tsc_unstable(void)
 {
@@ -317,6 +403,10 @@ static int lt_command(const char *cmd, const char *arg)
 		return lt_exit_inside();
 	if (!strcmp(cmd, "pair"))
 		return lt_pairs(arg);
+	if (!strcmp(cmd, "nest"))
+		return lt_nest(arg);
+	if (!strcmp(cmd, "mutex_wait"))
+		return lt_mutex_wait(arg);
 	if (!strcmp(cmd, "kprobe"))
 		return lt_kprobe(arg);
 	if (!strcmp(cmd, "unkprobe"))

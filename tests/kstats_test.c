@@ -993,42 +993,42 @@ static void kstats_test_pair(struct kunit *test)
 	u64 ts, k;
 	u32 cpu, aux;
 
-	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, KSTATS_PAIR_MAX + 1), -EINVAL);
-	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1), 0);
+	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, KSTATS_PAIR_MAX + 1, 0), -EINVAL);
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1, 0), 0);
 	/* The smallest table is one window: 8 starts, then evictions. */
 	KUNIT_EXPECT_EQ(test, 1U << p.bits, KSTATS_PAIR_WINDOW);
 	for (k = 0; k < KSTATS_PAIR_WINDOW; k++)
-		kstats_pair_start(&p, k, 100 + k, k, 0);
+		kstats_pair_start(&p, k, 0, 100 + k, k, 0);
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), (u64)KSTATS_PAIR_WINDOW);
-	kstats_pair_start(&p, 1000, 5000, 9, 77);
+	kstats_pair_start(&p, 1000, 0, 5000, 9, 77);
 	kstats_pair_counts(&p, &c);
 	KUNIT_EXPECT_EQ(test, c.evicted, 1ULL);
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), (u64)KSTATS_PAIR_WINDOW);
 	/* The oldest (key 0, ts 100) went; the others pair with their own. */
-	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 0, &ts, &cpu, &aux));
-	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 1000, &ts, &cpu, &aux));
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 0, 0, &ts, &cpu, &aux));
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 1000, 0, &ts, &cpu, &aux));
 	KUNIT_EXPECT_EQ(test, ts, 5000ULL);
 	KUNIT_EXPECT_EQ(test, cpu, 9U);
 	KUNIT_EXPECT_EQ(test, aux, 77U);
 	for (k = 1; k < KSTATS_PAIR_WINDOW; k++) {
-		KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, k, &ts, &cpu, &aux));
+		KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, k, 0, &ts, &cpu, &aux));
 		KUNIT_EXPECT_EQ(test, ts, 100 + k);
 		KUNIT_EXPECT_EQ(test, (u64)cpu, k);
 	}
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 0ULL);
 	/* An end without start; a start replaced; a task that exits. */
-	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 42, &ts, &cpu, &aux));
-	kstats_pair_start(&p, 42, 1, 0, 0);
-	kstats_pair_start(&p, 42, 2, 1, 0);
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 42, 0, &ts, &cpu, &aux));
+	kstats_pair_start(&p, 42, 0, 1, 0, 0);
+	kstats_pair_start(&p, 42, 0, 2, 1, 0);
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
-	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 42, &ts, &cpu, &aux));
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 42, 0, &ts, &cpu, &aux));
 	KUNIT_EXPECT_EQ(test, ts, 2ULL);
-	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 42, &ts, &cpu, &aux));
-	kstats_pair_start(&p, 7, 3, 0, 0);
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 42, 0, &ts, &cpu, &aux));
+	kstats_pair_start(&p, 7, 0, 3, 0, 0);
 	kstats_pair_forget(&p, 7);
 	kstats_pair_forget(&p, 8);
-	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 7, &ts, &cpu, &aux));
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 7, 0, &ts, &cpu, &aux));
 	kstats_pair_counts(&p, &c);
 	KUNIT_EXPECT_EQ(test, c.replaced, 1ULL);
 	KUNIT_EXPECT_EQ(test, c.exited, 1ULL);
@@ -1037,13 +1037,69 @@ static void kstats_test_pair(struct kunit *test)
 	kstats_pair_free(&p);
 
 	/* Sized for N: 2N slots or more, N distinct keys all held. */
-	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1000), 0);
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1000, 0), 0);
 	KUNIT_EXPECT_GE(test, 1U << p.bits, 2000U);
 	for (k = 0; k < 1000; k++)
-		kstats_pair_start(&p, k * 4096, k, 0, 0);
+		kstats_pair_start(&p, k * 4096, 0, k, 0, 0);
 	kstats_pair_counts(&p, &c);
 	KUNIT_EXPECT_LE(test, c.evicted, 5ULL);
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p) + c.evicted, 1000ULL);
+	kstats_pair_free(&p);
+}
+
+/*
+ * "nest outer" and "match": a lock wait that begins again inside itself
+ * keeps its first start; an inner wait for another lock neither ends it
+ * nor starts; only the end for the same lock pairs.
+ */
+static void kstats_test_pair_nest(struct kunit *test)
+{
+	struct kstats_pair p = {};
+	struct kstats_pair_counts c;
+	u64 ts, k;
+	u32 cpu, aux;
+
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 16, KSTATS_PAIR_OUTER), 0);
+	kstats_pair_start(&p, 5, 0xa, 100, 0, 0);	/* mutex A: spin */
+	kstats_pair_start(&p, 5, 0xa, 200, 0, 0);	/* mutex A: sleep */
+	kstats_pair_start(&p, 5, 0xb, 300, 0, 0);	/* spinlock B inside */
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 5, 0xb, &ts, &cpu, &aux));
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 5, 0xa, &ts, &cpu, &aux));
+	KUNIT_EXPECT_EQ(test, ts, 100ULL);
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 5, 0xa, &ts, &cpu, &aux));
+	kstats_pair_counts(&p, &c);
+	KUNIT_EXPECT_EQ(test, c.nested, 2ULL);
+	KUNIT_EXPECT_EQ(test, c.unmatched, 2ULL);
+	KUNIT_EXPECT_EQ(test, c.replaced, 0ULL);
+	/* an exit forgets a start whatever it matches */
+	kstats_pair_start(&p, 6, 0xc, 400, 0, 0);
+	kstats_pair_forget(&p, 6);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 0ULL);
+	kstats_pair_free(&p);
+
+	/* without nest outer, the newest start of a key is the one kept */
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 16, 0), 0);
+	kstats_pair_start(&p, 5, 0xa, 100, 0, 0);
+	kstats_pair_start(&p, 5, 0xb, 300, 0, 0);
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 5, 0xa, &ts, &cpu, &aux));
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 5, 0xb, &ts, &cpu, &aux));
+	KUNIT_EXPECT_EQ(test, ts, 300ULL);
+	kstats_pair_counts(&p, &c);
+	KUNIT_EXPECT_EQ(test, c.replaced, 1ULL);
+	KUNIT_EXPECT_EQ(test, c.nested, 0ULL);
+	kstats_pair_free(&p);
+
+	/* full refuse: the oldest starts stay, the newest is refused */
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1, KSTATS_PAIR_REFUSE), 0);
+	for (k = 0; k < KSTATS_PAIR_WINDOW; k++)
+		KUNIT_EXPECT_TRUE(test, kstats_pair_start(&p, k, 0, 100 + k, 0, 0));
+	KUNIT_EXPECT_FALSE(test, kstats_pair_start(&p, 1000, 0, 5000, 0, 0));
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, 0, 0, &ts, &cpu, &aux));
+	KUNIT_EXPECT_EQ(test, ts, 100ULL);
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, 1000, 0, &ts, &cpu, &aux));
+	kstats_pair_counts(&p, &c);
+	KUNIT_EXPECT_EQ(test, c.evicted, 0ULL);
 	kstats_pair_free(&p);
 }
 
@@ -1063,8 +1119,8 @@ static int pair_worker_fn(void *data)
 	for (i = 0; i < 200000; i++) {
 		u64 k = w->key0 + (i & 15);
 
-		kstats_pair_start(w->p, k, i, raw_smp_processor_id(), 0);
-		if (kstats_pair_end(w->p, k, &ts, &cpu, &aux) && ts == i)
+		kstats_pair_start(w->p, k, 0, i, raw_smp_processor_id(), 0);
+		if (kstats_pair_end(w->p, k, 0, &ts, &cpu, &aux) && ts == i)
 			w->found++;
 	}
 	complete(&w->done);
@@ -1080,7 +1136,7 @@ static void kstats_test_pair_concurrent(struct kunit *test)
 	unsigned int n = 0, i;
 	int cpu;
 
-	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 64), 0);
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 64, 0), 0);
 	w = kunit_kcalloc(test, nr_cpu_ids, sizeof(*w), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	for_each_online_cpu(cpu) {
@@ -1118,6 +1174,12 @@ static void kstats_test_section_parse(struct kunit *test)
 		"trace s comm x start a comm y end b",
 		"trace s start a end b if ret < 0",
 		"trace s start a key ret end b",
+		"trace s start a match arg0 end b",
+		"trace s start a end b match arg0",
+		"trace s start a match ret end b match ret",
+		"trace s start a end b nest inner",
+		"trace f match arg0", "trace f nest outer",
+		"trace s start a end b full never", "trace f full refuse",
 	};
 	struct kstats_cmd cmd;
 	char buf[128];
@@ -1156,6 +1218,24 @@ static void kstats_test_section_parse(struct kunit *test)
 	kstats_filter_format(&cmd.point[1].filter, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "if arg1 > 2");
 	KUNIT_EXPECT_EQ(test, cmd.cfg.frac_bits, 4U);
+
+	/* "match" before start is both points'; "nest" the section's. */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace l match arg0 start a end b nest outer",
+				    &cmd), 0);
+	KUNIT_EXPECT_TRUE(test, cmd.point[0].has_match && cmd.point[1].has_match);
+	kstats_value_format(&cmd.point[1].match, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "arg0");
+	KUNIT_EXPECT_TRUE(test, cmd.nest_outer);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace l start a match arg1 end b match arg0+8:4",
+				    &cmd), 0);
+	kstats_value_format(&cmd.point[0].match, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "arg1");
+	kstats_value_format(&cmd.point[1].match, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "arg0+8:4");
+	KUNIT_EXPECT_FALSE(test, cmd.nest_outer);
+	KUNIT_EXPECT_FALSE(test, cmd.full_refuse);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace l start a end b full refuse", &cmd), 0);
+	KUNIT_EXPECT_TRUE(test, cmd.full_refuse);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], &cmd), -EINVAL,
 				    "'%s'", bad[i]);
@@ -1615,6 +1695,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_scope),
 	KUNIT_CASE(kstats_test_read),
 	KUNIT_CASE(kstats_test_pair),
+	KUNIT_CASE(kstats_test_pair_nest),
 	KUNIT_CASE(kstats_test_pair_concurrent),
 	KUNIT_CASE(kstats_test_section_parse),
 	KUNIT_CASE(kstats_test_family_parse),

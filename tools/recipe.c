@@ -10,8 +10,9 @@
  * why it cannot go anywhere.  recipe_command() turns a recipe and the
  * options into the _control line:
  *
- *   trace NODE start POINT key K [FILTER...] [by KEY [max N]]
- *              end POINT key K [FILTER...] [inflight N] [bits B]
+ *   trace NODE start POINT key K [match V] [FILTER...] [by KEY [max N]]
+ *              end POINT key K [match V] [FILTER...] [nest outer]
+ *              [full refuse] [inflight N] [bits B]
  *
  * A recipe may be a family (one histogram per key, taken at the start):
  * always (softirq by vector, hardirq by IRQ), without an argument (syscall
@@ -64,6 +65,9 @@ struct recipe {
 	const char *name, *title;
 	struct byplace by[2];
 	const char *start, *skey, *end, *ekey;
+	/* "match V" at both points, "nest outer", "full refuse", or not */
+	const char *smatch, *ematch;
+	bool nest_outer, full_refuse;
 	unsigned int inflight;		/* 0: the module's default */
 	struct place pid, tid, comm, cpu;
 	/* syscall NAME: "if ARG == NR" at the start and at the end */
@@ -93,7 +97,11 @@ static const struct recipe recipes[] = {
 		.tid = { AT_START, NULL, NULL, "the thread current when the request was issued" },
 		.comm = { AT_START, NULL, NULL, "the task current when the request was issued" },
 		.cpu = { AT_START, NULL, NULL, "the CPU the request was issued on" },
-		.by = { { BY_DISK, "rq->part->bd_dev", KEYS_DISK, "disk" } },
+		/*
+		 * the whole disk, as the peer keys it (rq->part is the
+		 * partition, and NULL when the queue's iostats is off)
+		 */
+		.by = { { BY_DISK, "rq->q->disk->part0->bd_dev", KEYS_DISK, "disk" } },
 	}, {
 		.name = "syscall",
 		.title = "system call latency",
@@ -115,6 +123,14 @@ static const struct recipe recipes[] = {
 		.title = "lock contention, wait to acquisition",
 		.start = "tp:lock:contention_begin", .skey = "task",
 		.end = "tp:lock:contention_end", .ekey = "task",
+		/*
+		 * contention_begin(lock, flags), contention_end(lock, ret): a
+		 * slow mutex wait begins twice (spin, then sleep) and ends
+		 * once, and a spinlock's wait may nest inside it; as perf lock
+		 * contention does, the outer begin stays and only the end of
+		 * the same lock closes it
+		 */
+		.smatch = "arg0", .ematch = "arg0", .nest_outer = true,
 		.pid = { AT_BOTH, NULL, NULL, "the waiting process" },
 		.tid = { AT_BOTH, NULL, NULL, "the waiting thread" },
 		.comm = { AT_BOTH, NULL, NULL, "the waiting task" },
@@ -147,6 +163,9 @@ static const struct recipe recipes[] = {
 		.start = "tp:sched:sched_switch", .skey = "arg1",
 		.end = "tp:sched:sched_switch", .ekey = "arg2",
 		.inflight = 16384,
+		/* every sleeping task holds a start: a full table loses the
+		 * newest (counted), rather than cut the longest sleeps */
+		.full_refuse = true,
 		.pid = { AT_START, NULL, NULL, "the process switched out (current at sched_switch is the task leaving)" },
 		.tid = { AT_START, NULL, NULL, "the thread switched out" },
 		.comm = { AT_START, NULL, NULL, "the task switched out" },
@@ -229,6 +248,20 @@ static int put(const struct recipe *r, const struct place *pl,
 	return EXIT_ERROR;
 }
 
+/* Where the filter of the kernel's key word @kw goes in @r, or NULL. */
+static const struct place *native_place(const struct recipe *r, const char *kw)
+{
+	if (!strcmp(kw, "pid"))
+		return &r->pid;
+	if (!strcmp(kw, "tid"))
+		return &r->tid;
+	if (!strcmp(kw, "comm"))
+		return &r->comm;
+	if (!strcmp(kw, "cpu"))
+		return &r->cpu;
+	return NULL;
+}
+
 /*
  * The family @o asks of @r: --by KEY, --pids, --tids, --disk or the
  * recipe's own; " by KEY [max N]" in @out (empty if none), the names of
@@ -266,6 +299,20 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 	if (b) {
 		expr = b->expr;
 		*names = b->names;
+	} else if (o->by) {
+		/*
+		 * --by pid|tid|comm|cpu means the task or CPU the recipe is
+		 * about, as --pid ... do; a family's key is taken at the start
+		 */
+		const struct place *pl = native_place(r, o->by);
+
+		if (pl && pl->at == AT_NO)
+			return fail("%s --by %s: %s", r->name, o->by, pl->means);
+		if (pl && pl->at == AT_END)
+			return fail("%s --by %s: a family's key is taken at the start, and the %s there is not %s",
+				    r->name, o->by, o->by, pl->means);
+		if (pl && pl->at == AT_ARG)
+			expr = pl->sexpr;
 	}
 	if (!expr) {
 		if (o->seen & O_MAXKEYS)
@@ -281,7 +328,7 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 	snprintf(out, len, " by %s", v);
 	if (o->seen & O_MAXKEYS)
 		add(out, len, " max %ld", o->max_keys);
-	add(what, wlen, ", a histogram per %s", b ? b->per : expr);
+	add(what, wlen, ", a histogram per %s", b ? b->per : o->by);
 	return 0;
 }
 
@@ -356,9 +403,15 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 	ret = family_of(o, r, !arg, by, sizeof(by), what, wlen, names);
 	if (ret)
 		return ret;
-	snprintf(cmd, len, "trace %s start %s key %s%s%s%s end %s key %s%s%s",
-		 node, r->start, r->skey, p.native[1], p.ifs[1], by,
-		 r->end, r->ekey, p.native[2], p.ifs[2]);
+	snprintf(cmd, len, "trace %s start %s key %s%s%s%s%s%s end %s key %s%s%s%s%s",
+		 node, r->start, r->skey, r->smatch ? " match " : "",
+		 r->smatch ?: "", p.native[1], p.ifs[1], by,
+		 r->end, r->ekey, r->ematch ? " match " : "", r->ematch ?: "",
+		 p.native[2], p.ifs[2]);
+	if (r->nest_outer)
+		add(cmd, len, " nest outer");
+	if (r->full_refuse)
+		add(cmd, len, " full refuse");
 	if (r->inflight)
 		add(cmd, len, " inflight %u", r->inflight);
 	if (o->seen & O_BITS)

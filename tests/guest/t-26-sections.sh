@@ -2,7 +2,8 @@
 #
 # Keyed sections: start and end paired by the task (the default), the CPU
 # or a value, through the table of starts in flight (kstats_pair.c), and
-# what that table counts: replaced, evicted, exited, unmatched.
+# what that table counts: replaced, evicted, exited, unmatched, nested;
+# "match" and "nest outer" (a wait that begins again inside itself).
 
 check "insmod kstats.ko (sections)" insmod $KB/kstats.ko
 
@@ -15,7 +16,8 @@ s_counts() {
 		"replaced $(field $KS/$1 inflight replaced)" \
 		"evicted $(field $KS/$1 inflight evicted)" \
 		"exited $(field $KS/$1 inflight exited)" \
-		"unmatched $(field $KS/$1 inflight unmatched)"
+		"unmatched $(field $KS/$1 inflight unmatched)" \
+		"nested $(field $KS/$1 inflight nested)"
 }
 # s_min_avg NAME: the smallest average of its all-CPU slot rows.
 s_min_avg() {
@@ -31,7 +33,7 @@ s_trace "trace slp_local $SLP_START $SLP_END clock local"
 for i in 1 2 3 4; do kvalue sleep 1000 50 & done
 wait
 expect "4 x 50 sleeps of 1 ms: 200 samples, nothing missed or left" \
-	"$(s_counts slp)" "200 0 pending 0 replaced 0 evicted 0 exited 0 unmatched 0"
+	"$(s_counts slp)" "200 0 pending 0 replaced 0 evicted 0 exited 0 unmatched 0 nested 0"
 m=$(s_min_avg slp)
 expect "every sleep lasted 1 ms or more (smallest slot average $m ns)" \
 	"$([ "${m:-0}" -ge 1000000 ] && echo yes)" yes
@@ -48,19 +50,74 @@ expect "clock local: a pair that crossed CPUs is missed, none lost ($n + $x)" \
 s_trace "trace s_rep start tp:raw_syscalls:sys_enter comm kload if arg1 == 110 end vfs_write comm nobody"
 kload getppid 10
 expect "a start replaced by the next of its task, the last dropped when it exits" \
-	"$(s_counts s_rep)" "0 0 pending 0 replaced 9 evicted 0 exited 1 unmatched 0"
+	"$(s_counts s_rep)" "0 0 pending 0 replaced 9 evicted 0 exited 1 unmatched 0 nested 0"
 s_trace "trace s_um start vfs_write comm nobody end tp:raw_syscalls:sys_exit comm kload if arg0+120:8 == 110"
 kload getppid 7
-expect "7 ends with no start: unmatched, and missed" \
-	"$(s_counts s_um)" "0 7 pending 0 replaced 0 evicted 0 exited 0 unmatched 7"
+expect "7 ends with no start: unmatched, not missed (no sample was lost)" \
+	"$(s_counts s_um)" "0 0 pending 0 replaced 0 evicted 0 exited 0 unmatched 7 nested 0"
 s_trace "trace s_ev start vfs_read key arg2 comm kvalue end vfs_write key arg2 comm nobody inflight 1"
 for s in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 	kvalue read /dev/zero $s 1
 done
 expect "inflight 1: 8 slots; 20 keys evict the 12 oldest" \
-	"$(s_counts s_ev)" "0 0 pending 8 replaced 0 evicted 12 exited 0 unmatched 0"
+	"$(s_counts s_ev)" "0 0 pending 8 replaced 0 evicted 12 exited 0 unmatched 0 nested 0"
 expect "header: inflight max 1" "$(field $KS/s_ev inflight max)" 1
+s_trace "trace s_full start vfs_read key arg2 comm kvalue end vfs_write key arg2 comm nobody inflight 1 full refuse"
+for s in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	kvalue read /dev/zero $s 1
+done
+expect "full refuse: the 8 oldest starts stay, the 12 newest are lost, missed" \
+	"$(s_counts s_full)" "0 12 pending 8 replaced 0 evicted 0 exited 0 unmatched 0 nested 0"
+expect "header: full refuse, full evict" \
+	"$(field $KS/s_full inflight full) $(field $KS/s_ev inflight full)" "refuse evict"
+ctl $KS/_control "remove s_full" >/dev/null
 for n in slp slp_local s_rep s_um s_ev; do ctl $KS/_control "remove $n" >/dev/null; done
+
+# --- a dead task's last switch out (TASK_DEAD) comes after its exit:
+# that start goes when the task is freed, not at the first run of another
+# task given its task_struct
+s_trace "trace s_dead start tp:sched:sched_switch key arg1 comm kchild end tp:sched:sched_switch key arg2"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	kvalue -n kchild sleep 1000 1
+done
+i=0
+while [ "$(field $KS/s_dead inflight pending)" != 0 ] && [ $i -lt 50 ]; do
+	sleep 0.1; i=$((i + 1))	# RCU frees them
+done
+expect "20 short-lived tasks: each one's last switch out dropped when it is freed, none left" \
+	"$(field $KS/s_dead inflight exited) $(field $KS/s_dead inflight pending)" "20 0"
+ctl $KS/_control "remove s_dead" >/dev/null
+
+# --- match and nest outer: kstats_lifetime.ko's "nest N" runs N rounds of
+# begin A, begin A, 500 us, begin B, 200 us, end B, 500 us, end A (a mutex
+# wait that spins then sleeps, with a spinlock's wait inside it)
+lt_here=$([ -e /sys/module/kstats_lifetime ] && echo yes)
+[ -n "$lt_here" ] || insmod $KB/kstats_lifetime.ko
+LTC=/sys/kernel/debug/kstats_lifetime/ctl
+NEST="start kstats_lifetime_wait_begin match arg0 end kstats_lifetime_wait_end match arg0"
+s_trace "trace s_nest $NEST nest outer"
+s_trace "trace s_repl $NEST"
+expect "nest 20" "$(ctl $LTC 'nest 20')" ok
+expect "nest outer: 20 waits from their first begin; the 40 inner begins nested, the 20 inner ends unmatched" \
+	"$(s_counts s_nest)" "20 0 pending 0 replaced 0 evicted 0 exited 0 unmatched 20 nested 40"
+m=$(s_min_avg s_nest)
+expect "nest outer: each wait lasted its 1.2 ms or more (smallest slot average $m ns)" \
+	"$([ "${m:-0}" -ge 1200000 ] && echo yes)" yes
+expect "nest replace (the default): the inner wait's start wins, the outer end is unmatched" \
+	"$(s_counts s_repl)" "20 0 pending 0 replaced 40 evicted 0 exited 0 unmatched 20 nested 0"
+m=$(field $KS/s_repl summary max)
+expect "nest replace: 20 inner waits, each shorter than the outer 1.2 ms (max $m ns)" \
+	"$([ "${m:-0}" -lt 1200000 ] && [ "${m:-0}" -ge 200000 ] && echo yes)" yes
+expect "header: match at both points" "$(grep '^# match' $KS/s_nest)" "# match start arg0 end arg0"
+echo reset > $KS/s_nest
+expect "reset clears the samples and the table's counts together" \
+	"$(s_counts s_nest)" "0 0 pending 0 replaced 0 evicted 0 exited 0 unmatched 0 nested 0"
+expect "after a reset, nest 2: 2 waits, 4 nested, 2 unmatched" \
+	"$(ctl $LTC 'nest 2') $(s_counts s_nest)" "ok 2 0 pending 0 replaced 0 evicted 0 exited 0 unmatched 2 nested 4"
+expect "header: nest outer, nest replace" \
+	"$(field $KS/s_nest inflight nest) $(field $KS/s_repl inflight nest)" "outer replace"
+for n in s_nest s_repl; do ctl $KS/_control "remove $n" >/dev/null; done
+[ -n "$lt_here" ] || rmmod_wait kstats_lifetime
 
 # --- keys of other contexts: a CPU, and a task woken by another
 s_trace "trace s_irq start tp:irq:softirq_entry key cpu end tp:irq:softirq_exit key cpu"
@@ -80,12 +137,18 @@ for c in "start vfs_read key bogus end vfs_write|bogus" \
 	"start vfs_read key arg12 end vfs_write|arg12" \
 	"start vfs_read end vfs_write inflight 0|inflight" \
 	"start vfs_read end vfs_write inflight 1048577|inflight" \
-	"comm a start vfs_read comm b end vfs_write|both"; do
+	"comm a start vfs_read comm b end vfs_write|both" \
+	"start vfs_read match arg0 end vfs_write|give it at both points" \
+	"start vfs_read match ret end vfs_write match ret|match 'ret'" \
+	"start vfs_read end vfs_write nest inner|nest 'inner'" \
+	"start vfs_read end vfs_write full never|full 'never'"; do
 	dmesg_mark
 	expect "refused: trace bad ${c%|*}" "$(ctl $KS/_control "trace bad ${c%|*}")" EINVAL
 	check "refused: dmesg names ${c#*|}" dmesg_has "${c#*|}"
 done
 expect "refused: key on a function" "$(ctl $KS/_control 'trace vfs_read key task')" EINVAL
+expect "refused: match and nest on a function" \
+	"$(ctl $KS/_control 'trace vfs_read match arg0') $(ctl $KS/_control 'trace vfs_read nest outer')" "EINVAL EINVAL"
 
 expect "remove all (sections)" "$(ctl $KS/_control 'remove all')" ok
 check "rmmod kstats (sections)" rmmod_wait kstats

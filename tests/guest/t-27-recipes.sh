@@ -88,6 +88,28 @@ if modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1
 	expect "biolatency --comm kdio: 25 samples" "$(r_sum $R.out samples)" 25
 	diag "kstats biolatency --comm kdio -d 3, while kdio /dev/nullb0 4096 25:"
 	sed 's/^/#   /' $R.out
+	# --disk: by the whole disk (its part0's dev_t, MAJOR << 20 | MINOR),
+	# also with the queue's iostats off (rq->part is NULL then)
+	if [ -r /sys/kernel/btf/vmlinux ]; then
+		dev=$(cat /sys/block/nullb0/dev)
+		devt=$(( (${dev%:*} << 20) | ${dev#*:} ))
+		for io in 1 0; do
+			echo $io > /sys/block/nullb0/queue/iostats
+			kstats biolatency --disk -d 3 > $R.out 2>&1 &
+			kp=$!
+			if r_wait biolatency; then
+				kdio /dev/nullb0 4096 25
+				cat $KS/biolatency > $R.snap
+			fi
+			wait $kp
+			expect "biolatency --disk, iostats $io: nullb0's 25 reads under its dev_t $dev" \
+				"$(grep "^key $devt " $R.snap)" "key $devt samples 25"
+			expect_match "biolatency --disk, iostats $io: shown by name" "$(cat $R.out)" '^@biolatency\[nullb0\]'
+		done
+		echo 1 > /sys/block/nullb0/queue/iostats
+	else
+		skip "biolatency --disk" "no /sys/kernel/btf/vmlinux here"
+	fi
 else
 	skip "biolatency on null_blk" "no null_blk module in this guest (modprobe null_blk failed)"
 fi
@@ -127,6 +149,35 @@ r_run "lockwait (mkdir races)" lockwait 0 \
 	"for i in 1 2 3 4; do kvalue mkdir /tmp/lw\$i 300 & done; wait" lockwait
 expect_match "lockwait: the histogram header" "$(cat $R.out)" '^# key start task end task$'
 
+# lockwait on real mutex waits: kstats_lifetime.ko's "mutex_wait 5 20",
+# this task waiting 5 times for a mutex a kthread holds for 20 ms: each
+# wait begins twice (spinning, then sleeping) and ends once; the outer
+# begin stays (nest outer), only the same lock's end closes it (match arg0)
+lt_here=$([ -e /sys/module/kstats_lifetime ] && echo yes)
+[ -n "$lt_here" ] || insmod $KB/kstats_lifetime.ko
+kstats lockwait --comm kload -d 4 -v > $R.out 2> $R.err &
+kp=$!
+r_wait lockwait && ctl /sys/kernel/debug/kstats_lifetime/ctl "mutex_wait 5 20" > $R.lt
+wait $kp
+rc=$?
+diag "kstats lockwait --comm kload, 5 mutex waits of 20 ms:"
+grep '^#' $R.out | sed 's/^/#   /'
+expect "lockwait: mutex_wait ran, exit 0, the node removed" \
+	"$(cat $R.lt) $rc $(r_gone lockwait && echo gone)" "ok 0 gone"
+expect_match "lockwait: the kernel line pairs by the lock, nest outer" "$(cat $R.err)" \
+	' match arg0 .* match arg0 .*nest outer'
+n=$(r_sum $R.out samples)
+nested=$(field $R.out inflight nested)
+# PREEMPT_RT's mutex is an rt_mutex, whose wait begins once
+want_nested=5
+! uname -v | grep -q PREEMPT_RT || want_nested=0
+expect "lockwait: each of the 5 waits counted once, its second begin nested (samples $n, nested $nested, at least $want_nested)" \
+	"$([ "${n:-0}" -ge 5 ] && [ "$n" -le 6 ] && [ "${nested:-0}" -ge $want_nested ] && echo yes)" yes
+expect "lockwait: the waits lasted their 20 ms (p50 $(r_sum $R.out p50) ns)" \
+	"$([ "$(r_sum $R.out p50)" -ge 20000000 ] && echo yes)" yes
+expect "lockwait: nothing missed" "$(field $R.out name missed)" 0
+[ -n "$lt_here" ] || rmmod_wait kstats_lifetime
+
 # runqlat --pid: the woken process, through BTF (p->tgid, next->tgid); 10 ms
 # sleeps, for each to sleep (see offcpu above)
 if [ -r /sys/kernel/btf/vmlinux ]; then
@@ -144,6 +195,23 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	expect "runqlat --pid: kvalue's 50 wakeups and its start (got $n)" \
 		"$([ "${n:-0}" -ge 50 ] && [ "$n" -le 60 ] && echo yes)" yes
 	rm -f $pid_file
+	# --by pid: keyed by the woken process, not by its waker (the timer
+	# interrupt's current task, mostly the idle task: pid 0)
+	kvalue -p $pid_file sleep 10000 50 &
+	vp=$!
+	while [ ! -s $pid_file ]; do sleep 0.1; done
+	kstats runqlat --by pid -d 3 > $R.out 2>&1 &
+	kp=$!
+	if r_wait runqlat; then
+		kill -USR1 $vp
+		wait $vp
+		cat $KS/runqlat > $R.snap
+	fi
+	wait $kp
+	n=$(awk -v k="$vp" '$1 == "key" && $2 == k { print $4 }' $R.snap)
+	expect "runqlat --by pid: kvalue's 50 wakeups and its start under its own pid $vp (got $n)" \
+		"$([ "${n:-0}" -ge 50 ] && [ "$n" -le 60 ] && echo yes)" yes
+	rm -f $pid_file
 else
 	skip "runqlat --pid" "no /sys/kernel/btf/vmlinux"
 fi
@@ -153,6 +221,8 @@ kstats softirq --pid 1 -d 1 > $R.out 2>&1
 expect "softirq --pid: refused, exit 2" "$? $(grep -c 'belongs to no task' $R.out)" "2 1"
 kstats runqlat --comm sh -d 1 > $R.out 2>&1
 expect "runqlat --comm: refused with the reason" "$? $(grep -c 'use --pid or --tid' $R.out)" "2 1"
+kstats runqlat --by comm -d 1 > $R.out 2>&1
+expect "runqlat --by comm: refused (the waker's comm)" "$? $(grep -c 'current at neither point' $R.out)" "2 1"
 kstats syscall no_such_call -d 1 > $R.out 2>&1
 expect "syscall NAME unknown: refused" "$? $(grep -c 'no such system call' $R.out)" "2 1"
 

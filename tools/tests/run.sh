@@ -545,15 +545,15 @@ end_if=""; [ "$(uname -m)" = x86_64 ] && end_if=" if arg0+120:8 == $nr"
 rcp "syscall clock_nanosleep --comm: the caller at both points" \
 	"trace syscall_clock_nanosleep start tp:raw_syscalls:sys_enter key task comm kvalue cpu 0 if arg1 == $nr end tp:raw_syscalls:sys_exit key task comm kvalue$end_if inflight 16384" \
 	syscall clock_nanosleep --comm kvalue --cpu 0
-rcp "lockwait --tid" "trace lockwait start tp:lock:contention_begin key task tid 7 end tp:lock:contention_end key task tid 7" lockwait --tid 7
+rcp "lockwait --tid" "trace lockwait start tp:lock:contention_begin key task match arg0 tid 7 end tp:lock:contention_end key task match arg0 tid 7 nest outer" lockwait --tid 7
 rcp "softirq --cpu: both points, by vector" "trace softirq start tp:irq:softirq_entry key cpu cpu 3 by arg0 end tp:irq:softirq_exit key cpu cpu 3" softirq --cpu 3
 rcp "softirq" "trace softirq start tp:irq:softirq_entry key cpu by arg0 end tp:irq:softirq_exit key cpu" softirq
 rcp "hardirq: by IRQ" "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 end tp:irq:irq_handler_exit key cpu" hardirq
 rcp "hardirq --max-keys" "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 max 16 end tp:irq:irq_handler_exit key cpu" hardirq --max-keys 16
-rcp "offcpu --by pid --max-keys" "trace offcpu start tp:sched:sched_switch key arg1 by pid max 100 end tp:sched:sched_switch key arg2 inflight 16384" offcpu --by pid --max-keys 100
-rcp "lockwait --by comm: among the start's options" "trace lockwait start tp:lock:contention_begin key task tid 7 by comm end tp:lock:contention_end key task tid 7" lockwait --tid 7 --by comm
+rcp "offcpu --by pid --max-keys" "trace offcpu start tp:sched:sched_switch key arg1 by pid max 100 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --by pid --max-keys 100
+rcp "lockwait --by comm: among the start's options" "trace lockwait start tp:lock:contention_begin key task match arg0 tid 7 by comm end tp:lock:contention_end key task match arg0 tid 7 nest outer" lockwait --tid 7 --by comm
 rcp "offcpu --pid: the task switched out" \
-	"trace offcpu start tp:sched:sched_switch key arg1 pid 5 end tp:sched:sched_switch key arg2 inflight 16384" offcpu --pid 5
+	"trace offcpu start tp:sched:sched_switch key arg1 pid 5 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --pid 5
 # rcp_refused NAME MESSAGE ARGS...: exit 2, MESSAGE on stderr, nothing written
 rcp_refused() {
 	local n=$1 want=$2; shift 2
@@ -565,6 +565,9 @@ rcp_refused() {
 rcp_refused "softirq --pid" "softirq --pid: a softirq belongs to no task" softirq --pid 1
 rcp_refused "hardirq --comm" "hardirq --comm: a hardirq belongs to no task" hardirq --comm sh
 rcp_refused "runqlat --comm" "runqlat --comm: the woken task is current at neither point.*use --pid or --tid" runqlat --comm sh
+rcp_refused "runqlat --by comm: the waker's" "runqlat --by comm: the woken task is current at neither point" runqlat --by comm
+rcp_refused "runqlat --by cpu: the waker's CPU at the start" "runqlat --by cpu: a family's key is taken at the start, and the cpu there is not the CPU the task was switched in on" runqlat --by cpu
+rcp_refused "softirq --by pid: no task" "softirq --by pid: a softirq belongs to no task" softirq --by pid
 rcp_refused "syscall: unknown NAME" "syscall 'nosuch': no such system call" syscall nosuch
 rcp_refused "syscall: two NAMEs" "syscall takes at most one system call NAME" syscall read write
 rcp_refused "runqlat: an argument" "runqlat takes no argument" runqlat x
@@ -602,19 +605,27 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 		eval "off_$f='$off'"
 	done
 	[ "$off_pid" != "$off_tgid" ] && [ -n "$off_pid" ] && ok "runqlat: --tids keys by pid, --pids by tgid ($off_pid, $off_tgid)" || bad "runqlat pid/tgid offsets" "$off_pid $off_tgid"
+	# --by pid and --by tid: the woken task's too, not the waker's
+	for a in pid:tgid tid:pid; do
+		: > "$T/tr/_control"
+		rc 0 "runqlat --by ${a%:*} with this machine's BTF" $K --root "$T/tr" runqlat --by ${a%:*} -d 0.01 -v
+		off=$(grep -oE 'by arg0\+[0-9]+:s4' "$T/tr/_control" | head -1)
+		[ -n "$off" ] && [ "$off" = "$(eval echo \$off_${a#*:})" ] &&
+			ok "runqlat --by ${a%:*}: by the woken task's ${a#*:} ($off)" || bad "runqlat --by ${a%:*}" "$(cat "$T/tr/_control")"
+	done
 	: > "$T/tr/_control"
 	rc 0 "biolatency --disk with this machine's BTF" $K --root "$T/tr" biolatency --disk -d 0.01 -v
-	grep -qE '^trace biolatency start tp:block:block_rq_issue key arg0 by arg0\+[0-9]+:8\+[0-9]+:4 end tp:block:block_rq_complete key arg0$' "$T/tr/_control" &&
-		ok "biolatency --disk: by rq->part->bd_dev at the issue" || bad "biolatency --disk" "$(cat "$T/tr/_control")"
+	grep -qE '^trace biolatency start tp:block:block_rq_issue key arg0 by arg0\+[0-9]+:8\+[0-9]+:8\+[0-9]+:8\+[0-9]+:4 end tp:block:block_rq_complete key arg0$' "$T/tr/_control" &&
+		ok "biolatency --disk: by rq->q->disk->part0->bd_dev at the issue" || bad "biolatency --disk" "$(cat "$T/tr/_control")"
 	: > "$T/tr/_control"
 	rc 0 "biolatency -D --max-keys 8" $K --root "$T/tr" biolatency -D --max-keys 8 -d 0.01 -v
-	grep -qE ' by arg0\+[0-9]+:8\+[0-9]+:4 max 8 end ' "$T/tr/_control" && ok "biolatency -D --max-keys 8" || bad "biolatency -D" "$(cat "$T/tr/_control")"
+	grep -qE ' by arg0\+[0-9]+:8\+[0-9]+:8\+[0-9]+:8\+[0-9]+:4 max 8 end ' "$T/tr/_control" && ok "biolatency -D --max-keys 8" || bad "biolatency -D" "$(cat "$T/tr/_control")"
 else
 	skip "runqlat --pid with this machine's BTF" "/sys/kernel/btf/vmlinux not readable"
 fi
 rcp "runqlat --pid N is still the filter" "trace runqlat start tp:sched:sched_wakeup key arg0 end tp:sched:sched_switch key arg2 cpu 1" runqlat --cpu 1
 KSTATS_BTF=$T/nobtf rcp_refused "runqlat --pids without BTF" "runqlat --pids needs p->tgid of tp:sched:sched_wakeup" runqlat --pids
-KSTATS_BTF=$T/nobtf rcp_refused "biolatency --disk without BTF" "biolatency --disk needs rq->part->bd_dev of tp:block:block_rq_issue" biolatency --disk
+KSTATS_BTF=$T/nobtf rcp_refused "biolatency --disk without BTF" "biolatency --disk needs rq->q->disk->part0->bd_dev of tp:block:block_rq_issue" biolatency --disk
 
 echo "# families: show, --top, JSON, Prometheus, names of keys (synthetic family_*.txt)"
 FC=$S/family_comm.txt
