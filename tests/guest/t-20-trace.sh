@@ -84,8 +84,8 @@ done
 expect "section: end with no start" \
 	"$(ctl $KS/_control "trace orphan start $NOTCALLED end $SYM")" ok
 kload getppid 500
-expect "unpaired ends are counted as missed, not recorded" \
-	"$(field $KS/orphan name samples) $(field $KS/orphan name missed)" "0 500"
+expect "unpaired ends are counted as unmatched, not recorded nor missed (no sample was lost)" \
+	"$(field $KS/orphan name samples) $(field $KS/orphan name missed) $(field $KS/orphan inflight unmatched)" "0 0 500"
 expect "section header" "$(field $KS/orphan source mechanism) $(field $KS/orphan source end)" "section $SYM"
 
 expect "section named with name" \
