@@ -315,12 +315,16 @@ static int lt_mutex_wait(const char *arg)
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		reinit_completion(&lt_held);
-		t = kthread_run(lt_holder, (void *)(unsigned long)ms,
-				"kstats_lt_hold");
+		t = kthread_create(lt_holder, (void *)(unsigned long)ms,
+				   "kstats_lt_hold");
 		if (IS_ERR(t))
 			return PTR_ERR(t);
-		/* the thread is waited for: no rmmod under its last return */
+		/*
+		 * held before it runs, and stopped: its task_struct outlives
+		 * its exit, and no rmmod comes under its last return
+		 */
 		get_task_struct(t);
+		wake_up_process(t);
 		wait_for_completion(&lt_held);
 		mutex_lock(&lt_wait_mutex);
 		mutex_unlock(&lt_wait_mutex);
