@@ -269,6 +269,18 @@ static int kstats_parse_key(const char *val, struct kstats_key *k)
 	return kstats_parse_value(val, &k->v);
 }
 
+/* "@key @yes|@no": *@flag is whether @val is @yes; -EINVAL for another. */
+static int kstats_parse_either(const char *key, const char *val,
+			       const char *yes, const char *no, bool *flag)
+{
+	*flag = !strcasecmp(val, yes);
+	if (*flag || !strcasecmp(val, no))
+		return 0;
+	pr_warn_ratelimited("_control: %s '%s': use %s or %s\n", key, val, yes,
+			    no);
+	return -EINVAL;
+}
+
 /*
  * A value, key or filter option @key of a trace command, with its word
  * @val, for the point @pt (-1 before "start", 0 for the start, 1 for the
@@ -309,23 +321,13 @@ static int kstats_parse_point_option(const char *key, const char *val,
 	}
 	if (!strcasecmp(key, "nest")) {
 		cmd->nest_set = true;
-		if (!strcasecmp(val, "outer") || !strcasecmp(val, "replace")) {
-			cmd->nest_outer = !strcasecmp(val, "outer");
-			return 0;
-		}
-		pr_warn_ratelimited("_control: nest '%s': use outer or replace\n",
-				    val);
-		return -EINVAL;
+		return kstats_parse_either(key, val, "outer", "replace",
+					   &cmd->nest_outer);
 	}
 	if (!strcasecmp(key, "full")) {
 		cmd->full_set = true;
-		if (!strcasecmp(val, "refuse") || !strcasecmp(val, "evict")) {
-			cmd->full_refuse = !strcasecmp(val, "refuse");
-			return 0;
-		}
-		pr_warn_ratelimited("_control: full '%s': use refuse or evict\n",
-				    val);
-		return -EINVAL;
+		return kstats_parse_either(key, val, "refuse", "evict",
+					   &cmd->full_refuse);
 	}
 	if (!strcasecmp(key, "inflight")) {
 		if (kstrtou32(val, 0, &cmd->inflight) || !cmd->inflight ||
