@@ -283,14 +283,14 @@ static int kstats_parse_either(const char *key, const char *val,
 
 /*
  * A value, key or filter option @key of a trace command, with its word
- * @val, for the point @pt (-1 before "start", 0 for the start, 1 for the
- * end).  Return: 1 if @key is none of them, 0 or -EINVAL.
+ * @val, for the point @pt (-1 before "start", else its index in
+ * cmd->point).  Return: 1 if @key is none of them, 0 or -EINVAL.
  */
 static int kstats_parse_point_option(const char *key, const char *val,
 				     int pt, struct kstats_cmd *cmd)
 {
 	struct kstats_filter *f = pt < 0 ? &cmd->filter : &cmd->point[pt].filter;
-	int err;
+	int err, i;
 
 	if (!strcasecmp(key, "value"))
 		return kstats_parse_value(val, &cmd->value);
@@ -298,7 +298,8 @@ static int kstats_parse_point_option(const char *key, const char *val,
 		if (pt >= 0)
 			return kstats_parse_key(val, &cmd->point[pt].key);
 		err = kstats_parse_key(val, &cmd->point[0].key);
-		cmd->point[1].key = cmd->point[0].key;
+		for (i = 1; i < KSTATS_SECTION_POINTS; i++)
+			cmd->point[i].key = cmd->point[0].key;
 		cmd->key_set = true;
 		return err;
 	}
@@ -312,9 +313,9 @@ static int kstats_parse_point_option(const char *key, const char *val,
 		}
 		err = kstats_parse_value(val, &o->match);
 		o->has_match = !err;
-		if (pt < 0) {
-			cmd->point[1].match = o->match;
-			cmd->point[1].has_match = o->has_match;
+		for (i = 1; pt < 0 && i < KSTATS_SECTION_POINTS; i++) {
+			cmd->point[i].match = o->match;
+			cmd->point[i].has_match = o->has_match;
 		}
 		cmd->match_set = true;
 		return err;
@@ -374,8 +375,32 @@ static bool kstats_next_is_max(char **rest)
 }
 
 /*
+ * "by V" after a further start @pt of a section: the value its family key
+ * is there (the node's by, written at the first start, is a value too).
+ */
+static int kstats_parse_more_by(const char *key, int pt,
+				struct kstats_cmd *cmd)
+{
+	struct kstats_by *b = &cmd->point[pt].by;
+
+	if (cmd->by.kind != KSTATS_BY_VALUE || b->kind != KSTATS_BY_NONE) {
+		pr_warn_ratelimited("_control: by %s: a further start takes one by, a value, and only after a value by at the first start\n",
+				    key);
+		return -EINVAL;
+	}
+	if (strncmp(key, "arg", 3) || kstats_parse_value(key, &b->v)) {
+		pr_warn_ratelimited("_control: by %s: a further start's key is argN with dereferences\n",
+				    key);
+		return -EINVAL;
+	}
+	b->kind = KSTATS_BY_VALUE;
+	return 0;
+}
+
+/*
  * "by comm|pid|tid|cpu|ret|argN... [max N]": one histogram per key, at
- * most N keys.  The key of a section is taken at its start.
+ * most N keys.  The key of a section is taken at its start; a further
+ * start names its own value (kstats_parse_more_by()).
  */
 static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 {
@@ -386,11 +411,13 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 		pr_warn_ratelimited("_control: by needs a key: comm, pid, tid, cpu, ret or argN with dereferences\n");
 		return -EINVAL;
 	}
-	if (pt > 0) {
+	if (pt == KSTATS_POINT_END) {
 		pr_warn_ratelimited("_control: by %s: write it with the start point's options: a section's key is taken at its start\n",
 				    key);
 		return -EINVAL;
 	}
+	if (pt > KSTATS_POINT_END)
+		return kstats_parse_more_by(key, pt, cmd);
 	if (cmd->by.kind != KSTATS_BY_NONE) {
 		pr_warn_ratelimited("_control: by %s: one by per node\n", key);
 		return -EINVAL;
@@ -419,6 +446,26 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * "start POINT": the first start, or a further one (before the end, at most
+ * KSTATS_SECTION_STARTS).  Return: its index in cmd->point, or -EINVAL.
+ */
+static int kstats_parse_start(const char *val, struct kstats_cmd *cmd)
+{
+	if (!cmd->start) {
+		cmd->start = val;
+		return KSTATS_POINT_START;
+	}
+	if (cmd->end || cmd->nr_more == ARRAY_SIZE(cmd->more)) {
+		pr_warn_ratelimited("_control: start %s: %s\n", val, cmd->end ?
+				    "a section's starts come before its end" :
+				    "a section has at most 3 starts");
+		return -EINVAL;
+	}
+	cmd->more[cmd->nr_more] = val;
+	return KSTATS_POINT_END + 1 + cmd->nr_more++;
 }
 
 /* Parse "keyword value" options after the first words of a command. */
@@ -480,11 +527,17 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 		} else if (trace && !strcasecmp(key, "name")) {
 			cmd->cfg.name = val;
 		} else if (trace && !strcasecmp(key, "start")) {
-			cmd->start = val;
-			pt = 0;
+			pt = kstats_parse_start(val, cmd);
+			if (pt < 0)
+				return pt;
 		} else if (trace && !strcasecmp(key, "end")) {
+			if (cmd->end) {
+				pr_warn_ratelimited("_control: end %s: a section has one end\n",
+						    val);
+				return -EINVAL;
+			}
 			cmd->end = val;
-			pt = 1;
+			pt = KSTATS_POINT_END;
 		} else if (trace && !strcasecmp(key, "mech")) {
 			cmd->mech = val;
 		} else if (trace && !strcasecmp(key, "maxactive")) {
@@ -510,9 +563,9 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
  */
 static int kstats_check_section(struct kstats_cmd *cmd, const char *arg)
 {
-	int i;
+	unsigned int i, n = KSTATS_POINT_END + 1 + cmd->nr_more;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < n; i++) {
 		struct kstats_filter *f = &cmd->point[i].filter;
 
 		if (kstats_filter_uses_ret(f)) {
@@ -529,10 +582,18 @@ static int kstats_check_section(struct kstats_cmd *cmd, const char *arg)
 		}
 		*f = cmd->filter;
 	}
-	if (cmd->point[0].has_match != cmd->point[1].has_match) {
-		pr_warn_ratelimited("_control: trace %s: match is what the start and the end agree on: give it at both points\n",
-				    arg);
-		return -EINVAL;
+	for (i = 1; i < n; i++) {
+		if (cmd->point[0].has_match != cmd->point[i].has_match) {
+			pr_warn_ratelimited("_control: trace %s: match is what the start and the end agree on: give it at both points (each start and the end)\n",
+					    arg);
+			return -EINVAL;
+		}
+		if (i > KSTATS_POINT_END && cmd->by.kind == KSTATS_BY_VALUE &&
+		    cmd->point[i].by.kind != KSTATS_BY_VALUE) {
+			pr_warn_ratelimited("_control: trace %s: start %s: a value by is read at each start: give this one its own by V\n",
+					    arg, cmd->more[i - KSTATS_POINT_END - 1]);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -629,6 +690,7 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  *	trace FUNC [bits B] [clock C] [name NAME] [maxactive N]
  *		[mech direct|fprobe|kretprobe] [gap] [value V] [FILTER...] [BY]
  *	trace NAME start POINT [key K] [match V] [BY] [FILTER...]
+ *		[start POINT [key K] [match V] [by V] [FILTER...]]...
  *		end POINT [key K] [match V] [FILTER...] [inflight N]
  *		[nest outer|replace] [full evict|refuse] [bits B] [clock C]
  *		[name NAME]
@@ -644,7 +706,9 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  * trace node's clock is ktime, local or tsc (none records no time), except
  * with a value, which makes it none; gap is for functions without filters;
  * ret for functions only; a section's filters are checked at both its
- * points.
+ * points.  A section has up to KSTATS_SECTION_STARTS starts, any of which
+ * its end pairs with; with a value BY, each further start names its own.
+ * Options written before the first start hold at every point.
  *
  * Context: any (no allocation, no lock).
  * Return: 0, or -EINVAL with one ratelimited line in the kernel log
@@ -653,12 +717,13 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
 int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 {
 	char *rest = strim(buf), *verb, *arg;
+	int i;
 
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->cfg.frac_bits = KSTATS_DEFAULT_FRAC_BITS;
 	kstats_filter_init(&cmd->filter);
-	kstats_filter_init(&cmd->point[0].filter);
-	kstats_filter_init(&cmd->point[1].filter);
+	for (i = 0; i < KSTATS_SECTION_POINTS; i++)
+		kstats_filter_init(&cmd->point[i].filter);
 	verb = strsep(&rest, " \t\n");
 	arg = kstats_next_token(&rest);
 	if (!*verb) {

@@ -11,7 +11,18 @@
 #include "kstats_point.h"
 
 /* Longest command accepted by a write to a kstats file. */
-#define KSTATS_CMD_MAX		256
+#define KSTATS_CMD_MAX		512
+
+/*
+ * A section's points in struct kstats_cmd.point: its first start, its
+ * end, then its further starts (up to KSTATS_SECTION_STARTS in all: a
+ * task enters the run queue at a wakeup, at its first wakeup, or when
+ * preempted).
+ */
+#define KSTATS_SECTION_STARTS	3
+#define KSTATS_POINT_START	0
+#define KSTATS_POINT_END	1
+#define KSTATS_SECTION_POINTS	(KSTATS_SECTION_STARTS + 1)
 
 /* The control commands, parsed (see kstats_parse_command()). */
 enum kstats_cmd_op {
@@ -33,8 +44,10 @@ enum kstats_node_op {
  * @op: what to do
  * @cfg: name, bits and clock for new and trace
  * @target: the function traced, or NULL
- * @start: the start point of a section, or NULL
+ * @start: the (first) start point of a section, or NULL
  * @end: the end point of a section, or NULL
+ * @more: a section's further start points, @nr_more of them
+ * @nr_more: how many
  * @mech: "fprobe" or "kretprobe" to choose the mechanism, or NULL
  * @maxactive: kretprobe instances, 0 for the default
  * @gap: also record the time between calls
@@ -42,9 +55,10 @@ enum kstats_node_op {
  * @value: what a trace node records instead of a duration, if anything
  * @filter: whom and what a trace node counts; for a section, the filters
  *	written before "start", which apply to both points
- * @point: a section's start ([0]) and end ([1]): the key and filters
- *	written after each
- * @key_set: a key was written before "start", for both points
+ * @point: a section's start (KSTATS_POINT_START), end (KSTATS_POINT_END)
+ *	and further starts (from 2 on): the key and filters written after
+ *	each
+ * @key_set: a key was written before "start", for every point
  * @match_set: "match" was written
  * @nest_set: "nest" was written
  * @nest_outer: "nest outer": a section's start whose key is in flight
@@ -65,13 +79,15 @@ struct kstats_cmd {
 	const char *target;
 	const char *start;
 	const char *end;
+	const char *more[KSTATS_SECTION_STARTS - 1];
+	unsigned int nr_more;
 	const char *mech;
 	unsigned int maxactive;
 	bool gap;
 	bool clock_set;
 	struct kstats_value value;
 	struct kstats_filter filter;
-	struct kstats_point_opts point[2];
+	struct kstats_point_opts point[KSTATS_SECTION_POINTS];
 	bool key_set;
 	bool match_set;
 	bool nest_set;

@@ -440,16 +440,19 @@ static ssize_t kstats_control_write(struct file *file,
 				    const char __user *ubuf, size_t count,
 				    loff_t *ppos)
 {
-	struct kstats_cmd cmd;
+	struct kstats_cmd *cmd;
 	char *buf;
 	int err;
 
 	buf = kstats_copy_cmd(ubuf, count, "_control");
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	err = kstats_parse_command(buf, &cmd);
+	/* A section's four points of options: too much for the stack. */
+	cmd = kmalloc(sizeof(*cmd), GFP_KERNEL);
+	err = cmd ? kstats_parse_command(buf, cmd) : -ENOMEM;
 	if (!err)
-		err = kstats_control_execute(&cmd);
+		err = kstats_control_execute(cmd);
+	kfree(cmd);
 	kfree(buf);
 	return err ? err : count;
 }

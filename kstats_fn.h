@@ -192,17 +192,26 @@ static __always_inline notrace void kstats_fn_exit(struct kstats_fn *fn,
 }
 
 /*
- * The family index of this event's key: "other" for a key that cannot be
- * read, so that its sample still counts in the total and in some key.
+ * The family index of this event's key @by in @ks: "other" for a key that
+ * cannot be read, so that its sample still counts in the total and in
+ * some key.
  */
-static __always_inline notrace u32 kstats_fn_family_key(struct kstats_fn *fn,
+static __always_inline notrace u32 kstats_family_key_by(struct kstats *ks,
+							const struct kstats_by *by,
 							const struct kstats_args *a)
 {
 	u64 key[2];
 
-	if (!kstats_by_fetch(&fn->by, a, key))
-		return fn->ks->family->max;
-	return kstats_family_index(fn->ks->family, key);
+	if (!kstats_by_fetch(by, a, key))
+		return ks->family->max;
+	return kstats_family_index(ks->family, key);
+}
+
+/* The family index of this event's key, by the node's own key. */
+static __always_inline notrace u32 kstats_fn_family_key(struct kstats_fn *fn,
+							const struct kstats_args *a)
+{
+	return kstats_family_key_by(fn->ks, &fn->by, a);
 }
 
 /*

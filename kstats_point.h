@@ -179,12 +179,15 @@ struct kstats_by {
  *	besides the key ("match V": the lock a wait is for)
  * @has_match: "match V" was given
  * @filter: its filters
+ * @by: a further start's own family key (a value: the task a wakeup
+ *	names is not the one a switch names), KSTATS_BY_NONE for the node's
  */
 struct kstats_point_opts {
 	struct kstats_key key;
 	struct kstats_value match;
 	bool has_match;
 	struct kstats_filter filter;
+	struct kstats_by by;
 };
 
 /**

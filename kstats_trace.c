@@ -81,11 +81,16 @@ struct kstats_mark {
 	u64 ts;
 };
 
+struct kstats_trace;
+
 /*
- * One end of a section: a kprobe or a tracepoint.  A tracepoint's trace
- * event file is held (@file), which pins the module that owns it.
+ * One point of a node: a section's start or end, the tracepoint of
+ * inter-arrivals, or of exiting tasks; a kprobe or a tracepoint, whose
+ * handlers find their node through @t.  A tracepoint's trace event file
+ * is held (@file), which pins the module that owns it.
  */
 struct kstats_point {
+	struct kstats_trace *t;
 	char spec[KSTATS_SPEC_MAX + 1];
 	struct kprobe kp;
 	struct tracepoint *tp;
@@ -105,6 +110,8 @@ struct kstats_point {
  * @ops: the mechanism that times a function, or NULL for other nodes
  * @start: start point of a section, or the tracepoint of inter-arrivals
  * @end: end point of a section
+ * @more: a section's further start points, @nr_more of them
+ * @nr_more: how many
  * @exit: the tracepoint of exiting tasks, whose starts a section drops
  * @free: the tracepoint of freed tasks, whose starts a section drops
  *	too: a dead task's last switch out comes after its exit, and its
@@ -126,6 +133,8 @@ struct kstats_trace {
 	const struct kstats_mech_ops *ops;
 	struct kstats_point start;
 	struct kstats_point end;
+	struct kstats_point more[KSTATS_SECTION_STARTS - 1];
+	unsigned int nr_more;
 	struct kstats_point exit;
 	struct kstats_point free;
 	struct kstats_pair pair;
@@ -178,17 +187,23 @@ static __always_inline notrace bool kstats_point_key(struct kstats_trace *t,
 	return false;
 }
 
-static notrace void kstats_section_start(struct kstats_trace *t,
+/*
+ * A start of a section (any of them): a further start reads its own
+ * family key, the first the node's.
+ */
+static notrace void kstats_section_start(struct kstats_point *p,
 					 const struct kstats_args *a)
 {
+	struct kstats_trace *t = p->t;
 	u64 now = kstats_now(t->fn.ks), key, match;
 	u32 fam = 0;
 
-	if (!kstats_point_key(t, &t->start, a, &key, &match))
+	if (!kstats_point_key(t, p, a, &key, &match))
 		return;
 	/* A family's key is the start's, carried to the end. */
 	if (t->fn.ks->family)
-		fam = kstats_fn_family_key(&t->fn, a);
+		fam = kstats_family_key_by(t->fn.ks, p->opts.by.kind ?
+					   &p->opts.by : &t->fn.by, a);
 	if (!kstats_pair_start(&t->pair, key, match, now,
 			       raw_smp_processor_id(), fam))
 		kstats_record_missed(t->fn.ks);	/* full, and refusing */
@@ -202,14 +217,15 @@ NOKPROBE_SYMBOL(kstats_section_start);
  * backwards are counted as missed; an end with no start in flight is no
  * sample lost: the table counts it as unmatched.
  */
-static notrace void kstats_section_end(struct kstats_trace *t,
+static notrace void kstats_section_end(struct kstats_point *p,
 				       const struct kstats_args *a)
 {
+	struct kstats_trace *t = p->t;
 	struct kstats *ks = t->fn.ks;
 	u64 now = kstats_now(ks), key, match, ts;
 	u32 cpu, fam;
 
-	if (!kstats_point_key(t, &t->end, a, &key, &match))
+	if (!kstats_point_key(t, p, a, &key, &match))
 		return;
 	if (!kstats_pair_end(&t->pair, key, match, &ts, &cpu, &fam))
 		return;
@@ -266,8 +282,7 @@ static notrace int kstats_kprobe_start(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kstats_args a = { .regs = regs };
 
-	kstats_section_start(container_of(kp, struct kstats_trace, start.kp),
-			     &a);
+	kstats_section_start(container_of(kp, struct kstats_point, kp), &a);
 	return 0;
 }
 
@@ -277,7 +292,7 @@ static notrace int kstats_kprobe_end(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct kstats_args a = { .regs = regs };
 
-	kstats_section_end(container_of(kp, struct kstats_trace, end.kp), &a);
+	kstats_section_end(container_of(kp, struct kstats_point, kp), &a);
 	return 0;
 }
 
@@ -285,7 +300,7 @@ NOKPROBE_SYMBOL(kstats_kprobe_end);
 
 /*
  * Tracepoint probes are called with the tracepoint's arguments after
- * @data; the plain ones ignore them, which the x86-64 and arm64 calling
+ * @data, their point; the plain ones ignore them, which the x86-64 and arm64 calling
  * conventions allow (kernels with CONFIG_CFI_CLANG would refuse the call).
  */
 static notrace void kstats_tp_start(void *data)
@@ -301,14 +316,16 @@ static notrace void kstats_tp_end(void *data)
 /* A task exits, or is freed: the starts it keys will never end. */
 static notrace void kstats_tp_exit(void *data, struct task_struct *p)
 {
-	struct kstats_trace *t = data;
+	struct kstats_point *pt = data;
 
-	kstats_pair_forget(&t->pair, (unsigned long)p);
+	kstats_pair_forget(&pt->t->pair, (unsigned long)p);
 }
 
 static notrace void kstats_tp_arrival(void *data)
 {
-	kstats_arrival(data, 0);
+	struct kstats_point *p = data;
+
+	kstats_arrival(p->t, 0);
 }
 
 /*
@@ -346,7 +363,8 @@ static notrace void kstats_tp_rich_arrival(void *data, KSTATS_TP_PARAMS)
 {
 	const unsigned long args[KSTATS_MAX_ARGS] = KSTATS_TP_ARGS;
 	struct kstats_args a = { .tp = args };
-	struct kstats_trace *t = data;
+	struct kstats_point *p = data;
+	struct kstats_trace *t = p->t;
 	u32 fam = 0;
 	u64 v;
 
@@ -585,6 +603,7 @@ static int kstats_register_point(struct kstats_trace *t,
 	unsigned int off = 0;
 	int err;
 
+	p->t = t;
 	if (strscpy(p->spec, spec, sizeof(p->spec)) < 0) {
 		pr_warn_ratelimited("%s: probe point '%.32s...' longer than %d characters\n",
 				    name, spec, KSTATS_SPEC_MAX);
@@ -610,7 +629,7 @@ static int kstats_register_point(struct kstats_trace *t,
 		err = kstats_find_tracepoint(p, name, group, ev);
 		if (err)
 			return err;
-		err = tracepoint_probe_register(p->tp, tp_fn, t);
+		err = tracepoint_probe_register(p->tp, tp_fn, p);
 		p->tp_fn = tp_fn;
 		if (err) {
 			pr_warn_ratelimited("%s: cannot attach to tracepoint '%s' (%d)\n",
@@ -659,12 +678,12 @@ static void kstats_put_point(struct kstats_point *p)
 	p->file = NULL;
 }
 
-static void kstats_unregister_point(struct kstats_point *p, void *data)
+static void kstats_unregister_point(struct kstats_point *p)
 {
 	if (!p->registered)
 		return;
 	if (p->tp)
-		tracepoint_probe_unregister(p->tp, p->tp_fn, data);
+		tracepoint_probe_unregister(p->tp, p->tp_fn, p);
 	else
 		unregister_kprobe(&p->kp);
 	p->registered = false;
@@ -673,20 +692,23 @@ static void kstats_unregister_point(struct kstats_point *p, void *data)
 /* Stop every probe of @t and wait for the handlers in flight. */
 static void kstats_trace_unregister(struct kstats_trace *t)
 {
-	bool tps = t->start.tp || t->end.tp || t->exit.tp || t->free.tp;
+	struct kstats_point *pts[] = {
+		&t->start, &t->end, &t->more[0], &t->more[1], &t->exit, &t->free
+	};
+	bool tps = false;
+	int i;
 
+	BUILD_BUG_ON(ARRAY_SIZE(t->more) != 2);
 	kstats_unregister_function(t);
-	kstats_unregister_point(&t->start, t);
-	kstats_unregister_point(&t->end, t);
-	kstats_unregister_point(&t->exit, t);
-	kstats_unregister_point(&t->free, t);
+	for (i = 0; i < ARRAY_SIZE(pts); i++) {
+		tps |= pts[i]->tp && pts[i]->registered;
+		kstats_unregister_point(pts[i]);
+	}
 	if (tps)
 		tracepoint_synchronize_unregister();
 	/* No handler runs on a module's tracepoint now: let it go. */
-	kstats_put_point(&t->start);
-	kstats_put_point(&t->end);
-	kstats_put_point(&t->exit);
-	kstats_put_point(&t->free);
+	for (i = 0; i < ARRAY_SIZE(pts); i++)
+		kstats_put_point(pts[i]);
 }
 
 /* The probes' own misses since they were registered. */
@@ -696,7 +718,9 @@ static u64 kstats_trace_probe_missed(struct kstats_trace *t)
 		return t->ops->missed(&t->fn);
 	if (t->mech == KSTATS_MECH_SECTION)
 		return READ_ONCE(t->start.kp.nmissed) +
-		       READ_ONCE(t->end.kp.nmissed);
+		       READ_ONCE(t->end.kp.nmissed) +
+		       READ_ONCE(t->more[0].kp.nmissed) +
+		       READ_ONCE(t->more[1].kp.nmissed);
 	return 0;
 }
 
@@ -719,6 +743,27 @@ static void kstats_trace_reset(struct kstats *ks)
 	WRITE_ONCE(t->missed_base, kstats_trace_probe_missed(t));
 	if (t->mech == KSTATS_MECH_SECTION)
 		kstats_pair_reset_counts(&t->pair);
+}
+
+/* A further start: "# also start SPEC key K [match V] [by V] [filter F]". */
+static void kstats_more_show(const struct kstats_point *p, struct seq_file *m,
+			     char *buf, size_t size)
+{
+	kstats_key_format(&p->opts.key, buf, size);
+	seq_printf(m, "# also start %s key %s", p->spec, buf);
+	if (p->opts.has_match) {
+		kstats_value_format(&p->opts.match, buf, size);
+		seq_printf(m, " match %s", buf);
+	}
+	if (p->opts.by.kind != KSTATS_BY_NONE) {
+		kstats_by_format(&p->opts.by, buf, size);
+		seq_printf(m, " by %s", buf);
+	}
+	if (!kstats_filter_is_empty(&p->opts.filter)) {
+		kstats_filter_format(&p->opts.filter, buf, size);
+		seq_printf(m, " filter %s", buf);
+	}
+	seq_putc(m, '\n');
 }
 
 /* A section's keys, per-point filters and starts in flight. */
@@ -746,6 +791,8 @@ static void kstats_section_show(struct kstats_trace *t, struct seq_file *m,
 		kstats_filter_format(&pts[i]->opts.filter, buf, size);
 		seq_printf(m, "# filter %s %s\n", which[i], buf);
 	}
+	for (i = 0; i < t->nr_more; i++)
+		kstats_more_show(&t->more[i], m, buf, size);
 	kstats_pair_counts(&t->pair, &c);
 	seq_printf(m, "# inflight max %u pending %llu replaced %llu evicted %llu exited %llu unmatched %llu nested %llu nest %s full %s\n",
 		   t->pair.inflight, kstats_pair_pending(&t->pair), c.replaced,
@@ -878,11 +925,16 @@ out_free:
 /* scnprintf: a long target, start and end are cut, never overrun. */
 static void kstats_trace_origin(struct kstats_cmd *cmd, char *buf, size_t size)
 {
+	unsigned int i;
 	int n = scnprintf(buf, size, "trace %s", cmd->target ? cmd->target : "");
 
-	if (cmd->start)
-		n += scnprintf(buf + n, size - n, "start %s end %s", cmd->start,
-			       cmd->end);
+	if (cmd->start) {
+		n += scnprintf(buf + n, size - n, "start %s", cmd->start);
+		for (i = 0; i < cmd->nr_more; i++)
+			n += scnprintf(buf + n, size - n, " start %s",
+				       cmd->more[i]);
+		n += scnprintf(buf + n, size - n, " end %s", cmd->end);
+	}
 	n += scnprintf(buf + n, size - n, " bits %u clock %s",
 		       cmd->cfg.frac_bits, kstats_clock_name(cmd->cfg.clock));
 	if (cmd->gap)
@@ -915,29 +967,48 @@ static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 	return err;
 }
 
-/* A point of a section needs its arguments for a value key or a filter. */
+/*
+ * A point of a section needs its arguments for a value key, a match, a
+ * filter or a family's value key (read at the starts).
+ */
 static void kstats_section_point(struct kstats_point *p,
-				 const struct kstats_point_opts *opts)
+				 const struct kstats_point_opts *opts,
+				 bool by_value)
 {
 	p->opts = *opts;
 	p->rich = opts->key.kind == KSTATS_KEY_VALUE || opts->has_match ||
-		  !kstats_filter_is_empty(&opts->filter);
+		  !kstats_filter_is_empty(&opts->filter) || by_value;
+}
+
+static int kstats_register_start(struct kstats_trace *t,
+				 struct kstats_point *p, const char *spec)
+{
+	return kstats_register_point(t, p, spec, p->rich ?
+				     (void *)kstats_tp_rich_start :
+				     (void *)kstats_tp_start,
+				     kstats_kprobe_start);
 }
 
 /*
- * A section: its table of starts in flight, the end, then the start (so
- * that no start is held before its end can come), and the tracepoint of
- * exiting tasks, whose starts are dropped.
+ * A section: its table of starts in flight, the end, then the starts (so
+ * that no start is held before its end can come), and the tracepoints of
+ * exiting and freed tasks, whose starts are dropped.
  */
 static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
+	bool by_value = t->fn.by.kind == KSTATS_BY_VALUE;
+	unsigned int i;
 	int err;
 
 	t->mech = KSTATS_MECH_SECTION;
-	kstats_section_point(&t->start, &cmd->point[0]);
-	kstats_section_point(&t->end, &cmd->point[1]);
-	/* A family's value key is read at the start. */
-	t->start.rich |= t->fn.by.kind == KSTATS_BY_VALUE;
+	kstats_section_point(&t->start, &cmd->point[KSTATS_POINT_START],
+			     by_value);
+	kstats_section_point(&t->end, &cmd->point[KSTATS_POINT_END], false);
+	t->nr_more = cmd->nr_more;
+	for (i = 0; i < t->nr_more; i++)
+		kstats_section_point(&t->more[i],
+				     &cmd->point[KSTATS_POINT_END + 1 + i],
+				     by_value);
 	err = kstats_pair_init(&t->pair, cmd->inflight ?: KSTATS_PAIR_DEFAULT,
 			       (cmd->nest_outer ? KSTATS_PAIR_OUTER : 0) |
 			       (cmd->full_refuse ? KSTATS_PAIR_REFUSE : 0));
@@ -948,11 +1019,9 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 						  (void *)kstats_tp_end,
 				    kstats_kprobe_end);
 	if (!err)
-		err = kstats_register_point(t, &t->start, cmd->start,
-					    t->start.rich ?
-					    (void *)kstats_tp_rich_start :
-					    (void *)kstats_tp_start,
-					    kstats_kprobe_start);
+		err = kstats_register_start(t, &t->start, cmd->start);
+	for (i = 0; !err && i < t->nr_more; i++)
+		err = kstats_register_start(t, &t->more[i], cmd->more[i]);
 	if (!err && (kstats_register_point(t, &t->exit,
 					   "tp:sched:sched_process_exit",
 					   kstats_tp_exit, NULL) ||

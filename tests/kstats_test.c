@@ -1241,6 +1241,73 @@ static void kstats_test_section_parse(struct kunit *test)
 				    "'%s'", bad[i]);
 }
 
+/*
+ * A section's further starts: up to three starts before the end, each with
+ * its own key, filters and (with a value by) its own family key; options
+ * before the first start hold at every point.
+ */
+static void kstats_test_section_starts(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"trace s start a start b start c start d end e",
+		"trace s start a end b start c",
+		"trace s start a end b end c",
+		/* a value by is read at each start: each names its own */
+		"trace s start a by arg0 start b end c",
+		/* a further start's by only after a value by at the first */
+		"trace s start a start b by arg1 end c",
+		"trace s start a by pid start b by arg1 end c",
+		"trace s start a by arg0 start b by comm end c",
+		"trace s start a by arg0 start b by arg1 by arg2 end c",
+		/* match at every point or none */
+		"trace s start a match arg0 start b end c match arg0",
+	};
+	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
+	char buf[128];
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	KUNIT_ASSERT_EQ(test,
+			parse(test, "trace rq start tp:s:w key arg0 by arg0+8:s4 "
+			      "start tp:s:n key arg0 by arg0+8:s4 "
+			      "start tp:s:x key arg1 if arg1+24:4 == 0 by arg1+8:s4 "
+			      "end tp:s:x key arg2", cmd), 0);
+	KUNIT_EXPECT_STREQ(test, cmd->start, "tp:s:w");
+	KUNIT_ASSERT_EQ(test, cmd->nr_more, 2U);
+	KUNIT_EXPECT_STREQ(test, cmd->more[0], "tp:s:n");
+	KUNIT_EXPECT_STREQ(test, cmd->more[1], "tp:s:x");
+	KUNIT_EXPECT_STREQ(test, cmd->end, "tp:s:x");
+	kstats_key_format(&cmd->point[KSTATS_POINT_END + 2].key, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "arg1");
+	kstats_key_format(&cmd->point[KSTATS_POINT_END].key, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "arg2");
+	kstats_filter_format(&cmd->point[KSTATS_POINT_END + 2].filter, buf,
+			     sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "if arg1+24:4 == 0");
+	KUNIT_EXPECT_TRUE(test, kstats_filter_is_empty(&cmd->point[KSTATS_POINT_END + 1].filter));
+	kstats_by_format(&cmd->point[KSTATS_POINT_END + 2].by, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "arg1+8:s4");
+	kstats_by_format(&cmd->by, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "arg0+8:s4");
+
+	/* Before the first start: every point's key, match and filters. */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace s key cpu match arg0 comm k "
+				    "start a start b start c end d", cmd), 0);
+	for (i = 0; i < KSTATS_SECTION_POINTS; i++) {
+		KUNIT_EXPECT_EQ(test, cmd->point[i].key.kind, KSTATS_KEY_CPU);
+		KUNIT_EXPECT_TRUE(test, cmd->point[i].has_match);
+		KUNIT_EXPECT_STREQ(test, cmd->point[i].filter.comm, "k");
+	}
+	/* A node-wide by (comm, pid, tid, cpu) holds at every start. */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace s start a by pid start b end c",
+				    cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->point[KSTATS_POINT_END + 1].by.kind,
+			KSTATS_BY_NONE);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], cmd), -EINVAL,
+				    "'%s'", bad[i]);
+}
+
 /* "by KEY [max N]": its kinds, its max, and where it may be written. */
 static void kstats_test_family_parse(struct kunit *test)
 {
@@ -1698,6 +1765,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_pair_nest),
 	KUNIT_CASE(kstats_test_pair_concurrent),
 	KUNIT_CASE(kstats_test_section_parse),
+	KUNIT_CASE(kstats_test_section_starts),
 	KUNIT_CASE(kstats_test_family_parse),
 	KUNIT_CASE(kstats_test_family),
 	KUNIT_CASE(kstats_test_family_concurrent),

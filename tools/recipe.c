@@ -11,8 +11,15 @@
  * options into the _control line:
  *
  *   trace NODE start POINT key K [match V] [FILTER...] [by KEY [max N]]
+ *              [start POINT key K [FILTER...] [by V]]...
  *              end POINT key K [match V] [FILTER...] [nest outer]
  *              [full refuse] [inflight N] [bits B]
+ *
+ * A recipe may have further starts (runqlat: a task enters the run queue
+ * when woken, when woken for the first time, and when preempted), each
+ * with its own conditions; a filter or key about a task that is an
+ * argument of the points is then read at each start from that start's
+ * task (p at a wakeup, prev at a switch).
  *
  * A recipe may be a family (one histogram per key, taken at the start):
  * always (softirq by vector, hardirq by IRQ), without an argument (syscall
@@ -61,10 +68,29 @@ struct byplace {
 	const char *per;
 };
 
+/* One condition of a further start, in BTF terms: "EXPR TEST". */
+struct rcond {
+	const char *expr, *test;
+};
+
+/*
+ * A further start: its point and key, the task it is about (what "p" of
+ * the first start is called there), and up to two conditions.
+ */
+struct rstart {
+	const char *point, *key, *task;
+	struct rcond cond[2];
+};
+
+#define MORE_STARTS	2
+
 struct recipe {
 	const char *name, *title;
 	struct byplace by[2];
 	const char *start, *skey, *end, *ekey;
+	/* the task argument at the first start (for further starts) */
+	const char *stask;
+	struct rstart more[MORE_STARTS];
 	/* "match V" at both points, "nest outer", "full refuse", or not */
 	const char *smatch, *ematch;
 	bool nest_outer, full_refuse;
@@ -79,8 +105,22 @@ struct recipe {
 static const struct recipe recipes[] = {
 	{
 		.name = "runqlat",
-		.title = "run-queue latency, wakeup to running",
-		.start = "tp:sched:sched_wakeup", .skey = "arg0",
+		.title = "run-queue latency, enqueued to running",
+		/*
+		 * as libbpf-tools' runqlat: a task enters the run queue when
+		 * woken (a later wakeup refreshes the start), when woken for
+		 * the first time, and when switched out still runnable
+		 * (preempted; the idle task is never queued)
+		 */
+		.start = "tp:sched:sched_wakeup", .skey = "arg0", .stask = "p",
+		.more = {
+			{ .point = "tp:sched:sched_wakeup_new", .key = "arg0",
+			  .task = "p" },
+			{ .point = "tp:sched:sched_switch", .key = "arg1",
+			  .task = "prev",
+			  .cond = { { "prev->__state", "== 0" },
+				    { "prev->pid", "!= 0" } } },
+		},
 		.end = "tp:sched:sched_switch", .ekey = "arg2",
 		.pid = { AT_ARG, "p->tgid", "next->tgid", "the woken process (its tasks' tgid), at the wakeup and at the switch in" },
 		.tid = { AT_ARG, "p->pid", "next->pid", "the woken thread, at the wakeup and at the switch in" },
@@ -200,14 +240,43 @@ static void add(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The kernel's filters and ifs at each point: [1] start, [2] end. */
+/*
+ * The kernel's filters and ifs at each point: [1] start, [2] end, [3..]
+ * the further starts.
+ */
+#define NPOINTS	(3 + MORE_STARTS)
 struct placed {
-	char native[3][96];
-	char ifs[3][256];
+	char native[NPOINTS][96];
+	char ifs[NPOINTS][256];
 };
 
 /* What _control takes in one write (KSTATS_CMD_MAX), with the newline. */
-#define CONTROL_MAX	256
+#define CONTROL_MAX	512
+
+/*
+ * @expr, written of the first start's task (p->tgid), as further start @i
+ * names its task (prev->tgid), in @out.  0, or -1 if @expr is not of that
+ * task.
+ */
+static int at_more(const struct recipe *r, int i, const char *expr,
+		   char *out, size_t len)
+{
+	size_t n = r->stask ? strlen(r->stask) : 0;
+
+	if (!n || strncmp(expr, r->stask, n) || strncmp(expr + n, "->", 2))
+		return -1;
+	snprintf(out, len, "%s%s", r->more[i].task, expr + n);
+	return 0;
+}
+
+static int nmore(const struct recipe *r)
+{
+	int n = 0;
+
+	while (n < MORE_STARTS && r->more[n].point)
+		n++;
+	return n;
+}
 
 /*
  * Put one filter (--OPT, the kernel's word KW and value VAL) where @pl
@@ -217,9 +286,10 @@ static int put(const struct recipe *r, const struct place *pl,
 	       const char *opt, const char *kw, const char *val,
 	       struct placed *p)
 {
-	char v[BTF_VALUE_MAX], err[768];
-	const char *expr[2] = { pl->sexpr, pl->eexpr };
-	const char *point[2] = { r->start, r->end };
+	char v[BTF_VALUE_MAX], err[768], more[MORE_STARTS][128];
+	const char *expr[2 + MORE_STARTS] = { pl->sexpr, pl->eexpr };
+	const char *point[2 + MORE_STARTS] = { r->start, r->end };
+	int n = 2 + nmore(r);
 
 	switch (pl->at) {
 	case AT_NO:
@@ -229,13 +299,23 @@ static int put(const struct recipe *r, const struct place *pl,
 			 * "start" or after the points, not both */
 	case AT_START:
 	case AT_END:
-		for (int i = 1; i <= 2; i++)
-			if (pl->at == AT_BOTH || (int)(pl->at - AT_BOTH) == i)
+		/* [1] start, [2] end, [3..] further starts, as at the first */
+		for (int i = 1; i <= n; i++)
+			if (pl->at == AT_BOTH ||
+			    (int)(pl->at - AT_BOTH) == (i > 2 ? 1 : i))
 				add(p->native[i], sizeof(p->native[0]),
 				    " %s %s", kw, val);
 		return 0;
 	case AT_ARG:
-		for (int i = 0; i < 2; i++) {
+		for (int i = 2; i < n; i++) {
+			if (at_more(r, i - 2, pl->sexpr, more[i - 2],
+				    sizeof(more[0])))
+				return fail("%s --%s: %s is not of the task %s names",
+					    r->name, opt, pl->sexpr, r->more[i - 2].point);
+			expr[i] = more[i - 2];
+			point[i] = r->more[i - 2].point;
+		}
+		for (int i = 0; i < n; i++) {
 			if (btf_resolve_value(point[i], expr[i], v, sizeof(v),
 					      err, sizeof(err)))
 				return fail("%s --%s needs %s of %s: %s", r->name,
@@ -268,8 +348,8 @@ static const struct place *native_place(const struct recipe *r, const char *kw)
  * the keys in @names.  0, or an exit status with the message printed.
  */
 static int family_of(const struct opts *o, const struct recipe *r, int noarg,
-		     char *out, size_t len, char *what, size_t wlen,
-		     enum keynames *names)
+		     char *out, size_t len, char (*more)[BTF_VALUE_MAX + 8],
+		     char *what, size_t wlen, enum keynames *names)
 {
 	static const struct { unsigned int opt; enum when when; const char *name; } asked[] = {
 		{ O_PIDS, BY_PIDS, "pids" }, { O_TIDS, BY_TIDS, "tids" },
@@ -328,6 +408,19 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 	snprintf(out, len, " by %s", v);
 	if (o->seen & O_MAXKEYS)
 		add(out, len, " max %ld", o->max_keys);
+	/* a value is read at each start, of the task that start names */
+	for (int i = 0; i < nmore(r) && !by_native(expr); i++) {
+		char e[128];
+
+		if (at_more(r, i, expr, e, sizeof(e)))
+			return fail("%s --by %s: the key is read at each start: name it of the woken task, as %s->FIELD",
+				    r->name, expr, r->stask);
+		if (btf_resolve_value(r->more[i].point, e, v, sizeof(v), err,
+				      sizeof(err)))
+			return fail("%s --by %s needs %s of %s: %s", r->name,
+				    expr, e, r->more[i].point, err);
+		snprintf(more[i], sizeof(more[0]), " by %s", v);
+	}
 	add(what, wlen, ", a histogram per %s", b ? b->per : o->by);
 	return 0;
 }
@@ -345,6 +438,7 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 	const struct recipe *r = find(name);
 	struct placed p;
 	char val[32], only[128] = "", by[BTF_VALUE_MAX + 32];
+	char more_by[MORE_STARTS][BTF_VALUE_MAX + 8] = { "" };
 	const char *arg = o->nargs > 1 ? o->args[1] : NULL;
 	int ret;
 
@@ -359,7 +453,10 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 		return usage_error(msg);
 	}
 	snprintf(node, nlen, "%s", name);
-	snprintf(what, wlen, "%s (%s -> %s)", r->title, r->start, r->end);
+	snprintf(what, wlen, "%s (%s", r->title, r->start);
+	for (int i = 0; i < nmore(r); i++)
+		add(what, wlen, ", %s", r->more[i].point);
+	add(what, wlen, " -> %s)", r->end);
 	if (arg) {
 		long nr = syscall_nr(arg);
 
@@ -400,14 +497,30 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 	}
 	if (*only)
 		add(what, wlen, ", only%s", only);
-	ret = family_of(o, r, !arg, by, sizeof(by), what, wlen, names);
+	ret = family_of(o, r, !arg, by, sizeof(by), more_by, what, wlen, names);
 	if (ret)
 		return ret;
-	snprintf(cmd, len, "trace %s start %s key %s%s%s%s%s%s end %s key %s%s%s%s%s",
+	snprintf(cmd, len, "trace %s start %s key %s%s%s%s%s%s",
 		 node, r->start, r->skey, r->smatch ? " match " : "",
-		 r->smatch ?: "", p.native[1], p.ifs[1], by,
-		 r->end, r->ekey, r->ematch ? " match " : "", r->ematch ?: "",
-		 p.native[2], p.ifs[2]);
+		 r->smatch ?: "", p.native[1], p.ifs[1], by);
+	for (int i = 0; i < nmore(r); i++) {
+		const struct rstart *m = &r->more[i];
+
+		add(cmd, len, " start %s key %s%s%s", m->point, m->key,
+		    p.native[3 + i], p.ifs[3 + i]);
+		for (int j = 0; j < 2 && m->cond[j].expr; j++) {
+			char v[BTF_VALUE_MAX], err[768];
+
+			if (btf_resolve_value(m->point, m->cond[j].expr, v,
+					      sizeof(v), err, sizeof(err)))
+				return fail("%s needs %s of %s: %s", name,
+					    m->cond[j].expr, m->point, err);
+			add(cmd, len, " if %s %s", v, m->cond[j].test);
+		}
+		add(cmd, len, "%s", more_by[i]);
+	}
+	add(cmd, len, " end %s key %s%s%s%s%s", r->end, r->ekey,
+	    r->ematch ? " match " : "", r->ematch ?: "", p.native[2], p.ifs[2]);
 	if (r->nest_outer)
 		add(cmd, len, " nest outer");
 	if (r->full_refuse)

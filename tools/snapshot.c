@@ -565,6 +565,9 @@ static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 		return filter_line(p, tok, n, tags);
 	if (!strcmp(tok[1], "family"))
 		return family_line(p, tok, n, tags);
+	/* "# also start POINT ...": a section's further start, as written */
+	if (!strcmp(tok[1], "also"))
+		return 0;
 	if (n % 2)
 		return reject(p, "'# %.32s' line: key without a value", tok[1]);
 	if (!strcmp(tok[1], "summary")) {

@@ -58,10 +58,14 @@ peer_run() {
 P=/tmp/peer
 PEER=$(peer_tool runqlat)
 # wakeups of sleepers on 2 CPUs: 2 x 400 sleeps of 1 ms, one sleeper a
-# CPU: libbpf-tools also counts a preempted task as enqueued again, kstats
-# the wakeups alone, so keep preemptions (more sleepers than CPUs) rare
-peer_need "runqlat vs libbpf-tools" runqlat "$PEER" &&
+# CPU; then a CPU-bound task and a 1 ms sleeper pinned to CPU 0, where
+# every wakeup of the sleeper and every tick preempts one of them: both
+# tools count a task enqueued at a wakeup, a first wakeup and a switch out
+# while still runnable
+if peer_need "runqlat vs libbpf-tools" runqlat "$PEER"; then
 	peer_run runqlat "for i in 1 2; do kvalue sleep 1000 400 & done; wait"
+	peer_run runqlat "taskset -c 0 sh -c 'while :; do :; done' & h=\$!; taskset -c 0 kvalue sleep 1000 400; kill \$h"
+fi
 
 PEER=$(peer_tool biolatency)
 if [ ! -b /dev/nullb0 ]; then

@@ -46,6 +46,20 @@ x=$(field $KS/slp_local name missed)
 expect "clock local: a pair that crossed CPUs is missed, none lost ($n + $x)" \
 	"$((n + x))" 200
 
+# --- further starts: an end pairs with whichever start its key has; a
+# start's filters and key are its own, the header shows each further start
+s_trace "trace s_two start tp:raw_syscalls:sys_enter comm kvalue if arg1 == 230 start tp:raw_syscalls:sys_enter comm kvalue if arg1 == 62 end tp:raw_syscalls:sys_exit comm kvalue"
+kvalue sleep 1000 10
+kvalue kill 10 20
+n=$(field $KS/s_two name samples)
+expect "two starts: 10 sleeps and 20 kill()s timed, nothing missed ($n)" \
+	"$n $(field $KS/s_two name missed) $(field $KS/s_two inflight pending)" "30 0 0"
+m=$(awk '$1 == "slot" && $3 == "CPUS" && $8 >= 1000000 { n += $6 } END { print n + 0 }' $KS/s_two)
+expect "two starts: the 10 sleeps of 1 ms are the samples of 1 ms or more" "$m" 10
+expect "header: the further start, its filters" "$(grep '^# also' $KS/s_two)" \
+	"# also start tp:raw_syscalls:sys_enter key task filter comm kvalue if arg1 == 62"
+ctl $KS/_control "remove s_two" >/dev/null
+
 # --- what the table counts, each exactly
 s_trace "trace s_rep start tp:raw_syscalls:sys_enter comm kload if arg1 == 110 end vfs_write comm nobody"
 kload getppid 10
@@ -141,7 +155,11 @@ for c in "start vfs_read key bogus end vfs_write|bogus" \
 	"start vfs_read match arg0 end vfs_write|give it at both points" \
 	"start vfs_read match ret end vfs_write match ret|match 'ret'" \
 	"start vfs_read end vfs_write nest inner|nest 'inner'" \
-	"start vfs_read end vfs_write full never|full 'never'"; do
+	"start vfs_read end vfs_write full never|full 'never'" \
+	"start vfs_read start vfs_write start ksys_read start ksys_write end vfs_open|at most 3 starts" \
+	"start vfs_read end vfs_write start ksys_read|starts come before its end" \
+	"start vfs_read by arg0 start vfs_write end ksys_read|its own by V" \
+	"start vfs_read start vfs_write by arg0 end ksys_read|only after a value by"; do
 	dmesg_mark
 	expect "refused: trace bad ${c%|*}" "$(ctl $KS/_control "trace bad ${c%|*}")" EINVAL
 	check "refused: dmesg names ${c#*|}" dmesg_has "${c#*|}"

@@ -192,8 +192,8 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	wait $vp
 	wait $kp
 	n=$(r_sum $R.out samples)
-	expect_match "runqlat --pid: an 'if' on the woken task at both points" "$(head -n 1 $R.err)" \
-		"^trace runqlat start tp:sched:sched_wakeup key arg0 if arg0\\+[0-9]+:s4 == $vp end tp:sched:sched_switch key arg2 if arg2\\+[0-9]+:s4 == $vp\$"
+	expect_match "runqlat --pid: an 'if' on the woken task at each start (p, p, prev) and at the end (next)" "$(head -n 1 $R.err)" \
+		"^trace runqlat start tp:sched:sched_wakeup key arg0 if arg0\\+([0-9]+):s4 == $vp start tp:sched:sched_wakeup_new key arg0 if arg0\\+\\1:s4 == $vp start tp:sched:sched_switch key arg1 if arg1\\+\\1:s4 == $vp if arg1\\+[0-9]+:4 == 0 if arg1\\+[0-9]+:s4 != 0 end tp:sched:sched_switch key arg2 if arg2\\+\\1:s4 == $vp\$"
 	expect "runqlat --pid: kvalue's 50 wakeups and its start (got $n)" \
 		"$([ "${n:-0}" -ge 50 ] && [ "$n" -le 60 ] && echo yes)" yes
 	rm -f $pid_file

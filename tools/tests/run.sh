@@ -532,9 +532,28 @@ rcp() {
 	if [ "$got" = "$(printf '%s\nremove %s' "$want" "$node")" ] && [ "$(cat "$T/err")" = "$got" ]; then ok "$n: $want"
 	else bad "$n" "got '$got', -v '$(cat "$T/err")', want '$want'"; fi
 }
-rcp "runqlat" "trace runqlat start tp:sched:sched_wakeup key arg0 end tp:sched:sched_switch key arg2" runqlat
-rcp "runqlat --cpu: where the task is switched in" \
-	"trace runqlat start tp:sched:sched_wakeup key arg0 end tp:sched:sched_switch key arg2 cpu 1" runqlat --cpu 1
+# rcp_re DESC REGEX ARGS...: as rcp, the line matching REGEX (what BTF
+# says of this machine's kernel: field offsets)
+rcp_re() {
+	local n=$1 want=$2; shift 2
+	: > "$T/tr/_control"; cp $F/basic.txt "$T/tr/runqlat"
+	rc 0 "$n" $K --root "$T/tr" "$@" -d 0.01 -v
+	if head -n 1 "$T/tr/_control" | grep -qE -- "$want" && [ "$(cat "$T/err")" = "$(cat "$T/tr/_control")" ]; then ok "$n"
+	else bad "$n" "got '$(cat "$T/tr/_control")', want /$want/"; fi
+}
+# runqlat: the three ways into the run queue, as libbpf-tools' runqlat
+# (a switch out of a task still runnable, not the idle task's: its
+# __state and pid from BTF)
+RQ_STARTS='start tp:sched:sched_wakeup key arg0 start tp:sched:sched_wakeup_new key arg0 start tp:sched:sched_switch key arg1 if arg1\+[0-9]+:4 == 0 if arg1\+[0-9]+:s4 != 0'
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	rcp_re "runqlat: enqueued at a wakeup, a first wakeup, a preemption" \
+		"^trace runqlat $RQ_STARTS end tp:sched:sched_switch key arg2\$" runqlat
+	rcp_re "runqlat --cpu: where the task is switched in" \
+		"^trace runqlat $RQ_STARTS end tp:sched:sched_switch key arg2 cpu 1\$" runqlat --cpu 1
+else
+	skip "runqlat with this machine's BTF" "/sys/kernel/btf/vmlinux not readable"
+fi
+KSTATS_BTF=$T/nobtf rcp_refused "runqlat without BTF" "runqlat needs prev->__state of tp:sched:sched_switch" runqlat
 rcp "biolatency -b 2 and every filter: at the issue" \
 	"trace biolatency start tp:block:block_rq_issue key arg0 pid 12 tid 13 comm dd cpu 1 end tp:block:block_rq_complete key arg0 bits 2" \
 	biolatency --pid 12 --tid 13 --comm dd --cpu 1 -b 2
@@ -571,8 +590,12 @@ rcp_refused "softirq --by pid: no task" "softirq --by pid: a softirq belongs to 
 rcp_refused "syscall: unknown NAME" "syscall 'nosuch': no such system call" syscall nosuch
 rcp_refused "syscall: two NAMEs" "syscall takes at most one system call NAME" syscall read write
 rcp_refused "runqlat: an argument" "runqlat takes no argument" runqlat x
-rcp_refused "syscall: a line over 256 characters" "the kernel's line would be 2[0-9][0-9] characters, _control takes 256" \
+rcp "syscall: a long line under 512 characters" "trace syscall_rt_tgsigqueueinfo start tp:raw_syscalls:sys_enter key task pid 2147483647 tid 2147483647 comm 0123456789abcde cpu 65535 if arg1 == 297 end tp:raw_syscalls:sys_exit key task pid 2147483647 tid 2147483647 comm 0123456789abcde if arg0+120:8 == 297 inflight 16384" \
 	syscall rt_tgsigqueueinfo --pid 2147483647 --tid 2147483647 --comm 0123456789abcde --cpu 65535
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	rcp_refused "runqlat: a line over 512 characters" "the kernel's line would be 5[0-9][0-9] characters, _control takes 512" \
+		runqlat --pid 2147483647 --tid 2147483647 --cpu 65535 --pids --max-keys 65536 -b 5
+fi
 rcp_refused "recipes: no --value" "option not valid for 'biolatency'" biolatency --value count
 rcp_refused "biolatency --pids" "biolatency has no --pids" biolatency --pids
 rcp_refused "runqlat --disk" "runqlat has no --disk" runqlat -D
@@ -591,8 +614,8 @@ sleep 0.6
 if [ -r /sys/kernel/btf/vmlinux ]; then
 	: > "$T/tr/_control"
 	rc 0 "runqlat --pid with this machine's BTF" $K --root "$T/tr" runqlat --pid 42 -d 0.01 -v
-	grep -qE '^trace runqlat start tp:sched:sched_wakeup key arg0 if arg0\+[0-9]+:s4 == 42 end tp:sched:sched_switch key arg2 if arg2\+[0-9]+:s4 == 42$' "$T/tr/_control" &&
-		ok "runqlat --pid: an 'if' on the woken task's tgid at both points" || bad "runqlat --pid" "$(cat "$T/tr/_control")"
+	grep -qE '^trace runqlat start tp:sched:sched_wakeup key arg0 if arg0\+([0-9]+):s4 == 42 start tp:sched:sched_wakeup_new key arg0 if arg0\+\1:s4 == 42 start tp:sched:sched_switch key arg1 if arg1\+\1:s4 == 42 if arg1\+[0-9]+:4 == 0 if arg1\+[0-9]+:s4 != 0 end tp:sched:sched_switch key arg2 if arg2\+\1:s4 == 42$' "$T/tr/_control" &&
+		ok "runqlat --pid: an 'if' on the woken task's tgid at each start (p, p, prev) and at the end (next)" || bad "runqlat --pid" "$(cat "$T/tr/_control")"
 	# a histogram per woken process or thread (libbpf-tools -P/--pids,
 	# -L/--tids; --pid without a number as --pids), the key at the wakeup
 	for a in "--pids" "-P" "--pid" "--pid -b 2" "--tids" "-L"; do
@@ -600,7 +623,7 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 		rc 0 "runqlat $a with this machine's BTF" $K --root "$T/tr" runqlat $a -d 0.01 -v
 		case $a in *tid*|-L) f=pid ;; *) f=tgid ;; esac
 		off=$(grep -oE 'by arg0\+[0-9]+:s4' "$T/tr/_control" | head -1)
-		grep -qE '^trace runqlat start tp:sched:sched_wakeup key arg0 by arg0\+[0-9]+:s4 end tp:sched:sched_switch key arg2( bits 2)?$' "$T/tr/_control" &&
+		grep -qE '^trace runqlat start tp:sched:sched_wakeup key arg0 by arg0\+([0-9]+):s4 start tp:sched:sched_wakeup_new key arg0 by arg0\+\1:s4 start tp:sched:sched_switch key arg1 if arg1\+[0-9]+:4 == 0 if arg1\+[0-9]+:s4 != 0 by arg1\+\1:s4 end tp:sched:sched_switch key arg2( bits 2)?$' "$T/tr/_control" &&
 			ok "runqlat $a: by the woken task's $f ($off)" || bad "runqlat $a" "$(cat "$T/tr/_control")"
 		eval "off_$f='$off'"
 	done
@@ -623,7 +646,6 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 else
 	skip "runqlat --pid with this machine's BTF" "/sys/kernel/btf/vmlinux not readable"
 fi
-rcp "runqlat --pid N is still the filter" "trace runqlat start tp:sched:sched_wakeup key arg0 end tp:sched:sched_switch key arg2 cpu 1" runqlat --cpu 1
 KSTATS_BTF=$T/nobtf rcp_refused "runqlat --pids without BTF" "runqlat --pids needs p->tgid of tp:sched:sched_wakeup" runqlat --pids
 KSTATS_BTF=$T/nobtf rcp_refused "biolatency --disk without BTF" "biolatency --disk needs rq->q->disk->part0->bd_dev of tp:block:block_rq_issue" biolatency --disk
 
