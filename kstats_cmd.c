@@ -330,6 +330,16 @@ static int kstats_parse_point_option(const char *key, const char *val,
 		return kstats_parse_either(key, val, "refuse", "evict",
 					   &cmd->full_refuse);
 	}
+	if (!strcasecmp(key, "over") || !strcasecmp(key, "under")) {
+		u64 *b = tolower(key[0]) == 'o' ? &cmd->over : &cmd->under;
+
+		if (kstrtou64(val, 0, b) || !*b) {
+			pr_warn_ratelimited("_control: %s '%s' is not a duration of 1 or more in the clock's unit\n",
+					    key, val);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (!strcasecmp(key, "inflight")) {
 		if (kstrtou32(val, 0, &cmd->inflight) || !cmd->inflight ||
 		    cmd->inflight > KSTATS_PAIR_MAX) {
@@ -582,6 +592,11 @@ static int kstats_check_section(struct kstats_cmd *cmd, const char *arg)
 		}
 		*f = cmd->filter;
 	}
+	if (cmd->over && cmd->under && cmd->over > cmd->under) {
+		pr_warn_ratelimited("_control: trace %s: over %llu under %llu: no duration is both\n",
+				    arg, cmd->over, cmd->under);
+		return -EINVAL;
+	}
 	for (i = 1; i < n; i++) {
 		if (cmd->point[0].has_match != cmd->point[i].has_match) {
 			pr_warn_ratelimited("_control: trace %s: match is what the start and the end agree on: give it at both points (each start and the end)\n",
@@ -670,8 +685,9 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
 		return -EINVAL;
 	}
 	if (!cmd->start && (cmd->key_set || cmd->inflight || cmd->match_set ||
+			    cmd->over || cmd->under ||
 			    cmd->nest_set || cmd->full_set)) {
-		pr_warn_ratelimited("_control: trace %s: key, match, nest, full and inflight are for sections (start ... end ...)\n",
+		pr_warn_ratelimited("_control: trace %s: key, match, nest, full, inflight, over and under are for sections (start ... end ...)\n",
 				    arg);
 		return -EINVAL;
 	}
@@ -692,6 +708,7 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  *	trace NAME start POINT [key K] [match V] [BY] [FILTER...]
  *		[start POINT [key K] [match V] [by V] [FILTER...]]...
  *		end POINT [key K] [match V] [FILTER...] [inflight N]
+ *		[over V] [under V]
  *		[nest outer|replace] [full evict|refuse] [bits B] [clock C]
  *		[name NAME]
  *	trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V]

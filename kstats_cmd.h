@@ -67,6 +67,9 @@ enum kstats_node_op {
  * @full_refuse: "full refuse": a section's start that finds its table's
  *	slots taken is lost (missed), instead of evicting the oldest
  * @inflight: a section's starts held at once, 0 for the default
+ * @over: "over V": a section records only durations over V (in its
+ *	clock's unit), 0 for all
+ * @under: "under V": only durations under V, 0 for all
  * @by: what the node is split by, one histogram per key; for a section,
  *	taken at its start
  * @by_max: the keys of @by at most, beyond which samples go to "other"
@@ -95,6 +98,8 @@ struct kstats_cmd {
 	bool full_set;
 	bool full_refuse;
 	u32 inflight;
+	u64 over;
+	u64 under;
 	struct kstats_by by;
 	u32 by_max;
 };

@@ -117,6 +117,10 @@ struct kstats_point {
  *	too: a dead task's last switch out comes after its exit, and its
  *	task_struct's address may then key another task
  * @pair: a section's starts in flight
+ * @over: a section records durations of @over or more ("over V")
+ * @under: and of @under or less ("under V"; U64_MAX without)
+ * @nr_short: durations under @over, not recorded
+ * @nr_long: durations over @under, not recorded
  * @marks: per CPU, the last arrival of a tracepoint
  * @target: the function
  * @floor_p50: median of the calibration, in the clock's unit
@@ -138,6 +142,10 @@ struct kstats_trace {
 	struct kstats_point exit;
 	struct kstats_point free;
 	struct kstats_pair pair;
+	u64 over;
+	u64 under;
+	atomic64_t nr_short;
+	atomic64_t nr_long;
 	struct kstats_mark __percpu *marks;
 	char target[KSTATS_SPEC_MAX + 1];
 	u64 floor_p50;
@@ -232,6 +240,15 @@ static notrace void kstats_section_end(struct kstats_point *p,
 	if ((ks->clock == KSTATS_CLOCK_LOCAL && cpu != raw_smp_processor_id()) ||
 	    (s64)(now - ts) < 0) {
 		kstats_record_missed(ks);
+		return;
+	}
+	/* Out of "over V under V": not lost, but left out, and counted. */
+	if (unlikely(now - ts < t->over)) {
+		atomic64_inc(&t->nr_short);
+		return;
+	}
+	if (unlikely(now - ts > t->under)) {
+		atomic64_inc(&t->nr_long);
 		return;
 	}
 	if (ks->family)
@@ -741,8 +758,11 @@ static void kstats_trace_reset(struct kstats *ks)
 	struct kstats_trace *t = ks->priv;
 
 	WRITE_ONCE(t->missed_base, kstats_trace_probe_missed(t));
-	if (t->mech == KSTATS_MECH_SECTION)
+	if (t->mech == KSTATS_MECH_SECTION) {
 		kstats_pair_reset_counts(&t->pair);
+		atomic64_set(&t->nr_short, 0);
+		atomic64_set(&t->nr_long, 0);
+	}
 }
 
 /* A further start: "# also start SPEC key K [match V] [by V] [filter F]". */
@@ -799,6 +819,10 @@ static void kstats_section_show(struct kstats_trace *t, struct seq_file *m,
 		   c.evicted, c.exited, c.unmatched, c.nested,
 		   t->pair.outer ? "outer" : "replace",
 		   t->pair.refuse ? "refuse" : "evict");
+	if (t->over || t->under != U64_MAX)
+		seq_printf(m, "# bounds over %llu under %llu short %lld long %lld\n",
+			   t->over, t->under, atomic64_read(&t->nr_short),
+			   atomic64_read(&t->nr_long));
 }
 
 static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
@@ -1001,6 +1025,8 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	int err;
 
 	t->mech = KSTATS_MECH_SECTION;
+	t->over = cmd->over;
+	t->under = cmd->under ?: U64_MAX;
 	kstats_section_point(&t->start, &cmd->point[KSTATS_POINT_START],
 			     by_value);
 	kstats_section_point(&t->end, &cmd->point[KSTATS_POINT_END], false);

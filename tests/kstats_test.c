@@ -1180,6 +1180,9 @@ static void kstats_test_section_parse(struct kunit *test)
 		"trace s start a end b nest inner",
 		"trace f match arg0", "trace f nest outer",
 		"trace s start a end b full never", "trace f full refuse",
+		"trace s start a end b over 0", "trace s start a end b under x",
+		"trace s start a end b over 5 under 4", "trace f over 10",
+		"trace s start a end b over -1",
 	};
 	struct kstats_cmd cmd;
 	char buf[128];
@@ -1236,6 +1239,12 @@ static void kstats_test_section_parse(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cmd.full_refuse);
 	KUNIT_ASSERT_EQ(test, parse(test, "trace l start a end b full refuse", &cmd), 0);
 	KUNIT_EXPECT_TRUE(test, cmd.full_refuse);
+	KUNIT_EXPECT_EQ(test, cmd.over, 0ULL);
+	KUNIT_EXPECT_EQ(test, cmd.under, 0ULL);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace o start a end b over 1000 under 0x100000",
+				    &cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd.over, 1000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.under, 1048576ULL);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], &cmd), -EINVAL,
 				    "'%s'", bad[i]);

@@ -17,7 +17,8 @@ enum {
 	O_TID = 1 << 15, O_COMM = 1 << 16, O_TCPU = 1 << 17,
 	O_VERBOSE = 1 << 18, O_BUCKETS = 1 << 19, O_TOP = 1 << 20,
 	O_BY = 1 << 21, O_MAXKEYS = 1 << 22, O_PIDS = 1 << 23,
-	O_TIDS = 1 << 24, O_DISK = 1 << 25,
+	O_TIDS = 1 << 24, O_DISK = 1 << 25, O_QUEUED = 1 << 26,
+	O_IDLE = 1 << 27, O_MIN = 1 << 28, O_MAX = 1 << 29,
 };
 
 #define MAX_IFS		4	/* --if, as the kernel's "if" */
@@ -42,6 +43,8 @@ struct opts {
 	const char *by;
 	long max_keys;
 	unsigned int top;
+	/* recipes: --min/--max US, in ns */
+	long long min_ns, max_ns;
 	enum keynames names;
 };
 

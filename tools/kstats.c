@@ -35,7 +35,8 @@ static const char usage[] =
 "  runqlat | biolatency | syscall [NAME] | lockwait | softirq | hardirq |\n"
 "  offcpu [-d SECS] [-i SECS] [-b BITS] [-v] [--pid N] [--tid N]\n"
 "        [--comm NAME] [--cpu N] [--by KEY] [--max-keys N] [--top K]\n"
-"        [-P|--pids|--pid] [-L|--tids] [-D|--disk]\n"
+"        [-P|--pids|--pid] [-L|--tids] [-D|--disk] [-Q|--queued]\n"
+"        [--min US] [--max US] [--idle]\n"
 "                                        recipes: a latency as a section from\n"
 "                                        one point to another (kstats(8)),\n"
 "                                        traced, printed and removed as trace\n"
@@ -186,6 +187,13 @@ static int opt_number(int c, const char *arg, struct opts *o)
 		if (id_opt(arg, 2147483647, &o->tid))
 			return usage_error("--tid takes a thread id, 0 or more");
 		break;
+	case 'n':
+	case 'x':
+		o->seen |= c == 'n' ? O_MIN : O_MAX;
+		if (num(arg, 0, 1e12, &v))
+			return usage_error("--min and --max take microseconds, 0 or more");
+		*(c == 'n' ? &o->min_ns : &o->max_ns) = (long long)(v * 1000);
+		break;
 	case 'u':
 		o->seen |= O_TCPU;
 		if (id_opt(arg, 65535, &o->tcpu))
@@ -261,6 +269,12 @@ static int opt_other(int c, const char *arg, struct opts *o)
 	case 'D':
 		o->seen |= O_DISK;
 		break;
+	case 'Q':
+		o->seen |= O_QUEUED;
+		break;
+	case 'E':
+		o->seen |= O_IDLE;
+		break;
 	case 'h':
 		fputs(usage, stdout);
 		exit(0);
@@ -301,6 +315,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "pids", no_argument, NULL, 'P' },
 		{ "tids", no_argument, NULL, 'L' },
 		{ "disk", no_argument, NULL, 'D' },
+		{ "queued", no_argument, NULL, 'Q' },
+		{ "idle", no_argument, NULL, 'E' },
+		{ "min", required_argument, NULL, 'n' },
+		{ "max", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -310,7 +328,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		lo[1] = (struct option){ "cpu", required_argument, NULL, 'u' };
 	opterr = 0;
 	optind = 0;	/* glibc: start afresh at argv[1] */
-	while ((c = getopt_long(argc, argv, "+:b:d:i:c:o:hvPLD", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:b:d:i:c:o:hvPLDQ", lo, NULL)) != -1) {
 		int r;
 
 		/*

@@ -91,6 +91,14 @@ struct recipe {
 	/* the task argument at the first start (for further starts) */
 	const char *stask;
 	struct rstart more[MORE_STARTS];
+	/*
+	 * -Q: the first start at @queued's point instead, the recipe's own
+	 * start a further one, under @queued's conditions
+	 */
+	struct rstart queued;
+	/* the task at the start whose pid 0 is the idle task, left out
+	 * unless --idle */
+	const char *no_idle;
 	/* "match V" at both points, "nest outer", "full refuse", or not */
 	const char *smatch, *ematch;
 	bool nest_outer, full_refuse;
@@ -142,6 +150,14 @@ static const struct recipe recipes[] = {
 		 * partition, and NULL when the queue's iostats is off)
 		 */
 		.by = { { BY_DISK, "rq->q->disk->part0->bd_dev", KEYS_DISK, "disk" } },
+		/*
+		 * -Q, as the peer's: from the insertion into the I/O
+		 * scheduler; a queue without one inserts nothing, its
+		 * requests start at the issue
+		 */
+		.stask = "rq",
+		.queued = { .point = "tp:block:block_rq_insert", .key = "arg0",
+			    .cond = { { "rq->q->elevator", "== 0" } } },
 	}, {
 		.name = "syscall",
 		.title = "system call latency",
@@ -206,6 +222,8 @@ static const struct recipe recipes[] = {
 		/* every sleeping task holds a start: a full table loses the
 		 * newest (counted), rather than cut the longest sleeps */
 		.full_refuse = true,
+		/* the idle task's time off CPU is the others' on it */
+		.no_idle = "prev->pid",
 		.pid = { AT_START, NULL, NULL, "the process switched out (current at sched_switch is the task leaving)" },
 		.tid = { AT_START, NULL, NULL, "the thread switched out" },
 		.comm = { AT_START, NULL, NULL, "the task switched out" },
@@ -436,6 +454,7 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 		   size_t wlen, enum keynames *names)
 {
 	const struct recipe *r = find(name);
+	struct recipe queued;
 	struct placed p;
 	char val[32], only[128] = "", by[BTF_VALUE_MAX + 32];
 	char more_by[MORE_STARTS][BTF_VALUE_MAX + 8] = { "" };
@@ -445,6 +464,23 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 	if (!r)
 		return usage_error("unknown recipe");
 	memset(&p, 0, sizeof(p));
+	if ((o->seen & O_QUEUED) && !r->queued.point)
+		return fail("%s has no -Q: only biolatency, from the I/O scheduler's queue", name);
+	if ((o->seen & O_IDLE) && !r->no_idle)
+		return fail("%s has no --idle: only offcpu, which leaves the idle task out", name);
+	if ((o->seen & (O_MIN | O_MAX)) == (O_MIN | O_MAX) && o->min_ns > o->max_ns)
+		return usage_error("--min is above --max: no time is both");
+	if (o->seen & O_QUEUED) {
+		/* the recipe's start becomes a further one, under conditions */
+		queued = *r;
+		queued.start = r->queued.point;
+		queued.skey = r->queued.key;
+		queued.more[nmore(r)] = (struct rstart){
+			.point = r->start, .key = r->skey, .task = r->stask,
+			.cond = { r->queued.cond[0], r->queued.cond[1] },
+		};
+		r = &queued;
+	}
 	if (o->nargs > 2 || (arg && !r->nr_start)) {
 		char msg[96];
 
@@ -497,6 +533,15 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 	}
 	if (*only)
 		add(what, wlen, ", only%s", only);
+	if (r->no_idle && !(o->seen & O_IDLE)) {
+		char v[BTF_VALUE_MAX], err[768];
+
+		if (btf_resolve_value(r->start, r->no_idle, v, sizeof(v), err,
+				      sizeof(err)))
+			return fail("%s leaves the idle task out with %s of %s: %s (--idle keeps it in)",
+				    name, r->no_idle, r->start, err);
+		add(p.ifs[1], sizeof(p.ifs[1]), " if %s != 0", v);
+	}
 	ret = family_of(o, r, !arg, by, sizeof(by), more_by, what, wlen, names);
 	if (ret)
 		return ret;
@@ -527,6 +572,10 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 		add(cmd, len, " full refuse");
 	if (r->inflight)
 		add(cmd, len, " inflight %u", r->inflight);
+	if ((o->seen & O_MIN) && o->min_ns)
+		add(cmd, len, " over %lld", o->min_ns);
+	if (o->seen & O_MAX)
+		add(cmd, len, " under %lld", o->max_ns ?: 1);
 	if (o->seen & O_BITS)
 		add(cmd, len, " bits %u", o->bits);
 	if (strlen(cmd) + 1 > CONTROL_MAX || strlen(cmd) + 2 >= len)
@@ -542,7 +591,8 @@ int cmd_recipe(struct opts *o)
 	char cmd[CMD_MAX], node[80], what[CMD_MAX];
 	int ret = allowed(o, O_BITS | O_DUR | O_INT | O_PID | O_TID | O_COMM |
 			  O_TCPU | O_VERBOSE | O_BY | O_MAXKEYS | O_TOP |
-			  O_PIDS | O_TIDS | O_DISK, o->args[0]);
+			  O_PIDS | O_TIDS | O_DISK | O_QUEUED | O_IDLE |
+			  O_MIN | O_MAX, o->args[0]);
 
 	if (ret)
 		return ret;

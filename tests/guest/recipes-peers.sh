@@ -28,14 +28,15 @@ EOF
 	expect "$1 vs libbpf-tools: medians in the same or adjacent log2 bucket (2^$b1, 2^$b2 us)" \
 		"$(d=$((b1 - b2)); [ "$d" -ge -1 ] && [ "$d" -le 1 ] && echo yes)" yes
 }
-# peer_run NAME WORKLOAD: both tracers over the same 10 s (the peer's
-# interval and count, kstats' -d), WORKLOAD once both are attached, then
-# the checks and both outputs
+# peer_run NAME WORKLOAD [OPTION...]: both tracers over the same 10 s (the
+# peer's interval and count, kstats' -d), with the OPTIONs both take,
+# WORKLOAD once both are attached, then the checks and both outputs
 peer_run() {
 	local n=$1 w=$2 pp kp
-	"$PEER" 10 1 > $P.peer 2>&1 &
+	shift 2
+	"$PEER" "$@" 10 1 > $P.peer 2>&1 &
 	pp=$!
-	kstats $n -d 10 > $P.ours 2>&1 &
+	kstats $n "$@" -d 10 > $P.ours 2>&1 &
 	kp=$!
 	if ! peer_wait $pp; then
 		not_ok "$n (libbpf-tools) attaches its BPF programs"
@@ -48,10 +49,10 @@ peer_run() {
 	sh -c "$w"
 	wait $pp
 	wait $kp
-	peer_check $n $P.ours $P.peer
-	diag "kstats $n -d 10, while $w:"
+	peer_check "$n${1:+ $*}" $P.ours $P.peer
+	diag "kstats $n $* -d 10, while $w:"
 	sed 's/^/#   /' $P.ours
-	diag "$PEER 10 1 (libbpf-tools), the same window:"
+	diag "$PEER $* 10 1 (libbpf-tools), the same window:"
 	sed 's/^/#   /' $P.peer
 }
 
@@ -72,4 +73,7 @@ if [ ! -b /dev/nullb0 ]; then
 	skip "biolatency vs libbpf-tools" "no null_blk device in this guest"
 elif peer_need "biolatency vs libbpf-tools" biolatency "$PEER"; then
 	peer_run biolatency "kdio /dev/nullb0 4096 400"
+	# -Q: from the insertion into mq-deadline's queue
+	echo mq-deadline > /sys/block/nullb0/queue/scheduler 2>/dev/null
+	peer_run biolatency "kdio /dev/nullb0 4096 400" -Q
 fi

@@ -88,6 +88,23 @@ if modprobe null_blk queue_mode=2 irqmode=2 completion_nsec=1000000 nr_devices=1
 	expect "biolatency --comm kdio: 25 samples" "$(r_sum $R.out samples)" 25
 	diag "kstats biolatency --comm kdio -d 3, while kdio /dev/nullb0 4096 25:"
 	sed 's/^/#   /' $R.out
+	# -Q: from the insertion into the I/O scheduler (the issue, for a
+	# queue without one), each request once whatever the scheduler
+	for sch in mq-deadline none; do
+		echo $sch > /sys/block/nullb0/queue/scheduler 2>/dev/null || continue
+		kstats biolatency -Q -d 3 -v > $R.out 2> $R.err &
+		kp=$!
+		if r_wait biolatency; then
+			kdio /dev/nullb0 4096 25
+			cat $KS/biolatency > $R.snap
+		fi
+		wait $kp
+		m=$(r_min_avg $R.snap)
+		expect "biolatency -Q, scheduler $sch: 25 requests, each 1 ms or more ($m ns), none left" \
+			"$(r_sum $R.out samples) $([ "${m:-0}" -ge 1000000 ] && echo long) $(field $R.snap inflight pending)" "25 long 0"
+	done
+	expect_match "biolatency -Q: from block_rq_insert, or block_rq_issue where the queue has no elevator" \
+		"$(head -n 1 $R.err)" "^trace biolatency start tp:block:block_rq_insert key arg0 start tp:block:block_rq_issue key arg0 if arg0(\\+[0-9]+:8)+ == 0 end tp:block:block_rq_complete key arg0\$"
 	# --disk: by the whole disk (its part0's dev_t, MAJOR << 20 | MINOR),
 	# also with the queue's iostats off (rq->part is NULL then)
 	if [ -r /sys/kernel/btf/vmlinux ]; then
@@ -136,6 +153,35 @@ pid_file=/tmp/recipe.pid
 # before schedule(); on the slow debug kernel under TCG a 1 ms timer
 # sometimes has (CI saw 49 switch-outs for 50 sleeps of 1 ms)
 r_run "offcpu --comm kvalue (50 sleeps)" offcpu 50 "kvalue sleep 10000 50" offcpu --comm kvalue
+# the idle task is left out unless --idle: its time off CPU is the time
+# others ran; --min and --max (us) bound what is recorded, the rest counted
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	for a in "" --idle; do
+		kstats offcpu --by pid $a -d 2 > $R.out 2>&1 &
+		kp=$!
+		r_wait offcpu && kvalue sleep 1000 100 && cat $KS/offcpu > $R.snap
+		wait $kp
+		eval "idle_keys_${a#--}=\$(grep -c '^key 0 ' \$R.snap)"
+	done
+	expect "offcpu: the idle task (pid 0) left out, kept with --idle" "$idle_keys_ $idle_keys_idle" "0 1"
+	kstats offcpu --comm kvalue --min 5000 --max 1000000 -d 3 > $R.out 2>&1 &
+	kp=$!
+	if r_wait offcpu; then
+		kvalue sleep 10000 20
+		kvalue sleep 1000 20
+		cat $KS/offcpu > $R.snap
+	fi
+	wait $kp
+	m=$(r_min_avg $R.snap)
+	expect "offcpu --min 5000 --max 1000000: the 20 sleeps of 10 ms, each 5 ms or more ($m ns)" \
+		"$(field $R.snap name samples) $([ "${m:-0}" -ge 5000000 ] && echo long)" "20 long"
+	s=$(field $R.snap bounds short)
+	expect "offcpu --min: the 20 sleeps of 1 ms counted short, none long ($s)" \
+		"$(field $R.snap bounds over) $(field $R.snap bounds under) $([ "${s:-0}" -ge 20 ] && echo 20+) $(field $R.snap bounds long)" \
+		"5000000 1000000000 20+ 0"
+else
+	skip "offcpu without the idle task" "no /sys/kernel/btf/vmlinux here"
+fi
 r_run "softirq (timers of 100 sleeps)" softirq 1 "kvalue sleep 1000 100" softirq
 # device interrupts: the serial console's, for lines written to it (the
 # script's stderr goes to the console log only, not to the TAP)

@@ -536,7 +536,7 @@ rcp() {
 # says of this machine's kernel: field offsets)
 rcp_re() {
 	local n=$1 want=$2; shift 2
-	: > "$T/tr/_control"; cp $F/basic.txt "$T/tr/runqlat"
+	: > "$T/tr/_control"; cp $F/basic.txt "$T/tr/$1"
 	rc 0 "$n" $K --root "$T/tr" "$@" -d 0.01 -v
 	if head -n 1 "$T/tr/_control" | grep -qE -- "$want" && [ "$(cat "$T/err")" = "$(cat "$T/tr/_control")" ]; then ok "$n"
 	else bad "$n" "got '$(cat "$T/tr/_control")', want /$want/"; fi
@@ -569,10 +569,27 @@ rcp "softirq --cpu: both points, by vector" "trace softirq start tp:irq:softirq_
 rcp "softirq" "trace softirq start tp:irq:softirq_entry key cpu by arg0 end tp:irq:softirq_exit key cpu" softirq
 rcp "hardirq: by IRQ" "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 end tp:irq:irq_handler_exit key cpu" hardirq
 rcp "hardirq --max-keys" "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 max 16 end tp:irq:irq_handler_exit key cpu" hardirq --max-keys 16
-rcp "offcpu --by pid --max-keys" "trace offcpu start tp:sched:sched_switch key arg1 by pid max 100 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --by pid --max-keys 100
+rcp "offcpu --by pid --max-keys --idle" "trace offcpu start tp:sched:sched_switch key arg1 by pid max 100 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --by pid --max-keys 100 --idle
 rcp "lockwait --by comm: among the start's options" "trace lockwait start tp:lock:contention_begin key task match arg0 tid 7 by comm end tp:lock:contention_end key task match arg0 tid 7 nest outer" lockwait --tid 7 --by comm
 rcp "offcpu --pid: the task switched out" \
-	"trace offcpu start tp:sched:sched_switch key arg1 pid 5 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --pid 5
+	"trace offcpu start tp:sched:sched_switch key arg1 pid 5 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --pid 5 --idle
+rcp "offcpu --min --max (us): over and under (ns)" \
+	"trace offcpu start tp:sched:sched_switch key arg1 end tp:sched:sched_switch key arg2 full refuse inflight 16384 over 1000 under 2500000" offcpu --idle --min 1 --max 2500
+rcp "lockwait --max 0.5: under 500 ns" \
+	"trace lockwait start tp:lock:contention_begin key task match arg0 end tp:lock:contention_end key task match arg0 nest outer under 500" lockwait --max 0.5
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	rcp_re "offcpu: the idle task left out (prev->pid != 0, from BTF)" \
+		'^trace offcpu start tp:sched:sched_switch key arg1 if arg1\+[0-9]+:s4 != 0 end tp:sched:sched_switch key arg2 full refuse inflight 16384$' offcpu
+	rcp_re "biolatency -Q: from the insertion, else the issue of a queue without elevator" \
+		'^trace biolatency start tp:block:block_rq_insert key arg0 start tp:block:block_rq_issue key arg0 if arg0(\+[0-9]+:8)+ == 0 end tp:block:block_rq_complete key arg0$' biolatency -Q
+	rcp_re "biolatency -Q --disk --comm: each at both starts" \
+		'^trace biolatency start tp:block:block_rq_insert key arg0 comm dd by (arg0[^ ]+) start tp:block:block_rq_issue key arg0 comm dd if arg0(\+[0-9]+:8)+ == 0 by \1 end tp:block:block_rq_complete key arg0$' biolatency --queued --disk --comm dd
+fi
+KSTATS_BTF=$T/nobtf rcp_refused "offcpu without BTF" "offcpu leaves the idle task out with prev->pid of tp:sched:sched_switch.*--idle keeps it in" offcpu
+rcp_refused "runqlat -Q" "runqlat has no -Q" runqlat -Q
+rcp_refused "runqlat --idle" "runqlat has no --idle" runqlat --idle
+rcp_refused "offcpu --min above --max" "--min is above --max" offcpu --idle --min 10 --max 5
+rcp_refused "offcpu --min -1" "--min and --max take microseconds" offcpu --min -1
 # rcp_refused NAME MESSAGE ARGS...: exit 2, MESSAGE on stderr, nothing written
 rcp_refused() {
 	local n=$1 want=$2; shift 2
