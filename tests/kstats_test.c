@@ -1277,10 +1277,9 @@ static void kstats_test_section_starts(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, cmd);
 	KUNIT_ASSERT_EQ(test,
-			parse(test, "trace rq start tp:s:w key arg0 by arg0+8:s4 "
-			      "start tp:s:n key arg0 by arg0+8:s4 "
-			      "start tp:s:x key arg1 if arg1+24:4 == 0 by arg1+8:s4 "
-			      "end tp:s:x key arg2", cmd), 0);
+			parse(test,
+			      "trace rq start tp:s:w key arg0 by arg0+8:s4 start tp:s:n key arg0 by arg0+8:s4 start tp:s:x key arg1 if arg1+24:4 == 0 by arg1+8:s4 end tp:s:x key arg2",
+			      cmd), 0);
 	KUNIT_EXPECT_STREQ(test, cmd->start, "tp:s:w");
 	KUNIT_ASSERT_EQ(test, cmd->nr_more, 2U);
 	KUNIT_EXPECT_STREQ(test, cmd->more[0], "tp:s:n");
@@ -1300,8 +1299,10 @@ static void kstats_test_section_starts(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, "arg0+8:s4");
 
 	/* Before the first start: every point's key, match and filters. */
-	KUNIT_ASSERT_EQ(test, parse(test, "trace s key cpu match arg0 comm k "
-				    "start a start b start c end d", cmd), 0);
+	KUNIT_ASSERT_EQ(test,
+			parse(test,
+			      "trace s key cpu match arg0 comm k start a start b start c end d",
+			      cmd), 0);
 	for (i = 0; i < KSTATS_SECTION_POINTS; i++) {
 		KUNIT_EXPECT_EQ(test, cmd->point[i].key.kind, KSTATS_KEY_CPU);
 		KUNIT_EXPECT_TRUE(test, cmd->point[i].has_match);
