@@ -398,8 +398,11 @@ static int kstats_parse_more_by(const char *key, int pt,
 				    key);
 		return -EINVAL;
 	}
-	if (strncmp(key, "arg", 3) || kstats_parse_value(key, &b->v)) {
-		pr_warn_ratelimited("_control: by %s: a further start's key is argN with dereferences\n",
+	b->str = !strncasecmp(key, "str:", 4);
+	if (b->str != cmd->by.str ||
+	    strncmp(key + 4 * b->str, "arg", 3) ||
+	    kstats_parse_value(key + 4 * b->str, &b->v)) {
+		pr_warn_ratelimited("_control: by %s: a further start's key is argN with dereferences, str: as the first start's\n",
 				    key);
 		return -EINVAL;
 	}
@@ -436,12 +439,18 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 		if (!strcasecmp(key, kstats_by_names[i]))
 			cmd->by.kind = i;
 	if (cmd->by.kind == KSTATS_BY_NONE) {
-		if (strncmp(key, "arg", 3) && strncmp(key, "ret", 3)) {
-			pr_warn_ratelimited("_control: unknown by key '%s': use comm, pid, tid, cpu, ret or argN with dereferences\n",
+		const char *v = key;
+
+		/* "str:V": V is the address of a string, the key its text */
+		cmd->by.str = !strncasecmp(v, "str:", 4);
+		if (cmd->by.str)
+			v += 4;
+		if (strncmp(v, "arg", 3) && strncmp(v, "ret", 3)) {
+			pr_warn_ratelimited("_control: unknown by key '%s': use comm, pid, tid, cpu, ret or argN with dereferences, or str:V for the string at V\n",
 					    key);
 			return -EINVAL;
 		}
-		if (kstats_parse_value(key, &cmd->by.v))
+		if (kstats_parse_value(v, &cmd->by.v))
 			return -EINVAL;
 		cmd->by.kind = KSTATS_BY_VALUE;
 	}

@@ -104,6 +104,11 @@ EXPORT_SYMBOL_NS_GPL(kstats_by_names, KSTATS_NS);
  */
 int kstats_by_format(const struct kstats_by *b, char *buf, size_t size)
 {
+	if (b->kind == KSTATS_BY_VALUE && b->str) {
+		int n = scnprintf(buf, size, "str:");
+
+		return n + kstats_value_format(&b->v, buf + n, size - n);
+	}
 	if (b->kind == KSTATS_BY_VALUE)
 		return kstats_value_format(&b->v, buf, size);
 	if (b->kind && b->kind < ARRAY_SIZE(kstats_by_names))

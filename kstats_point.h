@@ -166,9 +166,12 @@ extern const char * const kstats_by_names[KSTATS_BY_VALUE];
  * struct kstats_by - the key of a family
  * @kind: enum kstats_by_kind
  * @v: the value, for KSTATS_BY_VALUE
+ * @str: "by str:V": @v is the address of a string, whose first 15 bytes
+ *	are the key (an interrupt handler's name), as a task name is
  */
 struct kstats_by {
 	u8 kind;
+	bool str;
 	struct kstats_value v;
 };
 
@@ -415,6 +418,37 @@ static inline bool kstats_by_uses_arg(const struct kstats_by *b)
 	return b->kind == KSTATS_BY_VALUE && b->v.base == KSTATS_BASE_ARG;
 }
 
+/*
+ * The string at @addr as a key: its first 15 bytes, zero-padded to 16.
+ * Read in pieces that stay in one page each (copy_from_kernel_nofault()
+ * fails a read that crosses into an unmapped one, and a short name may end
+ * just before a page does).  False if it cannot be read.
+ */
+static __always_inline notrace bool kstats_string_fetch(u64 addr, u64 key[2])
+{
+	char *dst = (char *)key;
+	size_t n = 0, i;
+
+	key[0] = 0;
+	key[1] = 0;
+	while (n < 2 * sizeof(u64) - 1) {
+		size_t len = min_t(size_t, 2 * sizeof(u64) - 1 - n,
+				   PAGE_SIZE - offset_in_page(addr + n));
+
+		if (copy_from_kernel_nofault(dst + n, (const void *)(addr + n),
+					     len))
+			return false;
+		for (i = n; i < n + len; i++) {
+			if (!dst[i]) {
+				memset(dst + i, 0, 2 * sizeof(u64) - i);
+				return true;
+			}
+		}
+		n += len;
+	}
+	return true;
+}
+
 /**
  * kstats_by_fetch() - the key of a family, for this event
  * @b: what the family is split by
@@ -451,7 +485,9 @@ kstats_by_fetch(const struct kstats_by *b, const struct kstats_args *a,
 		key[0] = raw_smp_processor_id();
 		return true;
 	default:
-		return kstats_value_fetch(&b->v, a, &key[0]);
+		if (!kstats_value_fetch(&b->v, a, &key[0]))
+			return false;
+		return !b->str || kstats_string_fetch(key[0], key);
 	}
 }
 
@@ -460,7 +496,7 @@ static inline bool kstats_by_is_signed(const struct kstats_by *b)
 {
 	const struct kstats_value *v = &b->v;
 
-	if (b->kind != KSTATS_BY_VALUE)
+	if (b->kind != KSTATS_BY_VALUE || b->str)
 		return false;
 	if (v->nr_derefs)
 		return v->deref[v->nr_derefs - 1].width.sign;

@@ -982,7 +982,7 @@ static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 
 	kstats_by_format(&cmd->by, by, sizeof(by));
 	err = kstats_family_enable(ks, cmd->by_max, by,
-				   cmd->by.kind == KSTATS_BY_COMM,
+				   cmd->by.kind == KSTATS_BY_COMM || cmd->by.str,
 				   kstats_by_is_signed(&cmd->by));
 	if (err)
 		pr_warn_ratelimited("_control: %s: by %s max %u: no memory for %u keys of %zu bytes\n",

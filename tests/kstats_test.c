@@ -10,6 +10,7 @@
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
 
@@ -1318,6 +1319,41 @@ static void kstats_test_section_starts(struct kunit *test)
 				    "'%s'", bad[i]);
 }
 
+/*
+ * "by str:V": the key is the text at V, its first 15 bytes zero-padded to
+ * 16 (one name, one key), also when it ends just before an unmapped page;
+ * an unreadable address is no key (the sample goes to "other").
+ */
+static void kstats_test_string_key(struct kunit *test)
+{
+	static const char longname[] = "a_handler_name_longer_than_15";
+	struct { u64 pad; const char *name; } obj = { 0, longname };
+	unsigned long args[KSTATS_MAX_ARGS] = { 0, (unsigned long)&obj };
+	struct kstats_args a = { .tp = args };
+	struct kstats_by b = { .kind = KSTATS_BY_VALUE, .str = true };
+	char *page;
+	u64 key[2];
+
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+8:8", &b.v), 0);
+	KUNIT_ASSERT_TRUE(test, kstats_by_fetch(&b, &a, key));
+	KUNIT_EXPECT_EQ(test, memcmp(key, "a_handler_name_", 15), 0);
+	KUNIT_EXPECT_EQ(test, ((char *)key)[15], 0);
+
+	/* "eth0" in the last 5 bytes of a page whose next one is not mapped */
+	page = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	memset(page, 'x', PAGE_SIZE);
+	strscpy(page + PAGE_SIZE - 5, "eth0", 5);
+	obj.name = page + PAGE_SIZE - 5;
+	memset(key, 0xff, sizeof(key));
+	KUNIT_EXPECT_TRUE(test, kstats_by_fetch(&b, &a, key));
+	KUNIT_EXPECT_EQ(test, memcmp(key, "eth0\0\0\0\0\0\0\0\0\0\0\0\0", 16), 0);
+	vfree(page);
+
+	obj.name = NULL;
+	KUNIT_EXPECT_FALSE(test, kstats_by_fetch(&b, &a, key));
+}
+
 /* "by KEY [max N]": its kinds, its max, and where it may be written. */
 static void kstats_test_family_parse(struct kunit *test)
 {
@@ -1327,7 +1363,8 @@ static void kstats_test_family_parse(struct kunit *test)
 		"trace f by comm max x", "trace f by comm by pid",
 		"trace f by arg12", "trace s start a end b by comm",
 		"trace tp:a:b by ret", "trace f gap by comm",
-		"trace s start a by ret end b",
+		"trace s start a by ret end b", "trace f by str:", "trace f by str:comm",
+		"trace f by str:bogus",
 	};
 	struct kstats_cmd cmd;
 	char buf[128];
@@ -1355,6 +1392,13 @@ static void kstats_test_family_parse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmd.point[1].key.kind, KSTATS_KEY_CPU);
 	KUNIT_ASSERT_EQ(test, parse(test, "trace f by ret value arg2", &cmd), 0);
 	KUNIT_EXPECT_TRUE(test, kstats_by_uses_ret(&cmd.by));
+	/* "str:V": the string at V, shown as text, never signed */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace tp:irq:irq_handler_entry by str:arg1+80:8",
+				    &cmd), 0);
+	KUNIT_EXPECT_TRUE(test, cmd.by.str);
+	KUNIT_EXPECT_FALSE(test, kstats_by_is_signed(&cmd.by));
+	kstats_by_format(&cmd.by, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "str:arg1+80:8");
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], &cmd), -EINVAL,
 				    "'%s'", bad[i]);
@@ -1777,6 +1821,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_section_parse),
 	KUNIT_CASE(kstats_test_section_starts),
 	KUNIT_CASE(kstats_test_family_parse),
+	KUNIT_CASE(kstats_test_string_key),
 	KUNIT_CASE(kstats_test_family),
 	KUNIT_CASE(kstats_test_family_concurrent),
 	KUNIT_CASE(kstats_test_record_key),

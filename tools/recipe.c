@@ -59,13 +59,19 @@ struct place {
  * kernel's terms, or an expression translated with BTF), how show names
  * the keys, and what a key is (for the title).
  */
-enum when { BY_NEVER, BY_ALWAYS, BY_NONAME, BY_PIDS, BY_TIDS, BY_DISK };
+enum when { BY_NEVER, BY_ALWAYS, BY_NONAME, BY_PIDS, BY_TIDS, BY_DISK,
+	    BY_NOBTF };
 
+/*
+ * @str: the key is the string @expr points to ("by str:V"); BY_NOBTF: the
+ * family taken instead of the BY_ALWAYS one when BTF cannot translate it.
+ */
 struct byplace {
 	enum when when;
 	const char *expr;
 	enum keynames names;
 	const char *per;
+	bool str;
 };
 
 /* One condition of a further start, in BTF terms: "EXPR TEST". */
@@ -75,11 +81,14 @@ struct rcond {
 
 /*
  * A further start: its point and key, the task it is about (what "p" of
- * the first start is called there), and up to two conditions.
+ * the first start is called there), and up to two conditions; without
+ * the BTF that translates them, the start is left out, saying what is
+ * then not counted (@without).
  */
 struct rstart {
 	const char *point, *key, *task;
 	struct rcond cond[2];
+	const char *without;
 };
 
 #define MORE_STARTS	2
@@ -127,15 +136,16 @@ static const struct recipe recipes[] = {
 			{ .point = "tp:sched:sched_switch", .key = "arg1",
 			  .task = "prev",
 			  .cond = { { "prev->__state", "== 0" },
-				    { "prev->pid", "!= 0" } } },
+				    { "prev->pid", "!= 0" } },
+			  .without = "a preempted task's wait is not counted" },
 		},
 		.end = "tp:sched:sched_switch", .ekey = "arg2",
 		.pid = { AT_ARG, "p->tgid", "next->tgid", "the woken process (its tasks' tgid), at the wakeup and at the switch in" },
 		.tid = { AT_ARG, "p->pid", "next->pid", "the woken thread, at the wakeup and at the switch in" },
 		.comm = { AT_NO, NULL, NULL, "the woken task is current at neither point (sched_wakeup runs in the waker, sched_switch in the task switched out): use --pid or --tid" },
 		.cpu = { AT_END, NULL, NULL, "the CPU the task was switched in on" },
-		.by = { { BY_PIDS, "p->tgid", KEYS_RAW, "woken process (tgid)" },
-			{ BY_TIDS, "p->pid", KEYS_RAW, "woken thread (pid)" } },
+		.by = { { BY_PIDS, "p->tgid", KEYS_RAW, "woken process (tgid)", false },
+			{ BY_TIDS, "p->pid", KEYS_RAW, "woken thread (pid)", false } },
 	}, {
 		.name = "biolatency",
 		.title = "block I/O latency, issue to completion",
@@ -149,7 +159,7 @@ static const struct recipe recipes[] = {
 		 * the whole disk, as the peer keys it (rq->part is the
 		 * partition, and NULL when the queue's iostats is off)
 		 */
-		.by = { { BY_DISK, "rq->q->disk->part0->bd_dev", KEYS_DISK, "disk" } },
+		.by = { { BY_DISK, "rq->q->disk->part0->bd_dev", KEYS_DISK, "disk", false } },
 		/*
 		 * -Q, as the peer's: from the insertion into the I/O
 		 * scheduler; a queue without one inserts nothing, its
@@ -168,7 +178,7 @@ static const struct recipe recipes[] = {
 		.tid = { AT_BOTH, NULL, NULL, "the calling thread" },
 		.comm = { AT_BOTH, NULL, NULL, "the calling task" },
 		.cpu = { AT_START, NULL, NULL, "the CPU the call was entered on" },
-		.by = { { BY_NONAME, "arg1", KEYS_SYSCALL, "system call" } },
+		.by = { { BY_NONAME, "arg1", KEYS_SYSCALL, "system call", false } },
 		/* sys_enter(regs, id); sys_exit(regs, ret): regs->orig_ax */
 		.nr_start = "arg1",
 #if defined(__x86_64__)
@@ -201,7 +211,7 @@ static const struct recipe recipes[] = {
 		.comm = { AT_NO, NULL, NULL, "a softirq " TASKLESS " (or in ksoftirqd)" },
 		.cpu = { AT_BOTH, NULL, NULL, "the CPU the softirq ran on" },
 		/* softirq_entry(vec_nr) */
-		.by = { { BY_ALWAYS, "arg0", KEYS_SOFTIRQ, "vector" } },
+		.by = { { BY_ALWAYS, "arg0", KEYS_SOFTIRQ, "vector", false } },
 	}, {
 		.name = "hardirq",
 		.title = "hardirq handler duration",
@@ -211,8 +221,13 @@ static const struct recipe recipes[] = {
 		.tid = { AT_NO, NULL, NULL, "a hardirq " TASKLESS },
 		.comm = { AT_NO, NULL, NULL, "a hardirq " TASKLESS },
 		.cpu = { AT_BOTH, NULL, NULL, "the CPU the handler ran on" },
-		/* irq_handler_entry(irq, action) */
-		.by = { { BY_ALWAYS, "arg0", KEYS_IRQ, "IRQ" } },
+		/*
+		 * irq_handler_entry(irq, action): by the handler's name, as
+		 * the peer keys it (handlers sharing a line apart); by the
+		 * IRQ without BTF
+		 */
+		.by = { { BY_ALWAYS, "action->name", KEYS_RAW, "handler", true },
+			{ BY_NOBTF, "arg0", KEYS_IRQ, "IRQ", false } },
 	}, {
 		.name = "offcpu",
 		.title = "off-CPU time, switched out to switched in",
@@ -418,12 +433,23 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 		return 0;
 	}
 	/* comm pid tid cpu and the kernel's terms as they are, else BTF */
-	if (by_native(expr) || valid_value(expr))
+	if (by_native(expr) || valid_value(expr)) {
 		snprintf(v, sizeof(v), "%s", expr);
-	else if (btf_resolve_value(r->start, expr, v, sizeof(v), err, sizeof(err)))
-		return fail("%s %s%s needs %s of %s: %s", r->name, opt ? "--" : "--by ",
-			    opt ? opt : expr, expr, r->start, err);
-	snprintf(out, len, " by %s", v);
+	} else if (btf_resolve_value(r->start, expr, v, sizeof(v), err, sizeof(err))) {
+		if (b && b->when == BY_ALWAYS && r->by[1].when == BY_NOBTF) {
+			fprintf(stderr, "kstats: %s: %s of %s: %s: a histogram per %s instead\n",
+				r->name, expr, r->start, err, r->by[1].per);
+			b = &r->by[1];
+			expr = b->expr;
+			*names = b->names;
+			snprintf(v, sizeof(v), "%s", expr);
+		} else {
+			return fail("%s %s%s needs %s of %s: %s", r->name,
+				    opt ? "--" : "--by ", opt ? opt : expr,
+				    expr, r->start, err);
+		}
+	}
+	snprintf(out, len, " by %s%s", b && b->str ? "str:" : "", v);
 	if (o->seen & O_MAXKEYS)
 		add(out, len, " max %ld", o->max_keys);
 	/* a value is read at each start, of the task that start names */
@@ -538,9 +564,10 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 
 		if (btf_resolve_value(r->start, r->no_idle, v, sizeof(v), err,
 				      sizeof(err)))
-			return fail("%s leaves the idle task out with %s of %s: %s (--idle keeps it in)",
-				    name, r->no_idle, r->start, err);
-		add(p.ifs[1], sizeof(p.ifs[1]), " if %s != 0", v);
+			fprintf(stderr, "kstats: %s: %s of %s: %s: the idle task is counted too (as with --idle)\n",
+				name, r->no_idle, r->start, err);
+		else
+			add(p.ifs[1], sizeof(p.ifs[1]), " if %s != 0", v);
 	}
 	ret = family_of(o, r, !arg, by, sizeof(by), more_by, what, wlen, names);
 	if (ret)
@@ -550,19 +577,28 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 		 r->smatch ?: "", p.native[1], p.ifs[1], by);
 	for (int i = 0; i < nmore(r); i++) {
 		const struct rstart *m = &r->more[i];
+		char conds[2 * (BTF_VALUE_MAX + 16)] = "";
+		int j;
 
-		add(cmd, len, " start %s key %s%s%s", m->point, m->key,
-		    p.native[3 + i], p.ifs[3 + i]);
-		for (int j = 0; j < 2 && m->cond[j].expr; j++) {
+		for (j = 0; j < 2 && m->cond[j].expr; j++) {
 			char v[BTF_VALUE_MAX], err[768];
 
 			if (btf_resolve_value(m->point, m->cond[j].expr, v,
-					      sizeof(v), err, sizeof(err)))
-				return fail("%s needs %s of %s: %s", name,
-					    m->cond[j].expr, m->point, err);
-			add(cmd, len, " if %s %s", v, m->cond[j].test);
+					      sizeof(v), err, sizeof(err))) {
+				if (!m->without)
+					return fail("%s needs %s of %s: %s", name,
+						    m->cond[j].expr, m->point, err);
+				fprintf(stderr, "kstats: %s: %s of %s: %s: no start there, %s\n",
+					name, m->cond[j].expr, m->point, err,
+					m->without);
+				break;
+			}
+			add(conds, sizeof(conds), " if %s %s", v, m->cond[j].test);
 		}
-		add(cmd, len, "%s", more_by[i]);
+		if (j < 2 && m->cond[j].expr)
+			continue;	/* left out, as said */
+		add(cmd, len, " start %s key %s%s%s%s%s", m->point, m->key,
+		    p.native[3 + i], p.ifs[3 + i], conds, more_by[i]);
 	}
 	add(cmd, len, " end %s key %s%s%s%s%s", r->end, r->ekey,
 	    r->ematch ? " match " : "", r->ematch ?: "", p.native[2], p.ifs[2]);

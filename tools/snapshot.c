@@ -179,7 +179,8 @@ int valid_by(const char *by)
 {
 	return !strcmp(by, "comm") || !strcmp(by, "pid") ||
 	       !strcmp(by, "tid") || !strcmp(by, "cpu") ||
-	       !strcmp(by, "key") || valid_value(by);
+	       !strcmp(by, "key") || valid_value(by) ||
+	       (!strncmp(by, "str:", 4) && valid_value(by + 4));
 }
 
 static int hex_digit(char c)
@@ -807,10 +808,10 @@ static int key_line(struct parser *p, char **tok, int n, struct rowstate *rs)
 	if (k->other) {
 		strcpy(k->raw, "other");
 		k->rawlen = 5;
-	} else if (!strcmp(by, "comm")) {
+	} else if (!strcmp(by, "comm") || !strncmp(by, "str:", 4)) {
 		if (key_unescape(k->text, k->raw, 16, &k->rawlen))
-			return reject(p, "key '%.24s': not a comm (at most 15 bytes, \\xHH escapes)",
-				      k->text);
+			return reject(p, "key '%.24s': not a %s (at most 15 bytes, \\xHH escapes)",
+				      k->text, by[0] == 'c' ? "comm" : "string");
 	} else if (!strcmp(by, "key")) {
 		if (parse_u64(k->text, &unum) || (k->text[0] == '0' && k->text[1]))
 			return reject(p, "key '%.24s': not an unsigned decimal number (the family is by key)",

@@ -188,6 +188,15 @@ r_run "softirq (timers of 100 sleeps)" softirq 1 "kvalue sleep 1000 100" softirq
 r_run "hardirq (the serial port's interrupts for 200 console lines)" hardirq 1 \
 	"i=0; while [ \$i -lt 200 ]; do echo '# hardirq workload' > /dev/console; i=\$((i + 1)); done" hardirq
 grep -E '^ *[0-9]+:' /proc/interrupts | awk '$2 + $3 > 0' | sed 's/^/# /' >&2
+# by the handler's name (action->name, from BTF), as libbpf-tools'
+# hardirqs keys it: the 8250 port's handler is named after the port
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	expect_match "hardirq: a histogram per handler, by its name" "$(cat $R.out)" '^@hardirq\[ttyS0\]:'
+	expect "hardirq: the family is by the string at action->name" \
+		"$(grep -cE '^# family by str:arg1\+[0-9]+:8 ' $R.out)" 1
+else
+	expect_match "hardirq without BTF: a histogram per IRQ, the serial port's by name" "$(cat $R.out)" '^@hardirq\[ttyS0\]:'
+fi
 # lock contention: 4 processes creating and removing directories under one
 # parent contend for its inode's rwsem; at least one wait is likely, not
 # certain, so this checks that it runs and cleans up

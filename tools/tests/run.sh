@@ -553,7 +553,11 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 else
 	skip "runqlat with this machine's BTF" "/sys/kernel/btf/vmlinux not readable"
 fi
-KSTATS_BTF=$T/nobtf rcp_refused "runqlat without BTF" "runqlat needs prev->__state of tp:sched:sched_switch" runqlat
+# without BTF: the wakeups alone, saying what is not counted
+: > "$T/tr/_control"; cp $F/basic.txt "$T/tr/runqlat"
+KSTATS_BTF=$T/nobtf rc 0 "runqlat without BTF" $K --root "$T/tr" runqlat -d 0.01 -v
+[ "$(head -n 1 "$T/tr/_control")" = "trace runqlat start tp:sched:sched_wakeup key arg0 start tp:sched:sched_wakeup_new key arg0 end tp:sched:sched_switch key arg2" ] &&
+	grep -q "no start there, a preempted task's wait is not counted" "$T/err" && ok "runqlat without BTF: the wakeups, saying so" || bad "runqlat without BTF" "$(cat "$T/tr/_control" "$T/err")"
 rcp "biolatency -b 2 and every filter: at the issue" \
 	"trace biolatency start tp:block:block_rq_issue key arg0 pid 12 tid 13 comm dd cpu 1 end tp:block:block_rq_complete key arg0 bits 2" \
 	biolatency --pid 12 --tid 13 --comm dd --cpu 1 -b 2
@@ -567,8 +571,16 @@ rcp "syscall clock_nanosleep --comm: the caller at both points" \
 rcp "lockwait --tid" "trace lockwait start tp:lock:contention_begin key task match arg0 tid 7 end tp:lock:contention_end key task match arg0 tid 7 nest outer" lockwait --tid 7
 rcp "softirq --cpu: both points, by vector" "trace softirq start tp:irq:softirq_entry key cpu cpu 3 by arg0 end tp:irq:softirq_exit key cpu cpu 3" softirq --cpu 3
 rcp "softirq" "trace softirq start tp:irq:softirq_entry key cpu by arg0 end tp:irq:softirq_exit key cpu" softirq
-rcp "hardirq: by IRQ" "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 end tp:irq:irq_handler_exit key cpu" hardirq
-rcp "hardirq --max-keys" "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 max 16 end tp:irq:irq_handler_exit key cpu" hardirq --max-keys 16
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	rcp_re "hardirq: by the handler's name (str: action->name, from BTF)" \
+		'^trace hardirq start tp:irq:irq_handler_entry key cpu by str:arg1\+[0-9]+:8 end tp:irq:irq_handler_exit key cpu$' hardirq
+	rcp_re "hardirq --max-keys" \
+		'^trace hardirq start tp:irq:irq_handler_entry key cpu by str:arg1\+[0-9]+:8 max 16 end tp:irq:irq_handler_exit key cpu$' hardirq --max-keys 16
+fi
+: > "$T/tr/_control"; cp $F/basic.txt "$T/tr/hardirq"
+KSTATS_BTF=$T/nobtf rc 0 "hardirq without BTF" $K --root "$T/tr" hardirq -d 0.01 -v
+[ "$(head -n 1 "$T/tr/_control")" = "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 end tp:irq:irq_handler_exit key cpu" ] &&
+	grep -q "a histogram per IRQ instead" "$T/err" && ok "hardirq without BTF: by IRQ, saying so" || bad "hardirq without BTF" "$(cat "$T/tr/_control" "$T/err")"
 rcp "offcpu --by pid --max-keys --idle" "trace offcpu start tp:sched:sched_switch key arg1 by pid max 100 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --by pid --max-keys 100 --idle
 rcp "lockwait --by comm: among the start's options" "trace lockwait start tp:lock:contention_begin key task match arg0 tid 7 by comm end tp:lock:contention_end key task match arg0 tid 7 nest outer" lockwait --tid 7 --by comm
 rcp "offcpu --pid: the task switched out" \
@@ -585,7 +597,10 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	rcp_re "biolatency -Q --disk --comm: each at both starts" \
 		'^trace biolatency start tp:block:block_rq_insert key arg0 comm dd by (arg0[^ ]+) start tp:block:block_rq_issue key arg0 comm dd if arg0(\+[0-9]+:8)+ == 0 by \1 end tp:block:block_rq_complete key arg0$' biolatency --queued --disk --comm dd
 fi
-KSTATS_BTF=$T/nobtf rcp_refused "offcpu without BTF" "offcpu leaves the idle task out with prev->pid of tp:sched:sched_switch.*--idle keeps it in" offcpu
+: > "$T/tr/_control"; cp $F/basic.txt "$T/tr/offcpu"
+KSTATS_BTF=$T/nobtf rc 0 "offcpu without BTF" $K --root "$T/tr" offcpu -d 0.01 -v
+[ "$(head -n 1 "$T/tr/_control")" = "trace offcpu start tp:sched:sched_switch key arg1 end tp:sched:sched_switch key arg2 full refuse inflight 16384" ] &&
+	grep -q "the idle task is counted too" "$T/err" && ok "offcpu without BTF: the idle task too, saying so" || bad "offcpu without BTF" "$(cat "$T/tr/_control" "$T/err")"
 rcp_refused "runqlat -Q" "runqlat has no -Q" runqlat -Q
 rcp_refused "runqlat --idle" "runqlat has no --idle" runqlat --idle
 rcp_refused "offcpu --min above --max" "--min is above --max" offcpu --idle --min 10 --max 5
@@ -731,7 +746,8 @@ fi
 mkdir -p "$T/sys/proc" "$T/sys/sys/dev/block/8:16"
 printf '           CPU0       CPU1\n  1:          9          0   IO-APIC   1-edge      i8042\n  3:  1  2  PCI-MSI 3-edge  virtio0-config, ahci[0000:00:1f.2]\nNMI:          0          0   Non-maskable interrupts\n' > "$T/sys/proc/interrupts"
 printf 'MAJOR=8\nMINOR=16\nDEVNAME=sdb\nDEVTYPE=disk\n' > "$T/sys/sys/dev/block/8:16/uevent"
-KSTATS_SYSFS=$T/sys rc 0 "hardirq: keys as IRQ names" $K --root "$T/tr" hardirq -d 0.01
+# without BTF, hardirq keys by IRQ and names them
+KSTATS_BTF=$T/nobtf KSTATS_SYSFS=$T/sys rc 0 "hardirq without BTF: keys as IRQ names" $K --root "$T/tr" hardirq -d 0.01
 [ "$(grep '^@' "$T/out" | tr '\n' ' ')" = '@hardirq[i8042]: @hardirq[ahci[0000:00:1f.2]]: @hardirq[9]: @hardirq[7]: ' ] && ok "hardirq: the last column of /proc/interrupts, else the number" || bad "hardirq names" "$(grep '^@' "$T/out")"
 $G --name biolatency --bits 3 --cpus 2 --by arg0+88:8+52:4 --key $(( (8 << 20) | 16 )) -s 0,10,const,100000 --key $(( (259 << 20) | 1 )) -s 1,5,const,200000 > "$T/tr/biolatency"
 if [ -r /sys/kernel/btf/vmlinux ]; then
