@@ -502,47 +502,48 @@ static void kstats_test_control_commands(struct kunit *test)
 		"trace tp:sched:sched_switch gap",
 		"trace sec start a end b gap", "trace f name all",
 	};
-	struct kstats_cmd cmd;
+	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
 	unsigned int i;
 
-	KUNIT_EXPECT_EQ(test, parse(test, "new foo bits 4 clock local\n", &cmd), 0);
-	KUNIT_EXPECT_EQ(test, cmd.op, KSTATS_CMD_NEW);
-	KUNIT_EXPECT_STREQ(test, cmd.cfg.name, "foo");
-	KUNIT_EXPECT_EQ(test, cmd.cfg.frac_bits, 4U);
-	KUNIT_EXPECT_EQ(test, cmd.cfg.clock, KSTATS_CLOCK_LOCAL);
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	KUNIT_EXPECT_EQ(test, parse(test, "new foo bits 4 clock local\n", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->op, KSTATS_CMD_NEW);
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "foo");
+	KUNIT_EXPECT_EQ(test, cmd->cfg.frac_bits, 4U);
+	KUNIT_EXPECT_EQ(test, cmd->cfg.clock, KSTATS_CLOCK_LOCAL);
 
-	KUNIT_EXPECT_EQ(test, parse(test, "NEW bar max 0x1000", &cmd), 0);
-	KUNIT_EXPECT_EQ(test, cmd.cfg.frac_bits, 3U);
-	KUNIT_EXPECT_EQ(test, cmd.cfg.clock, KSTATS_CLOCK_KTIME);
-	KUNIT_EXPECT_EQ(test, cmd.cfg.max_value, 4096ULL);
+	KUNIT_EXPECT_EQ(test, parse(test, "NEW bar max 0x1000", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->cfg.frac_bits, 3U);
+	KUNIT_EXPECT_EQ(test, cmd->cfg.clock, KSTATS_CLOCK_KTIME);
+	KUNIT_EXPECT_EQ(test, cmd->cfg.max_value, 4096ULL);
 
-	KUNIT_EXPECT_EQ(test, parse(test, "remove foo", &cmd), 0);
-	KUNIT_EXPECT_EQ(test, cmd.op, KSTATS_CMD_REMOVE);
-	KUNIT_EXPECT_EQ(test, parse(test, "remove all\n", &cmd), 0);
-	KUNIT_EXPECT_EQ(test, cmd.op, KSTATS_CMD_REMOVE_ALL);
+	KUNIT_EXPECT_EQ(test, parse(test, "remove foo", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->op, KSTATS_CMD_REMOVE);
+	KUNIT_EXPECT_EQ(test, parse(test, "remove all\n", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->op, KSTATS_CMD_REMOVE_ALL);
 
-	KUNIT_EXPECT_EQ(test, parse(test, "trace vfs_read bits 2 name rd gap", &cmd), 0);
-	KUNIT_EXPECT_EQ(test, cmd.op, KSTATS_CMD_TRACE);
-	KUNIT_EXPECT_STREQ(test, cmd.target, "vfs_read");
-	KUNIT_EXPECT_STREQ(test, cmd.cfg.name, "rd");
-	KUNIT_EXPECT_TRUE(test, cmd.gap);
+	KUNIT_EXPECT_EQ(test, parse(test, "trace vfs_read bits 2 name rd gap", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->op, KSTATS_CMD_TRACE);
+	KUNIT_EXPECT_STREQ(test, cmd->target, "vfs_read");
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "rd");
+	KUNIT_EXPECT_TRUE(test, cmd->gap);
 
 	KUNIT_EXPECT_EQ(test,
-			parse(test, "trace sec start a+4 end tp:sched:sched_switch", &cmd),
+			parse(test, "trace sec start a+4 end tp:sched:sched_switch", cmd),
 			0);
-	KUNIT_EXPECT_NULL(test, cmd.target);
-	KUNIT_EXPECT_STREQ(test, cmd.cfg.name, "sec");
-	KUNIT_EXPECT_STREQ(test, cmd.start, "a+4");
-	KUNIT_EXPECT_STREQ(test, cmd.end, "tp:sched:sched_switch");
+	KUNIT_EXPECT_NULL(test, cmd->target);
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "sec");
+	KUNIT_EXPECT_STREQ(test, cmd->start, "a+4");
+	KUNIT_EXPECT_STREQ(test, cmd->end, "tp:sched:sched_switch");
 
 	/* "name" is honoured for a section too. */
-	KUNIT_EXPECT_EQ(test, parse(test, "trace sec start a end b name s2", &cmd),
+	KUNIT_EXPECT_EQ(test, parse(test, "trace sec start a end b name s2", cmd),
 			0);
-	KUNIT_EXPECT_STREQ(test, cmd.cfg.name, "s2");
-	KUNIT_EXPECT_STREQ(test, cmd.start, "a");
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "s2");
+	KUNIT_EXPECT_STREQ(test, cmd->start, "a");
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], &cmd), -EINVAL,
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], cmd), -EINVAL,
 				    "'%s'", bad[i]);
 }
 
@@ -633,37 +634,38 @@ static void kstats_test_filter_parse(struct kunit *test)
 		"trace sec start a end b if ret < 0",
 		"trace f gap comm dd", "new foo value arg0", "new foo pid 1",
 	};
-	struct kstats_cmd cmd;
+	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
 	char buf[256];
 	unsigned int i;
 
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
 	for (i = 0; i < ARRAY_SIZE(good); i++) {
-		KUNIT_EXPECT_EQ_MSG(test, parse(test, good[i].in, &cmd), 0,
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, good[i].in, cmd), 0,
 				    "'%s'", good[i].in);
-		kstats_filter_format(&cmd.filter, buf, sizeof(buf));
+		kstats_filter_format(&cmd->filter, buf, sizeof(buf));
 		KUNIT_EXPECT_STREQ(test, buf, good[i].filter);
-		KUNIT_EXPECT_EQ(test, kstats_filter_is_empty(&cmd.filter),
+		KUNIT_EXPECT_EQ(test, kstats_filter_is_empty(&cmd->filter),
 				!*good[i].filter);
 	}
 	KUNIT_EXPECT_EQ(test, parse(test, "trace vfs_read value arg2 comm dd",
-				    &cmd), 0);
-	KUNIT_EXPECT_EQ(test, cmd.value.base, KSTATS_BASE_ARG);
-	KUNIT_EXPECT_EQ(test, cmd.value.arg, 2);
-	KUNIT_EXPECT_EQ(test, cmd.cfg.clock, KSTATS_CLOCK_NONE);
-	KUNIT_EXPECT_STREQ(test, cmd.cfg.name, "vfs_read");
-	KUNIT_EXPECT_EQ(test, parse(test, "trace f value ret clock none", &cmd),
+				    cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->value.base, KSTATS_BASE_ARG);
+	KUNIT_EXPECT_EQ(test, cmd->value.arg, 2);
+	KUNIT_EXPECT_EQ(test, cmd->cfg.clock, KSTATS_CLOCK_NONE);
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "vfs_read");
+	KUNIT_EXPECT_EQ(test, parse(test, "trace f value ret clock none", cmd),
 			0);
-	KUNIT_EXPECT_EQ(test, parse(test, "trace tp:a:b value arg0:s4", &cmd),
+	KUNIT_EXPECT_EQ(test, parse(test, "trace tp:a:b value arg0:s4", cmd),
 			0);
-	KUNIT_EXPECT_STREQ(test, cmd.cfg.name, "b");
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "b");
 	/* A duration node with a condition on ret keeps its clock. */
-	KUNIT_EXPECT_EQ(test, parse(test, "trace f if ret < 0 clock local", &cmd),
+	KUNIT_EXPECT_EQ(test, parse(test, "trace f if ret < 0 clock local", cmd),
 			0);
-	KUNIT_EXPECT_EQ(test, cmd.value.base, KSTATS_BASE_NONE);
-	KUNIT_EXPECT_EQ(test, cmd.cfg.clock, KSTATS_CLOCK_LOCAL);
-	KUNIT_EXPECT_TRUE(test, kstats_filter_uses_ret(&cmd.filter));
+	KUNIT_EXPECT_EQ(test, cmd->value.base, KSTATS_BASE_NONE);
+	KUNIT_EXPECT_EQ(test, cmd->cfg.clock, KSTATS_CLOCK_LOCAL);
+	KUNIT_EXPECT_TRUE(test, kstats_filter_uses_ret(&cmd->filter));
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], &cmd), -EINVAL,
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], cmd), -EINVAL,
 				    "'%s'", bad[i]);
 }
 
@@ -1185,69 +1187,70 @@ static void kstats_test_section_parse(struct kunit *test)
 		"trace s start a end b over 5 under 4", "trace f over 10",
 		"trace s start a end b over -1",
 	};
-	struct kstats_cmd cmd;
+	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
 	char buf[128];
 	unsigned int i;
 
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
 	KUNIT_ASSERT_EQ(test,
 			parse(test, "trace r start tp:s:a key arg0 end tp:s:b key arg2 inflight 64",
-			      &cmd), 0);
-	KUNIT_EXPECT_STREQ(test, cmd.start, "tp:s:a");
-	KUNIT_EXPECT_STREQ(test, cmd.end, "tp:s:b");
-	KUNIT_EXPECT_EQ(test, cmd.inflight, 64U);
-	kstats_key_format(&cmd.point[0].key, buf, sizeof(buf));
+			      cmd), 0);
+	KUNIT_EXPECT_STREQ(test, cmd->start, "tp:s:a");
+	KUNIT_EXPECT_STREQ(test, cmd->end, "tp:s:b");
+	KUNIT_EXPECT_EQ(test, cmd->inflight, 64U);
+	kstats_key_format(&cmd->point[0].key, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "arg0");
-	kstats_key_format(&cmd.point[1].key, buf, sizeof(buf));
+	kstats_key_format(&cmd->point[1].key, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "arg2");
 
 	/* The default key is the task; "key" before start is both points'. */
-	KUNIT_ASSERT_EQ(test, parse(test, "trace s start a end b", &cmd), 0);
-	KUNIT_EXPECT_EQ(test, cmd.point[0].key.kind, KSTATS_KEY_TASK);
-	KUNIT_EXPECT_EQ(test, cmd.point[1].key.kind, KSTATS_KEY_TASK);
-	KUNIT_EXPECT_EQ(test, cmd.inflight, 0U);
-	KUNIT_ASSERT_EQ(test, parse(test, "trace s key cpu start a end b", &cmd),
+	KUNIT_ASSERT_EQ(test, parse(test, "trace s start a end b", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->point[0].key.kind, KSTATS_KEY_TASK);
+	KUNIT_EXPECT_EQ(test, cmd->point[1].key.kind, KSTATS_KEY_TASK);
+	KUNIT_EXPECT_EQ(test, cmd->inflight, 0U);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace s key cpu start a end b", cmd),
 			0);
-	KUNIT_EXPECT_EQ(test, cmd.point[0].key.kind, KSTATS_KEY_CPU);
-	KUNIT_EXPECT_EQ(test, cmd.point[1].key.kind, KSTATS_KEY_CPU);
+	KUNIT_EXPECT_EQ(test, cmd->point[0].key.kind, KSTATS_KEY_CPU);
+	KUNIT_EXPECT_EQ(test, cmd->point[1].key.kind, KSTATS_KEY_CPU);
 
 	/* Filters before start hold at both points, after a point at it. */
-	KUNIT_ASSERT_EQ(test, parse(test, "trace s comm x start a end b", &cmd),
+	KUNIT_ASSERT_EQ(test, parse(test, "trace s comm x start a end b", cmd),
 			0);
-	KUNIT_EXPECT_STREQ(test, cmd.point[0].filter.comm, "x");
-	KUNIT_EXPECT_STREQ(test, cmd.point[1].filter.comm, "x");
+	KUNIT_EXPECT_STREQ(test, cmd->point[0].filter.comm, "x");
+	KUNIT_EXPECT_STREQ(test, cmd->point[1].filter.comm, "x");
 	KUNIT_ASSERT_EQ(test, parse(test, "trace s start a pid 3 end b if arg1 > 2 bits 4",
-				    &cmd), 0);
-	kstats_filter_format(&cmd.point[0].filter, buf, sizeof(buf));
+				    cmd), 0);
+	kstats_filter_format(&cmd->point[0].filter, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "pid 3");
-	kstats_filter_format(&cmd.point[1].filter, buf, sizeof(buf));
+	kstats_filter_format(&cmd->point[1].filter, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "if arg1 > 2");
-	KUNIT_EXPECT_EQ(test, cmd.cfg.frac_bits, 4U);
+	KUNIT_EXPECT_EQ(test, cmd->cfg.frac_bits, 4U);
 
 	/* "match" before start is both points'; "nest" the section's. */
 	KUNIT_ASSERT_EQ(test, parse(test, "trace l match arg0 start a end b nest outer",
-				    &cmd), 0);
-	KUNIT_EXPECT_TRUE(test, cmd.point[0].has_match && cmd.point[1].has_match);
-	kstats_value_format(&cmd.point[1].match, buf, sizeof(buf));
+				    cmd), 0);
+	KUNIT_EXPECT_TRUE(test, cmd->point[0].has_match && cmd->point[1].has_match);
+	kstats_value_format(&cmd->point[1].match, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "arg0");
-	KUNIT_EXPECT_TRUE(test, cmd.nest_outer);
+	KUNIT_EXPECT_TRUE(test, cmd->nest_outer);
 	KUNIT_ASSERT_EQ(test, parse(test, "trace l start a match arg1 end b match arg0+8:4",
-				    &cmd), 0);
-	kstats_value_format(&cmd.point[0].match, buf, sizeof(buf));
+				    cmd), 0);
+	kstats_value_format(&cmd->point[0].match, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "arg1");
-	kstats_value_format(&cmd.point[1].match, buf, sizeof(buf));
+	kstats_value_format(&cmd->point[1].match, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "arg0+8:4");
-	KUNIT_EXPECT_FALSE(test, cmd.nest_outer);
-	KUNIT_EXPECT_FALSE(test, cmd.full_refuse);
-	KUNIT_ASSERT_EQ(test, parse(test, "trace l start a end b full refuse", &cmd), 0);
-	KUNIT_EXPECT_TRUE(test, cmd.full_refuse);
-	KUNIT_EXPECT_EQ(test, cmd.over, 0ULL);
-	KUNIT_EXPECT_EQ(test, cmd.under, 0ULL);
+	KUNIT_EXPECT_FALSE(test, cmd->nest_outer);
+	KUNIT_EXPECT_FALSE(test, cmd->full_refuse);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace l start a end b full refuse", cmd), 0);
+	KUNIT_EXPECT_TRUE(test, cmd->full_refuse);
+	KUNIT_EXPECT_EQ(test, cmd->over, 0ULL);
+	KUNIT_EXPECT_EQ(test, cmd->under, 0ULL);
 	KUNIT_ASSERT_EQ(test, parse(test, "trace o start a end b over 1000 under 0x100000",
-				    &cmd), 0);
-	KUNIT_EXPECT_EQ(test, cmd.over, 1000ULL);
-	KUNIT_EXPECT_EQ(test, cmd.under, 1048576ULL);
+				    cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->over, 1000ULL);
+	KUNIT_EXPECT_EQ(test, cmd->under, 1048576ULL);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], &cmd), -EINVAL,
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], cmd), -EINVAL,
 				    "'%s'", bad[i]);
 }
 
@@ -1366,41 +1369,42 @@ static void kstats_test_family_parse(struct kunit *test)
 		"trace s start a by ret end b", "trace f by str:", "trace f by str:comm",
 		"trace f by str:bogus",
 	};
-	struct kstats_cmd cmd;
+	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
 	char buf[128];
 	unsigned int i;
 
-	KUNIT_ASSERT_EQ(test, parse(test, "trace f by comm", &cmd), 0);
-	KUNIT_EXPECT_EQ(test, cmd.by.kind, KSTATS_BY_COMM);
-	KUNIT_EXPECT_EQ(test, cmd.by_max, (u32)KSTATS_FAMILY_DEFAULT);
-	KUNIT_ASSERT_EQ(test, parse(test, "trace f by arg1+8:s4 max 5", &cmd), 0);
-	KUNIT_EXPECT_EQ(test, cmd.by.kind, KSTATS_BY_VALUE);
-	KUNIT_EXPECT_EQ(test, cmd.by_max, 5U);
-	KUNIT_EXPECT_TRUE(test, kstats_by_is_signed(&cmd.by));
-	kstats_by_format(&cmd.by, buf, sizeof(buf));
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace f by comm", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_COMM);
+	KUNIT_EXPECT_EQ(test, cmd->by_max, (u32)KSTATS_FAMILY_DEFAULT);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace f by arg1+8:s4 max 5", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_VALUE);
+	KUNIT_EXPECT_EQ(test, cmd->by_max, 5U);
+	KUNIT_EXPECT_TRUE(test, kstats_by_is_signed(&cmd->by));
+	kstats_by_format(&cmd->by, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "arg1+8:s4");
 	/* "max" right after "by KEY" is the family's, elsewhere the range. */
 	KUNIT_ASSERT_EQ(test, parse(test, "trace f max 100 by pid max 65536",
-				    &cmd), 0);
-	KUNIT_EXPECT_EQ(test, cmd.cfg.max_value, 100ULL);
-	KUNIT_EXPECT_EQ(test, cmd.by_max, 65536U);
-	KUNIT_EXPECT_EQ(test, cmd.by.kind, KSTATS_BY_PID);
+				    cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->cfg.max_value, 100ULL);
+	KUNIT_EXPECT_EQ(test, cmd->by_max, 65536U);
+	KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_PID);
 	KUNIT_ASSERT_EQ(test, parse(test, "trace s start a key cpu by arg0 end b key cpu",
-				    &cmd), 0);
-	KUNIT_EXPECT_EQ(test, cmd.by.kind, KSTATS_BY_VALUE);
-	KUNIT_EXPECT_FALSE(test, kstats_by_is_signed(&cmd.by));
-	KUNIT_EXPECT_EQ(test, cmd.point[1].key.kind, KSTATS_KEY_CPU);
-	KUNIT_ASSERT_EQ(test, parse(test, "trace f by ret value arg2", &cmd), 0);
-	KUNIT_EXPECT_TRUE(test, kstats_by_uses_ret(&cmd.by));
+				    cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_VALUE);
+	KUNIT_EXPECT_FALSE(test, kstats_by_is_signed(&cmd->by));
+	KUNIT_EXPECT_EQ(test, cmd->point[1].key.kind, KSTATS_KEY_CPU);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace f by ret value arg2", cmd), 0);
+	KUNIT_EXPECT_TRUE(test, kstats_by_uses_ret(&cmd->by));
 	/* "str:V": the string at V, shown as text, never signed */
 	KUNIT_ASSERT_EQ(test, parse(test, "trace tp:irq:irq_handler_entry by str:arg1+80:8",
-				    &cmd), 0);
-	KUNIT_EXPECT_TRUE(test, cmd.by.str);
-	KUNIT_EXPECT_FALSE(test, kstats_by_is_signed(&cmd.by));
-	kstats_by_format(&cmd.by, buf, sizeof(buf));
+				    cmd), 0);
+	KUNIT_EXPECT_TRUE(test, cmd->by.str);
+	KUNIT_EXPECT_FALSE(test, kstats_by_is_signed(&cmd->by));
+	kstats_by_format(&cmd->by, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "str:arg1+80:8");
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], &cmd), -EINVAL,
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], cmd), -EINVAL,
 				    "'%s'", bad[i]);
 }
 
