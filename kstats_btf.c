@@ -233,32 +233,18 @@ static const char *kstats_btf_name(const struct kstats_btf *b, u32 off)
 	return b->strs + (off - b->str_first);
 }
 
-/*
- * Size in bytes of type @id and whether it is a structure or union (passed
- * by value by its size class); modifiers and typedefs are followed.
- */
-static int kstats_btf_size(const struct kstats_btf *b, u32 id, bool *aggr)
+/* Type @id past its typedefs and modifiers, or NULL if malformed. */
+static const struct btf_type *kstats_btf_resolve(const struct kstats_btf *b,
+						 u32 id)
 {
 	int depth;
 
-	*aggr = false;
 	for (depth = 0; depth < KSTATS_BTF_DEPTH; depth++) {
 		const struct btf_type *t = kstats_btf_type(b, id);
 
 		if (!t)
-			return -EINVAL;
+			return NULL;
 		switch (BTF_INFO_KIND(t->info)) {
-		case BTF_KIND_STRUCT:
-		case BTF_KIND_UNION:
-			*aggr = true;
-			fallthrough;
-		case BTF_KIND_INT:
-		case BTF_KIND_ENUM:
-		case BTF_KIND_ENUM64:
-		case BTF_KIND_FLOAT:
-			return t->size;
-		case BTF_KIND_PTR:
-			return sizeof(void *);
 		case BTF_KIND_TYPEDEF:
 		case BTF_KIND_VOLATILE:
 		case BTF_KIND_CONST:
@@ -267,10 +253,76 @@ static int kstats_btf_size(const struct kstats_btf *b, u32 id, bool *aggr)
 			id = t->type;
 			break;
 		default:
-			return -EINVAL;
+			return t;
 		}
 	}
-	return -ELOOP;
+	return NULL;
+}
+
+/*
+ * Size in bytes of type @id and whether it is a structure or union (passed
+ * by value by its size class).
+ */
+static int kstats_btf_size(const struct kstats_btf *b, u32 id, bool *aggr)
+{
+	const struct btf_type *t = kstats_btf_resolve(b, id);
+
+	*aggr = false;
+	if (!t)
+		return -EINVAL;
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		*aggr = true;
+		fallthrough;
+	case BTF_KIND_INT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FLOAT:
+		return t->size;
+	case BTF_KIND_PTR:
+		return sizeof(void *);
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * The width of type @id as a value of kstats reads it: an integer, a bool
+ * (unsigned), an enum (signed where the BTF says so) or a pointer; size 0
+ * for anything else (a structure, a float, an unreadable type).
+ */
+static struct kstats_width kstats_btf_width(const struct kstats_btf *b,
+					    u32 id)
+{
+	const struct btf_type *t = kstats_btf_resolve(b, id);
+	struct kstats_width w = { 0 };
+	u32 enc;
+
+	if (!t)
+		return w;
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_INT:
+		enc = *(const u32 *)(t + 1);
+		if (BTF_INT_OFFSET(enc) || BTF_INT_BITS(enc) != t->size * 8 ||
+		    !is_power_of_2(t->size) || t->size > 8)
+			return w;
+		w.size = t->size;
+		w.sign = BTF_INT_ENCODING(enc) & BTF_INT_SIGNED;
+		return w;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		if (!is_power_of_2(t->size) || t->size > 8)
+			return w;
+		w.size = t->size;
+		w.sign = BTF_INFO_KFLAG(t->info);
+		return w;
+	case BTF_KIND_PTR:
+		w.size = sizeof(void *);
+		return w;
+	default:
+		return w;
+	}
 }
 
 /*
@@ -279,10 +331,12 @@ static int kstats_btf_size(const struct kstats_btf *b, u32 id, bool *aggr)
  * any is left, structures of up to 16 bytes take one or two registers if
  * both are left, larger ones go on the stack, and so does whatever finds
  * no register.  A structure returned by value over 16 bytes takes %rdi
- * for its hidden pointer.
+ * for its hidden pointer.  Each scalar's type is kept at the word argN
+ * reads: registers first, then stack words.  @skip leading parameters
+ * are left out: a tracepoint probe's data pointer.
  */
 static int kstats_btf_place(const struct kstats_btf *b,
-			    const struct btf_type *proto,
+			    const struct btf_type *proto, u32 skip,
 			    struct kstats_btf_func *f)
 {
 	const struct btf_param *p = (const void *)(proto + 1);
@@ -291,6 +345,7 @@ static int kstats_btf_place(const struct kstats_btf *b,
 	bool aggr;
 	int size;
 
+	memset(f, 0, sizeof(*f));
 	if (proto->type) {
 		size = kstats_btf_size(b, proto->type, &aggr);
 		if (size < 0)
@@ -299,9 +354,13 @@ static int kstats_btf_place(const struct kstats_btf *b,
 			regs = 1;
 		else
 			ret = DIV_ROUND_UP(size, 8);
+		if (!aggr)
+			f->ret = kstats_btf_width(b, proto->type);
 	}
-	for (i = 0; i < vlen; i++) {
-		unsigned int words;
+	if (skip > vlen)
+		return -EINVAL;
+	for (i = skip; i < vlen; i++) {
+		unsigned int words, word;
 
 		/* A last parameter of type 0 is "...": no fixed layout. */
 		if (!p[i].type)
@@ -310,12 +369,18 @@ static int kstats_btf_place(const struct kstats_btf *b,
 		if (size < 0)
 			return size;
 		words = DIV_ROUND_UP(size, 8);
-		if (aggr && size > 16)
+		if (aggr && size > 16) {
+			word = KSTATS_ARG_REGS + stack;
 			stack += words;
-		else if (regs + words <= KSTATS_ARG_REGS)
+		} else if (regs + words <= KSTATS_ARG_REGS) {
+			word = regs;
 			regs += words;
-		else
+		} else {
+			word = KSTATS_ARG_REGS + stack;
 			stack += words;
+		}
+		if (!aggr && word < KSTATS_MAX_ARGS)
+			f->arg[word] = kstats_btf_width(b, p[i].type);
 	}
 	f->nregs = regs;
 	f->nstack = stack;
@@ -328,7 +393,8 @@ static int kstats_btf_place(const struct kstats_btf *b,
  * functions of one name in several files may each have a FUNC (pahole
  * 1.24, Debian's, keeps prototypes that disagree), while the name binds
  * to one address of which the BTF does not say: when the FUNCs place the
- * arguments differently, the name is ambiguous (-ENOTUNIQ).
+ * arguments differently, the name is ambiguous (-ENOTUNIQ); when they
+ * place them alike but with other types, the types are not known.
  */
 static int kstats_btf_find(const struct kstats_btf *b, const char *name,
 			   struct kstats_btf_func *f)
@@ -351,16 +417,99 @@ static int kstats_btf_find(const struct kstats_btf *b, const char *name,
 		proto = kstats_btf_type(b, t->type);
 		if (!proto || BTF_INFO_KIND(proto->info) != BTF_KIND_FUNC_PROTO)
 			return -EINVAL;
-		err = kstats_btf_place(b, proto, found ? &one : f);
+		err = kstats_btf_place(b, proto, 0, found ? &one : f);
 		if (err)
 			return err;
 		if (found && (one.nregs != f->nregs ||
 			      one.nstack != f->nstack ||
 			      one.ret_regs != f->ret_regs))
 			return -ENOTUNIQ;
+		if (found && (memcmp(one.arg, f->arg, sizeof(f->arg)) ||
+			      memcmp(&one.ret, &f->ret, sizeof(f->ret)))) {
+			memset(f->arg, 0, sizeof(f->arg));
+			memset(&f->ret, 0, sizeof(f->ret));
+		}
 		found = true;
 	}
 	return found ? 0 : -ENOENT;
+}
+
+/*
+ * Find the prototype of tracepoint @event's probes in @b's own types: the
+ * typedef btf_trace_EVENT, a pointer to void (*)(void *__data, TP_PROTO),
+ * which every tracepoint of a kernel with BPF events has.
+ */
+static int kstats_btf_find_tracepoint(const struct kstats_btf *b,
+				      const char *event,
+				      struct kstats_btf_func *f)
+{
+	static const char prefix[] = "btf_trace_";
+	u32 i;
+
+	for (i = 0; i < b->nr; i++) {
+		const struct btf_type *t = (const void *)(b->types + b->offs[i]);
+		const struct btf_type *ptr, *proto;
+		const char *n;
+
+		if (BTF_INFO_KIND(t->info) != BTF_KIND_TYPEDEF)
+			continue;
+		n = kstats_btf_name(b, t->name_off);
+		if (!n || strncmp(n, prefix, sizeof(prefix) - 1) ||
+		    strcmp(n + sizeof(prefix) - 1, event))
+			continue;
+		ptr = kstats_btf_type(b, t->type);
+		proto = ptr && BTF_INFO_KIND(ptr->info) == BTF_KIND_PTR ?
+			kstats_btf_type(b, ptr->type) : NULL;
+		if (!proto || BTF_INFO_KIND(proto->info) != BTF_KIND_FUNC_PROTO ||
+		    !BTF_INFO_VLEN(proto->info))
+			return -EINVAL;
+		return kstats_btf_place(b, proto, 1, f);
+	}
+	return -ENOENT;
+}
+
+/* Look @name up with @find in the kernel's BTF, or in @module's. */
+static int kstats_btf_lookup(const char *name, const char *module,
+			     int (*find)(const struct kstats_btf *b,
+					 const char *name,
+					 struct kstats_btf_func *f),
+			     struct kstats_btf_func *f)
+{
+	struct kstats_btf vmlinux, mod;
+	int err;
+
+	err = kstats_btf_load(&vmlinux, "vmlinux", NULL);
+	if (err)
+		return err;
+	if (module) {
+		err = kstats_btf_load(&mod, module, &vmlinux);
+		if (!err) {
+			err = find(&mod, name, f);
+			kstats_btf_free(&mod);
+		}
+	} else {
+		err = find(&vmlinux, name, f);
+	}
+	kstats_btf_free(&vmlinux);
+	return err;
+}
+
+/* @find on BTF in memory, for the KUnit tests. */
+static int kstats_btf_lookup_blob(const void *data, size_t size,
+				  const char *name,
+				  int (*find)(const struct kstats_btf *b,
+					      const char *name,
+					      struct kstats_btf_func *f),
+				  struct kstats_btf_func *f)
+{
+	struct kstats_btf b;
+	int err;
+
+	err = kstats_btf_index(&b, data, size, NULL);
+	if (!err)
+		err = find(&b, name, f);
+	kvfree(b.offs);
+	return err;
 }
 
 /**
@@ -378,23 +527,7 @@ static int kstats_btf_find(const struct kstats_btf *b, const char *name,
 int kstats_btf_func(const char *name, const char *module,
 		    struct kstats_btf_func *f)
 {
-	struct kstats_btf vmlinux, mod;
-	int err;
-
-	err = kstats_btf_load(&vmlinux, "vmlinux", NULL);
-	if (err)
-		return err;
-	if (module) {
-		err = kstats_btf_load(&mod, module, &vmlinux);
-		if (!err) {
-			err = kstats_btf_find(&mod, name, f);
-			kstats_btf_free(&mod);
-		}
-	} else {
-		err = kstats_btf_find(&vmlinux, name, f);
-	}
-	kstats_btf_free(&vmlinux);
-	return err;
+	return kstats_btf_lookup(name, module, kstats_btf_find, f);
 }
 
 /**
@@ -412,13 +545,43 @@ int kstats_btf_func(const char *name, const char *module,
 int kstats_btf_func_blob(const void *data, size_t size, const char *name,
 			 struct kstats_btf_func *f)
 {
-	struct kstats_btf b;
-	int err;
-
-	err = kstats_btf_index(&b, data, size, NULL);
-	if (!err)
-		err = kstats_btf_find(&b, name, f);
-	kvfree(b.offs);
-	return err;
+	return kstats_btf_lookup_blob(data, size, name, kstats_btf_find, f);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_btf_func_blob, KSTATS_NS);
+
+/**
+ * kstats_btf_tracepoint() - the types of a tracepoint's arguments
+ * @event: the event's name (sched_switch)
+ * @module: the module that defines it, or NULL for the kernel's own
+ * @f: where to say; @f->arg[N] is TP_PROTO's argument N
+ *
+ * Context: process; may sleep (reads the BTF files).
+ * Return: 0; -ENOENT when the BTF has no btf_trace_EVENT, -EINVAL when it
+ * is not a probe's prototype, or another negative errno when the BTF
+ * cannot be read.
+ */
+int kstats_btf_tracepoint(const char *event, const char *module,
+			  struct kstats_btf_func *f)
+{
+	return kstats_btf_lookup(event, module, kstats_btf_find_tracepoint, f);
+}
+
+/**
+ * kstats_btf_tracepoint_blob() - kstats_btf_tracepoint() on BTF in memory
+ * @data: a whole BTF file (not a split one)
+ * @size: its size
+ * @event: the event's name
+ * @f: where to say
+ *
+ * For the KUnit tests, which build their own BTF.
+ *
+ * Context: process (allocates the index).
+ * Return: as kstats_btf_tracepoint().
+ */
+int kstats_btf_tracepoint_blob(const void *data, size_t size,
+			       const char *event, struct kstats_btf_func *f)
+{
+	return kstats_btf_lookup_blob(data, size, event,
+				      kstats_btf_find_tracepoint, f);
+}
+EXPORT_SYMBOL_NS_GPL(kstats_btf_tracepoint_blob, KSTATS_NS);

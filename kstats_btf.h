@@ -2,12 +2,17 @@
 /*
  * A function's calling convention, read from the kernel's BTF: how many
  * argument registers and stack words a call passes, which is what a
- * trampoline that calls the function itself must preserve.
+ * trampoline that calls the function itself must preserve, and the type
+ * of each argument and of the return value, which says how a value
+ * narrower than a register is widened (an int's -1 is not 4294967295).
+ * A tracepoint's arguments likewise, from its btf_trace_EVENT typedef.
  */
 #ifndef _KSTATS_BTF_H
 #define _KSTATS_BTF_H
 
 #include <linux/types.h>
+
+#include "kstats_point.h"
 
 /**
  * struct kstats_btf_func - how a function is called (x86-64 System V)
@@ -15,16 +20,28 @@
  * @nstack: words of arguments passed on the stack
  * @ret_regs: registers of the return value: 0 (void or a structure
  *	returned through memory), 1 (%rax), 2 (%rax and %rdx)
+ * @arg: the type of each argument word as argN reads it (registers, then
+ *	stack words): size 1, 2, 4 or 8 and signedness for a scalar (an
+ *	integer, an enum, a bool, a pointer), size 0 where no scalar starts
+ *	or the BTF does not say
+ * @ret: the type of the return value likewise; size 0 for void, a
+ *	structure, or functions of one name whose types disagree
  */
 struct kstats_btf_func {
 	u8 nregs;
 	u16 nstack;
 	u8 ret_regs;
+	struct kstats_width arg[KSTATS_MAX_ARGS];
+	struct kstats_width ret;
 };
 
 int kstats_btf_func(const char *name, const char *module,
 		    struct kstats_btf_func *f);
 int kstats_btf_func_blob(const void *data, size_t size, const char *name,
 			 struct kstats_btf_func *f);
+int kstats_btf_tracepoint(const char *event, const char *module,
+			  struct kstats_btf_func *f);
+int kstats_btf_tracepoint_blob(const void *data, size_t size,
+			       const char *event, struct kstats_btf_func *f);
 
 #endif /* _KSTATS_BTF_H */

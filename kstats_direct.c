@@ -891,24 +891,13 @@ static bool kstats_is_noreturn(const char *sym)
 static unsigned long kstats_direct_site(unsigned long addr, char *mod,
 					size_t size)
 {
-	char sym[KSYM_SYMBOL_LEN], *open, *close;
 	u32 insn;
 
 	/* endbr64: f3 0f 1e fa */
 	if (!copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)) &&
 	    insn == 0xfa1e0ff3)
 		addr += sizeof(insn);
-	/* "name+off/size [module]": the module's name, if any. */
-	mod[0] = '\0';
-	sprint_symbol(sym, addr);
-	open = strchr(sym, '[');
-	if (open) {
-		close = strchr(open, ']');
-		if (close && close - open - 1 < size) {
-			memcpy(mod, open + 1, close - open - 1);
-			mod[close - open - 1] = '\0';
-		}
-	}
+	kstats_syms_module(addr, mod, size);
 	return addr;
 }
 

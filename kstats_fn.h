@@ -284,7 +284,7 @@ static __always_inline notrace void kstats_rich_exit(struct kstats_fn *fn,
 {
 	struct kstats_args a = {
 		.regs = regs,
-		.ret = kstats_ret_value(regs_return_value(regs)),
+		.ret = regs_return_value(regs),
 	};
 	struct kstats *ks = fn->ks;
 	u32 fam = family ? e->fam : 0;

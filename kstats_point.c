@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The text of a point's value and filters, as the header of its
- * distribution file shows them ("# value ..." and "# filter ..."), in the
- * form the _control grammar (kstats_cmd.c) reads back.
+ * A point's values and filters once parsed: typed from the BTF of what
+ * they read (an int argument is sign-extended from its 4 bytes), and
+ * their text, as the header of its distribution file shows them
+ * ("# value ..." and "# filter ..."), in the form the _control grammar
+ * (kstats_cmd.c) reads back.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
 
+#include "kstats_btf.h"
 #include "kstats_internal.h"
 #include "kstats_point.h"
 
@@ -20,6 +23,88 @@ const char * const kstats_op_names[KSTATS_NR_OPS] = {
 	[KSTATS_OP_AND] = "&",
 };
 EXPORT_SYMBOL_NS_GPL(kstats_op_names, KSTATS_NS);
+
+/**
+ * kstats_value_type() - widen a value's base as its type says
+ * @v: the value, as parsed
+ * @f: the types of the arguments and return value it reads
+ *
+ * A base without a cast ("arg1", not "arg1:s4") takes its type's: an
+ * argument narrower than a register is sign- or zero-extended from its
+ * width (the upper half of the register holding an int is not part of
+ * it), and a return value of a known type is no longer guessed at
+ * (kstats_ret_value()): a long's 0xfffffff2 is not -14.  A written cast
+ * stays as written.
+ *
+ * Context: any.
+ */
+void kstats_value_type(struct kstats_value *v, const struct kstats_btf_func *f)
+{
+	struct kstats_width w;
+
+	if (v->cast.size)
+		return;
+	if (v->base == KSTATS_BASE_RET)
+		w = f->ret;
+	else if (v->base == KSTATS_BASE_ARG && v->arg < KSTATS_MAX_ARGS &&
+		 f->arg[v->arg].size < sizeof(u64))
+		w = f->arg[v->arg];
+	else
+		return;
+	if (!w.size)
+		return;
+	v->cast = w;
+	v->typed = true;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_value_type, KSTATS_NS);
+
+/**
+ * kstats_filter_type() - kstats_value_type() on each condition of a filter
+ * @flt: the filter
+ * @f: the types
+ *
+ * Context: any.
+ */
+void kstats_filter_type(struct kstats_filter *flt,
+			const struct kstats_btf_func *f)
+{
+	int i;
+
+	for (i = 0; i < flt->nr_conds; i++)
+		kstats_value_type(&flt->cond[i].v, f);
+}
+
+/**
+ * kstats_by_type() - kstats_value_type() on a family's value key
+ * @b: the key
+ * @f: the types
+ *
+ * Context: any.
+ */
+void kstats_by_type(struct kstats_by *b, const struct kstats_btf_func *f)
+{
+	if (b->kind == KSTATS_BY_VALUE)
+		kstats_value_type(&b->v, f);
+}
+
+/**
+ * kstats_point_opts_type() - kstats_value_type() on what a section's point
+ * reads: its key, match, filter and family key
+ * @o: the point
+ * @f: the types of its probe's arguments
+ *
+ * Context: any.
+ */
+void kstats_point_opts_type(struct kstats_point_opts *o,
+			    const struct kstats_btf_func *f)
+{
+	if (o->key.kind == KSTATS_KEY_VALUE)
+		kstats_value_type(&o->key.v, f);
+	if (o->has_match)
+		kstats_value_type(&o->match, f);
+	kstats_filter_type(&o->filter, f);
+	kstats_by_type(&o->by, f);
+}
 
 static int kstats_width_format(struct kstats_width w, char *buf, size_t size)
 {
@@ -48,7 +133,7 @@ int kstats_value_format(const struct kstats_value *v, char *buf, size_t size)
 		n = scnprintf(buf, size, "ret");
 	else
 		n = scnprintf(buf, size, "arg%u", v->arg);
-	if (v->cast.size)
+	if (v->cast.size && !v->typed)
 		n += kstats_width_format(v->cast, buf + n, size - n);
 	for (i = 0; i < v->nr_derefs; i++) {
 		const struct kstats_deref *d = &v->deref[i];

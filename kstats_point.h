@@ -62,6 +62,8 @@ struct kstats_deref {
  * @base: enum kstats_base
  * @arg: N of argN
  * @cast: the low bytes of the base to keep, or size 0 for all
+ * @typed: @cast is the base's own type, from the BTF (kstats_value_type()),
+ *	not written: it is not shown
  * @nr_derefs: 0..KSTATS_MAX_DEREFS
  * @deref: applied in order; all but the last read 8 bytes
  */
@@ -69,6 +71,7 @@ struct kstats_value {
 	u8 base;
 	u8 arg;
 	struct kstats_width cast;
+	bool typed;
 	u8 nr_derefs;
 	struct kstats_deref deref[KSTATS_MAX_DEREFS];
 };
@@ -197,7 +200,7 @@ struct kstats_point_opts {
  * struct kstats_args - what a value is taken from, in a handler
  * @regs: the registers of a function's entry or return, or of a kprobe
  * @tp: a tracepoint's arguments, instead of @regs
- * @ret: the return value (kstats_ret_value()), at a function's return
+ * @ret: the return value register, at a function's return
  */
 struct kstats_args {
 	struct pt_regs *regs;
@@ -251,9 +254,10 @@ static inline bool kstats_filter_is_empty(const struct kstats_filter *f)
 }
 
 /*
- * A function's return value as a signed number: the register as a long,
- * except that an int function's -errno, which leaves the upper half of
- * the register zero, is taken as the negative int it is.
+ * A function's return value as a signed number where its type is not
+ * known (no BTF, no cast): the register as a long, except that an int
+ * function's -errno, which leaves the upper half of the register zero, is
+ * taken as the negative int it is.  With a type, the cast says.
  */
 static __always_inline notrace u64 kstats_ret_value(unsigned long rax)
 {
@@ -289,7 +293,7 @@ kstats_value_fetch(const struct kstats_value *v, const struct kstats_args *a,
 	int i;
 
 	if (v->base == KSTATS_BASE_RET)
-		val = a->ret;
+		val = v->cast.size ? a->ret : kstats_ret_value(a->ret);
 	else if (a->tp)
 		val = a->tp[v->arg];
 	else
@@ -502,6 +506,14 @@ static inline bool kstats_by_is_signed(const struct kstats_by *b)
 		return v->deref[v->nr_derefs - 1].width.sign;
 	return v->cast.size ? v->cast.sign : v->base == KSTATS_BASE_RET;
 }
+
+struct kstats_btf_func;
+void kstats_value_type(struct kstats_value *v, const struct kstats_btf_func *f);
+void kstats_filter_type(struct kstats_filter *flt,
+			const struct kstats_btf_func *f);
+void kstats_by_type(struct kstats_by *b, const struct kstats_btf_func *f);
+void kstats_point_opts_type(struct kstats_point_opts *o,
+			    const struct kstats_btf_func *f);
 
 int kstats_by_format(const struct kstats_by *b, char *buf, size_t size);
 int kstats_key_format(const struct kstats_key *k, char *buf, size_t size);

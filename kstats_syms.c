@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * How many functions of the kernel, or of one module, bear a name.
+ * How many functions of the kernel, or of one module, bear a name, and
+ * which module an address is in.
  *
  * Static functions of one name may live in several files; the name then
  * binds (kallsyms, kprobes, ftrace) to one of them, and the kernel's BTF,
@@ -22,6 +23,7 @@
 #include <linux/bsearch.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
@@ -265,4 +267,31 @@ void kstats_syms_free(void)
 	kstats_syms_size = 0;
 	kstats_syms_ndups = 0;
 	kstats_syms_ready = false;
+}
+
+/**
+ * kstats_syms_module() - the module a kernel text address is in
+ * @addr: the address
+ * @mod: where to write its name, or "" for the kernel's own
+ * @size: of @mod (MODULE_NAME_LEN)
+ *
+ * From the symbol's name as the kernel prints it, "name+off/size [module]"
+ * (__module_address() is not exported to modules).
+ *
+ * Context: any but NMI.
+ */
+void kstats_syms_module(unsigned long addr, char *mod, size_t size)
+{
+	char sym[KSYM_SYMBOL_LEN], *open, *close;
+
+	mod[0] = '\0';
+	sprint_symbol(sym, addr);
+	open = strchr(sym, '[');
+	if (!open)
+		return;
+	close = strchr(open, ']');
+	if (close && close - open - 1 < size) {
+		memcpy(mod, open + 1, close - open - 1);
+		mod[close - open - 1] = '\0';
+	}
 }

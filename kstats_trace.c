@@ -47,6 +47,15 @@
 #include <linux/string.h>
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
+#include <trace/events/irq.h>
+#include <trace/events/lock.h>
+#include <trace/events/sched.h>
+#ifdef CONFIG_BLOCK
+#include <trace/events/block.h>
+#endif
+#ifdef CONFIG_HAVE_SYSCALL_TRACEPOINTS
+#include <trace/events/syscalls.h>
+#endif
 
 #include "kstats_btf.h"
 #include "kstats_cmd.h"
@@ -56,6 +65,7 @@
 #include "kstats_internal.h"
 #include "kstats_pair.h"
 #include "kstats_point.h"
+#include "kstats_syms.h"
 #include "kstats_trace.h"
 
 /* Calls of the empty function that measure a node's probe floor. */
@@ -83,6 +93,14 @@ struct kstats_mark {
 
 struct kstats_trace;
 
+/* What a point is for, which its tracepoint probe does. */
+enum kstats_tp_role {
+	KSTATS_TP_START,	/* a section's start (any of them) */
+	KSTATS_TP_END,		/* a section's end */
+	KSTATS_TP_ARRIVAL,	/* a tracepoint node's event */
+	KSTATS_TP_EXIT,		/* a task exits or is freed */
+};
+
 /*
  * One point of a node: a section's start or end, the tracepoint of
  * inter-arrivals, or of exiting tasks; a kprobe or a tracepoint, whose
@@ -99,6 +117,8 @@ struct kstats_point {
 	bool registered;
 	struct kstats_point_opts opts;
 	bool rich;
+	bool typed;
+	u8 role;
 };
 
 /**
@@ -316,75 +336,46 @@ static notrace int kstats_kprobe_end(struct kprobe *kp, struct pt_regs *regs)
 NOKPROBE_SYMBOL(kstats_kprobe_end);
 
 /*
- * Tracepoint probes are called with the tracepoint's arguments after
- * @data, their point; the plain ones ignore them, which the x86-64 and arm64 calling
- * conventions allow (kernels with CONFIG_CFI_CLANG would refuse the call).
+ * Tracepoint probes are called with @data, their point, then the
+ * tracepoint's arguments.  The tracepoints of kstats_tp_events.h get
+ * probes of their own prototype (KSTATS_TP_TYPED); any other takes the
+ * generic probe, which takes as many word-sized arguments as argN may
+ * name: those the tracepoint does not have are whatever its caller left
+ * in their registers and stack slots, read but never dereferenced unless
+ * the value says so (and then through copy_from_kernel_nofault()).  The
+ * x86-64 and arm64 calling conventions let that work; C does not promise
+ * it, and a kernel with CONFIG_CFI_CLANG traps on it, so there a
+ * tracepoint without a typed probe is refused.  Either probe hands the
+ * arguments to kstats_tp_event(), which does what the point is for
+ * (@p->role).
  */
-static notrace void kstats_tp_start(void *data)
+static __always_inline notrace void kstats_tp_event(struct kstats_point *p,
+						    const unsigned long *args)
 {
-	kstats_section_start(data, NULL);
-}
-
-static notrace void kstats_tp_end(void *data)
-{
-	kstats_section_end(data, NULL);
-}
-
-/* A task exits, or is freed: the starts it keys will never end. */
-static notrace void kstats_tp_exit(void *data, struct task_struct *p)
-{
-	struct kstats_point *pt = data;
-
-	kstats_pair_forget(&pt->t->pair, (unsigned long)p);
-}
-
-static notrace void kstats_tp_arrival(void *data)
-{
-	struct kstats_point *p = data;
-
-	kstats_arrival(p->t, 0);
-}
-
-/*
- * The probes of a tracepoint point with a value or filters take as many
- * arguments as argN may name, all word-sized as every TP_PROTO argument
- * is passed: those the tracepoint does not have are whatever its caller
- * left in their registers and stack slots, read but never dereferenced
- * unless the value says so (and then through copy_from_kernel_nofault()).
- */
-#define KSTATS_TP_PARAMS						\
-	unsigned long a0, unsigned long a1, unsigned long a2,		\
-	unsigned long a3, unsigned long a4, unsigned long a5,		\
-	unsigned long a6, unsigned long a7, unsigned long a8,		\
-	unsigned long a9, unsigned long a10, unsigned long a11
-#define KSTATS_TP_ARGS	{ a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 }
-
-static notrace void kstats_tp_rich_start(void *data, KSTATS_TP_PARAMS)
-{
-	const unsigned long args[KSTATS_MAX_ARGS] = KSTATS_TP_ARGS;
 	struct kstats_args a = { .tp = args };
-
-	kstats_section_start(data, &a);
-}
-
-static notrace void kstats_tp_rich_end(void *data, KSTATS_TP_PARAMS)
-{
-	const unsigned long args[KSTATS_MAX_ARGS] = KSTATS_TP_ARGS;
-	struct kstats_args a = { .tp = args };
-
-	kstats_section_end(data, &a);
-}
-
-/* One tracepoint: its value, or the time since the last on this CPU. */
-static notrace void kstats_tp_rich_arrival(void *data, KSTATS_TP_PARAMS)
-{
-	const unsigned long args[KSTATS_MAX_ARGS] = KSTATS_TP_ARGS;
-	struct kstats_args a = { .tp = args };
-	struct kstats_point *p = data;
 	struct kstats_trace *t = p->t;
 	u32 fam = 0;
 	u64 v;
 
+	switch (p->role) {
+	case KSTATS_TP_START:
+		kstats_section_start(p, &a);
+		return;
+	case KSTATS_TP_END:
+		kstats_section_end(p, &a);
+		return;
+	case KSTATS_TP_EXIT:
+		/* A task exits, or is freed: the starts it keys never end. */
+		kstats_pair_forget(&t->pair, args[0]);
+		return;
+	default:
+		break;
+	}
+	/* One tracepoint: its value, or the time since the last on this CPU. */
+	if (!t->fn.rich) {
+		kstats_arrival(t, 0);
+		return;
+	}
 	if (!kstats_point_counts(t, &a))
 		return;
 	if (t->fn.ks->family)
@@ -395,6 +386,78 @@ static notrace void kstats_tp_rich_arrival(void *data, KSTATS_TP_PARAMS)
 		kstats_rich_record(t->fn.ks, t->fn.ks->family, fam, v);
 	else
 		kstats_record_missed(t->fn.ks);
+}
+
+static notrace void kstats_tp_generic(void *data, unsigned long a0,
+				      unsigned long a1, unsigned long a2,
+				      unsigned long a3, unsigned long a4,
+				      unsigned long a5, unsigned long a6,
+				      unsigned long a7, unsigned long a8,
+				      unsigned long a9, unsigned long a10,
+				      unsigned long a11)
+{
+	const unsigned long args[KSTATS_MAX_ARGS] = {
+		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11
+	};
+
+	kstats_tp_event(data, args);
+}
+
+/* A tracepoint that has a probe of its own prototype. */
+struct kstats_tp_typed {
+	const char *group;
+	const char *event;
+	void *probe;
+};
+
+/*
+ * The probe of one event of kstats_tp_events.h, of its own prototype,
+ * checked against the kernel's: it passes the arguments the event has,
+ * widened by their C types, and zeros for argN beyond them.
+ */
+#define KSTATS_TP_TYPED(ev, grp, proto, args)				\
+static notrace void kstats_tp_##ev(void *data, proto)			\
+{									\
+	const unsigned long a[KSTATS_MAX_ARGS] = { args };		\
+									\
+	kstats_tp_event(data, a);					\
+}									\
+static const struct kstats_tp_typed kstats_tp_typed_##ev = {		\
+	.group = #grp,							\
+	.event = #ev,							\
+	.probe = kstats_tp_##ev,					\
+};									\
+static void __maybe_unused kstats_tp_check_##ev(void)			\
+{									\
+	check_trace_callback_type_##ev(kstats_tp_##ev);			\
+}
+
+#define KSTATS_TP_EVENT KSTATS_TP_TYPED
+#include "kstats_tp_events.h"
+
+/* The same events, to look up by name. */
+#define KSTATS_TP_LIST(ev, ...)	(&kstats_tp_typed_##ev),
+static const struct kstats_tp_typed *const kstats_tp_typed[] = {
+#define KSTATS_TP_EVENT KSTATS_TP_LIST
+#include "kstats_tp_events.h"
+};
+
+/* The probe for GROUP:EVENT: its own, or the generic one. */
+static void *kstats_tp_probe(const char *group, const char *event,
+			     bool *typed)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kstats_tp_typed); i++) {
+		const struct kstats_tp_typed *tt = kstats_tp_typed[i];
+
+		if (!strcmp(tt->group, group) && !strcmp(tt->event, event)) {
+			*typed = true;
+			return tt->probe;
+		}
+	}
+	*typed = false;
+	return kstats_tp_generic;
 }
 
 /*
@@ -610,12 +673,49 @@ static bool kstats_is_tracepoint(const char *spec)
 	return !strncmp(spec, "tp:", 3);
 }
 
-/* Register one end of a section or the tracepoint of inter-arrivals. */
+/*
+ * The types of what a node reads, from the BTF of the function or
+ * tracepoint @what it probes (@tp), in module @mod or the kernel: with @p
+ * NULL the node's value, filters and family key (a function's or a
+ * tracepoint's), else those of a section's point (its key, match, filters
+ * and family key; the first start's also the node's family key).  Without
+ * BTF the values stay as written, and a return value is guessed at
+ * (kstats_ret_value()).
+ */
+static void kstats_trace_types(struct kstats_trace *t, struct kstats_point *p,
+			       const char *what, bool tp, const char *mod)
+{
+	struct kstats_btf_func f;
+
+	if (p ? !p->rich : !t->fn.rich)
+		return;
+	if (tp ? kstats_btf_tracepoint(what, mod, &f) :
+		 kstats_btf_func(what, mod, &f))
+		return;
+	if (p)
+		kstats_point_opts_type(&p->opts, &f);
+	if (!p || p == &t->start) {
+		kstats_by_type(&t->fn.by, &f);
+		if (t->fn.ks->family)
+			t->fn.ks->family->is_signed = kstats_by_is_signed(&t->fn.by);
+	}
+	if (!p) {
+		kstats_value_type(&t->fn.value, &f);
+		kstats_filter_type(&t->fn.filter, &f);
+	}
+}
+
+/*
+ * Register one end of a section or the tracepoint of inter-arrivals: a
+ * tracepoint's probe of @role, a kprobe's @kp_fn.
+ */
 static int kstats_register_point(struct kstats_trace *t,
 				 struct kstats_point *p, const char *spec,
-				 void *tp_fn, kprobe_pre_handler_t kp_fn)
+				 enum kstats_tp_role role,
+				 kprobe_pre_handler_t kp_fn)
 {
 	const char *name = t->fn.ks->name;
+	unsigned long addr;
 	char *plus;
 	unsigned int off = 0;
 	int err;
@@ -643,11 +743,24 @@ static int kstats_register_point(struct kstats_trace *t,
 					    name, spec);
 			return -EINVAL;
 		}
+		p->role = role;
+		p->tp_fn = kstats_tp_probe(group, ev, &p->typed);
+		if (!p->typed && IS_ENABLED(CONFIG_CFI_CLANG)) {
+			pr_warn_ratelimited("%s: tracepoint %s:%s has no probe of its own prototype in kstats, and this kernel checks the type of indirect calls (CONFIG_CFI_CLANG)\n",
+					    name, group, ev);
+			return -EOPNOTSUPP;
+		}
 		err = kstats_find_tracepoint(p, name, group, ev);
 		if (err)
 			return err;
-		err = tracepoint_probe_register(p->tp, tp_fn, p);
-		p->tp_fn = tp_fn;
+		if (role != KSTATS_TP_EXIT) {
+			struct module *mod = p->file->event_call->module;
+
+			kstats_trace_types(t, t->mech == KSTATS_MECH_ARRIVAL ?
+					   NULL : p, ev, true,
+					   mod ? mod->name : NULL);
+		}
+		err = tracepoint_probe_register(p->tp, p->tp_fn, p);
 		if (err) {
 			pr_warn_ratelimited("%s: cannot attach to tracepoint '%s' (%d)\n",
 					    name, spec, err);
@@ -670,9 +783,16 @@ static int kstats_register_point(struct kstats_trace *t,
 		pr_warn_ratelimited("%s: bad symbol '%s'\n", name, p->spec);
 		return -EINVAL;
 	}
-	err = kstats_check_symbol(name, p->spec, off, false, NULL);
+	err = kstats_check_symbol(name, p->spec, off, false, &addr);
 	if (err)
 		return err;
+	/* At a function's entry, its arguments are where its type says. */
+	if (!off) {
+		char mod[MODULE_NAME_LEN];
+
+		kstats_syms_module(addr, mod, sizeof(mod));
+		kstats_trace_types(t, p, p->spec, false, mod[0] ? mod : NULL);
+	}
 	p->kp.symbol_name = p->spec;
 	p->kp.offset = off;
 	p->kp.pre_handler = kp_fn;
@@ -825,6 +945,28 @@ static void kstats_section_show(struct kstats_trace *t, struct seq_file *m,
 			   atomic64_read(&t->nr_long));
 }
 
+/*
+ * "probes typed" where every tracepoint of the node has a probe of its own
+ * prototype, "probes generic" where one has not; "" for no tracepoint.
+ */
+static const char *kstats_trace_probes(const struct kstats_trace *t)
+{
+	const struct kstats_point *pts[] = {
+		&t->start, &t->end, &t->more[0], &t->more[1]
+	};
+	const char *probes = "";
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(pts); i++) {
+		if (!pts[i]->tp)
+			continue;
+		if (!pts[i]->typed)
+			return " probes generic";
+		probes = " probes typed";
+	}
+	return probes;
+}
+
 static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
 {
 	struct kstats_trace *t = ks->priv;
@@ -855,6 +997,7 @@ static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
 			   t->floor_unmeasured ? " floor_measured no" : "");
 	if (t->registered && t->ops->describe)
 		t->ops->describe(&t->fn, m);
+	seq_puts(m, kstats_trace_probes(t));
 	seq_putc(m, '\n');
 	if (t->fn.value.base != KSTATS_BASE_NONE) {
 		kstats_value_format(&t->fn.value, buf, sizeof(buf));
@@ -1007,9 +1150,7 @@ static void kstats_section_point(struct kstats_point *p,
 static int kstats_register_start(struct kstats_trace *t,
 				 struct kstats_point *p, const char *spec)
 {
-	return kstats_register_point(t, p, spec, p->rich ?
-				     (void *)kstats_tp_rich_start :
-				     (void *)kstats_tp_start,
+	return kstats_register_point(t, p, spec, KSTATS_TP_START,
 				     kstats_kprobe_start);
 }
 
@@ -1040,9 +1181,7 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 			       (cmd->full_refuse ? KSTATS_PAIR_REFUSE : 0));
 	if (err)
 		return err;
-	err = kstats_register_point(t, &t->end, cmd->end,
-				    t->end.rich ? (void *)kstats_tp_rich_end :
-						  (void *)kstats_tp_end,
+	err = kstats_register_point(t, &t->end, cmd->end, KSTATS_TP_END,
 				    kstats_kprobe_end);
 	if (!err)
 		err = kstats_register_start(t, &t->start, cmd->start);
@@ -1050,10 +1189,10 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		err = kstats_register_start(t, &t->more[i], cmd->more[i]);
 	if (!err && (kstats_register_point(t, &t->exit,
 					   "tp:sched:sched_process_exit",
-					   kstats_tp_exit, NULL) ||
+					   KSTATS_TP_EXIT, NULL) ||
 		     kstats_register_point(t, &t->free,
 					   "tp:sched:sched_process_free",
-					   kstats_tp_exit, NULL)))
+					   KSTATS_TP_EXIT, NULL)))
 		pr_warn_ratelimited("%s: exiting tasks not seen: their starts leave only when evicted\n",
 				    t->fn.ks->name);
 	return err;
@@ -1077,6 +1216,7 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
 	const char *name = t->fn.ks->name;
 	enum kstats_mech_want want = KSTATS_WANT_ANY;
+	char mod[MODULE_NAME_LEN];
 	int err;
 
 	if (cmd->mech) {
@@ -1096,9 +1236,7 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		if (!t->marks)
 			return -ENOMEM;
 		return kstats_register_point(t, &t->start, cmd->target,
-					     t->fn.rich ?
-					     (void *)kstats_tp_rich_arrival :
-					     (void *)kstats_tp_arrival, NULL);
+					     KSTATS_TP_ARRIVAL, NULL);
 	}
 
 	if (!kstats_symbol_chars(cmd->target)) {
@@ -1114,6 +1252,8 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	err = kstats_check_symbol(name, t->target, 0, false, &t->fn.addr);
 	if (err)
 		return err;
+	kstats_syms_module(t->fn.addr, mod, sizeof(mod));
+	kstats_trace_types(t, NULL, t->target, false, mod[0] ? mod : NULL);
 	t->maxactive = cmd->maxactive;
 	err = kstats_register_function(t, want, cmd->maxactive);
 	if (err) {

@@ -20,6 +20,11 @@
  *                 reference nonstop, until "unspin"
  *   unspin        stop that kthread
  *   fire N        fire the tracepoint N times
+ *   narrow N      fire kstats_lifetime_narrow(-5, 65520, -3) N times
+ *   ret N         N calls each of kstats_lifetime_ret_int() (-14),
+ *                 _ret_u32() (0xfffffff2) and _ret_long() (0xfffffff2):
+ *                 one register value, three meanings, which only the
+ *                 functions' types tell apart
  *   exit_inside   a kthread calls kstats_lifetime_leave(), which never
  *                 returns: the thread exits inside it (for the direct
  *                 trampoline's exit handling); returns once it has
@@ -183,6 +188,46 @@ static int lt_fire(const char *arg)
 		return -EINVAL;
 	for (i = 0; i < n; i++)
 		trace_kstats_lifetime_init(i);
+	return 0;
+}
+
+/*
+ * Three functions whose return register holds 0x00000000fffffff2: an
+ * int's -14 (-EFAULT), an unsigned int's 4294967282, a long's 4294967282.
+ * __noipa: each is called, and returns through %rax as its type says.
+ */
+static noinline __noipa int kstats_lifetime_ret_int(void)
+{
+	return -14;
+}
+
+static noinline __noipa u32 kstats_lifetime_ret_u32(void)
+{
+	return 0xfffffff2U;
+}
+
+static noinline __noipa long kstats_lifetime_ret_long(void)
+{
+	return 0xfffffff2L;
+}
+
+/* "narrow N" and "ret N". */
+static int lt_narrow(const char *arg, bool ret)
+{
+	unsigned int i, n;
+
+	if (kstrtouint(arg, 0, &n))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (!ret) {
+			trace_kstats_lifetime_narrow(-5, 65520, -3);
+			continue;
+		}
+		if (kstats_lifetime_ret_int() != -14 ||
+		    kstats_lifetime_ret_u32() != 0xfffffff2U ||
+		    kstats_lifetime_ret_long() != 0xfffffff2L)
+			return -EIO;
+	}
 	return 0;
 }
 
@@ -403,6 +448,8 @@ static int lt_command(const char *cmd, const char *arg)
 
 	if (!strcmp(cmd, "fire"))
 		return lt_fire(arg);
+	if (!strcmp(cmd, "narrow") || !strcmp(cmd, "ret"))
+		return lt_narrow(arg, cmd[0] == 'r');
 	if (!strcmp(cmd, "exit_inside") && !*arg)
 		return lt_exit_inside();
 	if (!strcmp(cmd, "pair"))

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tracepoint of kstats_lifetime, fired while its module_init() runs
- * (and by its "fire" command): what "trace
+ * The tracepoints of kstats_lifetime: kstats_lifetime_init, fired while its
+ * module_init() runs (and by its "fire" command), what "trace
  * tp:kstats_lifetime:kstats_lifetime_init" attaches to, before and after
- * the module is live.
+ * the module is live; kstats_lifetime_narrow, fired by "narrow", whose
+ * arguments are narrower than a register and negative, for kstats'
+ * generic probe to widen by their types.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM kstats_lifetime
@@ -19,6 +21,19 @@ TRACE_EVENT(kstats_lifetime_init,
 	    TP_STRUCT__entry(__field(unsigned int, n)),
 	    TP_fast_assign(__entry->n = n;),
 	    TP_printk("n=%u", __entry->n)
+);
+
+TRACE_EVENT(kstats_lifetime_narrow,
+	    TP_PROTO(int neg, u16 word, s8 small),
+	    TP_ARGS(neg, word, small),
+	    TP_STRUCT__entry(__field(int, neg)
+			     __field(u16, word)
+			     __field(s8, small)),
+	    TP_fast_assign(__entry->neg = neg;
+			   __entry->word = word;
+			   __entry->small = small;),
+	    TP_printk("neg=%d word=%u small=%d", __entry->neg, __entry->word,
+		      __entry->small)
 );
 
 #endif /* _KSTATS_LIFETIME_TRACE_H */

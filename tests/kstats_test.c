@@ -1638,10 +1638,11 @@ static void kstats_test_family_concurrent(struct kunit *test)
 	kstats_delete(ks);
 }
 
-#ifdef KSTATS_HAVE_DIRECT
+#ifdef CONFIG_X86_64
 /*
  * A small BTF file built here, for kstats_btf.c's placement of arguments:
- * the number of registers and stack words the direct trampoline keeps.
+ * the number of registers and stack words the direct trampoline keeps,
+ * and the types of the words argN reads.
  */
 struct kstats_test_btf {
 	u32 w[200];
@@ -1790,12 +1791,179 @@ static void kstats_test_btf_place(struct kunit *test)
 	h->magic = 0;
 	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "f9", &f), -EINVAL);
 }
+
+/* @b's types and @strs as one BTF file, allocated for @test. */
+static u8 *kstats_tb_blob(struct kunit *test, const struct kstats_test_btf *b,
+			  const char *strs, size_t str_len, size_t *sizep)
+{
+	struct btf_header *h;
+	size_t size = sizeof(*h) + b->n * sizeof(u32) + str_len;
+	u8 *blob = kunit_kzalloc(test, size, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	h = (struct btf_header *)blob;
+	h->magic = BTF_MAGIC;
+	h->version = BTF_VERSION;
+	h->hdr_len = sizeof(*h);
+	h->type_len = b->n * sizeof(u32);
+	h->str_off = h->type_len;
+	h->str_len = str_len;
+	memcpy(blob + sizeof(*h), b->w, h->type_len);
+	memcpy(blob + sizeof(*h) + h->type_len, strs, str_len);
+	*sizep = size;
+	return blob;
+}
+
+/*
+ * The types of a function's and a tracepoint's arguments, and a value
+ * typed by them: an int argument is sign-extended from its 4 bytes, a
+ * u16 zero-extended, a long or a written cast left as they are, a typed
+ * return value no longer guessed at.
+ */
+static void kstats_test_btf_types(struct kunit *test)
+{
+	static const char strs[] =
+		"\0int\0u16\0long\0bool\0en\0fw\0btf_trace_ev\0big\0fs";
+	enum { INT = 1, U16 = 5, LONG = 9, BOOL = 14, EN = 19, FW = 22,
+	       TRACE_EV = 25, BIG = 38, FS = 42 };
+	/* type ids: 1 int, 2 u16, 3 long, 4 int *, 5 bool, 6 enum (signed),
+	 * 7 a 24-byte structure; functions from 8 on
+	 */
+	static const u32 fw[6] = { 1, 2, 3, 4, 5, 6 };
+	static const u32 fs[4] = { 7, 1, 2, 1 };
+	static const u32 ev[4] = { 4, 1, 2, 5 };
+	/* 0x00000000fffffff2 in %rax, as each return type reads it */
+	static const struct {
+		struct kstats_width w;
+		u64 want;
+	} rets[] = {
+		{ { 0, false }, -14ULL },	/* no type: an int's -errno */
+		{ { 8, true }, 0xfffffff2ULL },	/* long */
+		{ { 4, false }, 0xfffffff2ULL },	/* unsigned int */
+		{ { 4, true }, -14ULL },	/* int */
+	};
+	struct kstats_args a = { 0 };
+	unsigned long tp[KSTATS_MAX_ARGS] = { 0xfffffffbUL, 0xfff0UL };
+	struct kstats_test_btf *b;
+	struct kstats_btf_func f;
+	struct kstats_value v;
+	char buf[32];
+	size_t size;
+	u32 id = 8;
+	u8 *blob;
+	u64 out;
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	kstats_tb_type(b, INT, BTF_KIND_INT, 0, 4);
+	kstats_tb_put(b, BTF_INT_SIGNED << 24 | 32);
+	kstats_tb_type(b, U16, BTF_KIND_INT, 0, 2);
+	kstats_tb_put(b, 16);
+	kstats_tb_type(b, LONG, BTF_KIND_INT, 0, 8);
+	kstats_tb_put(b, BTF_INT_SIGNED << 24 | 64);
+	kstats_tb_type(b, 0, BTF_KIND_PTR, 0, 1);
+	kstats_tb_type(b, BOOL, BTF_KIND_INT, 0, 1);
+	kstats_tb_put(b, BTF_INT_BOOL << 24 | 8);
+	/* an enum with a negative value: signed (kind_flag) */
+	kstats_tb_type(b, EN, BTF_KIND_ENUM, 0, 4);
+	b->w[b->n - 2] |= 1U << 31;
+	kstats_tb_type(b, BIG, BTF_KIND_STRUCT, 0, 24);
+	/* int fw(int, u16, long, int *, bool, enum en) */
+	kstats_tb_func(b, &id, FW, 1, fw, 6);
+	/* u16 fs(struct big, int, u16, int): the structure on the stack */
+	kstats_tb_func(b, &id, FS, 2, fs, 4);
+	/* btf_trace_ev: void (*)(void *, int *, int, u16, bool) */
+	kstats_tb_type(b, 0, BTF_KIND_FUNC_PROTO, 4, 0);
+	kstats_tb_put(b, 0);
+	kstats_tb_put(b, 4);
+	for (size = 1; size < 4; size++) {
+		kstats_tb_put(b, 0);
+		kstats_tb_put(b, ev[size]);
+	}
+	kstats_tb_type(b, 0, BTF_KIND_PTR, 0, id);
+	kstats_tb_type(b, TRACE_EV, BTF_KIND_TYPEDEF, 0, id + 1);
+	KUNIT_ASSERT_LT(test, b->n, ARRAY_SIZE(b->w));
+	blob = kstats_tb_blob(test, b, strs, sizeof(strs), &size);
+
+	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "fw", &f), 0);
+	KUNIT_EXPECT_EQ(test, f.arg[0].size, 4);
+	KUNIT_EXPECT_TRUE(test, f.arg[0].sign);
+	KUNIT_EXPECT_EQ(test, f.arg[1].size, 2);
+	KUNIT_EXPECT_FALSE(test, f.arg[1].sign);
+	KUNIT_EXPECT_EQ(test, f.arg[2].size, 8);
+	KUNIT_EXPECT_TRUE(test, f.arg[2].sign);
+	KUNIT_EXPECT_EQ(test, f.arg[3].size, 8);	/* a pointer */
+	KUNIT_EXPECT_FALSE(test, f.arg[3].sign);
+	KUNIT_EXPECT_EQ(test, f.arg[4].size, 1);	/* bool */
+	KUNIT_EXPECT_FALSE(test, f.arg[4].sign);
+	KUNIT_EXPECT_EQ(test, f.arg[5].size, 4);	/* the signed enum */
+	KUNIT_EXPECT_TRUE(test, f.arg[5].sign);
+	KUNIT_EXPECT_EQ(test, f.arg[6].size, 0);
+	KUNIT_EXPECT_EQ(test, f.ret.size, 4);
+	KUNIT_EXPECT_TRUE(test, f.ret.sign);
+	/* a structure by value on the stack: the next scalars in %rdi.. */
+	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "fs", &f), 0);
+	KUNIT_EXPECT_EQ(test, f.arg[0].size, 4);
+	KUNIT_EXPECT_EQ(test, f.arg[1].size, 2);
+	KUNIT_EXPECT_EQ(test, f.arg[2].size, 4);
+	KUNIT_EXPECT_EQ(test, f.arg[6].size, 0);	/* the structure */
+	KUNIT_EXPECT_EQ(test, f.ret.size, 2);
+	KUNIT_EXPECT_FALSE(test, f.ret.sign);
+	/* a tracepoint: TP_PROTO's arguments, after the data pointer */
+	KUNIT_ASSERT_EQ(test, kstats_btf_tracepoint_blob(blob, size, "ev", &f), 0);
+	KUNIT_EXPECT_EQ(test, f.arg[0].size, 4);
+	KUNIT_EXPECT_TRUE(test, f.arg[0].sign);
+	KUNIT_EXPECT_EQ(test, f.arg[1].size, 2);
+	KUNIT_EXPECT_EQ(test, f.arg[2].size, 1);
+	KUNIT_EXPECT_EQ(test, f.arg[3].size, 0);
+	KUNIT_EXPECT_EQ(test, f.ret.size, 0);
+	KUNIT_EXPECT_EQ(test, kstats_btf_tracepoint_blob(blob, size, "fw", &f), -ENOENT);
+	KUNIT_EXPECT_EQ(test, kstats_btf_tracepoint_blob(blob, size, "e", &f), -ENOENT);
+
+	/* values typed by the tracepoint: arg0 -5, arg1 65520 */
+	a.tp = tp;
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg0", &v), 0);
+	kstats_value_type(&v, &f);
+	KUNIT_EXPECT_TRUE(test, v.typed);
+	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
+	KUNIT_EXPECT_EQ(test, (s64)out, -5LL);
+	kstats_value_format(&v, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "arg0");
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg0:4", &v), 0);
+	kstats_value_type(&v, &f);
+	KUNIT_EXPECT_FALSE(test, v.typed);
+	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
+	KUNIT_EXPECT_EQ(test, out, 0xfffffffbULL);
+	kstats_value_format(&v, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "arg0:4");
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1", &v), 0);
+	kstats_value_type(&v, &f);
+	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
+	KUNIT_EXPECT_EQ(test, out, 0xfff0ULL);
+
+	/* ret: guessed without a type, as its type says with one */
+	a.ret = 0xfffffff2UL;
+	for (size = 0; size < ARRAY_SIZE(rets); size++) {
+		KUNIT_ASSERT_EQ(test, kstats_parse_value("ret", &v), 0);
+		memset(&f, 0, sizeof(f));
+		f.ret = rets[size].w;
+		kstats_value_type(&v, &f);
+		KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
+		KUNIT_EXPECT_EQ_MSG(test, out, rets[size].want, "ret of size %u%s",
+				    rets[size].w.size, rets[size].w.sign ? " signed" : "");
+	}
+}
 #else
 static void kstats_test_btf_place(struct kunit *test)
 {
-	kunit_skip(test, "no direct trampoline on this kernel");
+	kunit_skip(test, "argument placement is x86-64's");
 }
-#endif /* KSTATS_HAVE_DIRECT */
+
+static void kstats_test_btf_types(struct kunit *test)
+{
+	kunit_skip(test, "argument placement is x86-64's");
+}
+#endif /* CONFIG_X86_64 */
 
 static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_slot_reference),
@@ -1830,6 +1998,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_family_concurrent),
 	KUNIT_CASE(kstats_test_record_key),
 	KUNIT_CASE(kstats_test_btf_place),
+	KUNIT_CASE(kstats_test_btf_types),
 	{}
 };
 

@@ -50,6 +50,8 @@ peer_run() {
 	wait $pp
 	wait $kp
 	peer_check "$n${1:+ $*}" $P.ours $P.peer
+	expect "kstats $n${1:+ $*}: nothing lost (missed 0), every probe of its tracepoints' own prototype" \
+		"$(field $P.ours name missed) $(grep -c '^# source .* probes typed$' $P.ours)" "0 1"
 	diag "kstats $n $* -d 10, while $w:"
 	sed 's/^/#   /' $P.ours
 	diag "$PEER $* 10 1 (libbpf-tools), the same window:"

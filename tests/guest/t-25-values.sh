@@ -328,6 +328,42 @@ else
 	skip "tracepoint values of sys_enter" "no raw_syscalls tracepoints"
 fi
 
+# --- types from the BTF -------------------------------------------------------------------------------
+# A value written without a cast takes its argument's or return value's
+# type where the BTF gives it: kstats_lifetime_narrow(int -5, u16 65520,
+# s8 -3) reaches the generic probe with -5 and -3 as 0xfffffffb and
+# 0xfffffffd in their registers; kstats_lifetime_ret_int(), _ret_u32()
+# and _ret_long() all return 0x00000000fffffff2 in %rax, which is -14 for
+# the int only.  Without the module's BTF (Debian 6.1's test modules, the
+# test kernel) the words are taken whole and a return value is guessed at
+# as an int's -errno: what each kernel must give is known either way.
+lt_here=$([ -e /sys/module/kstats_lifetime ] && echo yes)
+[ -n "$lt_here" ] || insmod $KB/kstats_lifetime.ko
+LT=/sys/kernel/debug/kstats_lifetime/ctl
+v_trace "trace tp:kstats_lifetime:kstats_lifetime_narrow name v_narrow value arg1 if arg0 == -5 if arg2 < 0"
+v_trace "trace tp:kstats_lifetime:kstats_lifetime_narrow name v_narrow_cast value arg1 if arg0:4 == 4294967291"
+v_trace "trace kstats_lifetime_ret_int name v_rint if ret == -14"
+v_trace "trace kstats_lifetime_ret_u32 name v_ru32 if ret == 4294967282"
+v_trace "trace kstats_lifetime_ret_long name v_rlong if ret == 4294967282"
+expect "narrow 6, ret 5: run" "$(ctl $LT 'narrow 6') $(ctl $LT 'ret 5')" "ok ok"
+if [ -r /sys/kernel/btf/kstats_lifetime ]; then
+	want="6 6 5 5 5" why="from the module's BTF"
+else
+	want="0 6 5 0 0" why="no BTF: whole words, ret guessed"
+fi
+expect "types $why: int -5 and s8 -3 arguments, a written cast kept, ret of int, u32, long" \
+	"$(for n in v_narrow v_narrow_cast v_rint v_ru32 v_rlong; do field $KS/$n name samples; done | tr '\n' ' ' | sed 's/ $//')" "$want"
+[ -r /sys/kernel/btf/kstats_lifetime ] &&
+	expect "a typed value: arg1 (u16) 65520, shown as written" \
+		"$(v_hist $KS/v_narrow 65520:6) $(v_line $KS/v_narrow value) $(v_line $KS/v_narrow filter)" \
+		"ok # value arg1 # filter if arg0 == -5 if arg2 < 0"
+expect "a tracepoint of no probe of its own prototype: probes generic" \
+	"$(field $KS/v_narrow source probes)" generic
+for n in v_narrow v_narrow_cast v_rint v_ru32 v_rlong; do
+	ctl $KS/_control "remove $n" >/dev/null
+done
+[ -n "$lt_here" ] || rmmod_wait kstats_lifetime
+
 # --- sections -------------------------------------------------------------------------------------------
 # from ksys_read() to vfs_read(), the filters written before start checked
 # at both points; dd's reads fail them and count nowhere (not even in missed)
