@@ -346,11 +346,30 @@ NOKPROBE_SYMBOL(kstats_kprobe_end);
  * x86-64 and arm64 calling conventions let that work; C does not promise
  * it, and a kernel with CONFIG_CFI_CLANG traps on it, so there a
  * tracepoint without a typed probe is refused.  Either probe hands the
- * arguments to kstats_tp_event(), which does what the point is for
- * (@p->role).
+ * arguments to kstats_tp_args(), which does what the point is for
+ * (@p->role); a point that reads none (@p->rich false: no value, key
+ * value, match, filter or family key) goes to kstats_tp_plain(), with no
+ * copy of them.
  */
-static __always_inline notrace void kstats_tp_event(struct kstats_point *p,
-						    const unsigned long *args)
+/* A point that reads no argument: nothing is copied for it. */
+static noinline notrace void kstats_tp_plain(struct kstats_point *p)
+{
+	switch (p->role) {
+	case KSTATS_TP_START:
+		kstats_section_start(p, NULL);
+		break;
+	case KSTATS_TP_END:
+		kstats_section_end(p, NULL);
+		break;
+	default:
+		kstats_arrival(p->t, 0);
+		break;
+	}
+}
+
+/* A point that reads @args, the tracepoint's arguments. */
+static noinline notrace void kstats_tp_args(struct kstats_point *p,
+					    const unsigned long *args)
 {
 	struct kstats_args a = { .tp = args };
 	struct kstats_trace *t = p->t;
@@ -372,10 +391,6 @@ static __always_inline notrace void kstats_tp_event(struct kstats_point *p,
 		break;
 	}
 	/* One tracepoint: its value, or the time since the last on this CPU. */
-	if (!t->fn.rich) {
-		kstats_arrival(t, 0);
-		return;
-	}
 	if (!kstats_point_counts(t, &a))
 		return;
 	if (t->fn.ks->family)
@@ -388,20 +403,33 @@ static __always_inline notrace void kstats_tp_event(struct kstats_point *p,
 		kstats_record_missed(t->fn.ks);
 }
 
-static notrace void kstats_tp_generic(void *data, unsigned long a0,
-				      unsigned long a1, unsigned long a2,
-				      unsigned long a3, unsigned long a4,
-				      unsigned long a5, unsigned long a6,
-				      unsigned long a7, unsigned long a8,
-				      unsigned long a9, unsigned long a10,
-				      unsigned long a11)
+NOKPROBE_SYMBOL(kstats_tp_plain);
+NOKPROBE_SYMBOL(kstats_tp_args);
+
+/* Whether the point's probe must hand it the tracepoint's arguments. */
+static __always_inline notrace bool kstats_tp_reads(const struct kstats_point *p)
+{
+	return p->rich;
+}
+
+static noinline notrace void
+kstats_tp_generic(void *data, unsigned long a0, unsigned long a1,
+		  unsigned long a2, unsigned long a3, unsigned long a4,
+		  unsigned long a5, unsigned long a6, unsigned long a7,
+		  unsigned long a8, unsigned long a9, unsigned long a10,
+		  unsigned long a11)
 {
 	const unsigned long args[KSTATS_MAX_ARGS] = {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11
 	};
 
-	kstats_tp_event(data, args);
+	if (kstats_tp_reads(data))
+		kstats_tp_args(data, args);
+	else
+		kstats_tp_plain(data);
 }
+
+NOKPROBE_SYMBOL(kstats_tp_generic);
 
 /* A tracepoint that has a probe of its own prototype. */
 struct kstats_tp_typed {
@@ -411,16 +439,28 @@ struct kstats_tp_typed {
 };
 
 /*
+ * kstats_tp_generic(@data, the arguments, then zeros for argN beyond
+ * them): the first twelve of the list.
+ */
+#define KSTATS_TP_CALL12(data, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, ...) \
+	kstats_tp_generic(data, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define KSTATS_TP_GENERIC(data, ...)					\
+	KSTATS_TP_CALL12(data, __VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+/*
  * The probe of one event of kstats_tp_events.h, of its own prototype,
- * checked against the kernel's: it passes the arguments the event has,
- * widened by their C types, and zeros for argN beyond them.
+ * checked against the kernel's: a point that reads no argument goes
+ * straight to kstats_tp_plain(); one that does, through the generic
+ * probe's body, called (not through a pointer) with the arguments the
+ * event has, widened by their C types, and zeros for argN beyond them.
  */
 #define KSTATS_TP_TYPED(ev, grp, proto, args)				\
 static notrace void kstats_tp_##ev(void *data, proto)			\
 {									\
-	const unsigned long a[KSTATS_MAX_ARGS] = { args };		\
-									\
-	kstats_tp_event(data, a);					\
+	if (!kstats_tp_reads(data))					\
+		kstats_tp_plain(data);					\
+	else								\
+		KSTATS_TP_GENERIC(data, args);				\
 }									\
 static const struct kstats_tp_typed kstats_tp_typed_##ev = {		\
 	.group = #grp,							\
@@ -744,6 +784,11 @@ static int kstats_register_point(struct kstats_trace *t,
 			return -EINVAL;
 		}
 		p->role = role;
+		/* what reads the arguments: an exit's task, a rich node's */
+		if (role == KSTATS_TP_EXIT)
+			p->rich = true;
+		else if (role == KSTATS_TP_ARRIVAL)
+			p->rich = t->fn.rich;
 		p->tp_fn = kstats_tp_probe(group, ev, &p->typed);
 		if (!p->typed && IS_ENABLED(CONFIG_CFI_CLANG)) {
 			pr_warn_ratelimited("%s: tracepoint %s:%s has no probe of its own prototype in kstats, and this kernel checks the type of indirect calls (CONFIG_CFI_CLANG)\n",
