@@ -122,6 +122,8 @@ struct kstats_config {
  * @maker: who made it, and so who may delete it (enum kstats_maker)
  * @priv: owned by the creator of a trace node
  * @show_source: prints the "# source" header line; NULL for "api"
+ * @show_tail: prints the lines after the histogram rows (a trace node's
+ *	outliers), or NULL
  * @extra_missed: missed events counted outside the slots (by probes)
  * @reset_source: starts what the creator counts again from 0, with
  *	kstats_reset() (any context), or NULL
@@ -153,6 +155,7 @@ struct kstats {
 	u8 maker;
 	void *priv;
 	void (*show_source)(struct kstats *ks, struct seq_file *m);
+	void (*show_tail)(struct kstats *ks, struct seq_file *m);
 	u64 (*extra_missed)(struct kstats *ks);
 	void (*reset_source)(struct kstats *ks);
 	void (*retire)(struct kstats *ks);

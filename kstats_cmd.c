@@ -487,6 +487,97 @@ static int kstats_parse_start(const char *val, struct kstats_cmd *cmd)
 	return KSTATS_POINT_END + 1 + cmd->nr_more++;
 }
 
+/*
+ * "slow V", "keep M", "top K", "stack N": which samples a trace node keeps
+ * with their context.  Return: 0, 1 for another option, or -EINVAL.
+ */
+static int kstats_parse_outlier(const char *key, const char *val,
+				struct kstats_outlier_cfg *o)
+{
+	u32 n;
+
+	if (!strcasecmp(key, "slow")) {
+		if (o->mode != KSTATS_OUTLIER_NONE || *val == '-' ||
+		    kstrtou64(val, 0, &o->slow) || o->slow > S64_MAX) {
+			pr_warn_ratelimited("_control: slow '%s': %s\n", val,
+					    o->mode ? "one of slow or top per node" :
+					    "not a number from 0 to 2^63 - 1");
+			return -EINVAL;
+		}
+		o->mode = KSTATS_OUTLIER_SLOW;
+		return 0;
+	}
+	if (strcasecmp(key, "keep") && strcasecmp(key, "top"))
+		return 1;
+	if (kstrtou32(val, 0, &n))
+		n = 0;
+	if (!strcasecmp(key, "top")) {
+		if (o->mode != KSTATS_OUTLIER_NONE || !n ||
+		    n > KSTATS_OUTLIER_TOP_MAX) {
+			pr_warn_ratelimited("_control: top '%s': %s\n", val,
+					    o->mode ? "one of slow or top per node" :
+					    "not 1..4096");
+			return -EINVAL;
+		}
+		o->mode = KSTATS_OUTLIER_TOP;
+		o->keep = n;
+	} else {
+		if (o->keep_set || !n || n > KSTATS_OUTLIER_KEEP_MAX) {
+			pr_warn_ratelimited("_control: keep '%s' is not 1..%d, once\n",
+					    val, KSTATS_OUTLIER_KEEP_MAX);
+			return -EINVAL;
+		}
+		o->keep_set = true;
+		o->keep = n;
+	}
+	return 0;
+}
+
+/*
+ * "stack [N]": the frames kept with each outlier, KSTATS_OUTLIER_STACK_DEFAULT
+ * without N.  N is the next word if it starts with a digit.
+ */
+static int kstats_parse_stack(char **rest, struct kstats_outlier_cfg *o)
+{
+	char *p = *rest ? skip_spaces(*rest) : NULL;
+	const char *val = "";
+	u32 n = KSTATS_OUTLIER_STACK_DEFAULT;
+
+	if (p && isdigit(*p)) {
+		val = kstats_next_token(rest);
+		if (kstrtou32(val, 0, &n))
+			n = 0;
+	} else if (p && *p == '-') {
+		val = kstats_next_token(rest);
+		n = 0;
+	}
+	if (o->stack || !n || n > KSTATS_OUTLIER_STACK_MAX) {
+		pr_warn_ratelimited("_control: stack '%s' is not 1..%d, once\n",
+				    val, KSTATS_OUTLIER_STACK_MAX);
+		return -EINVAL;
+	}
+	o->stack = n;
+	return 0;
+}
+
+/* What "slow", "top", "keep" and "stack" may not combine. */
+static int kstats_check_outlier(struct kstats_outlier_cfg *o, const char *arg)
+{
+	if (o->keep_set && o->mode != KSTATS_OUTLIER_SLOW) {
+		pr_warn_ratelimited("_control: trace %s: keep M is how many of slow V are kept: %s\n",
+				    arg, o->mode ? "top K keeps K" : "give slow V");
+		return -EINVAL;
+	}
+	if (o->stack && o->mode == KSTATS_OUTLIER_NONE) {
+		pr_warn_ratelimited("_control: trace %s: stack N is the stack kept with each outlier: give slow V or top K\n",
+				    arg);
+		return -EINVAL;
+	}
+	if (o->mode == KSTATS_OUTLIER_SLOW && !o->keep_set)
+		o->keep = KSTATS_OUTLIER_KEEP_DEFAULT;
+	return 0;
+}
+
 /* Parse "keyword value" options after the first words of a command. */
 static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 {
@@ -497,6 +588,11 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 	while ((key = kstats_next_token(rest))) {
 		if (trace && !strcasecmp(key, "gap")) {
 			cmd->gap = true;
+			continue;
+		}
+		if (trace && !strcasecmp(key, "stack")) {
+			if (kstats_parse_stack(rest, &cmd->outlier))
+				return -EINVAL;
 			continue;
 		}
 		if (trace && !strcasecmp(key, "by")) {
@@ -517,6 +613,12 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 		}
 		if (trace) {
 			err = kstats_parse_point_option(key, val, pt, cmd);
+			if (err <= 0) {
+				if (err)
+					return err;
+				continue;
+			}
+			err = kstats_parse_outlier(key, val, &cmd->outlier);
 			if (err <= 0) {
 				if (err)
 					return err;
@@ -656,6 +758,8 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
 {
 	bool tp = !strncmp(arg, "tp:", 3);
 
+	if (kstats_check_outlier(&cmd->outlier, arg))
+		return -EINVAL;
 	if (!cmd->start != !cmd->end) {
 		pr_warn_ratelimited("_control: trace %s: a section needs both start and end\n",
 				    arg);
@@ -722,6 +826,11 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  *		[name NAME]
  *	trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V]
  *		[FILTER...] [BY]
+ *
+ * and any trace node takes [slow V [keep M] | top K] [stack [N]]: the
+ * samples of V or more (the newest M, KSTATS_OUTLIER_KEEP_DEFAULT by
+ * default), or the K largest, kept with their context and, with stack,
+ * N frames of the kernel stack (KSTATS_OUTLIER_STACK_DEFAULT without N);
  *
  * where V is ret or argN with dereferences (kstats_parse_value()) and a
  * FILTER is one of pid N, tid N, comm NAME, cpu N or if V OP C (OP one of

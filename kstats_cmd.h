@@ -7,6 +7,7 @@
 #define _KSTATS_CMD_H
 
 #include "kstats.h"
+#include "kstats_outlier.h"
 #include "kstats_pair.h"
 #include "kstats_point.h"
 
@@ -73,6 +74,8 @@ enum kstats_node_op {
  * @by: what the node is split by, one histogram per key; for a section,
  *	taken at its start
  * @by_max: the keys of @by at most, beyond which samples go to "other"
+ * @outlier: "slow V [keep M]" or "top K", with "stack N": the samples the
+ *	node keeps with their context
  *
  * Strings point into the buffer given to kstats_parse_command().
  */
@@ -102,6 +105,7 @@ struct kstats_cmd {
 	u64 under;
 	struct kstats_by by;
 	u32 by_max;
+	struct kstats_outlier_cfg outlier;
 };
 
 int kstats_parse_command(char *buf, struct kstats_cmd *cmd);

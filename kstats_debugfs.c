@@ -202,13 +202,15 @@ static u32 kstats_nr_rows(const struct kstats_reader *r)
 
 /*
  * Position 0 is the header, position 1 + s is slot s (or the key that
- * comes s-th, in a family's file), and one more holds the errno rows of a
- * distribution that has them.
+ * comes s-th, in a family's file), one more holds the errno rows of a
+ * distribution that has them, and one more the lines its creator shows
+ * after them (a trace node's outliers).
  */
 static void *kstats_seq_start(struct seq_file *m, loff_t *pos)
 {
 	struct kstats_reader *r = m->private;
-	loff_t last = kstats_nr_rows(r) + !!r->errno_count;
+	loff_t last = kstats_nr_rows(r) + !!r->errno_count +
+		      !!r->ks->show_tail;
 
 	return r->snap.count && *pos <= last ? pos : NULL;
 }
@@ -235,8 +237,10 @@ static int kstats_seq_show(struct seq_file *m, void *v)
 		kstats_show_key(m, r, r->fam.order[pos - 1]);
 	else if (pos <= kstats_nr_rows(r))
 		kstats_show_slot(m, r, pos - 1);
-	else
+	else if (pos == kstats_nr_rows(r) + 1 && r->errno_count)
 		kstats_show_errno(m, r);
+	else
+		r->ks->show_tail(r->ks, m);
 	return 0;
 }
 

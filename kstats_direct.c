@@ -230,18 +230,21 @@ static __always_inline notrace void kstats_direct_record(struct kstats *ks,
 }
 
 /*
- * A call's end: its sample recorded, then the call leaves the in-flight
- * count, last.  @plain (a constant): the slot's distribution has the
- * default frac_bits and no upper bound (kstats_direct_is_plain()), so the
- * sample needs neither a test of frac_bits nor the clamp.
+ * A call's end: its sample recorded (and kept, if an outlier), then the
+ * call leaves the in-flight count, last.  @plain (a constant): the slot's
+ * distribution has the default frac_bits, no upper bound and no outliers
+ * (kstats_direct_is_plain()), so the sample needs neither a test of
+ * frac_bits, nor the clamp, nor the outliers' compare.
  */
 static __always_inline notrace void kstats_direct_done(struct kstats_direct_hot *h,
 						       u64 v, bool plain)
 {
-	if (plain)
+	if (plain) {
 		__KSTATS_RECORD_IN_RANGE(h->ks, v, KSTATS_DEFAULT_FRAC_BITS);
-	else
+	} else {
 		kstats_direct_record(h->ks, v);
+		kstats_outlier_check(h->outliers, v, 0, false);
+	}
 	this_cpu_dec(h->pcpu->inflight);
 }
 
@@ -292,11 +295,16 @@ kstats_direct_unguard(struct kstats_direct_hot *h)
 	preempt_enable_notrace();
 }
 
-/* Whether a slot's exits may be the plain ones. */
-static bool kstats_direct_is_plain(const struct kstats *ks)
+/*
+ * Whether a slot's exits may be the plain ones: the default frac_bits, no
+ * upper bound, no outliers (whose check only the other exits make, so
+ * that a node without them pays nothing for it).
+ */
+static bool kstats_direct_is_plain(const struct kstats *ks,
+				   const struct kstats_outliers *outliers)
 {
 	return ks->frac_bits == KSTATS_DEFAULT_FRAC_BITS &&
-	       ks->clamp == U64_MAX;
+	       ks->clamp == U64_MAX && !outliers;
 }
 
 /*
@@ -744,6 +752,8 @@ static int kstats_direct_pin(const char *name, unsigned long ip,
 /**
  * kstats_direct_attach() - time a function with the direct trampoline
  * @ks: the distribution, which the slot holds a reference to
+ * @outliers: its outliers, or NULL; freed with @ks, so as long as the slot
+ *	holds it
  * @mod: the function's module, whose reference the slot takes over, or NULL
  * @ip: its fentry call site
  * @f: how its arguments are passed
@@ -754,8 +764,9 @@ static int kstats_direct_pin(const char *name, unsigned long ip,
  * another direct caller, another negative errno from ftrace.  On failure
  * the reference to @mod is dropped.
  */
-static int kstats_direct_attach(struct kstats *ks, struct module *mod,
-				unsigned long ip,
+static int kstats_direct_attach(struct kstats *ks,
+				struct kstats_outliers *outliers,
+				struct module *mod, unsigned long ip,
 				const struct kstats_btf_func *f)
 {
 	struct kstats_direct_slot *s = NULL;
@@ -801,8 +812,9 @@ static int kstats_direct_attach(struct kstats *ks, struct module *mod,
 	h->nregs = f->nregs;
 	h->clock = ks->clock;
 	h->tscns = ks->clock == KSTATS_CLOCK_KTIME && kstats_direct_tsc_is_ktime();
-	h->plain = kstats_direct_is_plain(ks);
+	h->plain = kstats_direct_is_plain(ks, outliers);
 	h->ks = ks;
+	h->outliers = outliers;
 	err = ftrace_set_filter_ip(ops, ip, 0, 0);
 	if (!err)
 		err = kstats_direct_register(ops, kstats_direct_stub(i));
@@ -978,7 +990,7 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 				       "its module is going";
 		return err;
 	}
-	slot = kstats_direct_attach(fn->ks, pinned, ip, &f);
+	slot = kstats_direct_attach(fn->ks, fn->outliers, pinned, ip, &f);
 	if (slot < 0) {
 		switch (slot) {
 		case -EBUSY:

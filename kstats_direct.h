@@ -64,6 +64,7 @@ struct kstats_direct_pcpu {
  * @plain: @ks has the default frac_bits and no upper bound
  * @pcpu: per CPU, the calls in flight and the recursion guard
  * @ks: the distribution
+ * @outliers: the samples it keeps with their context, or NULL
  */
 struct kstats_direct_hot {
 	u32 nstack;
@@ -73,6 +74,7 @@ struct kstats_direct_hot {
 	u8 plain;
 	struct kstats_direct_pcpu __percpu *pcpu;
 	struct kstats *ks;
+	struct kstats_outliers *outliers;
 } __aligned(KSTATS_DHOT_SIZE);
 
 /**

@@ -462,6 +462,64 @@ bool kstats_family_group_is_other(const struct kstats *ks,
 EXPORT_SYMBOL_NS_GPL(kstats_family_group_is_other, KSTATS_NS);
 
 /**
+ * kstats_format_name() - a task name as family keys and outliers show it
+ * @c: the name, up to TASK_COMM_LEN bytes, NUL-terminated if shorter
+ * @buf: where to write it, NUL-terminated, cut to @size
+ * @size: of @buf
+ *
+ * Every byte outside '!'..'~' and the backslash as \xHH, and the first
+ * of a task named "other" (which is not the key other); "\x00" for "".
+ *
+ * Context: any.
+ * Return: the length written.
+ */
+int kstats_format_name(const char *c, char *buf, size_t size)
+{
+	bool esc_first = !strncmp(c, "other", TASK_COMM_LEN);
+	int len = 0, i;
+
+	for (i = 0; i < TASK_COMM_LEN && c[i]; i++) {
+		if (c[i] >= '!' && c[i] <= '~' && c[i] != '\\' &&
+		    !(esc_first && !i))
+			len += scnprintf(buf + len, size - len, "%c", c[i]);
+		else
+			len += scnprintf(buf + len, size - len, "\\x%02x",
+					 (u8)c[i]);
+	}
+	if (!len)
+		len = scnprintf(buf, size, "\\x00");
+	return len;
+}
+
+/**
+ * kstats_family_format_index() - the key of index @index as text
+ * @f: the family
+ * @index: a key's index, or @f->max (or more) for "other"
+ * @buf: where to write it, NUL-terminated, cut to @size
+ * @size: of @buf
+ *
+ * A task name as kstats_format_name() writes it; a number in decimal;
+ * "other".
+ *
+ * Context: any.
+ * Return: the length written, as snprintf() would.
+ */
+int kstats_family_format_index(const struct kstats_family *f, u32 index,
+			       char *buf, size_t size)
+{
+	const struct kstats_family_key *k;
+
+	if (index >= f->max)
+		return snprintf(buf, size, "other");
+	k = &f->keys[index];
+	if (!f->string)
+		return f->is_signed ? snprintf(buf, size, "%lld", (s64)k->k[0]) :
+				      snprintf(buf, size, "%llu", k->k[0]);
+	BUILD_BUG_ON(sizeof(k->k) != TASK_COMM_LEN);
+	return kstats_format_name((const char *)k->k, buf, size);
+}
+
+/**
  * kstats_family_format_key() - the text of a key, as its file shows it
  * @f: the family
  * @v: its view
@@ -479,31 +537,7 @@ int kstats_family_format_key(const struct kstats_family *f,
 			     const struct kstats_family_view *v, u32 g,
 			     char *buf, size_t size)
 {
-	u32 index = v->member[v->first[g]];
-	const struct kstats_family_key *k;
-	bool esc_first;
-	const char *c;
-	int len = 0, i;
-
-	if (index >= f->max)
-		return snprintf(buf, size, "other");
-	k = &f->keys[index];
-	if (!f->string)
-		return f->is_signed ? snprintf(buf, size, "%lld", (s64)k->k[0]) :
-				      snprintf(buf, size, "%llu", k->k[0]);
-	c = (const char *)k->k;
-	/* A task named "other" is not the key other: its "o" is escaped. */
-	esc_first = !strncmp(c, "other", sizeof(k->k));
-	for (i = 0; i < sizeof(k->k) && c[i]; i++) {
-		if (c[i] >= '!' && c[i] <= '~' && c[i] != '\\' &&
-		    !(esc_first && !i))
-			len += scnprintf(buf + len, size - len, "%c", c[i]);
-		else
-			len += scnprintf(buf + len, size - len, "\\x%02x",
-					 (u8)c[i]);
-	}
-	if (!len)
-		len = scnprintf(buf, size, "\\x00");
-	return len;
+	return kstats_family_format_index(f, v->member[v->first[g]], buf,
+					  size);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_family_format_key, KSTATS_NS);

@@ -171,6 +171,9 @@ void kstats_family_fill_snapshot(const struct kstats_family_view *v,
 				 struct kstats_snapshot *snap);
 bool kstats_family_group_is_other(const struct kstats *ks,
 				  const struct kstats_family_view *v, u32 g);
+int kstats_format_name(const char *c, char *buf, size_t size);
+int kstats_family_format_index(const struct kstats_family *f, u32 index,
+			       char *buf, size_t size);
 int kstats_family_format_key(const struct kstats_family *f,
 			     const struct kstats_family_view *v, u32 g,
 			     char *buf, size_t size);

@@ -19,6 +19,7 @@
 
 #include "kstats.h"
 #include "kstats_family.h"
+#include "kstats_outlier.h"
 #include "kstats_point.h"
 
 struct seq_file;
@@ -38,6 +39,10 @@ struct seq_file;
  * @rich: it has a value, filters or a family, so takes the handlers that
  *	check them
  * @entry_only: its value and filters need no return: the entry alone
+ * @outliers: the samples it keeps with their context ("slow", "top"), or
+ *	NULL: the generic, rich and family handlers and the direct
+ *	trampoline's non-plain exits keep them, so that a node without them
+ *	takes the fast ones and pays nothing
  * @mech_data: the mechanism's own, from its attach to its release
  */
 struct kstats_fn {
@@ -51,6 +56,7 @@ struct kstats_fn {
 	struct kstats_by by;
 	bool rich;
 	bool entry_only;
+	struct kstats_outliers *outliers;
 	void *mech_data;
 };
 
@@ -150,8 +156,12 @@ static __always_inline notrace u64 kstats_time_enter(struct kstats_entry *e,
 	return now;
 }
 
-/* Return: false when the sample was dropped and counted as missed. */
+/*
+ * Record the duration, and keep it if it is one of @o's outliers.
+ * Return: false when the sample was dropped and counted as missed.
+ */
 static __always_inline notrace bool kstats_time_exit(struct kstats *ks,
+						     struct kstats_outliers *o,
 						     struct kstats_entry *e,
 						     enum kstats_clock clock,
 						     unsigned int frac_bits,
@@ -164,6 +174,7 @@ static __always_inline notrace bool kstats_time_exit(struct kstats *ks,
 		return false;
 	}
 	__KSTATS_RECORD(ks, *now - e->ts, frac_bits);
+	kstats_outlier_check(o, *now - e->ts, 0, false);
 	return true;
 }
 
@@ -187,7 +198,8 @@ static __always_inline notrace void kstats_fn_exit(struct kstats_fn *fn,
 	struct kstats *ks = fn->ks;
 	u64 now;
 
-	if (kstats_time_exit(ks, e, ks->clock, ks->frac_bits, &now) && fn->gap)
+	if (kstats_time_exit(ks, fn->outliers, e, ks->clock, ks->frac_bits,
+			     &now) && fn->gap)
 		this_cpu_write(*fn->last_end, now);
 }
 
@@ -215,11 +227,12 @@ static __always_inline notrace u32 kstats_fn_family_key(struct kstats_fn *fn,
 }
 
 /*
- * A value or a duration of a node with values, filters or a family.  The
- * handlers are made twice: @family is a constant, so a node without a
- * family pays nothing for them.
+ * A value or a duration of a node with values, filters or a family, and
+ * one of its outliers (@o) if it is one.  The handlers are made twice:
+ * @family is a constant, so a node without a family pays nothing for them.
  */
 static __always_inline notrace void kstats_rich_record(struct kstats *ks,
+						       struct kstats_outliers *o,
 						       bool family, u32 fam,
 						       s64 v)
 {
@@ -227,6 +240,7 @@ static __always_inline notrace void kstats_rich_record(struct kstats *ks,
 		kstats_family_record_signed(ks, fam, v);
 	else
 		kstats_record_signed(ks, v);
+	kstats_outlier_check(o, v, fam, family);
 }
 
 /*
@@ -264,7 +278,7 @@ static __always_inline notrace int kstats_rich_enter(struct kstats_fn *fn,
 			return 1;
 		}
 		if (fn->entry_only) {
-			kstats_rich_record(ks, family, fam, v);
+			kstats_rich_record(ks, fn->outliers, family, fam, v);
 			return 1;
 		}
 		e->val = v;
@@ -304,25 +318,28 @@ static __always_inline notrace void kstats_rich_exit(struct kstats_fn *fn,
 	switch (fn->value.base) {
 	case KSTATS_BASE_RET:
 		if (kstats_value_fetch(&fn->value, &a, &v))
-			kstats_rich_record(ks, family, fam, v);
+			kstats_rich_record(ks, fn->outliers, family, fam, v);
 		else
 			kstats_record_missed(ks);
 		break;
 	case KSTATS_BASE_ARG:
-		kstats_rich_record(ks, family, fam, e->val);
+		kstats_rich_record(ks, fn->outliers, family, fam, e->val);
 		break;
 	default:
 		if (!family) {
-			kstats_time_exit(ks, e, ks->clock, ks->frac_bits, &now);
+			kstats_time_exit(ks, fn->outliers, e, ks->clock,
+					 ks->frac_bits, &now);
 			break;
 		}
 		now = kstats_clock_now(ks->clock);
 		/* local_clock() readings of two CPUs do not compare. */
 		if (ks->clock == KSTATS_CLOCK_LOCAL &&
-		    e->cpu != raw_smp_processor_id())
+		    e->cpu != raw_smp_processor_id()) {
 			kstats_record_missed(ks);
-		else
-			kstats_family_record(ks, fam, now - e->ts);
+			break;
+		}
+		kstats_family_record(ks, fam, now - e->ts);
+		kstats_outlier_check(fn->outliers, now - e->ts, fam, true);
 		break;
 	}
 }

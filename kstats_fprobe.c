@@ -86,8 +86,8 @@ static notrace void kstats_fp_exit_##c##b(struct fprobe *fp,		\
 {									\
 	u64 now;							\
 									\
-	kstats_time_exit(kstats_fp_of(fp)->ks, data, kstats_clock_##c,	\
-			 b, &now);					\
+	kstats_time_exit(kstats_fp_of(fp)->ks, NULL, data,		\
+			 kstats_clock_##c, b, &now);			\
 }									\
 NOKPROBE_SYMBOL(kstats_fp_exit_##c##b)
 
@@ -182,9 +182,14 @@ static int kstats_fprobe_attach(struct kstats_fn *fn, unsigned int maxactive,
 	p->fn = fn;
 	switch (kstats_fn_kind(fn)) {
 	case KSTATS_FN_FAST:
-		p->fp.entry_handler = kstats_fp_fast_entry[ks->clock];
-		p->fp.exit_handler = kstats_fp_fast_exit[ks->clock][ks->frac_bits];
-		break;
+		/* the fast handlers keep no outliers: a node that does pays */
+		if (!fn->outliers) {
+			p->fp.entry_handler = kstats_fp_fast_entry[ks->clock];
+			p->fp.exit_handler =
+				kstats_fp_fast_exit[ks->clock][ks->frac_bits];
+			break;
+		}
+		fallthrough;
 	case KSTATS_FN_GAP:
 		p->fp.entry_handler = kstats_fp_entry;
 		p->fp.exit_handler = kstats_fp_exit;

@@ -67,7 +67,7 @@ static notrace int kstats_krp_exit_##c##b(struct kretprobe_instance *ri, \
 {									\
 	u64 now;							\
 									\
-	kstats_time_exit(kstats_krp_of(ri)->ks,				\
+	kstats_time_exit(kstats_krp_of(ri)->ks, NULL,			\
 			 (struct kstats_entry *)ri->data,		\
 			 kstats_clock_##c, b, &now);			\
 	return 0;							\
@@ -164,9 +164,14 @@ static int kstats_kretprobe_attach(struct kstats_fn *fn,
 	p->fn = fn;
 	switch (kstats_fn_kind(fn)) {
 	case KSTATS_FN_FAST:
-		p->rp.entry_handler = kstats_krp_fast_entry[ks->clock];
-		p->rp.handler = kstats_krp_fast_exit[ks->clock][ks->frac_bits];
-		break;
+		/* the fast handlers keep no outliers: a node that does pays */
+		if (!fn->outliers) {
+			p->rp.entry_handler = kstats_krp_fast_entry[ks->clock];
+			p->rp.handler =
+				kstats_krp_fast_exit[ks->clock][ks->frac_bits];
+			break;
+		}
+		fallthrough;
 	case KSTATS_FN_GAP:
 		p->rp.entry_handler = kstats_krp_entry;
 		p->rp.handler = kstats_krp_exit;

@@ -64,6 +64,7 @@
 #include "kstats_fn.h"
 #include "kstats_internal.h"
 #include "kstats_pair.h"
+#include "kstats_outlier.h"
 #include "kstats_point.h"
 #include "kstats_syms.h"
 #include "kstats_trace.h"
@@ -275,6 +276,7 @@ static notrace void kstats_section_end(struct kstats_point *p,
 		kstats_family_record(ks, fam, now - ts);
 	else
 		kstats_record(ks, now - ts);
+	kstats_outlier_check(t->fn.outliers, now - ts, fam, ks->family);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end);
@@ -293,6 +295,7 @@ static notrace void kstats_arrival(struct kstats_trace *t, u32 fam)
 		kstats_family_record(t->fn.ks, fam, now - last);
 	else
 		kstats_record(t->fn.ks, now - last);
+	kstats_outlier_check(t->fn.outliers, now - last, fam, t->fn.ks->family);
 }
 
 NOKPROBE_SYMBOL(kstats_arrival);
@@ -398,7 +401,8 @@ static noinline notrace void kstats_tp_args(struct kstats_point *p,
 	if (t->fn.value.base == KSTATS_BASE_NONE)
 		kstats_arrival(t, fam);
 	else if (kstats_value_fetch(&t->fn.value, &a, &v))
-		kstats_rich_record(t->fn.ks, t->fn.ks->family, fam, v);
+		kstats_rich_record(t->fn.ks, t->fn.outliers, t->fn.ks->family,
+				   fam, v);
 	else
 		kstats_record_missed(t->fn.ks);
 }
@@ -923,11 +927,33 @@ static void kstats_trace_reset(struct kstats *ks)
 	struct kstats_trace *t = ks->priv;
 
 	WRITE_ONCE(t->missed_base, kstats_trace_probe_missed(t));
+	kstats_outliers_reset(t->fn.outliers);
 	if (t->mech == KSTATS_MECH_SECTION) {
 		kstats_pair_reset_counts(&t->pair);
 		atomic64_set(&t->nr_short, 0);
 		atomic64_set(&t->nr_long, 0);
 	}
+}
+
+/* An outlier's family key, as the key blocks of the file show it. */
+static int kstats_trace_outlier_key(void *arg, u32 key, char *buf,
+				    size_t size)
+{
+	struct kstats *ks = arg;
+
+	return kstats_family_format_index(ks->family, key, buf, size);
+}
+
+/* After the histogram: the outliers, "# outliers ..." and their lines. */
+static void kstats_trace_show_tail(struct kstats *ks, struct seq_file *m)
+{
+	struct kstats_trace *t = ks->priv;
+
+	if (kstats_outliers_show(t->fn.outliers, m,
+				 t->mech == KSTATS_MECH_SECTION ? "end" : NULL,
+				 ks->family ? kstats_trace_outlier_key : NULL,
+				 ks))
+		seq_puts(m, "# outliers unreadable: out of memory\n");
 }
 
 /* A further start: "# also start SPEC key K [match V] [by V] [filter F]". */
@@ -1076,6 +1102,7 @@ static void kstats_trace_release(struct kstats *ks)
 
 	if (t->ops && t->ops->release)
 		t->ops->release(&t->fn);
+	kstats_outliers_free(t->fn.outliers);
 	free_percpu(t->marks);
 	free_percpu(t->fn.last_end);
 	kstats_pair_free(&t->pair);
@@ -1382,6 +1409,18 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	ks->retire = kstats_trace_retire;
 	ks->release = kstats_trace_release;
 
+	t->fn.outliers = kstats_outliers_alloc(&cmd->outlier,
+					       t->fn.value.base != KSTATS_BASE_NONE);
+	if (IS_ERR(t->fn.outliers)) {
+		err = PTR_ERR(t->fn.outliers);
+		t->fn.outliers = NULL;
+		pr_warn_ratelimited("%s: no memory to keep %u outliers of %u frames per CPU\n",
+				    ks->name, cmd->outlier.keep,
+				    cmd->outlier.stack);
+		goto fail;
+	}
+	if (t->fn.outliers)
+		ks->show_tail = kstats_trace_show_tail;
 	err = cmd->gap ? kstats_trace_gap(t, cmd) : 0;
 	if (!err && t->fn.value.base != KSTATS_BASE_NONE)
 		err = kstats_negative_enable(ks, true);

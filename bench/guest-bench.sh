@@ -178,9 +178,12 @@ trace_rows() {
 	# fprobe where available), then forced fprobe and kretprobe
 	# then values (an argument at the entry alone, the return value) and
 	# a filter that always holds (cpu 0 on one vCPU), with the duration;
-	# and families: the duration split by task name, by CPU
+	# and families: the duration split by task name, by CPU; outliers: a
+	# call that is not one (slow over any duration; top 16, whose bar is
+	# the 16th largest so far), and every call kept with 16 frames
 	for v in default fprobe kretprobe tsc fprobe-tsc kretprobe-tsc value-arg \
-		 value-ret filter family-comm family-cpu; do
+		 value-ret filter family-comm family-cpu slow slow-fprobe top \
+		 top-fprobe capture capture-fprobe; do
 		case $v in
 		default) opt= ;;
 		fprobe) opt=" mech fprobe" ;;
@@ -193,10 +196,16 @@ trace_rows() {
 		filter) opt=" cpu 0" ;;
 		family-comm) opt=" by comm" ;;
 		family-cpu) opt=" by cpu" ;;
+		slow) opt=" slow 9223372036854775807" ;;
+		slow-fprobe) opt=" mech fprobe slow 9223372036854775807" ;;
+		top) opt=" top 16" ;;
+		top-fprobe) opt=" mech fprobe top 16" ;;
+		capture) opt=" slow 0 keep 64 stack 16" ;;
+		capture-fprobe) opt=" mech fprobe slow 0 keep 64 stack 16" ;;
 		esac
 		if try "echo 'trace $F name $N$opt' > $KC"; then
 			measure $kind kstats_$v
-			grep -E '^# (name|clock|source|family)' /sys/kernel/debug/kstats/$N 2>/dev/null |
+			grep -E '^# (name|clock|source|family|outliers)' /sys/kernel/debug/kstats/$N 2>/dev/null |
 				sed "s/^/BENCHINFO kstats_trace_$v /"
 			try "echo 'remove $N' > $KC" ||
 				echo "BENCHINFO kstats_trace_$v remove failed: $ERR"

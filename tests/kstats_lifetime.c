@@ -21,6 +21,10 @@
  *   unspin        stop that kthread
  *   fire N        fire the tracepoint N times
  *   narrow N      fire kstats_lifetime_narrow(-5, 65520, -3) N times
+ *   callers N     N rounds of 4 calls of kstats_lifetime_work() from
+ *                 lt_fast_caller() (no work) and 1 from lt_slow_caller()
+ *                 (20 ms of spinning)
+ *   work MS,...   kstats_lifetime_work() for each MS (0..1000), in order
  *   ret N         N calls each of kstats_lifetime_ret_int() (-14),
  *                 _ret_u32() (0xfffffff2) and _ret_long() (0xfffffff2):
  *                 one register value, three meanings, which only the
@@ -317,6 +321,61 @@ static void lt_busy(unsigned int us)
 		cpu_relax();
 }
 
+/*
+ * A function slow only when one caller calls it, for outliers whose
+ * stacks must name that caller: kstats_lifetime_work() spins for @us;
+ * lt_slow_caller() asks it for 20 ms, lt_fast_caller() for nothing.  The
+ * barrier() after each call keeps it from being a tail call, which would
+ * take the caller's frame off the stack.
+ */
+static noinline __noipa void kstats_lifetime_work(unsigned int us)
+{
+	lt_busy(us);
+}
+
+static noinline __noipa void lt_fast_caller(void)
+{
+	kstats_lifetime_work(0);
+	barrier();
+}
+
+static noinline __noipa void lt_slow_caller(void)
+{
+	kstats_lifetime_work(20000);
+	barrier();
+}
+
+/* "callers N": N rounds of four fast calls, then one slow one. */
+static noinline int lt_callers(const char *arg)
+{
+	unsigned int i, j, n;
+
+	if (kstrtouint(arg, 0, &n))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < 4; j++)
+			lt_fast_caller();
+		lt_slow_caller();
+	}
+	return 0;
+}
+
+/* "work MS[,MS]...": kstats_lifetime_work() for each, in that order. */
+static int lt_work(const char *arg)
+{
+	char buf[64], *p = buf, *tok;
+	unsigned int ms;
+
+	if (strscpy(buf, arg, sizeof(buf)) < 0)
+		return -EINVAL;
+	while ((tok = strsep(&p, ","))) {
+		if (kstrtouint(tok, 0, &ms) || ms > 1000)
+			return -EINVAL;
+		kstats_lifetime_work(ms * USEC_PER_MSEC);
+	}
+	return 0;
+}
+
 static int lt_nest(const char *arg)
 {
 	static int lock_a, lock_b;
@@ -450,6 +509,10 @@ static int lt_command(const char *cmd, const char *arg)
 		return lt_fire(arg);
 	if (!strcmp(cmd, "narrow") || !strcmp(cmd, "ret"))
 		return lt_narrow(arg, cmd[0] == 'r');
+	if (!strcmp(cmd, "callers"))
+		return lt_callers(arg);
+	if (!strcmp(cmd, "work"))
+		return lt_work(arg);
 	if (!strcmp(cmd, "exit_inside") && !*arg)
 		return lt_exit_inside();
 	if (!strcmp(cmd, "pair"))

@@ -9,6 +9,7 @@
 #include <linux/cpu.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/sort.h>
@@ -21,6 +22,7 @@
 #include "kstats_direct.h"
 #include "kstats_cmd.h"
 #include "kstats_family.h"
+#include "kstats_outlier.h"
 #include "kstats_internal.h"
 #include "kstats_pair.h"
 #include "kstats_point.h"
@@ -501,6 +503,13 @@ static void kstats_test_control_commands(struct kunit *test)
 		"trace f name ../x", "new all", "trace f clock none",
 		"trace tp:sched:sched_switch gap",
 		"trace sec start a end b gap", "trace f name all",
+		"trace f slow", "trace f slow -5", "trace f slow abc",
+		"trace f slow 1 top 2", "trace f top 0", "trace f top 4097",
+		"trace f slow 1 stack 0", "trace f slow 1 stack 65",
+		"trace f slow 1 stack 2 stack 3", "trace f keep 5",
+		"trace f top 3 keep 5", "trace f slow 1 keep 0",
+		"trace f slow 1 keep 65537", "trace f stack 4",
+		"trace f slow 9223372036854775808",
 	};
 	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
 	unsigned int i;
@@ -535,6 +544,21 @@ static void kstats_test_control_commands(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "sec");
 	KUNIT_EXPECT_STREQ(test, cmd->start, "a+4");
 	KUNIT_EXPECT_STREQ(test, cmd->end, "tp:sched:sched_switch");
+
+	/* outliers: slow V keep M stack N, top K, stack without N */
+	KUNIT_EXPECT_EQ(test, parse(test, "trace f slow 0x100 keep 9 stack 5", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->outlier.mode, KSTATS_OUTLIER_SLOW);
+	KUNIT_EXPECT_EQ(test, cmd->outlier.slow, 256ULL);
+	KUNIT_EXPECT_EQ(test, cmd->outlier.keep, 9U);
+	KUNIT_EXPECT_EQ(test, cmd->outlier.stack, 5U);
+	KUNIT_EXPECT_EQ(test, parse(test, "trace f slow 7", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->outlier.keep, KSTATS_OUTLIER_KEEP_DEFAULT);
+	KUNIT_EXPECT_EQ(test, cmd->outlier.stack, 0U);
+	KUNIT_EXPECT_EQ(test, parse(test, "trace f top 12 stack name g", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->outlier.mode, KSTATS_OUTLIER_TOP);
+	KUNIT_EXPECT_EQ(test, cmd->outlier.keep, 12U);
+	KUNIT_EXPECT_EQ(test, cmd->outlier.stack, KSTATS_OUTLIER_STACK_DEFAULT);
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "g");
 
 	/* "name" is honoured for a section too. */
 	KUNIT_EXPECT_EQ(test, parse(test, "trace sec start a end b name s2", cmd),
@@ -1965,6 +1989,108 @@ static void kstats_test_btf_types(struct kunit *test)
 }
 #endif /* CONFIG_X86_64 */
 
+/* The outliers' lines of @o, as the distribution file shows them. */
+static char *kstats_test_outliers_text(struct kunit *test,
+				       struct kstats_outliers *o)
+{
+	struct seq_file m = { .size = 16384 };
+
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	KUNIT_ASSERT_EQ(test, kstats_outliers_show(o, &m, NULL, NULL, NULL), 0);
+	KUNIT_ASSERT_LT(test, m.count, m.size);
+	return m.buf;
+}
+
+/* @n samples of @v[] through the store, as a probe's handler would. */
+static void kstats_test_outliers_feed(struct kstats_outliers *o,
+				      const u64 *v, int n)
+{
+	int i;
+
+	preempt_disable();
+	for (i = 0; i < n; i++)
+		kstats_outlier_check(o, v[i], 0, false);
+	preempt_enable();
+}
+
+/* The values of the outlier lines of @text, at most @max of them. */
+static int kstats_test_outlier_values(struct kunit *test, const char *text,
+				      u64 *got, int max)
+{
+	const char *line = text;
+	int n = 0;
+
+	while ((line = strstr(line, "\noutlier ")) && n < max)
+		KUNIT_EXPECT_EQ(test, sscanf(++line, "outlier %llu", &got[n++]), 1);
+	return n;
+}
+
+/*
+ * slow V keep M keeps the newest M of V or more, oldest first, and counts
+ * the rest as dropped; top K the K largest, largest first, whatever their
+ * order; reset forgets them; stack N keeps this function's frames.
+ */
+static void kstats_test_outliers(struct kunit *test)
+{
+	static const u64 v[] = { 5, 150, 99, 300, 100, 7, 1000, 250, 0, 400 };
+	/* 150 300 100 1000 250 400 are >= 100: the newest 3 kept */
+	static const u64 slow[] = { 1000, 250, 400 }, top[] = { 1000, 400, 300, 250 };
+	struct kstats_outlier_cfg cfg = {
+		.mode = KSTATS_OUTLIER_SLOW, .slow = 100, .keep = 3,
+	};
+	struct kstats_outliers *o;
+	const char *head;
+	char *text;
+	u64 got[4];
+	int i;
+
+	o = kstats_outliers_alloc(&cfg, false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(o));
+	kstats_test_outliers_feed(o, v, ARRAY_SIZE(v));
+	text = kstats_test_outliers_text(test, o);
+	head = "# outliers slow 100 keep 3 kept 3 dropped 3 stack 0\n";
+	KUNIT_EXPECT_TRUE_MSG(test, !strncmp(text, head, strlen(head)), "%s",
+			      text);
+	KUNIT_ASSERT_EQ_MSG(test, kstats_test_outlier_values(test, text, got, 4),
+			    3, "%s", text);
+	for (i = 0; i < ARRAY_SIZE(slow); i++)
+		KUNIT_EXPECT_EQ(test, got[i], slow[i]);
+	kstats_outliers_reset(o);
+	text = kstats_test_outliers_text(test, o);
+	KUNIT_EXPECT_STREQ(test, text,
+			   "# outliers slow 100 keep 3 kept 0 dropped 0 stack 0\n");
+	kstats_outliers_free(o);
+
+	cfg.mode = KSTATS_OUTLIER_TOP;
+	cfg.keep = 4;
+	cfg.stack = 8;
+	o = kstats_outliers_alloc(&cfg, false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(o));
+	kstats_test_outliers_feed(o, v, ARRAY_SIZE(v));
+	text = kstats_test_outliers_text(test, o);
+	head = "# outliers top 4 kept 4 stack 8 dropped 0\n";
+	KUNIT_EXPECT_TRUE_MSG(test, !strncmp(text, head, strlen(head)), "%s",
+			      text);
+	KUNIT_ASSERT_EQ_MSG(test, kstats_test_outlier_values(test, text, got, 4),
+			    4, "%s", text);
+	for (i = 0; i < ARRAY_SIZE(top); i++)
+		KUNIT_EXPECT_EQ(test, got[i], top[i]);
+	/* the stack: root first, this feeder the last frame */
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, ";kstats_test_outliers_feed"),
+				  "%s", text);
+	/* the smallest kept is 250: 250 is no longer an outlier, 251 is */
+	preempt_disable();
+	KUNIT_EXPECT_FALSE(test, kstats_outlier_wanted(o, 250));
+	KUNIT_EXPECT_TRUE(test, kstats_outlier_wanted(o, 251));
+	preempt_enable();
+	kstats_outliers_free(o);
+	/* no outliers: nothing kept, nothing asked */
+	cfg.mode = KSTATS_OUTLIER_NONE;
+	KUNIT_EXPECT_TRUE(test, !kstats_outliers_alloc(&cfg, false));
+	KUNIT_EXPECT_FALSE(test, kstats_outlier_wanted(NULL, U64_MAX >> 1));
+}
+
 static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_slot_reference),
 	KUNIT_CASE(kstats_test_slot_tiling),
@@ -1999,6 +2125,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_record_key),
 	KUNIT_CASE(kstats_test_btf_place),
 	KUNIT_CASE(kstats_test_btf_types),
+	KUNIT_CASE(kstats_test_outliers),
 	{}
 };
 

@@ -19,6 +19,7 @@ enum {
 	O_BY = 1 << 21, O_MAXKEYS = 1 << 22, O_PIDS = 1 << 23,
 	O_TIDS = 1 << 24, O_DISK = 1 << 25, O_QUEUED = 1 << 26,
 	O_IDLE = 1 << 27, O_MIN = 1 << 28, O_MAX = 1 << 29,
+	O_OUTLIERS = 1 << 30,	/* --slow, --keep or --stack */
 };
 
 #define MAX_IFS		4	/* --if, as the kernel's "if" */
@@ -45,6 +46,10 @@ struct opts {
 	unsigned int top;
 	/* recipes: --min/--max US, in ns */
 	long long min_ns, max_ns;
+	/* trace: outliers, --slow V [--keep M] or --top K, --stack N */
+	int slow_set;
+	unsigned long long slow;
+	long keep, stack;
 	enum keynames names;
 };
 

@@ -25,13 +25,18 @@ static const char usage[] =
 "  trace FUNC|tp:GROUP:EVENT [-b BITS] [-d SECS] [-i SECS] [-v]\n"
 "        [--value EXPR] [--if 'EXPR OP C']... [--pid N] [--tid N]\n"
 "        [--comm NAME] [--cpu N] [--by KEY [--max-keys N]] [--top K]\n"
+"        [--slow V [--keep M]] [--stack N]\n"
 "                                        how long FUNC takes (or, with\n"
 "                                        --value, EXPR's values: ret, a\n"
 "                                        parameter, *param, a->b.c), where\n"
 "                                        every filter holds: trace it, print\n"
 "                                        the histogram, remove the node.\n"
 "                                        OP: == != < <= > >= &; -v prints\n"
-"                                        the _control line on stderr\n"
+"                                        the _control line on stderr;\n"
+"                                        --slow V keeps the samples of V or\n"
+"                                        more (the newest M), --top K the K\n"
+"                                        largest, with their task and, with\n"
+"                                        --stack, N frames of their stack\n"
 "  runqlat | biolatency | syscall [NAME] | lockwait | softirq | hardirq |\n"
 "  offcpu [-d SECS] [-i SECS] [-b BITS] [-v] [--pid N] [--tid N]\n"
 "        [--comm NAME] [--cpu N] [--by KEY] [--max-keys N] [--top K]\n"
@@ -68,6 +73,7 @@ static const char usage[] =
 "       kstats runqlat -d 10                 # run-queue latency for 10 s\n"
 "       kstats softirq -d 5 --top 3          # per vector: @softirq[TIMER]:\n"
 "       kstats trace vfs_read --by comm      # a histogram per task name\n"
+"       kstats trace vfs_read --slow 1000000 --stack 8   # who read for 1 ms+\n"
 "       kstats syscall clock_nanosleep --comm sleep   # one call's latency\n"
 "       kstats watch tx_path -i 1            # warm-up, phase changes\n"
 "       kstats diff before.txt after.txt     # regression gate\n"
@@ -176,6 +182,21 @@ static int opt_number(int c, const char *arg, struct opts *o)
 		if (num(arg, 1, 1e9, &v) || v != (long)v)
 			return usage_error("--top takes a count of keys, 1 or more");
 		o->top = (unsigned int)v;
+		break;
+	case 'S':
+		o->seen |= O_OUTLIERS;
+		if (num(arg, 0, 9.2e18, &v) || v != (long long)v || o->slow_set)
+			return usage_error("--slow takes a value in the node's unit (ns for a time), 0 or more, once");
+		o->slow_set = 1;
+		o->slow = (unsigned long long)v;
+		break;
+	case 'k':
+	case 'F':
+		o->seen |= O_OUTLIERS;
+		if (c == 'k' ? id_opt(arg, 65536, &o->keep) || !o->keep :
+			       id_opt(arg, 64, &o->stack) || !o->stack)
+			return usage_error(c == 'k' ? "--keep takes a count from 1 to 65536" :
+					   "--stack takes a count of frames from 1 to 64");
 		break;
 	case 'M':
 		o->seen |= O_MAXKEYS;
@@ -319,6 +340,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "idle", no_argument, NULL, 'E' },
 		{ "min", required_argument, NULL, 'n' },
 		{ "max", required_argument, NULL, 'x' },
+		{ "slow", required_argument, NULL, 'S' },
+		{ "keep", required_argument, NULL, 'k' },
+		{ "stack", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

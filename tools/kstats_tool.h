@@ -81,6 +81,22 @@ struct kfamily {
 	u64 max, keys, other, key_bytes;
 };
 
+/*
+ * One outlier of a trace node ("outlier VALUE time T cpu C pid P tid T
+ * comm NAME [key KEY] [stack F1;...;FN]"): @comm and @key as the file has
+ * them (escaped, safe to print), the frames root first.
+ */
+struct koutlier {
+	long long value;	/* a duration, or a value node's signed value */
+	u64 time;
+	u32 cpu;
+	int pid, tid;
+	char comm[KEY_TEXT_MAX];
+	char key[KEY_TEXT_MAX];	/* "" for a node without a family */
+	char **frames;
+	size_t nframes;
+};
+
 /* The percentile summary, in the order of the "# summary" line. */
 struct ksummary {
 	u64 samples, min, p50, p90, p99, p999, max, mean;
@@ -121,6 +137,10 @@ struct snapshot {
 	struct kfamily family;
 	struct kkey *keys;
 	size_t nkeys;
+	/* A trace node's outliers: the "# outliers" line, verbatim, and theirs. */
+	char outliers_line[192];
+	struct koutlier *outliers;
+	size_t noutliers;
 };
 
 /* snapshot.c */
@@ -223,6 +243,10 @@ void json_snapshot_keys(FILE *f, const struct snapshot *snap, int ind,
 void snap_summary(const struct snapshot *snap, struct ksummary *out);
 void print_cpu_table(FILE *f, const struct snapshot *snap);
 void json_snapshot(FILE *f, const struct snapshot *snap, int indent);
+
+/* outliers.c */
+void print_outliers(FILE *f, const struct snapshot *snap);
+void json_outliers(FILE *f, const struct snapshot *snap, int ind);
 const char *errno_name(u32 err);
 void print_negative(FILE *f, const struct snapshot *cur,
 		    const struct snapshot *prev);

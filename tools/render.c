@@ -201,6 +201,7 @@ void print_show_keys(FILE *f, const struct snapshot *snap, int per_cpu,
 		fputc('\n', f);
 		print_negative(f, snap, NULL);
 	}
+	print_outliers(f, snap);
 }
 
 static void json_negative(FILE *f, const struct snapshot *snap, int ind)
@@ -335,5 +336,6 @@ void json_snapshot_keys(FILE *f, const struct snapshot *snap, int ind,
 	json_slots(f, snap, ind);
 	if (snap->is_family)
 		json_keys(f, snap, ind, kv);
+	json_outliers(f, snap, ind);
 	fputc('}', f);
 }

@@ -33,6 +33,8 @@ struct parser {
 	unsigned int family_line;
 	size_t cap_keys, cap_kslots;	/* keys, the current key's slots */
 	size_t key_rows;		/* slot rows of all keys */
+	size_t cap_outliers;
+	u64 outliers_kept;		/* "kept K" of the "# outliers" line */
 };
 
 static int reject(struct parser *p, const char *fmt, ...)
@@ -1159,8 +1161,146 @@ static int trailing_blank(const char *buf, size_t off, size_t len)
 struct pstate {
 	unsigned int tags;
 	int in_rows;
+	int in_outliers;
 	size_t hdrlen;
 };
+
+/*
+ * "# outliers slow V keep M kept K dropped D stack N [stack_at end]" or
+ * "# outliers top K kept K stack N [dropped D]": after the rows, once;
+ * kept verbatim, its "kept" checked against the lines that follow.
+ */
+static int outliers_line(struct parser *p, const char *raw, size_t l,
+			 char *line)
+{
+	struct snapshot *s = p->s;
+	char *tok[MAX_TOKENS];
+	int n = tokenize(line, tok), i;
+	u64 v;
+
+	if (n < 0 || n < 4 || (strcmp(tok[2], "slow") && strcmp(tok[2], "top")))
+		return reject(p, "'# outliers' must be '# outliers slow V ...' or '# outliers top K ...'");
+	if (s->outliers_line[0])
+		return reject(p, "a second '# outliers' line");
+	if (n % 2)
+		return reject(p, "'# outliers' fields must be KEY VALUE pairs");
+	for (i = 2; i + 1 < n; i += 2) {
+		if (!strcmp(tok[i], "stack_at"))
+			continue;
+		if (parse_u64(tok[i + 1], &v))
+			return reject(p, "'# outliers' %s '%s' is not an unsigned integer",
+				      tok[i], tok[i + 1]);
+		if (!strcmp(tok[i], "kept"))
+			p->outliers_kept = v;
+	}
+	if (l >= sizeof(s->outliers_line))
+		return reject(p, "'# outliers' line longer than %zu bytes",
+			      sizeof(s->outliers_line) - 1);
+	memcpy(s->outliers_line, raw, l);
+	s->outliers_line[l] = '\0';
+	return 0;
+}
+
+/* The next space-separated word of *@t, NUL-terminated; NULL at the end. */
+static char *next_word(char **t)
+{
+	char *w = *t, *sp;
+
+	if (!w || !*w)
+		return NULL;
+	sp = strchr(w, ' ');
+	if (sp) {
+		*sp = '\0';
+		*t = sp + 1;
+	} else {
+		*t = NULL;
+	}
+	return w;
+}
+
+/*
+ * "outlier VALUE time T cpu C pid P tid T comm NAME [key KEY] [stack
+ * F1;...;FN]": the frames are the rest of the line (a module's frame has
+ * a space: "sym+0x1a [mod]").
+ */
+static int outlier_row(struct parser *p, char *line)
+{
+	static const char *const keys[] = { "time", "cpu", "pid", "tid", "comm" };
+	struct snapshot *s = p->s;
+	struct koutlier *o;
+	char *t = line + strlen("outlier "), *w, *frames = NULL;
+	long long x;
+	u64 v;
+	size_t i;
+
+	s->outliers = grow(s->outliers, &p->cap_outliers, s->noutliers,
+			   sizeof(*s->outliers));
+	if (!s->outliers)
+		return reject(p, "out of memory");
+	o = &s->outliers[s->noutliers];
+	memset(o, 0, sizeof(*o));
+	w = next_word(&t);
+	if (!w || parse_s64(w, &o->value))
+		return reject(p, "outlier value '%s' is not an integer", w ? w : "");
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		w = next_word(&t);
+		if (!w || strcmp(w, keys[i]))
+			return reject(p, "outlier line: '%s' expected", keys[i]);
+		w = next_word(&t);
+		if (!w)
+			return reject(p, "outlier line: %s without a value", keys[i]);
+		if (i == 4) {
+			snprintf(o->comm, sizeof(o->comm), "%s", w);
+			continue;
+		}
+		if (i == 0 ? parse_u64(w, &o->time) :
+		    i == 1 ? parse_u64(w, &v) || v >= MAX_CPUS :
+		    parse_s64(w, &x) || x < 0 || x > 0x7fffffff)
+			return reject(p, "outlier %s '%s' is not valid", keys[i], w);
+		if (i == 1)
+			o->cpu = (u32)v;
+		else if (i == 2)
+			o->pid = (int)x;
+		else if (i == 3)
+			o->tid = (int)x;
+	}
+	w = next_word(&t);
+	if (w && !strcmp(w, "key")) {
+		w = next_word(&t);
+		if (!w)
+			return reject(p, "outlier line: key without a value");
+		snprintf(o->key, sizeof(o->key), "%s", w);
+		w = next_word(&t);
+	}
+	if (w && !strcmp(w, "stack")) {
+		frames = t;
+		w = NULL;
+		if (!frames || !*frames)
+			return reject(p, "outlier line: stack without frames");
+	}
+	if (w)
+		return reject(p, "outlier line: unexpected '%s'", w);
+	s->noutliers++;
+	while (frames && *frames) {
+		char *semi = strchr(frames, ';');
+		char **fr;
+
+		if (semi)
+			*semi = '\0';
+		if (!*frames)
+			return reject(p, "outlier line: an empty frame");
+		fr = realloc(o->frames, (o->nframes + 1) * sizeof(*fr));
+		if (!fr)
+			return reject(p, "out of memory");
+		o->frames = fr;
+		o->frames[o->nframes] = malloc(strlen(frames) + 1);
+		if (!o->frames[o->nframes])
+			return reject(p, "out of memory");
+		strcpy(o->frames[o->nframes++], frames);
+		frames = semi ? semi + 1 : NULL;
+	}
+	return 0;
+}
 
 /* One line of @l bytes (@raw, and @line: a copy to cut into fields). */
 static int parse_line(struct parser *p, char *line, const char *raw,
@@ -1168,8 +1308,25 @@ static int parse_line(struct parser *p, char *line, const char *raw,
 {
 	struct snapshot *s = p->s;
 	char *tok[MAX_TOKENS];
-	int n = tokenize(line, tok);
+	int n;
 
+	/* A trace node's outliers: after the rows, to the end. */
+	if (!strncmp(line, "# outliers ", 11)) {
+		if (!(st->tags & TAG_SUMMARY)) {
+			reject(p, "'# outliers' before the '# summary' line");
+			return -1;
+		}
+		st->in_outliers = 1;
+		return outliers_line(p, raw, l, line) ? -1 : 0;
+	}
+	if (st->in_outliers) {
+		if (strncmp(line, "outlier ", 8)) {
+			reject(p, "only outlier lines may follow '# outliers'");
+			return -1;
+		}
+		return outlier_row(p, line) ? -1 : 0;
+	}
+	n = tokenize(line, tok);
 	if (n < 0) {
 		reject(p, "fields must be separated by single spaces (at most %d)",
 		       MAX_TOKENS);
@@ -1266,6 +1423,11 @@ int snapshot_parse(struct snapshot *s, const char *buf, size_t len,
 	}
 	if (family_whole(&p, &rs) || check_whole(&p))
 		goto bad;
+	if (st.in_outliers && s->noutliers != p.outliers_kept) {
+		reject(&p, "'# outliers' says kept %llu, %zu outlier lines follow",
+		       (unsigned long long)p.outliers_kept, s->noutliers);
+		goto bad;
+	}
 	free(line);
 	return 0;
 oom:
@@ -1339,6 +1501,14 @@ void snapshot_free(struct snapshot *s)
 	for (size_t i = 0; i < s->nkeys; i++)
 		free(s->keys[i].slots);
 	free(s->keys);
+	for (size_t i = 0; i < s->noutliers; i++) {
+		for (size_t j = 0; j < s->outliers[i].nframes; j++)
+			free(s->outliers[i].frames[j]);
+		free(s->outliers[i].frames);
+	}
+	free(s->outliers);
+	s->outliers = NULL;
+	s->noutliers = 0;
 	s->keys = NULL;
 	s->nkeys = 0;
 	s->header = NULL;

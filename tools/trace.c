@@ -250,6 +250,20 @@ static int trace_command(const struct opts *o, const char *target,
 	}
 	if (o->seen & O_MAXKEYS)
 		append(cmd, len, " max %ld", o->max_keys);
+	if (o->slow_set) {
+		append(cmd, len, " slow %llu", o->slow);
+		append(what, wlen, ", the samples of %llu or more kept", o->slow);
+	}
+	if (o->keep)
+		append(cmd, len, " keep %ld", o->keep);
+	if (o->seen & O_TOP) {
+		append(cmd, len, " top %u", o->top);
+		append(what, wlen, ", the %u largest kept", o->top);
+	}
+	if (o->stack) {
+		append(cmd, len, " stack %ld", o->stack);
+		append(what, wlen, " with %ld frames of their stack", o->stack);
+	}
 	if (append(cmd, len, "\n"))
 		ret = fail("the trace command is longer than %zu characters",
 			   len - 1);
@@ -372,7 +386,7 @@ int cmd_trace(struct opts *o)
 	const char *name;
 	int ret = allowed(o, O_BITS | O_DUR | O_INT | O_VALUE | O_IF | O_PID |
 			  O_TID | O_COMM | O_TCPU | O_VERBOSE | O_BY |
-			  O_MAXKEYS | O_TOP, "trace");
+			  O_MAXKEYS | O_TOP | O_OUTLIERS, "trace");
 
 	if (ret)
 		return ret;
@@ -380,6 +394,14 @@ int cmd_trace(struct opts *o)
 		return usage_error("trace takes one FUNC (a kernel function name) or tp:GROUP:EVENT");
 	if ((o->seen & O_MAXKEYS) && !o->by)
 		return usage_error("--max-keys goes with --by");
+	if (o->slow_set && (o->seen & O_TOP))
+		return usage_error("--slow and --top: one of them");
+	if (o->keep && !o->slow_set)
+		return usage_error("--keep goes with --slow");
+	if (o->stack && !o->slow_set && !(o->seen & O_TOP))
+		return usage_error("--stack goes with --slow or --top");
+	if ((o->seen & O_TOP) && o->top > 4096)
+		return usage_error("trace --top keeps at most 4096 samples");
 	if (trace_command(o, o->args[0], cmd, sizeof(cmd), what, sizeof(what)))
 		return EXIT_ERROR;
 	snprintf(title, sizeof(title), "%s%s", o->args[0], what);

@@ -887,7 +887,8 @@ static size_t gen_cmd(char *b, size_t max)
 	static const char *const keys[] = { "bits", "clock", "max", "name",
 		"mech", "maxactive", "gap", "start", "end", "value", "value",
 		"pid", "tid", "comm", "cpu", "if ret ==", "if arg0+0:8 &",
-		"if arg1 <", "by", "by comm max", "by arg0 max" };
+		"if arg1 <", "by", "by comm max", "by arg0 max", "slow", "top",
+		"keep", "stack" };
 	static const char *const vals[] = { "0", "3", "5", "6", "-1", "none",
 		"local", "ktime", "tsc", "direct", "kretprobe", "fprobe", "fz1",
 		"fz2",

@@ -444,6 +444,72 @@ static void test_key_family_parse(void)
 		   "t:5: key '18446744073709551616': not an unsigned decimal number (the family is by key)");
 }
 
+/* A trace node's outliers, after its rows, as the module prints them. */
+static const char outliers_snap[] =
+	"# name w clock ktime unit ns frac_bits 3 state active cpus 2 samples 3 missed 0\n"
+	"# source mechanism fprobe target kstats_lifetime_work maxactive 0 floor_p50 0\n"
+	"# summary samples 3 min 20971520 p50 23068671 p90 23068671 p99 23068671 p99.9 23068671 max 23068671 mean 21000000\n"
+	"slot 178 CPU 0 count 3 avg 21000000 p 1.000000 lo 20971520 hi 23068671\n"
+	"slot 178 CPUS 2 count 3 avg 21000000 p 1.000000 lo 20971520 hi 23068671\n"
+	"# outliers slow 10000000 keep 256 kept 2 dropped 1 stack 3\n"
+	"outlier 21000000 time 100 cpu 0 pid 7 tid 8 comm kload stack do_syscall_64+0x87;lt_slow_caller+0xf [kstats_lifetime];kstats_lifetime_work+0x5 [kstats_lifetime]\n"
+	"outlier 22000000 time 200 cpu 1 pid 7 tid 9 comm stack key other stack a+0x1\n";
+
+static void test_outliers_parse(void)
+{
+	struct snapshot s;
+	char err[512] = "", *out = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r = parse(&s, outliers_snap, err, sizeof(err));
+
+	check(!r && s.noutliers == 2 && s.outliers[0].value == 21000000 &&
+	      s.outliers[0].time == 100 && s.outliers[0].cpu == 0 &&
+	      s.outliers[0].pid == 7 && s.outliers[0].tid == 8 &&
+	      !strcmp(s.outliers[0].comm, "kload") && !s.outliers[0].key[0] &&
+	      s.outliers[0].nframes == 3 &&
+	      !strcmp(s.outliers[0].frames[1], "lt_slow_caller+0xf [kstats_lifetime]") &&
+	      !strcmp(s.outliers[1].comm, "stack") &&
+	      !strcmp(s.outliers[1].key, "other") && s.outliers[1].nframes == 1,
+	      "outliers: the lines parse, a module's frame with its space, a task named stack");
+	if (r) {
+		printf("# %s\n", err);
+		return;
+	}
+	f = open_memstream(&out, &len);
+	print_show(f, &s, 0, 0);
+	fclose(f);
+	check(out && strstr(out, "\noutliers: slow 10000000 keep 256 kept 2 dropped 1 stack 3\n") &&
+	      strstr(out, "        21ms              100     0        7        8  kload\n"
+			  "        kstats_lifetime_work+0x5 [kstats_lifetime]\n"
+			  "        lt_slow_caller+0xf [kstats_lifetime]\n"
+			  "        do_syscall_64+0x87\n"),
+	      "outliers: show prints them under the histogram, innermost frame first");
+	free(out);
+	out = NULL;
+	f = open_memstream(&out, &len);
+	json_snapshot(f, &s, 0);
+	fclose(f);
+	check(out && strstr(out, "\"outliers\": [{\"value\": 21000000, \"time_ns\": 100, "
+			  "\"cpu\": 0, \"pid\": 7, \"tid\": 8, \"comm\": \"kload\", \"key\": null, "
+			  "\"stack\": [\"do_syscall_64+0x87\", \"lt_slow_caller+0xf [kstats_lifetime]\", "
+			  "\"kstats_lifetime_work+0x5 [kstats_lifetime]\"]}, {\"value\": 22000000"),
+	      "outliers: --json, the frames root first");
+	free(out);
+	snapshot_free(&s);
+	edit_check(outliers_snap, "kept 2", "kept 3",
+		   "t: '# outliers' says kept 3, 2 outlier lines follow");
+	edit_check(outliers_snap, "time 200", "time -2", "t:8: outlier time '-2' is not valid");
+	edit_check(outliers_snap, "cpu 1 pid", "pid 1 cpu", "t:8: outlier line: 'cpu' expected");
+	edit_check(outliers_snap, "stack a+0x1", "stack a+0x1;;b", "t:8: outlier line: an empty frame");
+	edit_check(outliers_snap, "comm stack key other", "comm x bogus 1",
+		   "t:8: outlier line: unexpected 'bogus'");
+	edit_check(outliers_snap, "# outliers slow", "# outliers fast",
+		   "t:6: '# outliers' must be '# outliers slow V ...' or '# outliers top K ...'");
+	edit_check(outliers_snap, "dropped 1 stack 3\n", "dropped 1 stack 3\nslot 1 CPUS 2\n",
+		   "t:7: only outlier lines may follow '# outliers'");
+}
+
 /* The names the recipes give keys: vectors, calls, IRQs, disks. */
 static void test_key_names(void)
 {
@@ -991,6 +1057,7 @@ int main(int argc, char **argv)
 	test_value_print();
 	test_family_parse();
 	test_key_family_parse();
+	test_outliers_parse();
 	test_key_names();
 	test_btf_values();
 	test_btf_vmlinux();

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Outliers ("slow V [keep M]", "top K", "stack [N]"): the samples a node
+# keeps with their context.  kstats_lifetime.ko's kstats_lifetime_work()
+# is slow (20 ms) only from lt_slow_caller(), fast from lt_fast_caller():
+# exactly the slow calls are kept, each stack naming the slow caller and
+# none the fast one; its "work" command gives known durations for top K.
+# Then a section, a value node, hardirq context, keep's overflow, reset
+# and the refusals.
+
+check "insmod kstats.ko (outliers)" insmod $KB/kstats.ko
+lt_here=$([ -e /sys/module/kstats_lifetime ] && echo yes)
+[ -n "$lt_here" ] || insmod $KB/kstats_lifetime.ko
+LT=/sys/kernel/debug/kstats_lifetime/ctl
+O=/tmp/outliers
+
+# o_trace CMD: a _control write that must succeed, as a test.
+o_trace() { expect "$1" "$(ctl $KS/_control "$1")" ok; }
+# o_lines FILE: its outlier lines
+o_lines() { grep '^outlier ' "$1"; }
+# o_values FILE: the outliers' values, on one line
+o_values() { o_lines "$1" | awk '{ printf "%s%s", s, $2; s = " " }'; }
+# o_field FILE KEY: each outlier line's value of KEY, on one line
+o_field() {
+	o_lines "$1" | awk -v k="$2" '{ for (i = 3; i < NF; i++) if ($i == k) { printf "%s%s", s, $(i + 1); s = " "; break } }'
+}
+
+# --- slow: exactly the slow calls, each from the slow caller --------------
+o_trace "trace kstats_lifetime_work name o_slow slow 10000000 stack 12"
+expect "callers 5: ran" "$(ctl $LT 'callers 5')" ok
+cat $KS/o_slow > $O.slow
+diag "cat $KS/o_slow (after callers 5):"
+sed 's/^/#   /' $O.slow
+if command -v kstats > /dev/null; then
+	diag "kstats show o_slow:"
+	kstats show $O.slow | sed 's/^/#   /'
+	expect "kstats show: the outliers under the histogram" \
+		"$(kstats show $O.slow | grep -c '^        lt_slow_caller+0x')" 5
+fi
+expect "slow 10 ms: the header line" "$(grep '^# outliers' $O.slow)" \
+	"# outliers slow 10000000 keep 256 kept 5 dropped 0 stack 12"
+expect "slow: 25 calls recorded, 5 kept" \
+	"$(field $O.slow name samples) $(o_lines $O.slow | wc -l)" "25 5"
+expect "slow: every kept call 20 ms or more, none of the 20 fast ones" \
+	"$(o_lines $O.slow | awk '$2 >= 20000000 { n++ } END { print n + 0 }')" 5
+expect "slow: every stack names the slow caller after its own caller (root first)" \
+	"$(o_lines $O.slow | grep -c 'lt_callers+0x[0-9a-f]* \[kstats_lifetime\];lt_slow_caller+0x[0-9a-f]* \[kstats_lifetime\]')" 5
+expect "slow: no stack names the fast caller" "$(o_lines $O.slow | grep -c lt_fast_caller)" 0
+expect "slow: oldest first, on this task" \
+	"$(o_field $O.slow time | awk '{ for (i = 2; i <= NF; i++) if ($i < $(i - 1)) bad = 1; print bad ? "unordered" : "ordered" }') $(o_field $O.slow comm | tr ' ' '\n' | sort -u)" \
+	"ordered kload"
+expect "slow: pid and tid, cpu" \
+	"$(o_lines $O.slow | awk '$7 == "pid" && $9 == "tid" && $5 == "cpu" && $6 ~ /^[0-9]+$/ { n++ } END { print n + 0 }')" 5
+ctl $KS/o_slow reset > /dev/null
+expect "reset: the outliers go with the histogram" \
+	"$(grep '^# outliers' $KS/o_slow) $(o_lines $KS/o_slow | wc -l)" \
+	"# outliers slow 10000000 keep 256 kept 0 dropped 0 stack 12 0"
+ctl $KS/_control "remove o_slow" > /dev/null
+
+# --- top K: exactly the K largest, largest first ---------------------------
+o_trace "trace kstats_lifetime_work name o_top top 3"
+expect "work 2,12,6,30,20,4: ran" "$(ctl $LT 'work 2,12,6,30,20,4')" ok
+cat $KS/o_top > $O.top
+expect "top 3: the header line" "$(grep '^# outliers' $O.top)" \
+	"# outliers top 3 kept 3 stack 0 dropped 0"
+expect "top 3: 30, 20 and 12 ms, largest first, no stack" \
+	"$(o_values $O.top | awk '{ print ($1 >= 30000000 && $1 < 40000000 && $2 >= 20000000 && $2 < 30000000 && $3 >= 12000000 && $3 < 20000000) ? "30 20 12" : $0 }') $(o_lines $O.top | grep -c ' stack ')" \
+	"30 20 12 0"
+ctl $KS/_control "remove o_top" > /dev/null
+
+# --- keep M: the newest M, the others dropped and counted ------------------
+o_trace "trace kstats_lifetime_work name o_keep slow 0 keep 2"
+ctl $LT 'work 1,2,3,4,5,6,7,8,9,10' > /dev/null
+expect "slow 0 keep 2: 10 calls, the newest 2 kept (9 and 10 ms), 8 dropped" \
+	"$(grep '^# outliers' $KS/o_keep) $(o_values $KS/o_keep | awk '{ print ($1 >= 9000000 && $1 < 10000000 && $2 >= 10000000) ? "9 10" : $0 }')" \
+	"# outliers slow 0 keep 2 kept 2 dropped 8 stack 0 9 10"
+ctl $KS/_control "remove o_keep" > /dev/null
+
+# --- a section: 10 ms sleeps among kvalue's other system calls -------------
+o_trace "trace o_sec start tp:raw_syscalls:sys_enter end tp:raw_syscalls:sys_exit comm kvalue slow 5000000 stack 8"
+kvalue sleep 10000 5
+cat $KS/o_sec > $O.sec
+o_lines $O.sec | head -n 1 | sed 's/^/#   /'
+expect "section: the 5 sleeps kept, the stack taken at its end" \
+	"$(grep '^# outliers' $O.sec) $(o_field $O.sec comm | tr ' ' '\n' | sort -u)" \
+	"# outliers slow 5000000 keep 256 kept 5 dropped 0 stack 8 stack_at end kvalue"
+ctl $KS/_control "remove o_sec" > /dev/null
+
+# --- a value node: vfs_read's count, 3 of 4096 among 7 of 100 --------------
+o_trace "trace vfs_read name o_val value arg2 comm kvalue slow 1000"
+kvalue read /dev/zero 100 7
+kvalue read /dev/zero 4096 3
+expect "value arg2 slow 1000: the 3 reads of 4096 kept" \
+	"$(grep '^# outliers' $KS/o_val | cut -d' ' -f1-10) $(o_values $KS/o_val)" \
+	"# outliers slow 1000 keep 256 kept 3 dropped 0 4096 4096 4096"
+ctl $KS/_control "remove o_val" > /dev/null
+
+# --- hardirq context: the interrupt handlers' runs ------------------------
+o_trace "trace o_irq start tp:irq:irq_handler_entry key cpu end tp:irq:irq_handler_exit key cpu top 4 stack 4"
+i=0
+while [ $i -lt 50 ]; do echo '# outliers workload' > /dev/console; i=$((i + 1)); done
+sleep 0.2
+cat $KS/o_irq > $O.irq
+o_lines $O.irq | head -n 1 | sed 's/^/#   /'
+expect "hardirq: top 4 captured in the handlers' context, with their stacks" \
+	"$(grep '^# outliers' $O.irq | cut -d' ' -f1-6) $(o_lines $O.irq | grep -c ' stack [^ ]')" \
+	"# outliers top 4 kept 4 4"
+ctl $KS/_control "remove o_irq" > /dev/null
+
+# --- refusals: EINVAL, nothing made ----------------------------------------
+for c in "slow" "slow -5" "slow abc" "slow 1 top 2" "top 0" "top 4097" \
+	"stack 0" "stack 65" "slow 1 stack 2 stack 3" "keep 5" "top 3 keep 5" \
+	"slow 1 keep 0" "slow 1 keep 65537" "stack 4"; do
+	expect "refused: trace vfs_read $c" "$(ctl $KS/_control "trace vfs_read name o_bad $c")" EINVAL
+done
+expect "refused: nothing made" "$([ -e $KS/o_bad ] || echo none)" none
+
+[ -n "$lt_here" ] || rmmod_wait kstats_lifetime
+expect "remove all (outliers)" "$(ctl $KS/_control 'remove all')" ok
+check "rmmod kstats (outliers)" rmmod_wait kstats

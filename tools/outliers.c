@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * outliers.c - a trace node's outliers ("# outliers" and its "outlier"
+ * lines) as `kstats show` prints them and as --json gives them.
+ */
+
+#include <string.h>
+
+#include "kstats_tool.h"
+
+/*
+ * Under the histogram: the "# outliers" line's fields, then one row per
+ * outlier, in the file's order (oldest first for slow, largest first for
+ * top), each followed by its stack, innermost frame first, as offcputime
+ * prints them.
+ */
+void print_outliers(FILE *f, const struct snapshot *snap)
+{
+	int keys = 0;
+
+	if (!snap->outliers_line[0])
+		return;
+	fputs("\noutliers: ", f);
+	safe_text(f, snap->outliers_line + strlen("# outliers "));
+	fputc('\n', f);
+	for (size_t i = 0; i < snap->noutliers; i++)
+		keys |= snap->outliers[i].key[0] != 0;
+	if (!snap->noutliers)
+		return;
+	fprintf(f, "%12s %16s %5s %8s %8s  %s\n", "value", "time_ns",
+		"cpu", "pid", "tid", keys ? "comm            key" : "comm");
+	for (size_t i = 0; i < snap->noutliers; i++) {
+		const struct koutlier *o = &snap->outliers[i];
+		char v[32];
+
+		if (o->value < 0)
+			snprintf(v, sizeof(v), "%lld", o->value);
+		else
+			fmt_value(v, sizeof(v), (u64)o->value, snap->unit);
+		fprintf(f, "%12s %16llu %5u %8d %8d  ", v,
+			(unsigned long long)o->time, o->cpu, o->pid, o->tid);
+		safe_text(f, o->comm);
+		if (o->key[0]) {
+			int pad = 16 - (int)strlen(o->comm);
+
+			fprintf(f, "%*s", pad > 0 ? pad : 1, "");
+			safe_text(f, o->key);
+		}
+		fputc('\n', f);
+		for (size_t j = o->nframes; j-- > 0;) {
+			fputs("        ", f);
+			safe_text(f, o->frames[j]);
+			fputc('\n', f);
+		}
+	}
+}
+
+/*
+ * ", "outliers": [{value, time_ns, cpu, pid, tid, comm, key, stack}, ...]"
+ * with the stack's frames root first, as the file has them; nothing for a
+ * node without outliers.
+ */
+void json_outliers(FILE *f, const struct snapshot *snap, int ind)
+{
+	if (!snap->outliers_line[0])
+		return;
+	fprintf(f, ",\n%*s \"outliers_line\": ", ind, "");
+	json_string(f, snap->outliers_line);
+	fprintf(f, ",\n%*s \"outliers\": [", ind, "");
+	for (size_t i = 0; i < snap->noutliers; i++) {
+		const struct koutlier *o = &snap->outliers[i];
+
+		fprintf(f, "%s{\"value\": %lld, \"time_ns\": %llu, \"cpu\": %u, "
+			"\"pid\": %d, \"tid\": %d, \"comm\": ", i ? ", " : "",
+			o->value, (unsigned long long)o->time, o->cpu, o->pid,
+			o->tid);
+		json_string(f, o->comm);
+		fputs(", \"key\": ", f);
+		if (o->key[0])
+			json_string(f, o->key);
+		else
+			fputs("null", f);
+		fputs(", \"stack\": [", f);
+		for (size_t j = 0; j < o->nframes; j++) {
+			fputs(j ? ", " : "", f);
+			json_string(f, o->frames[j]);
+		}
+		fputs("]}", f);
+	}
+	fputc(']', f);
+}
