@@ -272,11 +272,11 @@ static notrace void kstats_section_end(struct kstats_point *p,
 		atomic64_inc(&t->nr_long);
 		return;
 	}
+	kstats_outlier_check(t->fn.outliers, now - ts, fam, ks->family);
 	if (ks->family)
 		kstats_family_record(ks, fam, now - ts);
 	else
 		kstats_record(ks, now - ts);
-	kstats_outlier_check(t->fn.outliers, now - ts, fam, ks->family);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end);
