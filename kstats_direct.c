@@ -98,13 +98,14 @@ static bool kstats_direct_exit_probed;
 
 /*
  * The trampoline's variants, in the order of its stub arrays: per clock,
- * the generic exit then the plain one, each for three kinds of arguments.
+ * one per enum kstats_direct_exit, each for three kinds of arguments.
  */
+#define KSTATS_DV_PER_CLOCK	(KSTATS_DEXITS * 3)
 enum kstats_direct_variant {
 	KSTATS_DV_TSC,
-	KSTATS_DV_KTIME = KSTATS_DV_TSC + 6,
-	KSTATS_DV_LOCAL = KSTATS_DV_KTIME + 6,
-	KSTATS_DV_TSCNS = KSTATS_DV_LOCAL + 6,
+	KSTATS_DV_KTIME = KSTATS_DV_TSC + KSTATS_DV_PER_CLOCK,
+	KSTATS_DV_LOCAL = KSTATS_DV_KTIME + KSTATS_DV_PER_CLOCK,
+	KSTATS_DV_TSCNS = KSTATS_DV_LOCAL + KSTATS_DV_PER_CLOCK,
 };
 
 /*
@@ -186,8 +187,7 @@ static unsigned long kstats_direct_stub(int slot)
 			 h->clock == KSTATS_CLOCK_LOCAL ? KSTATS_DV_LOCAL :
 			 h->tscns ? KSTATS_DV_TSCNS : KSTATS_DV_KTIME;
 
-	if (h->plain)
-		v += 3;
+	v += h->exit * 3;
 
 	/* + 0: no arguments; + 1: registers; + 2: registers and stack */
 	v += h->nstack ? 2 : !!h->nregs;
@@ -230,20 +230,50 @@ static __always_inline notrace void kstats_direct_record(struct kstats *ks,
 }
 
 /*
- * A call's end: its sample recorded (and kept, if an outlier), then the
- * call leaves the in-flight count, last.  @plain (a constant): the slot's
- * distribution has the default frac_bits, no upper bound and no outliers
- * (kstats_direct_is_plain()), so the sample needs neither a test of
- * frac_bits, nor the clamp, nor the outliers' compare.
+ * An outlier of the slot's function, kept, then the call out of flight.
+ * Its stack is unwound from the function's own frame, as it was when the
+ * body returned (the return address into the function past its fentry
+ * call, the caller's above it, the caller's %rbp that the trampoline left
+ * in its frame), not from here: the trampoline's and the exit's frames
+ * are no part of it, and are not walked.
  */
-static __always_inline notrace void kstats_direct_done(struct kstats_direct_hot *h,
-						       u64 v, bool plain)
+static noinline notrace void
+kstats_direct_outlier(struct kstats_direct_hot *h,
+		      struct kstats_direct_entry *e, u64 v)
 {
-	if (plain) {
-		__KSTATS_RECORD_IN_RANGE(h->ks, v, KSTATS_DEFAULT_FRAC_BITS);
-	} else {
+	void *frame = (void *)e - KSTATS_DFRAME_TS;
+	unsigned long *ret = frame + KSTATS_DFRAME_SIZE;
+
+	kstats_outlier_capture_at(h->outliers, v, 0, false, ret[0],
+				  (unsigned long)&ret[1],
+				  *(unsigned long *)(frame + KSTATS_DFRAME_BP));
+	this_cpu_dec(h->pcpu->inflight);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_outlier);
+
+/*
+ * A call's end: its sample recorded (and kept, if an outlier), then the
+ * call leaves the in-flight count, last.  @exit (a constant): plain, the
+ * slot's distribution has the default frac_bits, no upper bound and no
+ * outliers (kstats_direct_exit_of()), so the sample needs neither a test
+ * of frac_bits, nor the clamp, nor the outliers' compare; outliers, as
+ * plain but for that compare, with @ocpu's bar on this CPU.
+ */
+static __always_inline notrace void
+kstats_direct_done(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
+		   u64 v, enum kstats_direct_exit exit)
+{
+	if (exit == KSTATS_DEXIT_GENERIC)
 		kstats_direct_record(h->ks, v);
-		kstats_outlier_check(h->outliers, v, 0, false);
+	else
+		__KSTATS_RECORD_IN_RANGE(h->ks, v, KSTATS_DEFAULT_FRAC_BITS);
+	/* the outlier's path ends the call itself: a tail call */
+	if (exit != KSTATS_DEXIT_PLAIN &&
+	    (exit == KSTATS_DEXIT_OUTLIERS || h->ocpu) &&
+	    unlikely((s64)v >= (s64)this_cpu_read(h->ocpu->min))) {
+		kstats_direct_outlier(h, e, v);
+		return;
 	}
 	this_cpu_dec(h->pcpu->inflight);
 }
@@ -262,13 +292,14 @@ kstats_direct_miss(struct kstats_direct_hot *h)
  * unsigned value.
  */
 static __always_inline notrace void
-kstats_direct_delta(struct kstats_direct_hot *h, u64 delta, bool plain)
+kstats_direct_delta(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
+		    u64 delta, enum kstats_direct_exit exit)
 {
 	if (unlikely((s64)delta < 0)) {
 		kstats_direct_miss(h);
 		return;
 	}
-	kstats_direct_done(h, delta, plain);
+	kstats_direct_done(h, e, delta, exit);
 }
 
 /*
@@ -296,15 +327,17 @@ kstats_direct_unguard(struct kstats_direct_hot *h)
 }
 
 /*
- * Whether a slot's exits may be the plain ones: the default frac_bits, no
- * upper bound, no outliers (whose check only the other exits make, so
- * that a node without them pays nothing for it).
+ * The exits a slot takes: plain for the default frac_bits and no upper
+ * bound, with the outliers' compare if it keeps them (only those exits
+ * make it, so that a node without outliers pays nothing for them).
  */
-static bool kstats_direct_is_plain(const struct kstats *ks,
-				   const struct kstats_outliers *outliers)
+static enum kstats_direct_exit
+kstats_direct_exit_of(const struct kstats *ks,
+		      const struct kstats_outliers *outliers)
 {
-	return ks->frac_bits == KSTATS_DEFAULT_FRAC_BITS &&
-	       ks->clamp == U64_MAX && !outliers;
+	if (ks->frac_bits != KSTATS_DEFAULT_FRAC_BITS || ks->clamp != U64_MAX)
+		return KSTATS_DEXIT_GENERIC;
+	return outliers ? KSTATS_DEXIT_OUTLIERS : KSTATS_DEXIT_PLAIN;
 }
 
 /*
@@ -347,30 +380,21 @@ kstats_direct_enter_ktime(struct kstats_direct_hot *h,
 
 NOKPROBE_SYMBOL(kstats_direct_enter_ktime);
 
-notrace __noendbr void
-kstats_direct_exit_tsc(struct kstats_direct_hot *h,
-		       struct kstats_direct_entry *e)
+/* The TSC, read inline. */
+static __always_inline notrace void
+kstats_direct_tsc_done(struct kstats_direct_hot *h,
+		       struct kstats_direct_entry *e,
+		       enum kstats_direct_exit exit)
 {
-	kstats_direct_delta(h, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts,
-			    false);
+	kstats_direct_delta(h, e, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts,
+			    exit);
 }
-
-NOKPROBE_SYMBOL(kstats_direct_exit_tsc);
-
-notrace __noendbr void
-kstats_direct_exit_tscp(struct kstats_direct_hot *h,
-			struct kstats_direct_entry *e)
-{
-	kstats_direct_delta(h, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts,
-			    true);
-}
-
-NOKPROBE_SYMBOL(kstats_direct_exit_tscp);
 
 /* Clock ktime called: its read guarded, as at the entry. */
 static __always_inline notrace void
 kstats_direct_ktime_done(struct kstats_direct_hot *h,
-			 struct kstats_direct_entry *e, bool plain)
+			 struct kstats_direct_entry *e,
+			 enum kstats_direct_exit exit)
 {
 	u64 now;
 
@@ -380,26 +404,8 @@ kstats_direct_ktime_done(struct kstats_direct_hot *h,
 	}
 	now = ktime_get_mono_fast_ns();
 	kstats_direct_unguard(h);
-	kstats_direct_delta(h, now - e->ts, plain);
+	kstats_direct_delta(h, e, now - e->ts, exit);
 }
-
-notrace __noendbr void
-kstats_direct_exit_ktime(struct kstats_direct_hot *h,
-			 struct kstats_direct_entry *e)
-{
-	kstats_direct_ktime_done(h, e, false);
-}
-
-NOKPROBE_SYMBOL(kstats_direct_exit_ktime);
-
-notrace __noendbr void
-kstats_direct_exit_ktimep(struct kstats_direct_hot *h,
-			  struct kstats_direct_entry *e)
-{
-	kstats_direct_ktime_done(h, e, true);
-}
-
-NOKPROBE_SYMBOL(kstats_direct_exit_ktimep);
 
 /*
  * cycles * mult >> shift of @tk, the product in 128 bits: the timekeeper's
@@ -424,7 +430,8 @@ static __always_inline notrace u64 kstats_direct_scale(u64 cycles, u64 tk)
  */
 static __always_inline notrace void
 kstats_direct_tscns_done(struct kstats_direct_hot *h,
-			 struct kstats_direct_entry *e, bool plain)
+			 struct kstats_direct_entry *e,
+			 enum kstats_direct_exit exit)
 {
 	u64 cycles = kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts;
 	u64 tk = READ_ONCE(kstats_direct_tk);
@@ -433,31 +440,14 @@ kstats_direct_tscns_done(struct kstats_direct_hot *h,
 		kstats_direct_miss(h);
 		return;
 	}
-	kstats_direct_done(h, kstats_direct_scale(cycles, tk), plain);
+	kstats_direct_done(h, e, kstats_direct_scale(cycles, tk), exit);
 }
-
-notrace __noendbr void
-kstats_direct_exit_tscns(struct kstats_direct_hot *h,
-			 struct kstats_direct_entry *e)
-{
-	kstats_direct_tscns_done(h, e, false);
-}
-
-NOKPROBE_SYMBOL(kstats_direct_exit_tscns);
-
-notrace __noendbr void
-kstats_direct_exit_tscnsp(struct kstats_direct_hot *h,
-			  struct kstats_direct_entry *e)
-{
-	kstats_direct_tscns_done(h, e, true);
-}
-
-NOKPROBE_SYMBOL(kstats_direct_exit_tscnsp);
 
 /* local_clock(): a pair that crossed CPUs is dropped, counted as missed. */
 static __always_inline notrace void
 kstats_direct_local_done(struct kstats_direct_hot *h,
-			 struct kstats_direct_entry *e, bool plain)
+			 struct kstats_direct_entry *e,
+			 enum kstats_direct_exit exit)
 {
 	u64 now;
 
@@ -467,26 +457,37 @@ kstats_direct_local_done(struct kstats_direct_hot *h,
 	}
 	now = local_clock();
 	kstats_direct_unguard(h);
-	kstats_direct_delta(h, now - e->ts, plain);
+	kstats_direct_delta(h, e, now - e->ts, exit);
 }
 
-notrace __noendbr void
-kstats_direct_exit_local(struct kstats_direct_hot *h,
-			 struct kstats_direct_entry *e)
-{
-	kstats_direct_local_done(h, e, false);
-}
+/* The three exits of a clock, in the order of enum kstats_direct_exit. */
+#define KSTATS_DIRECT_EXITS(clock)					\
+notrace __noendbr void							\
+kstats_direct_exit_##clock(struct kstats_direct_hot *h,			\
+			   struct kstats_direct_entry *e)		\
+{									\
+	kstats_direct_##clock##_done(h, e, KSTATS_DEXIT_GENERIC);	\
+}									\
+NOKPROBE_SYMBOL(kstats_direct_exit_##clock);				\
+notrace __noendbr void							\
+kstats_direct_exit_##clock##p(struct kstats_direct_hot *h,		\
+			      struct kstats_direct_entry *e)		\
+{									\
+	kstats_direct_##clock##_done(h, e, KSTATS_DEXIT_PLAIN);		\
+}									\
+NOKPROBE_SYMBOL(kstats_direct_exit_##clock##p);				\
+notrace __noendbr void							\
+kstats_direct_exit_##clock##o(struct kstats_direct_hot *h,		\
+			      struct kstats_direct_entry *e)		\
+{									\
+	kstats_direct_##clock##_done(h, e, KSTATS_DEXIT_OUTLIERS);	\
+}									\
+NOKPROBE_SYMBOL(kstats_direct_exit_##clock##o)
 
-NOKPROBE_SYMBOL(kstats_direct_exit_local);
-
-notrace __noendbr void
-kstats_direct_exit_localp(struct kstats_direct_hot *h,
-			  struct kstats_direct_entry *e)
-{
-	kstats_direct_local_done(h, e, true);
-}
-
-NOKPROBE_SYMBOL(kstats_direct_exit_localp);
+KSTATS_DIRECT_EXITS(tsc);
+KSTATS_DIRECT_EXITS(ktime);
+KSTATS_DIRECT_EXITS(tscns);
+KSTATS_DIRECT_EXITS(local);
 
 /*
  * A task that exits inside a traced function never returns through the
@@ -812,9 +813,10 @@ static int kstats_direct_attach(struct kstats *ks,
 	h->nregs = f->nregs;
 	h->clock = ks->clock;
 	h->tscns = ks->clock == KSTATS_CLOCK_KTIME && kstats_direct_tsc_is_ktime();
-	h->plain = kstats_direct_is_plain(ks, outliers);
+	h->exit = kstats_direct_exit_of(ks, outliers);
 	h->ks = ks;
 	h->outliers = outliers;
+	h->ocpu = outliers ? outliers->pcpu : NULL;
 	err = ftrace_set_filter_ip(ops, ip, 0, 0);
 	if (!err)
 		err = kstats_direct_register(ops, kstats_direct_stub(i));

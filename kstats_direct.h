@@ -14,8 +14,18 @@
 /* Stack words of arguments the trampoline copies at most. */
 #define KSTATS_DIRECT_MAX_STACK	16
 
-/* The slot's address in the trampoline's frame, from its %rsp. */
+/*
+ * The trampoline's frame, from its %rsp: the slot's address, the call's
+ * struct kstats_direct_entry, the caller's %rbp as the body gave it back
+ * (for the exits but the plain ones: in the place of a saved argument,
+ * which the body no longer needs), and the frame's size, above which lie
+ * the return address into the function (past its fentry call) and the
+ * one into its caller.
+ */
 #define KSTATS_DFRAME_HOT	(KSTATS_DIRECT_MAX_STACK * 8)
+#define KSTATS_DFRAME_TS	(KSTATS_DFRAME_HOT + 8)
+#define KSTATS_DFRAME_BP	(KSTATS_DFRAME_HOT + 32)
+#define KSTATS_DFRAME_SIZE	(KSTATS_DFRAME_HOT + 72)
 
 /* struct kstats_direct_hot, as the trampoline reads it. */
 #define KSTATS_DHOT_NSTACK	0
@@ -23,7 +33,7 @@
 #define KSTATS_DHOT_CLOCK	5
 #define KSTATS_DHOT_PCPU	8
 #define KSTATS_DHOT_KS		16
-#define KSTATS_DHOT_SIZE	32
+#define KSTATS_DHOT_SIZE	64
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
@@ -41,6 +51,8 @@
 
 struct kstats;
 struct kstats_btf_func;
+struct kstats_outlier_cpu;
+struct kstats_outliers;
 
 /**
  * struct kstats_direct_pcpu - a slot's state on one CPU
@@ -61,21 +73,43 @@ struct kstats_direct_pcpu {
  * @nregs: argument registers the function takes
  * @clock: enum kstats_clock of @ks
  * @tscns: clock ktime, read as the TSC (kstats_direct_exit_tscns())
- * @plain: @ks has the default frac_bits and no upper bound
+ * @exit: enum kstats_direct_exit, the exits the slot takes
  * @pcpu: per CPU, the calls in flight and the recursion guard
  * @ks: the distribution
  * @outliers: the samples it keeps with their context, or NULL
+ * @ocpu: @outliers' per-CPU state, whose first word is the bar a sample
+ *	must reach to be kept (struct kstats_outlier_cpu), or NULL
  */
 struct kstats_direct_hot {
 	u32 nstack;
 	u8 nregs;
 	u8 clock;
 	u8 tscns;
-	u8 plain;
+	u8 exit;
 	struct kstats_direct_pcpu __percpu *pcpu;
 	struct kstats *ks;
 	struct kstats_outliers *outliers;
+	struct kstats_outlier_cpu __percpu *ocpu;
 } __aligned(KSTATS_DHOT_SIZE);
+
+/**
+ * enum kstats_direct_exit - what a slot's exits do after the clock read
+ * @KSTATS_DEXIT_GENERIC: any frac_bits, an upper bound, outliers if any
+ * @KSTATS_DEXIT_PLAIN: the default frac_bits, no upper bound, no outliers:
+ *	the record alone
+ * @KSTATS_DEXIT_OUTLIERS: as plain, then one compare with the outliers'
+ *	bar on this CPU
+ *
+ * The trampoline's variants are in this order, per clock; for the generic
+ * and outliers exits it leaves the caller's %rbp in its frame, for the
+ * stack of an outlier (KSTATS_DFRAME_BP).
+ */
+enum kstats_direct_exit {
+	KSTATS_DEXIT_GENERIC,
+	KSTATS_DEXIT_PLAIN,
+	KSTATS_DEXIT_OUTLIERS,
+	KSTATS_DEXITS,
+};
 
 /**
  * struct kstats_direct_entry - a call's start, in the trampoline's frame
@@ -128,10 +162,16 @@ __noendbr void
 kstats_direct_exit_tscp(struct kstats_direct_hot *h,
 			struct kstats_direct_entry *e);
 __noendbr void
+kstats_direct_exit_tsco(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e);
+__noendbr void
 kstats_direct_exit_ktime(struct kstats_direct_hot *h,
 			 struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_ktimep(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_ktimeo(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_tscns(struct kstats_direct_hot *h,
@@ -140,10 +180,16 @@ __noendbr void
 kstats_direct_exit_tscnsp(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
 __noendbr void
+kstats_direct_exit_tscnso(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
 kstats_direct_exit_local(struct kstats_direct_hot *h,
 			 struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_localp(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_localo(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
 #endif /* __ASSEMBLY__ */
 

@@ -68,7 +68,7 @@
  */
 #define F_COPY	(KSTATS_DIRECT_MAX_STACK * 8)
 #define F_HOT	KSTATS_DFRAME_HOT
-#define F_TS	(F_COPY + 8)	/* struct kstats_direct_entry: ts, cpu */
+#define F_TS	KSTATS_DFRAME_TS	/* struct kstats_direct_entry: ts, cpu */
 #define F_CPU	(F_COPY + 16)
 #define F_RDI	(F_COPY + 24)
 #define F_RSI	(F_COPY + 32)
@@ -76,7 +76,7 @@
 #define F_RCX	(F_COPY + 48)
 #define F_R8	(F_COPY + 56)
 #define F_R9	(F_COPY + 64)
-#define F_SIZE	(F_COPY + 72)
+#define F_SIZE	KSTATS_DFRAME_SIZE
 /* From %rsp in the frame: fentry's return address, the caller's, arguments. */
 #define F_BODY	(F_SIZE)
 #define F_ARGS	(F_SIZE + 16)
@@ -92,8 +92,12 @@
  * kstats_direct_exit_<clock>.  "tscns" is clock ktime on a kernel whose
  * timekeeping runs on the TSC: the TSC read at both ends, the difference
  * converted to nanoseconds at the return (kstats_direct.c).  A clock with
- * a "p" records plainly: its distribution has the default frac_bits and
- * no upper bound, so the exit tests neither.
+ * a "p" records plainly: its distribution has the default frac_bits, no
+ * upper bound and no outliers, so the exit tests none of them; with an
+ * "o", it records as plainly then compares the sample with its outliers'
+ * bar.  For the exits other than the plain ones, the caller's %rbp, which
+ * the body gave back, is left in the frame, to unwind an outlier's stack
+ * from the function.
  */
 .macro KSTATS_DIRECT_ARGS_RESTORE args:req
 	.if \args
@@ -106,7 +110,7 @@
 	.endif
 .endm
 
-.macro KSTATS_DIRECT_COMMON clock:req, entry:req, args:req
+.macro KSTATS_DIRECT_COMMON clock:req, entry:req, args:req, tk:req, bp:req
 SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
@@ -124,20 +128,14 @@ SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 
 	/* The clock: the time stamp counter inline, the others called. */
 	.ifc \entry, tsc
-	.ifc \clock, tscns
-	movl	kstats_direct_tk + 4(%rip), %r10d
-	.endif
-	.ifc \clock, tscnsp
+	.if \tk
 	movl	kstats_direct_tk + 4(%rip), %r10d
 	.endif
 	ALTERNATIVE_2 "rdtsc", "lfence; rdtsc", X86_FEATURE_LFENCE_RDTSC, \
 		      "rdtscp", X86_FEATURE_RDTSCP
 	movl	%eax, F_TS(%rsp)
 	movl	%edx, F_TS + 4(%rsp)
-	.ifc \clock, tscns
-	movl	%r10d, F_CPU(%rsp)
-	.endif
-	.ifc \clock, tscnsp
+	.if \tk
 	movl	%r10d, F_CPU(%rsp)
 	.endif
 	.endif
@@ -177,6 +175,9 @@ SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 	movq	%rax, F_RDI(%rsp)
 	movq	F_HOT(%rsp), %rdi
 	leaq	F_TS(%rsp), %rsi
+	.if \bp
+	movq	%rbp, KSTATS_DFRAME_BP(%rsp)
+	.endif
 	call	kstats_direct_exit_\clock
 	movq	F_RDI(%rsp), %rax
 	/* Drop the frame and the return address into the function: it ran. */
@@ -206,30 +207,42 @@ _ASM_NOKPROBE(kstats_direct_\clock\()_\args)
  * a call of a traced function's body in flight (kstats_direct.c). */
 	.globl	kstats_direct_code
 kstats_direct_code:
-KSTATS_DIRECT_COMMON tsc, tsc, 0
-KSTATS_DIRECT_COMMON tsc, tsc, 1
-KSTATS_DIRECT_COMMON tsc, tsc, 2
-KSTATS_DIRECT_COMMON tscp, tsc, 0
-KSTATS_DIRECT_COMMON tscp, tsc, 1
-KSTATS_DIRECT_COMMON tscp, tsc, 2
-KSTATS_DIRECT_COMMON ktime, ktime, 0
-KSTATS_DIRECT_COMMON ktime, ktime, 1
-KSTATS_DIRECT_COMMON ktime, ktime, 2
-KSTATS_DIRECT_COMMON ktimep, ktime, 0
-KSTATS_DIRECT_COMMON ktimep, ktime, 1
-KSTATS_DIRECT_COMMON ktimep, ktime, 2
-KSTATS_DIRECT_COMMON local, local, 0
-KSTATS_DIRECT_COMMON local, local, 1
-KSTATS_DIRECT_COMMON local, local, 2
-KSTATS_DIRECT_COMMON localp, local, 0
-KSTATS_DIRECT_COMMON localp, local, 1
-KSTATS_DIRECT_COMMON localp, local, 2
-KSTATS_DIRECT_COMMON tscns, tsc, 0
-KSTATS_DIRECT_COMMON tscns, tsc, 1
-KSTATS_DIRECT_COMMON tscns, tsc, 2
-KSTATS_DIRECT_COMMON tscnsp, tsc, 0
-KSTATS_DIRECT_COMMON tscnsp, tsc, 1
-KSTATS_DIRECT_COMMON tscnsp, tsc, 2
+KSTATS_DIRECT_COMMON tsc, tsc, 0, 0, 1
+KSTATS_DIRECT_COMMON tsc, tsc, 1, 0, 1
+KSTATS_DIRECT_COMMON tsc, tsc, 2, 0, 1
+KSTATS_DIRECT_COMMON tscp, tsc, 0, 0, 0
+KSTATS_DIRECT_COMMON tscp, tsc, 1, 0, 0
+KSTATS_DIRECT_COMMON tscp, tsc, 2, 0, 0
+KSTATS_DIRECT_COMMON tsco, tsc, 0, 0, 1
+KSTATS_DIRECT_COMMON tsco, tsc, 1, 0, 1
+KSTATS_DIRECT_COMMON tsco, tsc, 2, 0, 1
+KSTATS_DIRECT_COMMON ktime, ktime, 0, 0, 1
+KSTATS_DIRECT_COMMON ktime, ktime, 1, 0, 1
+KSTATS_DIRECT_COMMON ktime, ktime, 2, 0, 1
+KSTATS_DIRECT_COMMON ktimep, ktime, 0, 0, 0
+KSTATS_DIRECT_COMMON ktimep, ktime, 1, 0, 0
+KSTATS_DIRECT_COMMON ktimep, ktime, 2, 0, 0
+KSTATS_DIRECT_COMMON ktimeo, ktime, 0, 0, 1
+KSTATS_DIRECT_COMMON ktimeo, ktime, 1, 0, 1
+KSTATS_DIRECT_COMMON ktimeo, ktime, 2, 0, 1
+KSTATS_DIRECT_COMMON local, local, 0, 0, 1
+KSTATS_DIRECT_COMMON local, local, 1, 0, 1
+KSTATS_DIRECT_COMMON local, local, 2, 0, 1
+KSTATS_DIRECT_COMMON localp, local, 0, 0, 0
+KSTATS_DIRECT_COMMON localp, local, 1, 0, 0
+KSTATS_DIRECT_COMMON localp, local, 2, 0, 0
+KSTATS_DIRECT_COMMON localo, local, 0, 0, 1
+KSTATS_DIRECT_COMMON localo, local, 1, 0, 1
+KSTATS_DIRECT_COMMON localo, local, 2, 0, 1
+KSTATS_DIRECT_COMMON tscns, tsc, 0, 1, 1
+KSTATS_DIRECT_COMMON tscns, tsc, 1, 1, 1
+KSTATS_DIRECT_COMMON tscns, tsc, 2, 1, 1
+KSTATS_DIRECT_COMMON tscnsp, tsc, 0, 1, 0
+KSTATS_DIRECT_COMMON tscnsp, tsc, 1, 1, 0
+KSTATS_DIRECT_COMMON tscnsp, tsc, 2, 1, 0
+KSTATS_DIRECT_COMMON tscnso, tsc, 0, 1, 1
+KSTATS_DIRECT_COMMON tscnso, tsc, 1, 1, 1
+KSTATS_DIRECT_COMMON tscnso, tsc, 2, 1, 1
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
@@ -256,23 +269,35 @@ SYM_CODE_START(kstats_direct_stubs)
 	KSTATS_DIRECT_STUBS kstats_direct_tscp_0
 	KSTATS_DIRECT_STUBS kstats_direct_tscp_1
 	KSTATS_DIRECT_STUBS kstats_direct_tscp_2
+	KSTATS_DIRECT_STUBS kstats_direct_tsco_0
+	KSTATS_DIRECT_STUBS kstats_direct_tsco_1
+	KSTATS_DIRECT_STUBS kstats_direct_tsco_2
 	KSTATS_DIRECT_STUBS kstats_direct_ktime_0
 	KSTATS_DIRECT_STUBS kstats_direct_ktime_1
 	KSTATS_DIRECT_STUBS kstats_direct_ktime_2
 	KSTATS_DIRECT_STUBS kstats_direct_ktimep_0
 	KSTATS_DIRECT_STUBS kstats_direct_ktimep_1
 	KSTATS_DIRECT_STUBS kstats_direct_ktimep_2
+	KSTATS_DIRECT_STUBS kstats_direct_ktimeo_0
+	KSTATS_DIRECT_STUBS kstats_direct_ktimeo_1
+	KSTATS_DIRECT_STUBS kstats_direct_ktimeo_2
 	KSTATS_DIRECT_STUBS kstats_direct_local_0
 	KSTATS_DIRECT_STUBS kstats_direct_local_1
 	KSTATS_DIRECT_STUBS kstats_direct_local_2
 	KSTATS_DIRECT_STUBS kstats_direct_localp_0
 	KSTATS_DIRECT_STUBS kstats_direct_localp_1
 	KSTATS_DIRECT_STUBS kstats_direct_localp_2
+	KSTATS_DIRECT_STUBS kstats_direct_localo_0
+	KSTATS_DIRECT_STUBS kstats_direct_localo_1
+	KSTATS_DIRECT_STUBS kstats_direct_localo_2
 	KSTATS_DIRECT_STUBS kstats_direct_tscns_0
 	KSTATS_DIRECT_STUBS kstats_direct_tscns_1
 	KSTATS_DIRECT_STUBS kstats_direct_tscns_2
 	KSTATS_DIRECT_STUBS kstats_direct_tscnsp_0
 	KSTATS_DIRECT_STUBS kstats_direct_tscnsp_1
 	KSTATS_DIRECT_STUBS kstats_direct_tscnsp_2
+	KSTATS_DIRECT_STUBS kstats_direct_tscnso_0
+	KSTATS_DIRECT_STUBS kstats_direct_tscnso_1
+	KSTATS_DIRECT_STUBS kstats_direct_tscnso_2
 SYM_CODE_END(kstats_direct_stubs)
 _ASM_NOKPROBE(kstats_direct_stubs)

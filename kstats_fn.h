@@ -40,9 +40,8 @@ struct seq_file;
  *	check them
  * @entry_only: its value and filters need no return: the entry alone
  * @outliers: the samples it keeps with their context ("slow", "top"), or
- *	NULL: the generic, rich and family handlers and the direct
- *	trampoline's non-plain exits keep them, so that a node without them
- *	takes the fast ones and pays nothing
+ *	NULL: every handler compares its sample with their bar, but for the
+ *	direct trampoline's plain exits, taken by the nodes without them
  * @mech_data: the mechanism's own, from its attach to its release
  */
 struct kstats_fn {
@@ -157,11 +156,13 @@ static __always_inline notrace u64 kstats_time_enter(struct kstats_entry *e,
 }
 
 /*
- * Record the duration, and keep it if it is one of @o's outliers.
+ * Record the duration, and keep it if it is one of @o's outliers (its
+ * stack from @regs, the probe's registers at the return).
  * Return: false when the sample was dropped and counted as missed.
  */
 static __always_inline notrace bool kstats_time_exit(struct kstats *ks,
 						     struct kstats_outliers *o,
+						     struct pt_regs *regs,
 						     struct kstats_entry *e,
 						     enum kstats_clock clock,
 						     unsigned int frac_bits,
@@ -174,7 +175,7 @@ static __always_inline notrace bool kstats_time_exit(struct kstats *ks,
 		return false;
 	}
 	__KSTATS_RECORD(ks, *now - e->ts, frac_bits);
-	kstats_outlier_check(o, *now - e->ts, 0, false);
+	kstats_outlier_check(o, *now - e->ts, 0, false, regs);
 	return true;
 }
 
@@ -193,13 +194,14 @@ static __always_inline notrace void kstats_fn_enter(struct kstats_fn *fn,
 }
 
 static __always_inline notrace void kstats_fn_exit(struct kstats_fn *fn,
+						   struct pt_regs *regs,
 						   struct kstats_entry *e)
 {
 	struct kstats *ks = fn->ks;
 	u64 now;
 
-	if (kstats_time_exit(ks, fn->outliers, e, ks->clock, ks->frac_bits,
-			     &now) && fn->gap)
+	if (kstats_time_exit(ks, fn->outliers, regs, e, ks->clock,
+			     ks->frac_bits, &now) && fn->gap)
 		this_cpu_write(*fn->last_end, now);
 }
 
@@ -228,11 +230,13 @@ static __always_inline notrace u32 kstats_fn_family_key(struct kstats_fn *fn,
 
 /*
  * A value or a duration of a node with values, filters or a family, and
- * one of its outliers (@o) if it is one.  The handlers are made twice:
- * @family is a constant, so a node without a family pays nothing for them.
+ * one of its outliers (@o) if it is one, its stack from @regs (or NULL:
+ * from here).  The handlers are made twice: @family is a constant, so a
+ * node without a family pays nothing for them.
  */
 static __always_inline notrace void kstats_rich_record(struct kstats *ks,
 						       struct kstats_outliers *o,
+						       struct pt_regs *regs,
 						       bool family, u32 fam,
 						       s64 v)
 {
@@ -240,7 +244,7 @@ static __always_inline notrace void kstats_rich_record(struct kstats *ks,
 		kstats_family_record_signed(ks, fam, v);
 	else
 		kstats_record_signed(ks, v);
-	kstats_outlier_check(o, v, fam, family);
+	kstats_outlier_check(o, v, fam, family, regs);
 }
 
 /*
@@ -278,7 +282,7 @@ static __always_inline notrace int kstats_rich_enter(struct kstats_fn *fn,
 			return 1;
 		}
 		if (fn->entry_only) {
-			kstats_rich_record(ks, fn->outliers, family, fam, v);
+			kstats_rich_record(ks, fn->outliers, regs, family, fam, v);
 			return 1;
 		}
 		e->val = v;
@@ -318,16 +322,16 @@ static __always_inline notrace void kstats_rich_exit(struct kstats_fn *fn,
 	switch (fn->value.base) {
 	case KSTATS_BASE_RET:
 		if (kstats_value_fetch(&fn->value, &a, &v))
-			kstats_rich_record(ks, fn->outliers, family, fam, v);
+			kstats_rich_record(ks, fn->outliers, regs, family, fam, v);
 		else
 			kstats_record_missed(ks);
 		break;
 	case KSTATS_BASE_ARG:
-		kstats_rich_record(ks, fn->outliers, family, fam, e->val);
+		kstats_rich_record(ks, fn->outliers, regs, family, fam, e->val);
 		break;
 	default:
 		if (!family) {
-			kstats_time_exit(ks, fn->outliers, e, ks->clock,
+			kstats_time_exit(ks, fn->outliers, regs, e, ks->clock,
 					 ks->frac_bits, &now);
 			break;
 		}
@@ -339,7 +343,8 @@ static __always_inline notrace void kstats_rich_exit(struct kstats_fn *fn,
 			break;
 		}
 		kstats_family_record(ks, fam, now - e->ts);
-		kstats_outlier_check(fn->outliers, now - e->ts, fam, true);
+		kstats_outlier_check(fn->outliers, now - e->ts, fam, true,
+				     regs);
 		break;
 	}
 }

@@ -24,10 +24,14 @@
 #error "kstats: fprobe handlers of this kernel are not supported (only 6.5 to 6.13)"
 #endif
 
-/* The fprobe of one function; @ks is @fn's, one load from the handler. */
+/*
+ * The fprobe of one function; @ks and @outliers are @fn's, one load each
+ * from the handler.
+ */
 struct kstats_fprobe {
 	struct fprobe fp;
 	struct kstats *ks;
+	struct kstats_outliers *outliers;
 	struct kstats_fn *fn;
 };
 
@@ -55,7 +59,7 @@ static notrace void kstats_fp_exit(struct fprobe *fp, unsigned long ip,
 				   unsigned long ret_ip, struct pt_regs *regs,
 				   void *data)
 {
-	kstats_fn_exit(kstats_fp_of(fp)->fn, data);
+	kstats_fn_exit(kstats_fp_of(fp)->fn, regs, data);
 }
 
 NOKPROBE_SYMBOL(kstats_fp_exit);
@@ -84,9 +88,10 @@ static notrace void kstats_fp_exit_##c##b(struct fprobe *fp,		\
 					  unsigned long ret_ip,		\
 					  struct pt_regs *regs, void *data) \
 {									\
+	struct kstats_fprobe *p = kstats_fp_of(fp);			\
 	u64 now;							\
 									\
-	kstats_time_exit(kstats_fp_of(fp)->ks, NULL, data,		\
+	kstats_time_exit(p->ks, p->outliers, regs, data,		\
 			 kstats_clock_##c, b, &now);			\
 }									\
 NOKPROBE_SYMBOL(kstats_fp_exit_##c##b)
@@ -179,17 +184,13 @@ static int kstats_fprobe_attach(struct kstats_fn *fn, unsigned int maxactive,
 		return -ENOMEM;
 	}
 	p->ks = ks;
+	p->outliers = fn->outliers;
 	p->fn = fn;
 	switch (kstats_fn_kind(fn)) {
 	case KSTATS_FN_FAST:
-		/* the fast handlers keep no outliers: a node that does pays */
-		if (!fn->outliers) {
-			p->fp.entry_handler = kstats_fp_fast_entry[ks->clock];
-			p->fp.exit_handler =
-				kstats_fp_fast_exit[ks->clock][ks->frac_bits];
-			break;
-		}
-		fallthrough;
+		p->fp.entry_handler = kstats_fp_fast_entry[ks->clock];
+		p->fp.exit_handler = kstats_fp_fast_exit[ks->clock][ks->frac_bits];
+		break;
 	case KSTATS_FN_GAP:
 		p->fp.entry_handler = kstats_fp_entry;
 		p->fp.exit_handler = kstats_fp_exit;

@@ -14,10 +14,14 @@
 
 #include "kstats_fn.h"
 
-/* The kretprobe of one function; @ks is @fn's, one load from the handler. */
+/*
+ * The kretprobe of one function; @ks and @outliers are @fn's, one load
+ * each from the handler.
+ */
 struct kstats_kretprobe {
 	struct kretprobe rp;
 	struct kstats *ks;
+	struct kstats_outliers *outliers;
 	struct kstats_fn *fn;
 };
 
@@ -40,7 +44,8 @@ NOKPROBE_SYMBOL(kstats_krp_entry);
 static notrace int kstats_krp_exit(struct kretprobe_instance *ri,
 				   struct pt_regs *regs)
 {
-	kstats_fn_exit(kstats_krp_of(ri)->fn, (struct kstats_entry *)ri->data);
+	kstats_fn_exit(kstats_krp_of(ri)->fn, regs,
+		       (struct kstats_entry *)ri->data);
 	return 0;
 }
 
@@ -65,9 +70,10 @@ NOKPROBE_SYMBOL(kstats_krp_entry_##c)
 static notrace int kstats_krp_exit_##c##b(struct kretprobe_instance *ri, \
 					  struct pt_regs *regs)		\
 {									\
+	struct kstats_kretprobe *p = kstats_krp_of(ri);			\
 	u64 now;							\
 									\
-	kstats_time_exit(kstats_krp_of(ri)->ks, NULL,			\
+	kstats_time_exit(p->ks, p->outliers, regs,			\
 			 (struct kstats_entry *)ri->data,		\
 			 kstats_clock_##c, b, &now);			\
 	return 0;							\
@@ -161,17 +167,13 @@ static int kstats_kretprobe_attach(struct kstats_fn *fn,
 		return -ENOMEM;
 	}
 	p->ks = ks;
+	p->outliers = fn->outliers;
 	p->fn = fn;
 	switch (kstats_fn_kind(fn)) {
 	case KSTATS_FN_FAST:
-		/* the fast handlers keep no outliers: a node that does pays */
-		if (!fn->outliers) {
-			p->rp.entry_handler = kstats_krp_fast_entry[ks->clock];
-			p->rp.handler =
-				kstats_krp_fast_exit[ks->clock][ks->frac_bits];
-			break;
-		}
-		fallthrough;
+		p->rp.entry_handler = kstats_krp_fast_entry[ks->clock];
+		p->rp.handler = kstats_krp_fast_exit[ks->clock][ks->frac_bits];
+		break;
 	case KSTATS_FN_GAP:
 		p->rp.entry_handler = kstats_krp_entry;
 		p->rp.handler = kstats_krp_exit;

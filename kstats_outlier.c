@@ -34,6 +34,10 @@
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#ifdef CONFIG_UNWINDER_ORC
+#include <asm/segment.h>
+#include <asm/unwind.h>
+#endif
 
 #include "kstats_family.h"
 #include "kstats_internal.h"
@@ -248,20 +252,49 @@ static struct kstats_outlier *kstats_outlier_slot(struct kstats_outliers *o,
 	return kstats_outlier_entry(o, c, c->heap[0]);
 }
 
-/**
- * kstats_outlier_capture() - keep an outlier with its context
- * @o: the node's store
- * @v: the sample (kstats_outlier_wanted() said to keep it)
- * @key: the node's family key index, with @has_key
- * @has_key: the node has a family
- *
- * Records the time, the CPU, the current task and, with "stack N", the
- * kernel stack here: the sample's end point.
- *
- * Context: any, NMI included; preemption disabled (a probe's handler).
+/*
+ * The kernel stack of the function whose instruction @ip ran with the
+ * stack pointer @sp and the frame pointer @bp, innermost first, into
+ * @frames: ORC's unwinder started from those registers, as from an
+ * interrupt there, with none of the frames under them walked.
  */
-notrace void kstats_outlier_capture(struct kstats_outliers *o, u64 v, u32 key,
-				    bool has_key)
+static notrace unsigned int kstats_outlier_stack_at(unsigned long *frames,
+						    unsigned int max,
+						    unsigned long ip,
+						    unsigned long sp,
+						    unsigned long bp)
+{
+#ifdef CONFIG_UNWINDER_ORC
+	struct pt_regs regs = {
+		.ip = ip, .sp = sp, .bp = bp, .cs = __KERNEL_CS,
+	};
+	struct unwind_state state;
+	unsigned int n = 0;
+
+	frames[n++] = ip;
+	/*
+	 * It skips the frame of @regs: the loop starts at its caller, and
+	 * ends at the entry from user space, whose registers are the last.
+	 */
+	for (unwind_start(&state, current, &regs, NULL);
+	     n < max && !unwind_done(&state); unwind_next_frame(&state)) {
+		if (state.regs && user_mode(state.regs))
+			break;
+		frames[n++] = state.ip;
+	}
+	return n;
+#else
+	return stack_trace_save(frames, max, 1);
+#endif
+}
+
+/*
+ * Keep @v with its context and, with "stack N", the kernel stack: from
+ * @ip/@sp/@bp (kstats_outlier_stack_at()) when @ip is set, else from here.
+ */
+static __always_inline notrace void
+kstats_outlier_keep(struct kstats_outliers *o, u64 v, u32 key, bool has_key,
+		    unsigned long ip, unsigned long sp, unsigned long bp)
 {
 	struct kstats_outlier_cpu *c = this_cpu_ptr(o->pcpu);
 	struct kstats_outlier *e;
@@ -286,8 +319,13 @@ notrace void kstats_outlier_capture(struct kstats_outliers *o, u64 v, u32 key,
 	memcpy(e->comm, current->comm, sizeof(e->comm));
 	e->key = key;
 	e->has_key = has_key;
-	e->nr_frames = o->cfg.stack ?
-		       stack_trace_save(e->frames, o->cfg.stack, 1) : 0;
+	if (!o->cfg.stack)
+		e->nr_frames = 0;
+	else if (ip)
+		e->nr_frames = kstats_outlier_stack_at(e->frames, o->cfg.stack,
+						       ip, sp, bp);
+	else
+		e->nr_frames = stack_trace_save(e->frames, o->cfg.stack, 1);
 	smp_wmb();	/* the fields before the even seq */
 	WRITE_ONCE(e->seq, e->seq + 1);
 	if (o->cfg.mode == KSTATS_OUTLIER_TOP) {
@@ -300,8 +338,56 @@ notrace void kstats_outlier_capture(struct kstats_outliers *o, u64 v, u32 key,
 out:
 	this_cpu_dec(o->pcpu->busy);
 }
+
+/**
+ * kstats_outlier_capture() - keep an outlier with its context
+ * @o: the node's store
+ * @v: the sample (kstats_outlier_wanted() said to keep it)
+ * @key: the node's family key index, with @has_key
+ * @has_key: the node has a family
+ *
+ * Records the time, the CPU, the current task and, with "stack N", the
+ * kernel stack here: the sample's end point (the frames of the probe that
+ * runs this, innermost, are left out when the file is read).
+ *
+ * Context: any, NMI included; preemption disabled (a probe's handler).
+ */
+noinline notrace void kstats_outlier_capture(struct kstats_outliers *o, u64 v,
+					     u32 key, bool has_key)
+{
+	kstats_outlier_keep(o, v, key, has_key, 0, 0, 0);
+}
 EXPORT_SYMBOL_NS_GPL(kstats_outlier_capture, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_outlier_capture);
+
+/**
+ * kstats_outlier_capture_at() - keep an outlier, its stack from a function
+ * @o: the node's store
+ * @v: the sample (kstats_outlier_wanted() said to keep it)
+ * @key: the node's family key index, with @has_key
+ * @has_key: the node has a family
+ * @ip: an instruction of the function the stack starts in, its first frame
+ * @sp: the stack pointer there
+ * @bp: the frame pointer there
+ *
+ * As kstats_outlier_capture(), but the stack is the one @ip ran on, as an
+ * interrupt there would see it: a caller that knows where the traced
+ * function left its frame (the direct trampoline, at the return) neither
+ * walks nor keeps its own frames.  Without ORC, the stack is taken here.
+ *
+ * Context: any, NMI included; preemption disabled (a probe's handler);
+ * @sp on the current task's stack or the stack it runs on.
+ */
+noinline notrace void kstats_outlier_capture_at(struct kstats_outliers *o,
+						u64 v, u32 key, bool has_key,
+						unsigned long ip,
+						unsigned long sp,
+						unsigned long bp)
+{
+	kstats_outlier_keep(o, v, key, has_key, ip, sp, bp);
+}
+EXPORT_SYMBOL_NS_GPL(kstats_outlier_capture_at, KSTATS_NS);
+NOKPROBE_SYMBOL(kstats_outlier_capture_at);
 
 /* Copy entry @src if no capture wrote it meanwhile; false if one did. */
 static bool kstats_outlier_read(const struct kstats_outliers *o,

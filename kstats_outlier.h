@@ -12,6 +12,7 @@
 
 #include <linux/compiler.h>
 #include <linux/percpu.h>
+#include <linux/ptrace.h>
 #include <linux/types.h>
 
 struct seq_file;
@@ -97,6 +98,9 @@ void kstats_outliers_free(struct kstats_outliers *o);
 void kstats_outliers_reset(struct kstats_outliers *o);
 void kstats_outlier_capture(struct kstats_outliers *o, u64 v, u32 key,
 			    bool has_key);
+void kstats_outlier_capture_at(struct kstats_outliers *o, u64 v, u32 key,
+			       bool has_key, unsigned long ip,
+			       unsigned long sp, unsigned long bp);
 int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 			 const char *stack_at,
 			 int (*key_format)(void *arg, u32 key, char *buf,
@@ -123,13 +127,24 @@ kstats_outlier_wanted(struct kstats_outliers *o, u64 v)
  * @v: the sample
  * @key: the node's family key index, with @has_key
  * @has_key: the node has a family
+ * @regs: the registers of the probed code where the sample ends (a
+ *	kprobe's, a return probe's: its instruction pointer is the return
+ *	address), from which its stack is unwound; or NULL: from here
  *
  * Context: any, NMI included; preemption disabled (a probe's handler).
  */
 static __always_inline notrace void
-kstats_outlier_check(struct kstats_outliers *o, u64 v, u32 key, bool has_key)
+kstats_outlier_check(struct kstats_outliers *o, u64 v, u32 key, bool has_key,
+		     struct pt_regs *regs)
 {
-	if (kstats_outlier_wanted(o, v))
+	if (!kstats_outlier_wanted(o, v))
+		return;
+	if (regs)
+		kstats_outlier_capture_at(o, v, key, has_key,
+					  instruction_pointer(regs),
+					  kernel_stack_pointer(regs),
+					  frame_pointer(regs));
+	else
 		kstats_outlier_capture(o, v, key, has_key);
 }
 

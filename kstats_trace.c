@@ -272,7 +272,7 @@ static notrace void kstats_section_end(struct kstats_point *p,
 		atomic64_inc(&t->nr_long);
 		return;
 	}
-	kstats_outlier_check(t->fn.outliers, now - ts, fam, ks->family);
+	kstats_outlier_check(t->fn.outliers, now - ts, fam, ks->family, NULL);
 	if (ks->family)
 		kstats_family_record(ks, fam, now - ts);
 	else
@@ -295,7 +295,8 @@ static notrace void kstats_arrival(struct kstats_trace *t, u32 fam)
 		kstats_family_record(t->fn.ks, fam, now - last);
 	else
 		kstats_record(t->fn.ks, now - last);
-	kstats_outlier_check(t->fn.outliers, now - last, fam, t->fn.ks->family);
+	kstats_outlier_check(t->fn.outliers, now - last, fam,
+			     t->fn.ks->family, NULL);
 }
 
 NOKPROBE_SYMBOL(kstats_arrival);
@@ -401,8 +402,8 @@ static noinline notrace void kstats_tp_args(struct kstats_point *p,
 	if (t->fn.value.base == KSTATS_BASE_NONE)
 		kstats_arrival(t, fam);
 	else if (kstats_value_fetch(&t->fn.value, &a, &v))
-		kstats_rich_record(t->fn.ks, t->fn.outliers, t->fn.ks->family,
-				   fam, v);
+		kstats_rich_record(t->fn.ks, t->fn.outliers, NULL,
+				   t->fn.ks->family, fam, v);
 	else
 		kstats_record_missed(t->fn.ks);
 }

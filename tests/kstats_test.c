@@ -2010,7 +2010,7 @@ static void kstats_test_outliers_feed(struct kstats_outliers *o,
 
 	preempt_disable();
 	for (i = 0; i < n; i++)
-		kstats_outlier_check(o, v[i], 0, false);
+		kstats_outlier_check(o, v[i], 0, false, NULL);
 	preempt_enable();
 }
 

@@ -46,6 +46,14 @@ expect "slow: every kept call 20 ms or more, none of the 20 fast ones" \
 expect "slow: every stack names the slow caller after its own caller (root first)" \
 	"$(o_lines $O.slow | grep -c 'lt_callers+0x[0-9a-f]* \[kstats_lifetime\];lt_slow_caller+0x[0-9a-f]* \[kstats_lifetime\]')" 5
 expect "slow: no stack names the fast caller" "$(o_lines $O.slow | grep -c lt_fast_caller)" 0
+# the direct trampoline's stack starts in the function (its frame is
+# there as it returns); a return probe's at the caller it returned to
+case $(field $O.slow source mechanism) in
+direct) first=kstats_lifetime_work ;;
+*) first=lt_slow_caller ;;
+esac
+expect "slow: each stack's innermost frame $first, none of kstats' own" \
+	"$(o_lines $O.slow | grep -c ";$first+0x[0-9a-f]* \\[kstats_lifetime\\]\$") $(o_lines $O.slow | grep -c '\[kstats\]')" "5 0"
 expect "slow: oldest first, on this task" \
 	"$(o_field $O.slow time | awk '{ for (i = 2; i <= NF; i++) if ($i < $(i - 1)) bad = 1; print bad ? "unordered" : "ordered" }') $(o_field $O.slow comm | tr ' ' '\n' | sort -u)" \
 	"ordered kload"
