@@ -12,6 +12,7 @@
 
 #include "kstats_debugfs.h"
 #include "kstats_internal.h"
+#include "kstats_stack.h"
 #include "kstats_trace.h"
 
 static int __init kstats_init(void)
@@ -21,9 +22,12 @@ static int __init kstats_init(void)
 	err = kstats_core_init();
 	if (err)
 		return err;
-	err = kstats_trace_module_init();
+	err = kstats_stack_init();
 	if (err)
 		goto core;
+	err = kstats_trace_module_init();
+	if (err)
+		goto stack;
 	err = kstats_debugfs_init();
 	if (err)
 		goto trace;
@@ -31,6 +35,8 @@ static int __init kstats_init(void)
 
 trace:
 	kstats_trace_module_exit();
+stack:
+	kstats_stack_exit();
 core:
 	kstats_core_exit();
 	return err;
@@ -51,6 +57,7 @@ static void __exit kstats_exit(void)
 	kstats_debugfs_exit();
 	/* Calls still in a direct trampoline hold their nodes: wait. */
 	kstats_trace_module_exit();
+	kstats_stack_exit();
 	kstats_core_exit();
 }
 

@@ -34,10 +34,6 @@
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
-#ifdef CONFIG_UNWINDER_ORC
-#include <asm/segment.h>
-#include <asm/unwind.h>
-#endif
 
 #include "kstats_family.h"
 #include "kstats_internal.h"
@@ -118,6 +114,12 @@ struct kstats_outliers *kstats_outliers_alloc(const struct kstats_outlier_cfg *c
 					   GFP_KERNEL, cpu_to_node(cpu));
 		if (!c->entries)
 			goto fail;
+		if (cfg->stack) {
+			c->stacks = kvzalloc_node(sizeof(*c->stacks), GFP_KERNEL,
+						  cpu_to_node(cpu));
+			if (!c->stacks)
+				goto fail;
+		}
 		if (cfg->mode != KSTATS_OUTLIER_TOP)
 			continue;
 		c->heap = kvzalloc_node(array_size(cfg->keep, sizeof(*c->heap)),
@@ -150,6 +152,7 @@ void kstats_outliers_free(struct kstats_outliers *o)
 
 			kvfree(c->entries);
 			kvfree(c->heap);
+			kvfree(c->stacks);
 		}
 		free_percpu(o->pcpu);
 	}
@@ -179,6 +182,8 @@ void kstats_outliers_reset(struct kstats_outliers *o)
 		WRITE_ONCE(c->captured, 0);
 		WRITE_ONCE(c->dropped, 0);
 		WRITE_ONCE(c->min, kstats_outlier_floor(o));
+		if (c->stacks)
+			WRITE_ONCE(c->stacks->hits, 0);
 	}
 }
 EXPORT_SYMBOL_NS_GPL(kstats_outliers_reset, KSTATS_NS);
@@ -253,42 +258,6 @@ static struct kstats_outlier *kstats_outlier_slot(struct kstats_outliers *o,
 }
 
 /*
- * The kernel stack of the function whose instruction @ip ran with the
- * stack pointer @sp and the frame pointer @bp, innermost first, into
- * @frames: ORC's unwinder started from those registers, as from an
- * interrupt there, with none of the frames under them walked.
- */
-static notrace unsigned int kstats_outlier_stack_at(unsigned long *frames,
-						    unsigned int max,
-						    unsigned long ip,
-						    unsigned long sp,
-						    unsigned long bp)
-{
-#ifdef CONFIG_UNWINDER_ORC
-	struct pt_regs regs = {
-		.ip = ip, .sp = sp, .bp = bp, .cs = __KERNEL_CS,
-	};
-	struct unwind_state state;
-	unsigned int n = 0;
-
-	frames[n++] = ip;
-	/*
-	 * It skips the frame of @regs: the loop starts at its caller, and
-	 * ends at the entry from user space, whose registers are the last.
-	 */
-	for (unwind_start(&state, current, &regs, NULL);
-	     n < max && !unwind_done(&state); unwind_next_frame(&state)) {
-		if (state.regs && user_mode(state.regs))
-			break;
-		frames[n++] = state.ip;
-	}
-	return n;
-#else
-	return stack_trace_save(frames, max, 1);
-#endif
-}
-
-/*
  * Keep @v with its context and, with "stack N", the kernel stack: from
  * @ip/@sp/@bp (kstats_outlier_stack_at()) when @ip is set, else from here.
  */
@@ -322,8 +291,8 @@ kstats_outlier_keep(struct kstats_outliers *o, u64 v, u32 key, bool has_key,
 	if (!o->cfg.stack)
 		e->nr_frames = 0;
 	else if (ip)
-		e->nr_frames = kstats_outlier_stack_at(e->frames, o->cfg.stack,
-						       ip, sp, bp);
+		e->nr_frames = kstats_stack_at(c->stacks, e->frames,
+					       o->cfg.stack, ip, sp, bp);
 	else
 		e->nr_frames = stack_trace_save(e->frames, o->cfg.stack, 1);
 	smp_wmb();	/* the fields before the even seq */
@@ -473,7 +442,9 @@ static void kstats_outlier_frame(struct seq_file *m, unsigned long addr)
  * @arg: for @key_format
  *
  * "# outliers slow V keep M kept K dropped D stack N" or "# outliers top
- * K kept K dropped D stack N", then one "outlier VALUE time T cpu C pid P
+ * K kept K stack N dropped D", with a stack " cached C" (stacks taken from
+ * the chains cached, kstats_stack.c) and where it is taken (" stack_at
+ * end"), then one "outlier VALUE time T cpu C pid P
  * tid T comm NAME [key KEY] [stack F1;...;FN]" line per kept sample, the
  * frames root first: oldest first for slow, largest first for top.
  *
@@ -486,8 +457,8 @@ int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 					   size_t size),
 			 void *arg)
 {
+	u64 captured = 0, dropped = 0, cached = 0;
 	struct kstats_outlier **sorted;
-	u64 captured = 0, dropped = 0;
 	u32 n = 0, first, i, cap;
 	void *copies;
 	int cpu;
@@ -508,6 +479,8 @@ int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 
 		captured += READ_ONCE(c->captured);
 		dropped += READ_ONCE(c->dropped);
+		if (c->stacks)
+			cached += READ_ONCE(c->stacks->hits);
 		for (i = 0; i < nr; i++) {
 			struct kstats_outlier *dst = copies + n * o->esize;
 
@@ -531,6 +504,8 @@ int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 	else
 		seq_printf(m, "# outliers top %u kept %u stack %u dropped %llu",
 			   o->cfg.keep, n, o->cfg.stack, dropped);
+	if (o->cfg.stack)
+		seq_printf(m, " cached %llu", cached);
 	if (stack_at && o->cfg.stack)
 		seq_printf(m, " stack_at %s", stack_at);
 	seq_putc(m, '\n');

@@ -15,6 +15,8 @@
 #include <linux/ptrace.h>
 #include <linux/types.h>
 
+#include "kstats_stack.h"
+
 struct seq_file;
 
 /* "slow V keep M": M by default, and at most. */
@@ -24,7 +26,7 @@ struct seq_file;
 #define KSTATS_OUTLIER_TOP_MAX		4096
 /* "stack N": N by default, and at most. */
 #define KSTATS_OUTLIER_STACK_DEFAULT	16
-#define KSTATS_OUTLIER_STACK_MAX	64
+#define KSTATS_OUTLIER_STACK_MAX	KSTATS_STACK_MAX
 
 /**
  * enum kstats_outlier_mode - which samples a node keeps
@@ -67,6 +69,7 @@ struct kstats_outlier_cfg {
  * @busy: a capture is under way on this CPU
  * @heap: for top, the indices of the entries, a min-heap by value
  * @entries: @keep entries of struct kstats_outlier and their frames
+ * @stacks: with a stack, the chains this CPU unwound last
  */
 struct kstats_outlier_cpu {
 	u64 min;
@@ -76,6 +79,7 @@ struct kstats_outlier_cpu {
 	int busy;
 	u16 *heap;
 	void *entries;
+	struct kstats_stack_cache *stacks;
 };
 
 /**

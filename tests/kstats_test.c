@@ -8,6 +8,7 @@
 #include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/err.h>
+#include <linux/kallsyms.h>
 #include <linux/kthread.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -26,6 +27,7 @@
 #include "kstats_internal.h"
 #include "kstats_pair.h"
 #include "kstats_point.h"
+#include "kstats_stack.h"
 
 /*
  * The reference: the lower bounds of every slot, built by walking the
@@ -2069,7 +2071,7 @@ static void kstats_test_outliers(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(o));
 	kstats_test_outliers_feed(o, v, ARRAY_SIZE(v));
 	text = kstats_test_outliers_text(test, o);
-	head = "# outliers top 4 kept 4 stack 8 dropped 0\n";
+	head = "# outliers top 4 kept 4 stack 8 dropped 0 cached 0\n";
 	KUNIT_EXPECT_TRUE_MSG(test, !strncmp(text, head, strlen(head)), "%s",
 			      text);
 	KUNIT_ASSERT_EQ_MSG(test, kstats_test_outlier_values(test, text, got, 4),
@@ -2090,6 +2092,96 @@ static void kstats_test_outliers(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, !kstats_outliers_alloc(&cfg, false));
 	KUNIT_EXPECT_FALSE(test, kstats_outlier_wanted(NULL, U64_MAX >> 1));
 }
+
+#ifdef CONFIG_UNWINDER_ORC
+/*
+ * The stack as a return probe sees it when kstats_test_stack_leaf()
+ * returns: its return address, the stack pointer past it, the caller's
+ * %rbp (which the leaf saved under its frame pointer).
+ */
+static noinline unsigned int
+kstats_test_stack_leaf(struct kstats_stack_cache *cache, unsigned long *frames)
+{
+	unsigned long *fp = __builtin_frame_address(0);
+
+	return kstats_stack_at(cache, frames, KSTATS_STACK_MAX,
+			       (unsigned long)__builtin_return_address(0),
+			       (unsigned long)(fp + 2), fp[0]);
+}
+
+/* @reps stacks from one call site, each with its cache of @caches. */
+static noinline void kstats_test_stack_caller(struct kstats_stack_cache **caches,
+					      unsigned long (*frames)[KSTATS_STACK_MAX],
+					      unsigned int *n, unsigned int reps)
+{
+	unsigned int i;
+
+	for (i = 0; i < reps; i++)
+		n[i] = kstats_test_stack_leaf(caches[i], frames[i]);
+	barrier();	/* no tail call: this frame stays under the leaf's */
+}
+
+/* Whether @addr is in the function @name (of any module, any clone). */
+static bool kstats_test_in(unsigned long addr, const char *name)
+{
+	char sym[KSYM_SYMBOL_LEN];
+	size_t len = strlen(name);
+
+	sprint_symbol_no_offset(sym, addr);
+	return !strncmp(sym, name, len) && strchr(". ", sym[len]) && sym[len];
+}
+
+/*
+ * kstats_stack_at(): a chain from the cache is the chain the unwinder
+ * walks, frame for frame; other callers are another chain, not a hit.
+ */
+static void kstats_test_stack_cache(struct kunit *test)
+{
+	unsigned long (*frames)[KSTATS_STACK_MAX];
+	struct kstats_stack_cache *caches[3];
+	unsigned int n[3], reps;
+	unsigned long first;
+
+	caches[0] = NULL;
+	caches[1] = kunit_kzalloc(test, sizeof(*caches[1]), GFP_KERNEL);
+	caches[2] = caches[1];
+	frames = kunit_kzalloc(test, 3 * sizeof(*frames), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caches[1]);
+	KUNIT_ASSERT_NOT_NULL(test, frames);
+
+	/* unwound, unwound and cached, from the cache */
+	reps = 3;
+	OPTIMIZER_HIDE_VAR(reps);	/* one call site, not unrolled */
+	preempt_disable();
+	kstats_test_stack_caller(caches, frames, n, reps);
+	preempt_enable();
+	/* the leaf's return address, into its caller, then the test's */
+	KUNIT_EXPECT_GE(test, n[0], 3U);
+	KUNIT_EXPECT_TRUE(test, kstats_test_in(frames[0][0], "kstats_test_stack_caller"));
+	KUNIT_EXPECT_TRUE(test, kstats_test_in(frames[0][1], "kstats_test_stack_cache"));
+	KUNIT_EXPECT_EQ(test, n[1], n[0]);
+	KUNIT_EXPECT_EQ(test, n[2], n[0]);
+	KUNIT_EXPECT_EQ(test, memcmp(frames[1], frames[0], n[0] * sizeof(long)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(frames[2], frames[0], n[0] * sizeof(long)), 0);
+	KUNIT_EXPECT_EQ(test, caches[1]->hits, 1ULL);
+
+	/*
+	 * The same site from another place in the test: the same first
+	 * frame, other callers (a word that differs), so not a hit.
+	 */
+	first = frames[0][1];
+	reps = 2;
+	OPTIMIZER_HIDE_VAR(reps);
+	preempt_disable();
+	kstats_test_stack_caller(caches, frames, n, reps);
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(test, kstats_test_in(frames[0][1], "kstats_test_stack_cache"));
+	KUNIT_EXPECT_NE(test, frames[0][1], first);
+	KUNIT_EXPECT_EQ(test, n[1], n[0]);
+	KUNIT_EXPECT_EQ(test, memcmp(frames[1], frames[0], n[0] * sizeof(long)), 0);
+	KUNIT_EXPECT_EQ(test, caches[1]->hits, 1ULL);
+}
+#endif
 
 static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_slot_reference),
@@ -2126,6 +2218,9 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_btf_place),
 	KUNIT_CASE(kstats_test_btf_types),
 	KUNIT_CASE(kstats_test_outliers),
+#ifdef CONFIG_UNWINDER_ORC
+	KUNIT_CASE(kstats_test_stack_cache),
+#endif
 	{}
 };
 

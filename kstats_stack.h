@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel stack of a probed place, unwound from its registers, and a
+ * per-CPU cache of the chains of return addresses already unwound there.
+ */
+#ifndef _KSTATS_STACK_H
+#define _KSTATS_STACK_H
+
+#include <linux/types.h>
+
+/* Frames of a stack at most. */
+#define KSTATS_STACK_MAX	64
+/* Chains a CPU's cache holds. */
+#define KSTATS_STACK_CHAINS	4
+
+/**
+ * struct kstats_stack_chain - a stack once unwound, to recognize again
+ * @n: its frames, 0 for none (an empty entry)
+ * @end_cs: where it ended at the registers of an entry from user space,
+ *	the place of their saved %cs; 0 when it ended at @n frames, the most
+ *	asked for, or at the stack's end
+ * @off: for each frame but the first, the place of the word holding its
+ *	return address
+ * @frames: the frames, innermost first
+ *
+ * A place is an offset from the start's stack pointer or, after a frame
+ * that %rbp places, from the end of the stack (kstats_stack.c).
+ */
+struct kstats_stack_chain {
+	u32 n;
+	u32 end_cs;
+	u32 off[KSTATS_STACK_MAX];
+	unsigned long frames[KSTATS_STACK_MAX];
+};
+
+/**
+ * struct kstats_stack_cache - one CPU's chains
+ * @hits: stacks this CPU took from the cache
+ * @gen: the modules' generation its chains were made in
+ * @next: the entry the next chain replaces
+ * @chain: the chains
+ */
+struct kstats_stack_cache {
+	u64 hits;
+	int gen;
+	u32 next;
+	struct kstats_stack_chain chain[KSTATS_STACK_CHAINS];
+};
+
+int kstats_stack_init(void);
+void kstats_stack_exit(void);
+unsigned int kstats_stack_at(struct kstats_stack_cache *cache,
+			     unsigned long *frames, unsigned int size,
+			     unsigned long ip, unsigned long sp,
+			     unsigned long bp);
+
+#endif /* _KSTATS_STACK_H */
