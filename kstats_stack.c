@@ -9,27 +9,31 @@
  * The unwinder costs a few hundred instructions a frame (a search of the
  * ORC table; for a module's frame, of the module tree first).  The outliers
  * of one node come from few places, so each CPU keeps the chains it unwound
- * last: the return addresses and, for each, the offset from the start's
- * stack pointer of the stack word that held it.  ORC describes a frame by
- * its return address alone: where a frame's stack pointer is found from
- * the stack pointer (neither from %rbp nor from saved registers), the
- * frame's size is a function of the address.  So when the word at each
- * offset holds the chain's return address again, the unwinder would walk
- * the same frames, and the chain is taken from the cache instead.
+ * last: the return addresses and, for each, the place of the stack word
+ * that held it, an offset from the start's stack pointer.  ORC describes a
+ * frame by its return address alone: where a frame's stack pointer is
+ * found from the stack pointer (neither from %rbp nor from saved
+ * registers), the frame's size is a function of the address.  So when the
+ * word at each place holds the chain's return address again, the unwinder
+ * would walk the same frames, and the chain is taken from the cache
+ * instead.
+ *
+ * A function with a frame pointer (one that realigns its stack, or the
+ * system call entry for its random offset, randomize_kstack_offset) has a
+ * frame of varying size, which the unwinder steps over from %rbp: a step
+ * that lands elsewhere when made again from another %rbp.  The places of
+ * the words after it are offsets from that %rbp, which the chain follows
+ * as the unwinder does: from the start, then from the word of each frame
+ * the unwinder takes it from.
  *
  * Only chains made of such frames are cached: all on the task's stack, the
  * return address in the word under each frame's top (no return trampoline
  * in between), no registers of an interrupt or exception from kernel mode,
- * and at most one step of the unwinder that depends on %rbp (it is made
- * again with another %rbp: a step that lands elsewhere does).  That is the
- * frame of a function with a frame pointer, as the system call entry is
- * for its random stack offset (randomize_kstack_offset): its size varies,
- * but its callers' frames lie at fixed places under the stack's end (the
- * entry's registers), so the words of the frames after it are found from
- * there.  A chain that ended at the
- * registers of an entry from user space is taken again only if the
- * registers in their place are a user space entry's again.  A module that
- * goes empties every cache: another may be loaded at its addresses.
+ * the %rbp of each step that depends on it found in a word.  A chain
+ * that ended at the registers of an entry from user space is taken again
+ * only if the registers in their place are a user space entry's again.  A
+ * module that goes empties every cache: another may be loaded at its
+ * addresses.
  *
  * Without ORC (the kernels kstats builds its trampoline for have it), the
  * stack is the one here, from stack_trace_save().
@@ -71,29 +75,54 @@ static notrace unsigned long kstats_stack_word(unsigned long addr)
 	return READ_ONCE_NOCHECK(*(unsigned long *)addr);
 }
 
-/*
- * A chain's word: its offset from the start's stack pointer, or with
- * KSTATS_STACK_FROM_TOP, from the end of the stack; the address, or 0 if
- * it is not between @sp and @top.
- */
-#define KSTATS_STACK_FROM_TOP	BIT(31)
-
-static notrace unsigned long kstats_stack_addr(u32 off, unsigned long sp,
+/* The address of @off from @base, or 0 if it is not between @sp and @top. */
+static notrace unsigned long kstats_stack_addr(unsigned long base, s32 off,
+					       unsigned long sp,
 					       unsigned long top)
 {
-	unsigned long addr = off & KSTATS_STACK_FROM_TOP ?
-			     top - (off & ~KSTATS_STACK_FROM_TOP) : sp + off;
+	unsigned long addr = base + off;
 
 	return addr >= sp && addr + sizeof(long) <= top ? addr : 0;
 }
 
-/* A cached chain that is the stack at @ip and @sp again, or NULL. */
+/* Whether @ch is the stack at @ip/@sp/@bp again, word for word. */
+static notrace bool kstats_stack_match(const struct kstats_stack_chain *ch,
+				       unsigned long ip, unsigned long sp,
+				       unsigned long bp, unsigned long top)
+{
+	unsigned long base = sp, addr;
+	unsigned int i;
+
+	if (ch->frames[0] != ip)
+		return false;
+	for (i = 1; i < ch->n; i++) {
+		if (ch->rebase & BIT_ULL(i))
+			base = bp;
+		addr = kstats_stack_addr(base, ch->off[i], sp, top);
+		if (!addr || kstats_stack_word(addr) != ch->frames[i])
+			return false;
+		if (ch->bpset & BIT_ULL(i)) {
+			addr = kstats_stack_addr(base, ch->bp[i], sp, top);
+			if (!addr)
+				return false;
+			bp = kstats_stack_word(addr);
+		}
+	}
+	if (!ch->end_cs)
+		return true;
+	/* x86-64's user_mode(): the privilege level of %cs */
+	addr = kstats_stack_addr(base, ch->end_cs, sp, top);
+	return addr && (kstats_stack_word(addr) & 3);
+}
+
+/* A cached chain that is the stack at @ip/@sp/@bp again, or NULL. */
 static notrace const struct kstats_stack_chain *
 kstats_stack_find(struct kstats_stack_cache *cache, unsigned int size,
-		  unsigned long ip, unsigned long sp, unsigned long top)
+		  unsigned long ip, unsigned long sp, unsigned long bp,
+		  unsigned long top)
 {
 	int gen = atomic_read(&kstats_stack_gen);
-	unsigned int c, i;
+	unsigned int c;
 
 	if (unlikely(cache->gen != gen)) {
 		for (c = 0; c < KSTATS_STACK_CHAINS; c++)
@@ -103,24 +132,9 @@ kstats_stack_find(struct kstats_stack_cache *cache, unsigned int size,
 	}
 	for (c = 0; c < KSTATS_STACK_CHAINS; c++) {
 		const struct kstats_stack_chain *ch = &cache->chain[c];
-		unsigned long addr;
 
-		if (!ch->n || ch->n > size || ch->frames[0] != ip)
-			continue;
-		for (i = 1; i < ch->n; i++) {
-			addr = kstats_stack_addr(ch->off[i], sp, top);
-			if (!addr || kstats_stack_word(addr) != ch->frames[i])
-				break;
-		}
-		if (i < ch->n)
-			continue;
-		/* x86-64's user_mode(): the privilege level of %cs */
-		if (ch->end_cs) {
-			addr = kstats_stack_addr(ch->end_cs, sp, top);
-			if (!addr || !(kstats_stack_word(addr) & 3))
-				continue;
-		}
-		return ch;
+		if (ch->n && ch->n <= size && kstats_stack_match(ch, ip, sp, bp, top))
+			return ch;
 	}
 	return NULL;
 }
@@ -141,6 +155,73 @@ static notrace bool kstats_stack_uses_bp(const struct unwind_state *before,
 	       alt.sp != after->sp || alt.ip != after->ip;
 }
 
+/* @addr's offset from @base, if it fits the chain's s32 places. */
+static notrace bool kstats_stack_off(unsigned long addr, unsigned long base,
+				     s32 *off)
+{
+	long d = addr - base;
+
+	*off = d;
+	return d == *off;
+}
+
+/**
+ * struct kstats_stack_learn - a chain being unwound, to cache
+ * @ch: the chain, NULL once it may not be cached
+ * @top: the end of the stack
+ * @base: the places' base now
+ * @bp: %rbp as the unwinder has it now
+ * @bp_known: the chain knows where @bp is (the start, or one stack word)
+ */
+struct kstats_stack_learn {
+	struct kstats_stack_chain *ch;
+	unsigned long top, base, bp;
+	bool bp_known;
+};
+
+/*
+ * The unwinder's step to frame @i, from the stack pointer @before_sp to
+ * @after_sp and %rbp @after_bp: rebased on %rbp where it depended on it
+ * (@uses_bp); where it took %rbp from the stack, the word of the frame it
+ * left that holds it.  That is a saved register, which lies above the
+ * frame's locals, under its return address: the highest word that holds
+ * the value (a local may hold it too).  A %rbp found nowhere is unknown,
+ * which only a later step that depends on it minds.  Were the word another
+ * register's of the same value, the %rbp read there later would place the
+ * words elsewhere: a miss, not another stack.
+ */
+static notrace void kstats_stack_step(struct kstats_stack_learn *l,
+				      unsigned int i, unsigned long before_sp,
+				      bool uses_bp, unsigned long after_sp,
+				      unsigned long after_bp)
+{
+	unsigned long a;
+
+	if (uses_bp) {
+		if (!l->bp_known) {
+			l->ch = NULL;
+			return;
+		}
+		l->ch->rebase |= BIT_ULL(i);
+		l->base = l->bp;
+	}
+	if (after_bp == l->bp)
+		return;
+	l->bp = after_bp;
+	l->bp_known = false;
+	after_sp = min(after_sp, l->top);
+	for (a = after_sp - sizeof(long); a >= before_sp && a < after_sp;
+	     a -= sizeof(long)) {
+		if (kstats_stack_word(a) != after_bp)
+			continue;
+		if (kstats_stack_off(a, l->base, &l->ch->bp[i])) {
+			l->ch->bpset |= BIT_ULL(i);
+			l->bp_known = true;
+		}
+		return;
+	}
+}
+
 /*
  * Unwind the stack at @ip/@sp/@bp into @frames, and into @ch as it goes,
  * which keeps it if the chain may be cached (see above).
@@ -153,61 +234,63 @@ static notrace unsigned int kstats_stack_walk(struct kstats_stack_chain *ch,
 					      unsigned long bp,
 					      unsigned long top)
 {
+	struct kstats_stack_learn l = {
+		.ch = top ? ch : NULL, .top = top, .base = sp, .bp = bp,
+		.bp_known = true,
+	};
 	struct pt_regs regs = {
 		.ip = ip, .sp = sp, .bp = bp, .cs = __KERNEL_CS,
 	};
 	struct unwind_state state, before;
-	bool cacheable = ch && top, from_top = false;
 	unsigned int n = 0;
-	u32 end_cs = 0;
+	s32 end_cs = 0;
 
+	if (l.ch) {
+		l.ch->rebase = 0;
+		l.ch->bpset = 0;
+	}
 	frames[n++] = ip;
 	/*
 	 * It skips the frame of @regs: the loop starts at its caller, and
 	 * ends at the entry from user space, whose registers are the last.
 	 */
 	unwind_start(&state, current, &regs, NULL);
-	if (cacheable) {
+	if (l.ch) {
 		regs.bp = 0;
 		unwind_start(&before, current, &regs, NULL);
-		from_top = before.sp != state.sp || before.ip != state.ip;
+		kstats_stack_step(&l, 1, sp,
+				  unwind_done(&before) != unwind_done(&state) ||
+				  before.sp != state.sp || before.ip != state.ip,
+				  state.sp, state.bp);
 	}
 	while (n < size && !unwind_done(&state)) {
 		unsigned long slot = state.sp - sizeof(long);
 
 		if (state.regs) {
-			if (user_mode(state.regs)) {
-				unsigned long cs = (unsigned long)&state.regs->cs;
-
-				end_cs = from_top ? (top - cs) | KSTATS_STACK_FROM_TOP :
-						    cs - sp;
+			if (user_mode(state.regs) && l.ch &&
+			    !kstats_stack_off((unsigned long)&state.regs->cs,
+					      l.base, &end_cs))
+				l.ch = NULL;
+			if (user_mode(state.regs))
 				break;
-			}
-			cacheable = false;
+			l.ch = NULL;
 		}
-		if (slot < sp || slot + sizeof(long) > top ||
-		    kstats_stack_word(slot) != state.ip)
-			cacheable = false;
-		if (cacheable)
-			ch->off[n] = from_top ? (top - slot) | KSTATS_STACK_FROM_TOP :
-						slot - sp;
+		if (l.ch && (slot < sp || slot + sizeof(long) > top ||
+			     kstats_stack_word(slot) != state.ip ||
+			     !kstats_stack_off(slot, l.base, &l.ch->off[n])))
+			l.ch = NULL;
 		frames[n++] = state.ip;
-		if (cacheable)
-			before = state;
+		before = state;
 		unwind_next_frame(&state);
-		/* one frame that %rbp places: the rest from the stack's end */
-		if (cacheable && kstats_stack_uses_bp(&before, &state)) {
-			if (from_top)
-				cacheable = false;
-			from_top = true;
-		}
+		if (l.ch && n < size)
+			kstats_stack_step(&l, n, before.sp,
+					  kstats_stack_uses_bp(&before, &state),
+					  state.sp, state.bp);
 	}
-	if (state.error)
-		cacheable = false;
-	if (cacheable) {
-		ch->end_cs = end_cs;
-		memcpy(ch->frames, frames, n * sizeof(*frames));
-		ch->n = n;
+	if (l.ch && !state.error) {
+		l.ch->end_cs = end_cs;
+		memcpy(l.ch->frames, frames, n * sizeof(*frames));
+		l.ch->n = n;
 	}
 	return n;
 }
@@ -235,7 +318,7 @@ notrace unsigned int kstats_stack_at(struct kstats_stack_cache *cache,
 	struct kstats_stack_chain *fill = NULL;
 
 	if (cache && top)
-		ch = kstats_stack_find(cache, size, ip, sp, top);
+		ch = kstats_stack_find(cache, size, ip, sp, bp, top);
 	if (ch) {
 		memcpy(frames, ch->frames, ch->n * sizeof(*frames));
 		cache->hits++;

@@ -19,17 +19,24 @@
  * @end_cs: where it ended at the registers of an entry from user space,
  *	the place of their saved %cs; 0 when it ended at @n frames, the most
  *	asked for, or at the stack's end
+ * @rebase: bit i: the unwinder's step to frame i depended on %rbp, whose
+ *	value then is the base of the places from frame i on
+ * @bpset: bit i: that step took %rbp from the stack, at @bp[i]
  * @off: for each frame but the first, the place of the word holding its
  *	return address
+ * @bp: for each frame of @bpset, the place %rbp was taken from
  * @frames: the frames, innermost first
  *
- * A place is an offset from the start's stack pointer or, after a frame
- * that %rbp places, from the end of the stack (kstats_stack.c).
+ * A place is an offset from the base: the start's stack pointer, then the
+ * value of %rbp at each step of @rebase (kstats_stack.c).
  */
 struct kstats_stack_chain {
 	u32 n;
-	u32 end_cs;
-	u32 off[KSTATS_STACK_MAX];
+	s32 end_cs;
+	u64 rebase;
+	u64 bpset;
+	s32 off[KSTATS_STACK_MAX];
+	s32 bp[KSTATS_STACK_MAX];
 	unsigned long frames[KSTATS_STACK_MAX];
 };
 
