@@ -29,6 +29,7 @@
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/stacktrace.h>
@@ -115,6 +116,7 @@ struct kstats_outliers *kstats_outliers_alloc(const struct kstats_outlier_cfg *c
 		if (!c->entries)
 			goto fail;
 		if (cfg->stack) {
+			BUILD_BUG_ON(sizeof(*c->stacks) > SZ_4K);
 			c->stacks = kvzalloc_node(sizeof(*c->stacks), GFP_KERNEL,
 						  cpu_to_node(cpu));
 			if (!c->stacks)

@@ -10,8 +10,8 @@
 
 /* Frames of a stack at most. */
 #define KSTATS_STACK_MAX	64
-/* Chains a CPU's cache holds. */
-#define KSTATS_STACK_CHAINS	4
+/* Chains a CPU's cache holds (struct kstats_stack_cache: 4 KiB). */
+#define KSTATS_STACK_CHAINS	3
 
 /**
  * struct kstats_stack_chain - a stack once unwound, to recognize again
