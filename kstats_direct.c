@@ -268,10 +268,14 @@ kstats_direct_done(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
 		kstats_direct_record(h->ks, v);
 	else
 		__KSTATS_RECORD_IN_RANGE(h->ks, v, KSTATS_DEFAULT_FRAC_BITS);
-	/* the outlier's path ends the call itself: a tail call */
+	/*
+	 * The bar of this CPU, or of the one it moves to (a preempted exit:
+	 * any CPU's bar will do), read as one operand of the compare.  The
+	 * outlier's path ends the call itself: a tail call.
+	 */
 	if (exit != KSTATS_DEXIT_PLAIN &&
 	    (exit == KSTATS_DEXIT_OUTLIERS || h->ocpu) &&
-	    unlikely((s64)v >= (s64)this_cpu_read(h->ocpu->min))) {
+	    unlikely((s64)v >= (s64)raw_cpu_read(h->ocpu->min))) {
 		kstats_direct_outlier(h, e, v);
 		return;
 	}

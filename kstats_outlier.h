@@ -122,7 +122,8 @@ int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 static __always_inline notrace bool
 kstats_outlier_wanted(struct kstats_outliers *o, u64 v)
 {
-	return unlikely(o) && (s64)v >= (s64)this_cpu_read(o->pcpu->min);
+	/* any CPU's bar would do: raw, one operand of the compare */
+	return unlikely(o) && (s64)v >= (s64)raw_cpu_read(o->pcpu->min);
 }
 
 /**
