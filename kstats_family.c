@@ -12,6 +12,16 @@
  * an entry being filled passes it by, so two CPUs inserting the same key
  * at once may give it two indexes: the reader merges them (by key), and
  * nothing is counted twice or lost.
+ *
+ * A reset forgets the keys, so that a family by pid keeps working on a
+ * live system: the recorders switch to a spare set of keys (a generation)
+ * with one store, and an index handed out before, which a recorder may
+ * still carry (a section's start, a function's entry), goes to "other".
+ * The keys left are emptied for the next reset once no recorder can be
+ * reading them any more: an RCU grace period later (the recorders run
+ * with preemption off).  A reset that comes sooner from a context that
+ * cannot wait (kstats_reset() in atomic context) empties the histograms
+ * and keeps the keys.
  */
 #include <linux/hash.h>
 #include <linux/kernel.h>
@@ -19,6 +29,7 @@
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/random.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -37,9 +48,10 @@
  */
 size_t kstats_family_key_bytes(u32 nr_slots)
 {
+	/* the key and its table entries twice: in use and spare */
 	return nr_slots * sizeof(struct kstats_family_slot) +
-	       sizeof(struct kstats_family_key) +
-	       4 * sizeof(struct kstats_family_ent);
+	       2 * (sizeof(struct kstats_family_key) +
+		    4 * sizeof(struct kstats_family_ent));
 }
 
 /**
@@ -57,6 +69,7 @@ int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 			 bool string, bool is_signed)
 {
 	struct kstats_family *f;
+	unsigned int i;
 
 	if (!max || max > KSTATS_FAMILY_MAX)
 		return -EINVAL;
@@ -66,12 +79,22 @@ int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 	f->max = max;
 	f->bits = max_t(u32, ilog2(roundup_pow_of_two(max)) + 2,
 			ilog2(KSTATS_FAMILY_WINDOW));
-	f->table = kvcalloc(1UL << f->bits, sizeof(*f->table), GFP_KERNEL);
-	f->keys = kvcalloc(max, sizeof(*f->keys), GFP_KERNEL);
+	for (i = 0; i < ARRAY_SIZE(f->space); i++) {
+		f->space[i].table = kvcalloc(1UL << f->bits,
+					     sizeof(*f->space[i].table),
+					     GFP_KERNEL);
+		f->space[i].keys = kvcalloc(max, sizeof(*f->space[i].keys),
+					    GFP_KERNEL);
+		if (!f->space[i].table || !f->space[i].keys) {
+			kstats_family_free(f);
+			return -ENOMEM;
+		}
+	}
+	raw_spin_lock_init(&f->lock);
 	/* Up to half a GiB: fail rather than wake the OOM killer. */
 	f->hist = kvcalloc((size_t)(max + 1) * ks->nr_slots, sizeof(*f->hist),
 			   GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
-	if (!f->table || !f->keys || !f->hist) {
+	if (!f->hist) {
 		kstats_family_free(f);
 		return -ENOMEM;
 	}
@@ -92,30 +115,67 @@ EXPORT_SYMBOL_NS_GPL(kstats_family_enable, KSTATS_NS);
  */
 void kstats_family_free(struct kstats_family *f)
 {
+	unsigned int i;
+
 	if (!f)
 		return;
-	kvfree(f->table);
-	kvfree(f->keys);
+	for (i = 0; i < ARRAY_SIZE(f->space); i++) {
+		kvfree(f->space[i].table);
+		kvfree(f->space[i].keys);
+	}
 	kvfree(f->hist);
 	kfree(f);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_family_free, KSTATS_NS);
 
+/*
+ * Switch the recorders to the spare keys, emptied first if they held a
+ * generation before, which they may only once no recorder can be reading
+ * them (false: too soon, the keys stay).  Under @f->lock.
+ */
+static bool kstats_family_forget(struct kstats_family *f)
+{
+	struct kstats_family_space *spare = &f->space[(f->gen + 1) & 1];
+
+	if (f->retired_dirty) {
+		if (!poll_state_synchronize_rcu(f->retired))
+			return false;
+		memset(spare->table, 0, sizeof(*spare->table) << f->bits);
+		memset(spare->keys, 0, f->max * sizeof(*spare->keys));
+		atomic_set(&spare->nr_keys, 0);
+	}
+	/* Pairs with the lookup's acquire: the spare is seen empty. */
+	smp_store_release(&f->gen, f->gen + 1);
+	f->retired = get_state_synchronize_rcu();
+	f->retired_dirty = true;
+	return true;
+}
+
 /**
- * kstats_family_clear() - zero every key's histogram
+ * kstats_family_clear() - forget every key, zero every key's histogram
  * @f: the family
  * @nr_slots: the distribution's slots
  *
- * The keys stay, each at its index: a recorder that found one before the
- * reset may still add to it after.  A racing recorder may leave a slot's
- * count and sum torn, as kstats_reset() may (the reader clamps them).
+ * New keys get new indexes from the first; an index given before, which a
+ * recorder may still hold, counts in "other" from now on.  Two resets
+ * within an RCU grace period: the second waits for it where it may sleep,
+ * and elsewhere empties the histograms but keeps the keys.  A racing
+ * recorder may leave a slot's count and sum torn, as kstats_reset() may
+ * (the reader clamps them).
  *
  * Context: any but NMI.
  */
 void kstats_family_clear(struct kstats_family *f, u32 nr_slots)
 {
 	size_t i, n = (size_t)(f->max + 1) * nr_slots;
+	unsigned long flags;
 
+	if (preemptible() && READ_ONCE(f->retired_dirty))
+		cond_synchronize_rcu(READ_ONCE(f->retired));
+	if (raw_spin_trylock_irqsave(&f->lock, flags)) {
+		kstats_family_forget(f);
+		raw_spin_unlock_irqrestore(&f->lock, flags);
+	}
 	for (i = 0; i < n; i++) {
 		atomic64_set(&f->hist[i].count, 0);
 		atomic64_set(&f->hist[i].sum, 0);
@@ -134,9 +194,11 @@ static __always_inline notrace u64 kstats_family_tag(const struct kstats_family 
 }
 
 static __always_inline notrace bool
-kstats_family_same(const struct kstats_family *f, u32 index, const u64 key[2])
+kstats_family_same(const struct kstats_family *f,
+		   const struct kstats_family_space *sp, u32 index,
+		   const u64 key[2])
 {
-	const struct kstats_family_key *k = &f->keys[index];
+	const struct kstats_family_key *k = &sp->keys[index];
 
 	/* Pairs with the release of @set: @k is written by now. */
 	if (!smp_load_acquire(&k->set))
@@ -149,14 +211,15 @@ kstats_family_same(const struct kstats_family *f, u32 index, const u64 key[2])
  * or "other" once they are gone.
  */
 static __always_inline notrace u32 kstats_family_insert(struct kstats_family *f,
+							struct kstats_family_space *sp,
 							struct kstats_family_ent *e,
 							u64 tag,
 							const u64 key[2])
 {
-	u32 index = atomic_fetch_add_unless(&f->nr_keys, 1, f->max);
+	u32 index = atomic_fetch_add_unless(&sp->nr_keys, 1, f->max);
 
 	if (index < f->max) {
-		struct kstats_family_key *k = &f->keys[index];
+		struct kstats_family_key *k = &sp->keys[index];
 
 		k->k[0] = key[0];
 		k->k[1] = f->string ? key[1] : 0;
@@ -169,16 +232,10 @@ static __always_inline notrace u32 kstats_family_insert(struct kstats_family *f,
 	return index;
 }
 
-/**
- * kstats_family_index() - the index of a key, made if it is new
- * @f: the family
- * @key: the key: a number in @key[0] (@key[1] 0), or a task name
- *
- * Context: any, NMI included.
- * Return: the key's index, or @f->max ("other") when the family is full
- * or the key's window of the table is.
- */
-notrace u32 kstats_family_index(struct kstats_family *f, const u64 key[2])
+/* The index in @sp of a key, made if it is new, or @f->max. */
+static __always_inline notrace u32
+kstats_family_find(struct kstats_family *f, struct kstats_family_space *sp,
+		   const u64 key[2])
 {
 	u64 tag = kstats_family_tag(f, key), mask = (1ULL << f->bits) - 1;
 	u64 h = hash_64(tag, f->bits);
@@ -187,22 +244,42 @@ notrace u32 kstats_family_index(struct kstats_family *f, const u64 key[2])
 	if (unlikely(tag <= KSTATS_FAMILY_BUSY))
 		return f->max;	/* one key in 2^63: "other" */
 	for (i = 0; i < KSTATS_FAMILY_WINDOW; i++) {
-		struct kstats_family_ent *e = &f->table[(h + i) & mask];
+		struct kstats_family_ent *e = &sp->table[(h + i) & mask];
 		/* Pairs with the insert's release: @index is written. */
 		u64 cur = smp_load_acquire(&e->tag);
 		u32 index;
 
 		if (cur == tag) {
 			index = READ_ONCE(e->index);
-			if (index >= f->max || kstats_family_same(f, index, key))
+			if (index >= f->max ||
+			    kstats_family_same(f, sp, index, key))
 				return index;
 			continue;	/* two task names with one tag */
 		}
 		if (cur == KSTATS_FAMILY_EMPTY &&
 		    cmpxchg(&e->tag, cur, KSTATS_FAMILY_BUSY) == cur)
-			return kstats_family_insert(f, e, tag, key);
+			return kstats_family_insert(f, sp, e, tag, key);
 	}
 	return f->max;
+}
+
+/**
+ * kstats_family_index() - the index of a key, made if it is new
+ * @f: the family
+ * @key: the key: a number in @key[0] (@key[1] 0), or a task name
+ *
+ * Context: any, NMI included, with preemption off (an RCU reader of the
+ * keys, which a reset empties a grace period after it forgot them).
+ * Return: the key's index in its generation, "other" when the family is
+ * full or the key's window of the table is, for kstats_family_record().
+ */
+notrace u32 kstats_family_index(struct kstats_family *f, const u64 key[2])
+{
+	/* Pairs with the reset's release: a new generation's keys are empty. */
+	u32 gen = smp_load_acquire(&f->gen);
+
+	return (gen << KSTATS_FAMILY_INDEX_BITS) |
+	       kstats_family_find(f, &f->space[gen & 1], key);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_family_index, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_family_index);
@@ -229,21 +306,29 @@ notrace void kstats_record_key(struct kstats *ks, u64 key, u64 val)
 		kstats_record(ks, val);
 		return;
 	}
+	preempt_disable_notrace();
 	kstats_family_record(ks, kstats_family_index(ks->family, k), val);
+	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(kstats_record_key);
 NOKPROBE_SYMBOL(kstats_record_key);
+
+/* The keys a view copied, and the index of "other", to sort by. */
+struct kstats_family_sort {
+	const struct kstats_family_key *key;
+	u32 max;
+};
 
 /* Indexes by key, "other" last. */
 static int kstats_family_cmp_key(const void *a, const void *b,
 				 const void *priv)
 {
-	const struct kstats_family *f = priv;
+	const struct kstats_family_sort *o = priv;
 	u32 x = *(const u32 *)a, y = *(const u32 *)b;
 
-	if (x >= f->max || y >= f->max)
-		return (x >= f->max) - (y >= f->max);
-	return memcmp(f->keys[x].k, f->keys[y].k, sizeof(f->keys[x].k));
+	if (x >= o->max || y >= o->max)
+		return (x >= o->max) - (y >= o->max);
+	return memcmp(o->key[x].k, o->key[y].k, sizeof(o->key[x].k));
 }
 
 /* Groups by samples, most first; ties by first index, for a stable file. */
@@ -343,9 +428,16 @@ out:
 int kstats_family_view(struct kstats *ks, struct kstats_family_view *v)
 {
 	struct kstats_family *f = ks->family;
-	u32 n = 0, i, g, nr = min_t(u32, atomic_read(&f->nr_keys), f->max);
+	struct kstats_family_sort order;
+	struct kstats_family_space *sp;
+	u32 n, i, g, nr, gen, tries = 0;
 	int err;
 
+again:
+	/* Pairs with the reset's release, as a lookup does. */
+	gen = smp_load_acquire(&f->gen);
+	sp = &f->space[gen & 1];
+	nr = min_t(u32, atomic_read(&sp->nr_keys), f->max);
 	memset(v, 0, sizeof(*v));
 	v->member = kvcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
 	v->first = kvcalloc(nr + 2, sizeof(u32), GFP_KERNEL);
@@ -353,21 +445,38 @@ int kstats_family_view(struct kstats *ks, struct kstats_family_view *v)
 	v->cells = kvcalloc(nr + 1, sizeof(*v->cells), GFP_KERNEL);
 	v->nr_cells = kvcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
 	v->order = kvcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
+	v->key = kvcalloc(nr + 1, sizeof(*v->key), GFP_KERNEL);
 	if (!v->member || !v->first || !v->samples || !v->cells ||
-	    !v->nr_cells || !v->order) {
+	    !v->nr_cells || !v->order || !v->key) {
 		kstats_family_view_free(v);
 		return -ENOMEM;
 	}
-	for (i = 0; i < nr; i++)
+	for (i = 0, n = 0; i < nr; i++) {
 		/* Pairs with the insert's release: a key set is written. */
-		if (smp_load_acquire(&f->keys[i].set))
-			v->member[n++] = i;
+		if (!smp_load_acquire(&sp->keys[i].set))
+			continue;
+		v->key[i] = sp->keys[i];
+		v->member[n++] = i;
+	}
+	/*
+	 * The keys of a generation stay until the second reset after it
+	 * empties them: copied whole unless two came meanwhile.
+	 */
+	smp_rmb();	/* the keys before the generation again */
+	if (READ_ONCE(f->gen) - gen > 1) {
+		kstats_family_view_free(v);
+		if (++tries < 3)
+			goto again;
+		return -EAGAIN;
+	}
 	v->member[n++] = f->max;
 
-	sort_r(v->member, n, sizeof(u32), kstats_family_cmp_key, NULL, f);
+	order.key = v->key;
+	order.max = f->max;
+	sort_r(v->member, n, sizeof(u32), kstats_family_cmp_key, NULL, &order);
 	for (i = 0; i < n; i++) {
 		if (!i || kstats_family_cmp_key(&v->member[i - 1],
-						&v->member[i], f))
+						&v->member[i], &order))
 			v->first[v->nr++] = i;
 	}
 	v->first[v->nr] = n;
@@ -404,6 +513,7 @@ void kstats_family_view_free(struct kstats_family_view *v)
 	kvfree(v->first);
 	kvfree(v->samples);
 	kvfree(v->order);
+	kvfree(v->key);
 	memset(v, 0, sizeof(*v));
 }
 EXPORT_SYMBOL_NS_GPL(kstats_family_view_free, KSTATS_NS);
@@ -491,15 +601,27 @@ int kstats_format_name(const char *c, char *buf, size_t size)
 	return len;
 }
 
+/* A key as text: a task name as kstats_format_name() writes it, a number. */
+static int kstats_family_format(const struct kstats_family *f,
+				const struct kstats_family_key *k, char *buf,
+				size_t size)
+{
+	if (!f->string)
+		return f->is_signed ? snprintf(buf, size, "%lld", (s64)k->k[0]) :
+				      snprintf(buf, size, "%llu", k->k[0]);
+	BUILD_BUG_ON(sizeof(k->k) != TASK_COMM_LEN);
+	return kstats_format_name((const char *)k->k, buf, size);
+}
+
 /**
  * kstats_family_format_index() - the key of index @index as text
  * @f: the family
- * @index: a key's index, or @f->max (or more) for "other"
+ * @index: a key's index from kstats_family_index(), or "other"
  * @buf: where to write it, NUL-terminated, cut to @size
  * @size: of @buf
  *
  * A task name as kstats_format_name() writes it; a number in decimal;
- * "other".
+ * "other", also for an index of keys forgotten since.
  *
  * Context: any.
  * Return: the length written, as snprintf() would.
@@ -507,16 +629,12 @@ int kstats_format_name(const char *c, char *buf, size_t size)
 int kstats_family_format_index(const struct kstats_family *f, u32 index,
 			       char *buf, size_t size)
 {
-	const struct kstats_family_key *k;
+	u32 i = kstats_family_slot_index(f, index);
 
-	if (index >= f->max)
+	if (i >= f->max)
 		return snprintf(buf, size, "other");
-	k = &f->keys[index];
-	if (!f->string)
-		return f->is_signed ? snprintf(buf, size, "%lld", (s64)k->k[0]) :
-				      snprintf(buf, size, "%llu", k->k[0]);
-	BUILD_BUG_ON(sizeof(k->k) != TASK_COMM_LEN);
-	return kstats_format_name((const char *)k->k, buf, size);
+	return kstats_family_format(f, &f->space[READ_ONCE(f->gen) & 1].keys[i],
+				    buf, size);
 }
 
 /**
@@ -537,7 +655,10 @@ int kstats_family_format_key(const struct kstats_family *f,
 			     const struct kstats_family_view *v, u32 g,
 			     char *buf, size_t size)
 {
-	return kstats_family_format_index(f, v->member[v->first[g]], buf,
-					  size);
+	u32 i = v->member[v->first[g]];
+
+	if (i >= f->max)
+		return snprintf(buf, size, "other");
+	return kstats_family_format(f, &v->key[i], buf, size);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_family_format_key, KSTATS_NS);

@@ -10,6 +10,8 @@
 #define _KSTATS_FAMILY_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include "kstats.h"
 
@@ -51,32 +53,70 @@ struct kstats_family_slot {
 	atomic64_t sum;
 };
 
+/*
+ * A key's index as the recorders carry it: the index (@max for "other")
+ * in the low bits, the generation of the keys it was given in above them
+ * (kstats_family_clear()): an index of a generation before is "other".
+ */
+#define KSTATS_FAMILY_INDEX_BITS	17
+#define KSTATS_FAMILY_INDEX_MASK	(BIT(KSTATS_FAMILY_INDEX_BITS) - 1)
+
+/**
+ * struct kstats_family_space - one generation's keys
+ * @table: 1 << bits entries, four per key rounded up to a power of two,
+ *	so that a key rarely finds its window full
+ * @keys: max keys
+ * @nr_keys: indexes handed out, at most max
+ */
+struct kstats_family_space {
+	struct kstats_family_ent *table;
+	struct kstats_family_key *keys;
+	atomic_t nr_keys;
+};
+
 /**
  * struct kstats_family - the keys of a distribution
- * @table: 1 << @bits entries, four per key rounded up to a power of two,
- *	so that a key rarely finds its window full
- * @bits: log2 of the entries
+ * @bits: log2 of a space's table entries
  * @salt: mixed into every tag, so that no key is a sentinel
  * @max: keys with a histogram of their own; index @max is "other"
- * @nr_keys: indexes handed out, at most @max
- * @keys: @max keys
+ * @gen: the keys' generation: @space[@gen & 1] is in use, the other one
+ *	is the spare the next reset switches to
+ * @space: the keys of this generation and the spare
+ * @retired: the RCU state when the spare was last in use
+ * @retired_dirty: the spare holds the keys of a generation before
+ * @lock: one reset at a time switches
  * @hist: (@max + 1) histograms of the distribution's nr_slots slots
  * @string: keys are task names, shown as text
  * @is_signed: numeric keys are shown as signed numbers
  * @by: the key, as the command wrote it
  */
 struct kstats_family {
-	struct kstats_family_ent *table;
 	u32 bits;
 	u64 salt;
 	u32 max;
-	atomic_t nr_keys;
-	struct kstats_family_key *keys;
+	u32 gen;
+	struct kstats_family_space space[2];
+	unsigned long retired;
+	bool retired_dirty;
+	raw_spinlock_t lock;
 	struct kstats_family_slot *hist;
 	bool string;
 	bool is_signed;
 	char by[KSTATS_FAMILY_BY_MAX];
 };
+
+/* The index of @index that the family's histograms are indexed by. */
+static __always_inline notrace u32 kstats_family_slot_index(const struct kstats_family *f,
+							    u32 index)
+{
+	u32 i = index & KSTATS_FAMILY_INDEX_MASK;
+
+	if (unlikely(index >> KSTATS_FAMILY_INDEX_BITS !=
+		     (READ_ONCE(f->gen) &
+		      (U32_MAX >> KSTATS_FAMILY_INDEX_BITS)) || i > f->max))
+		return f->max;
+	return i;
+}
 
 int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 			 bool string, bool is_signed);
@@ -88,7 +128,8 @@ u32 kstats_family_index(struct kstats_family *f, const u64 key[2]);
 /**
  * kstats_family_record() - add a sample to a distribution and to one key
  * @ks: a distribution with a family (kstats_family_enable())
- * @index: the key's index, from kstats_family_index()
+ * @index: the key's index, from kstats_family_index(); one given before
+ *	the keys were last forgotten (kstats_family_clear()) is "other"
  * @val: the sample
  *
  * Context: any, NMI included: one lock-free add to the key's slot, which
@@ -108,6 +149,7 @@ static __always_inline notrace void kstats_family_record(struct kstats *ks,
 	if (READ_ONCE(ks->slots) != ks->hist)
 		return;
 	slot = kstats_locate(v, ks->frac_bits, &shift);
+	index = kstats_family_slot_index(f, index);
 	s = &f->hist[(size_t)index * ks->nr_slots + slot];
 	atomic64_inc(&s->count);
 	atomic64_add(kstats_sum_term(v, shift), &s->sum);
@@ -151,6 +193,7 @@ struct kstats_family_cell {
  * @order: the groups, most samples first
  * @keys: distinct keys ("other" not counted)
  * @other: samples of "other"
+ * @key: the keys of the generation read, copied: index i's in @key[i]
  */
 struct kstats_family_view {
 	u32 nr;
@@ -162,6 +205,7 @@ struct kstats_family_view {
 	u32 *order;
 	u32 keys;
 	u64 other;
+	struct kstats_family_key *key;
 };
 
 int kstats_family_view(struct kstats *ks, struct kstats_family_view *v);

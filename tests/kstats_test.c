@@ -1459,7 +1459,7 @@ static void kstats_test_family(struct kunit *test)
 	const struct kstats_family_cell *cell;
 	u64 key[2] = {}, n = 0;
 	char buf[80];
-	u32 i;
+	u32 i, old;
 
 	KUNIT_EXPECT_EQ(test, kstats_family_enable(ks, 0, "pid", false, false),
 			-EINVAL);
@@ -1516,17 +1516,41 @@ static void kstats_test_family(struct kunit *test)
 	kstats_snapshot_free(&snap);
 	kstats_family_view_free(&v);
 
-	/* Stopped: nothing; reset: every key empty, the keys kept. */
+	/*
+	 * Stopped: nothing.  Reset: the keys forgotten, new ones from index
+	 * 0 of the next generation; an index of the one before in "other".
+	 */
 	kstats_stop(ks);
 	kstats_family_record(ks, 0, 100);
 	kstats_start(ks);
+	key[0] = 10;
+	old = kstats_family_index(ks->family, key);
 	kstats_reset(ks);
 	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
-	KUNIT_EXPECT_EQ(test, v.keys, 4U);
-	KUNIT_EXPECT_EQ(test, v.samples[v.order[0]], 0ULL);
+	KUNIT_EXPECT_EQ(test, v.keys, 0U);
+	KUNIT_EXPECT_EQ(test, v.other, 0ULL);
 	kstats_family_view_free(&v);
-	key[0] = 10;
-	KUNIT_EXPECT_EQ(test, kstats_family_index(ks->family, key), 0U);
+	for (i = 0; i < 5; i++) {
+		key[0] = 100 + i;
+		KUNIT_EXPECT_EQ(test, kstats_family_index(ks->family, key) &
+				KSTATS_FAMILY_INDEX_MASK, i < 4 ? i : 4U);
+	}
+	kstats_family_record(ks, old, 7);
+	key[0] = 100;
+	kstats_family_record(ks, kstats_family_index(ks->family, key), 7);
+	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
+	KUNIT_EXPECT_EQ(test, v.keys, 4U);
+	KUNIT_EXPECT_EQ(test, v.other, 1ULL);
+	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "100"), 1ULL);
+	kstats_family_view_free(&v);
+	/* a second reset, right after: waits for the first's readers */
+	kstats_reset(ks);
+	key[0] = 200;
+	KUNIT_EXPECT_EQ(test, kstats_family_index(ks->family, key) &
+			KSTATS_FAMILY_INDEX_MASK, 0U);
+	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
+	KUNIT_EXPECT_EQ(test, v.keys, 1U);
+	kstats_family_view_free(&v);
 	kstats_delete(ks);
 
 	/* Task names: one key per name, shown with \xHH escapes. */

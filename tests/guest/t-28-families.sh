@@ -99,6 +99,20 @@ cat $KS/f_pid > /tmp/f
 expect "by pid: 40 processes of 3 reads: 16 keys of 3, other 72" \
 	"$(field /tmp/f family keys) $(field /tmp/f family other) $(awk '$1 == "key" && $2 != "other" && $4 != 3' /tmp/f | wc -l)" "16 72 0"
 expect "by pid: samples 120, and the keys add up" "$(field /tmp/f name samples) $(f_check /tmp/f)" "120 ok"
+# reset forgets the keys: the dead pids go, new processes get keys again
+ctl $KS/f_pid reset > /dev/null
+cat $KS/f_pid > /tmp/f
+expect "by pid: reset forgets the 16 keys" \
+	"$(field /tmp/f family keys) $(field /tmp/f family other) $(field /tmp/f name samples)" "0 0 0"
+i=0
+while [ $i -lt 5 ]; do
+	kvalue read /dev/zero 555 3 || not_ok "kvalue $i after reset"
+	i=$((i + 1))
+done
+cat $KS/f_pid > /tmp/f
+expect "by pid: after reset, 5 new processes with a key each, none in other" \
+	"$(field /tmp/f family keys) $(field /tmp/f family other) $(awk '$1 == "key" && $2 != "other" && $4 == 3' /tmp/f | wc -l)" "5 0 5"
+expect "by pid: after reset, the keys add up" "$(f_check /tmp/f)" ok
 
 # --- every CPU at once, keys made while they record ------------------------------
 f_trace "trace vfs_read name f_cpus value arg2 if arg2 == 333 by comm"
