@@ -185,6 +185,24 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 else
 	skip "offcpu without the idle task" "no /sys/kernel/btf/vmlinux here"
 fi
+# 20 short-lived children, 2 sleeps of 10 ms each: a child's last switch
+# out, as it dies, starts an interval no switch in will end; it goes when
+# the task is freed (exited), so it neither stays pending nor ends at the
+# first run of a later child that the slab gives the same task_struct
+kstats offcpu --comm kvalue -d 30 > $R.out 2>&1 &
+kp=$!
+if r_wait offcpu; then
+	i=0
+	while [ $i -lt 20 ]; do kvalue sleep 10000 2; i=$((i + 1)); done
+	sleep 1
+	cat $KS/offcpu > $R.snap
+fi
+kill -TERM $kp 2> /dev/null
+wait $kp
+n=$(field $R.snap name samples)
+expect "offcpu across 20 children that exit: their 40 sleeps ($n samples), each dying switch out dropped at its free" \
+	"$([ "${n:-0}" -ge 40 ] && echo 40+) exited $(field $R.snap inflight exited) pending $(field $R.snap inflight pending)" \
+	"40+ exited 20 pending 0"
 r_run "softirq (timers of 100 sleeps)" softirq 1 "kvalue sleep 1000 100" softirq
 # device interrupts: the serial console's, for lines written to it (the
 # script's stderr goes to the console log only, not to the TAP)
