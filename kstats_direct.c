@@ -230,23 +230,22 @@ static __always_inline notrace void kstats_direct_record(struct kstats *ks,
 }
 
 /*
- * An outlier of the slot's function, kept, then the call out of flight.
- * Its stack is unwound from the function's own frame, as it was when the
- * body returned (the return address into the function past its fentry
- * call, the caller's above it, the caller's %rbp that the trampoline left
- * in its frame), not from here: the trampoline's and the exit's frames
- * are no part of it, and are not walked.
+ * An outlier of the slot's function, kept, then the call out of flight;
+ * reached from the exits through kstats_direct_outlier_bp(), which adds
+ * @bp.  Its stack is unwound from the function's own frame, as it was when
+ * the body returned (the return address into the function past its fentry
+ * call, the caller's above it, and @bp, the caller's %rbp), not from here:
+ * the trampoline's and the exit's frames are no part of it, and are not
+ * walked.
  */
-static noinline notrace void
-kstats_direct_outlier(struct kstats_direct_hot *h,
-		      struct kstats_direct_entry *e, u64 v)
+notrace __noendbr void kstats_direct_outlier(struct kstats_direct_hot *h,
+					     struct kstats_direct_entry *e,
+					     u64 v, unsigned long bp)
 {
-	void *frame = (void *)e - KSTATS_DFRAME_TS;
-	unsigned long *ret = frame + KSTATS_DFRAME_SIZE;
+	unsigned long *ret = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_SIZE;
 
 	kstats_outlier_capture_at(h->outliers, v, 0, false, ret[0],
-				  (unsigned long)&ret[1],
-				  *(unsigned long *)(frame + KSTATS_DFRAME_BP));
+				  (unsigned long)&ret[1], bp);
 	this_cpu_dec(h->pcpu->inflight);
 }
 
@@ -276,7 +275,7 @@ kstats_direct_done(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
 	if (exit != KSTATS_DEXIT_PLAIN &&
 	    (exit == KSTATS_DEXIT_OUTLIERS || h->ocpu) &&
 	    unlikely((s64)v >= (s64)raw_cpu_read(h->ocpu->min))) {
-		kstats_direct_outlier(h, e, v);
+		kstats_direct_outlier_bp(h, e, v);
 		return;
 	}
 	this_cpu_dec(h->pcpu->inflight);

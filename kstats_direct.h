@@ -16,15 +16,12 @@
 
 /*
  * The trampoline's frame, from its %rsp: the slot's address, the call's
- * struct kstats_direct_entry, the caller's %rbp as the body gave it back
- * (for the exits but the plain ones: in the place of a saved argument,
- * which the body no longer needs), and the frame's size, above which lie
- * the return address into the function (past its fentry call) and the
- * one into its caller.
+ * struct kstats_direct_entry, and the frame's size, above which lie the
+ * return address into the function (past its fentry call) and the one
+ * into its caller.
  */
 #define KSTATS_DFRAME_HOT	(KSTATS_DIRECT_MAX_STACK * 8)
 #define KSTATS_DFRAME_TS	(KSTATS_DFRAME_HOT + 8)
-#define KSTATS_DFRAME_BP	(KSTATS_DFRAME_HOT + 32)
 #define KSTATS_DFRAME_SIZE	(KSTATS_DFRAME_HOT + 72)
 
 /* struct kstats_direct_hot, as the trampoline reads it. */
@@ -100,9 +97,7 @@ struct kstats_direct_hot {
  * @KSTATS_DEXIT_OUTLIERS: as plain, then one compare with the outliers'
  *	bar on this CPU
  *
- * The trampoline's variants are in this order, per clock; for the generic
- * and outliers exits it leaves the caller's %rbp in its frame, for the
- * stack of an outlier (KSTATS_DFRAME_BP).
+ * The trampoline's variants are in this order, per clock.
  */
 enum kstats_direct_exit {
 	KSTATS_DEXIT_GENERIC,
@@ -147,6 +142,13 @@ extern const u8 kstats_direct_stubs[];
  * trampoline's entry keeps the upper half (kstats_direct.c).
  */
 extern u64 kstats_direct_tk;
+
+/* An outlier's end, from the exits: %rbp added (kstats_direct_tramp.S). */
+__noendbr void kstats_direct_outlier_bp(struct kstats_direct_hot *h,
+					struct kstats_direct_entry *e, u64 v);
+__noendbr void kstats_direct_outlier(struct kstats_direct_hot *h,
+				     struct kstats_direct_entry *e, u64 v,
+				     unsigned long bp);
 
 /* Called by the trampoline only, with direct calls: no ENDBR. */
 __noendbr bool

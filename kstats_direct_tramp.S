@@ -95,9 +95,9 @@
  * a "p" records plainly: its distribution has the default frac_bits, no
  * upper bound and no outliers, so the exit tests none of them; with an
  * "o", it records as plainly then compares the sample with its outliers'
- * bar.  For the exits other than the plain ones, the caller's %rbp, which
- * the body gave back, is left in the frame, to unwind an outlier's stack
- * from the function.
+ * bar.  %rbp is the caller's, which the body gave back, until the exits
+ * (compiled with -ffixed-rbp) take it for an outlier's stack
+ * (kstats_direct_outlier_bp).
  */
 .macro KSTATS_DIRECT_ARGS_RESTORE args:req
 	.if \args
@@ -110,7 +110,7 @@
 	.endif
 .endm
 
-.macro KSTATS_DIRECT_COMMON clock:req, entry:req, args:req, tk:req, bp:req
+.macro KSTATS_DIRECT_COMMON clock:req, entry:req, args:req, tk:req
 SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
@@ -175,9 +175,6 @@ SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 	movq	%rax, F_RDI(%rsp)
 	movq	F_HOT(%rsp), %rdi
 	leaq	F_TS(%rsp), %rsi
-	.if \bp
-	movq	%rbp, KSTATS_DFRAME_BP(%rsp)
-	.endif
 	call	kstats_direct_exit_\clock
 	movq	F_RDI(%rsp), %rax
 	/* Drop the frame and the return address into the function: it ran. */
@@ -203,46 +200,60 @@ SYM_CODE_END(kstats_direct_\clock\()_\args)
 _ASM_NOKPROBE(kstats_direct_\clock\()_\args)
 .endm
 
+/*
+ * An outlier's end of a call: the exits tail-call this with their three
+ * arguments, and it adds the caller's %rbp as the fourth, untouched since
+ * the body returned (the trampoline leaves it alone, and kstats_direct.c
+ * is built with -ffixed-rbp), for the outlier's stack.
+ */
+SYM_CODE_START(kstats_direct_outlier_bp)
+	UNWIND_HINT_FUNC
+	ANNOTATE_NOENDBR
+	movq	%rbp, %rcx
+	jmp	kstats_direct_outlier
+SYM_CODE_END(kstats_direct_outlier_bp)
+_ASM_NOKPROBE(kstats_direct_outlier_bp)
+
 /* The start of the variants: a return address from here to the stubs is
  * a call of a traced function's body in flight (kstats_direct.c). */
 	.globl	kstats_direct_code
 kstats_direct_code:
-KSTATS_DIRECT_COMMON tsc, tsc, 0, 0, 1
-KSTATS_DIRECT_COMMON tsc, tsc, 1, 0, 1
-KSTATS_DIRECT_COMMON tsc, tsc, 2, 0, 1
-KSTATS_DIRECT_COMMON tscp, tsc, 0, 0, 0
-KSTATS_DIRECT_COMMON tscp, tsc, 1, 0, 0
-KSTATS_DIRECT_COMMON tscp, tsc, 2, 0, 0
-KSTATS_DIRECT_COMMON tsco, tsc, 0, 0, 1
-KSTATS_DIRECT_COMMON tsco, tsc, 1, 0, 1
-KSTATS_DIRECT_COMMON tsco, tsc, 2, 0, 1
-KSTATS_DIRECT_COMMON ktime, ktime, 0, 0, 1
-KSTATS_DIRECT_COMMON ktime, ktime, 1, 0, 1
-KSTATS_DIRECT_COMMON ktime, ktime, 2, 0, 1
-KSTATS_DIRECT_COMMON ktimep, ktime, 0, 0, 0
-KSTATS_DIRECT_COMMON ktimep, ktime, 1, 0, 0
-KSTATS_DIRECT_COMMON ktimep, ktime, 2, 0, 0
-KSTATS_DIRECT_COMMON ktimeo, ktime, 0, 0, 1
-KSTATS_DIRECT_COMMON ktimeo, ktime, 1, 0, 1
-KSTATS_DIRECT_COMMON ktimeo, ktime, 2, 0, 1
-KSTATS_DIRECT_COMMON local, local, 0, 0, 1
-KSTATS_DIRECT_COMMON local, local, 1, 0, 1
-KSTATS_DIRECT_COMMON local, local, 2, 0, 1
-KSTATS_DIRECT_COMMON localp, local, 0, 0, 0
-KSTATS_DIRECT_COMMON localp, local, 1, 0, 0
-KSTATS_DIRECT_COMMON localp, local, 2, 0, 0
-KSTATS_DIRECT_COMMON localo, local, 0, 0, 1
-KSTATS_DIRECT_COMMON localo, local, 1, 0, 1
-KSTATS_DIRECT_COMMON localo, local, 2, 0, 1
-KSTATS_DIRECT_COMMON tscns, tsc, 0, 1, 1
-KSTATS_DIRECT_COMMON tscns, tsc, 1, 1, 1
-KSTATS_DIRECT_COMMON tscns, tsc, 2, 1, 1
-KSTATS_DIRECT_COMMON tscnsp, tsc, 0, 1, 0
-KSTATS_DIRECT_COMMON tscnsp, tsc, 1, 1, 0
-KSTATS_DIRECT_COMMON tscnsp, tsc, 2, 1, 0
-KSTATS_DIRECT_COMMON tscnso, tsc, 0, 1, 1
-KSTATS_DIRECT_COMMON tscnso, tsc, 1, 1, 1
-KSTATS_DIRECT_COMMON tscnso, tsc, 2, 1, 1
+KSTATS_DIRECT_COMMON tsc, tsc, 0, 0
+KSTATS_DIRECT_COMMON tsc, tsc, 1, 0
+KSTATS_DIRECT_COMMON tsc, tsc, 2, 0
+KSTATS_DIRECT_COMMON tscp, tsc, 0, 0
+KSTATS_DIRECT_COMMON tscp, tsc, 1, 0
+KSTATS_DIRECT_COMMON tscp, tsc, 2, 0
+KSTATS_DIRECT_COMMON tsco, tsc, 0, 0
+KSTATS_DIRECT_COMMON tsco, tsc, 1, 0
+KSTATS_DIRECT_COMMON tsco, tsc, 2, 0
+KSTATS_DIRECT_COMMON ktime, ktime, 0, 0
+KSTATS_DIRECT_COMMON ktime, ktime, 1, 0
+KSTATS_DIRECT_COMMON ktime, ktime, 2, 0
+KSTATS_DIRECT_COMMON ktimep, ktime, 0, 0
+KSTATS_DIRECT_COMMON ktimep, ktime, 1, 0
+KSTATS_DIRECT_COMMON ktimep, ktime, 2, 0
+KSTATS_DIRECT_COMMON ktimeo, ktime, 0, 0
+KSTATS_DIRECT_COMMON ktimeo, ktime, 1, 0
+KSTATS_DIRECT_COMMON ktimeo, ktime, 2, 0
+KSTATS_DIRECT_COMMON local, local, 0, 0
+KSTATS_DIRECT_COMMON local, local, 1, 0
+KSTATS_DIRECT_COMMON local, local, 2, 0
+KSTATS_DIRECT_COMMON localp, local, 0, 0
+KSTATS_DIRECT_COMMON localp, local, 1, 0
+KSTATS_DIRECT_COMMON localp, local, 2, 0
+KSTATS_DIRECT_COMMON localo, local, 0, 0
+KSTATS_DIRECT_COMMON localo, local, 1, 0
+KSTATS_DIRECT_COMMON localo, local, 2, 0
+KSTATS_DIRECT_COMMON tscns, tsc, 0, 1
+KSTATS_DIRECT_COMMON tscns, tsc, 1, 1
+KSTATS_DIRECT_COMMON tscns, tsc, 2, 1
+KSTATS_DIRECT_COMMON tscnsp, tsc, 0, 1
+KSTATS_DIRECT_COMMON tscnsp, tsc, 1, 1
+KSTATS_DIRECT_COMMON tscnsp, tsc, 2, 1
+KSTATS_DIRECT_COMMON tscnso, tsc, 0, 1
+KSTATS_DIRECT_COMMON tscnso, tsc, 1, 1
+KSTATS_DIRECT_COMMON tscnso, tsc, 2, 1
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
