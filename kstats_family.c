@@ -131,15 +131,15 @@ EXPORT_SYMBOL_NS_GPL(kstats_family_free, KSTATS_NS);
 /*
  * Switch the recorders to the spare keys, emptied first if they held a
  * generation before, which they may only once no recorder can be reading
- * them (false: too soon, the keys stay).  Under @f->lock.
+ * them (too soon: the keys stay).  Under @f->lock.
  */
-static bool kstats_family_forget(struct kstats_family *f)
+static void kstats_family_forget(struct kstats_family *f)
 {
 	struct kstats_family_space *spare = &f->space[(f->gen + 1) & 1];
 
 	if (f->retired_dirty) {
 		if (!poll_state_synchronize_rcu(f->retired))
-			return false;
+			return;
 		memset(spare->table, 0, sizeof(*spare->table) << f->bits);
 		memset(spare->keys, 0, f->max * sizeof(*spare->keys));
 		atomic_set(&spare->nr_keys, 0);
@@ -148,7 +148,6 @@ static bool kstats_family_forget(struct kstats_family *f)
 	smp_store_release(&f->gen, f->gen + 1);
 	f->retired = get_state_synchronize_rcu();
 	f->retired_dirty = true;
-	return true;
 }
 
 /**

@@ -261,7 +261,7 @@ static struct kstats_outlier *kstats_outlier_slot(struct kstats_outliers *o,
 
 /*
  * Keep @v with its context and, with "stack N", the kernel stack: from
- * @ip/@sp/@bp (kstats_outlier_stack_at()) when @ip is set, else from here.
+ * @ip/@sp/@bp (kstats_stack_at()) when @ip is set, else from here.
  */
 static __always_inline notrace void
 kstats_outlier_keep(struct kstats_outliers *o, u64 v, u32 key, bool has_key,

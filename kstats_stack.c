@@ -139,6 +139,14 @@ kstats_stack_find(struct kstats_stack_cache *cache, unsigned int size,
 	return NULL;
 }
 
+/* Whether two unwinds of one step landed in different places. */
+static notrace bool kstats_stack_apart(struct unwind_state *a,
+				       struct unwind_state *b)
+{
+	return unwind_done(a) != unwind_done(b) || a->sp != b->sp ||
+	       a->ip != b->ip;
+}
+
 /*
  * Whether the step that took @before to @after depends on %rbp: the same
  * step again, from @before with %rbp 0, lands elsewhere (the unwinder
@@ -151,8 +159,7 @@ static notrace bool kstats_stack_uses_bp(const struct unwind_state *before,
 
 	alt.bp = 0;
 	unwind_next_frame(&alt);
-	return unwind_done(&alt) != unwind_done(after) ||
-	       alt.sp != after->sp || alt.ip != after->ip;
+	return kstats_stack_apart(&alt, after);
 }
 
 /* @addr's offset from @base, if it fits the chain's s32 places. */
@@ -258,23 +265,21 @@ static notrace unsigned int kstats_stack_walk(struct kstats_stack_chain *ch,
 	if (l.ch) {
 		regs.bp = 0;
 		unwind_start(&before, current, &regs, NULL);
-		kstats_stack_step(&l, 1, sp,
-				  unwind_done(&before) != unwind_done(&state) ||
-				  before.sp != state.sp || before.ip != state.ip,
+		kstats_stack_step(&l, 1, sp, kstats_stack_apart(&before, &state),
 				  state.sp, state.bp);
 	}
 	while (n < size && !unwind_done(&state)) {
 		unsigned long slot = state.sp - sizeof(long);
 
-		if (state.regs) {
-			if (user_mode(state.regs) && l.ch &&
-			    !kstats_stack_off((unsigned long)&state.regs->cs,
-					      l.base, &end_cs))
+		if (state.regs && user_mode(state.regs)) {
+			if (l.ch && !kstats_stack_off((unsigned long)&state.regs->cs,
+						      l.base, &end_cs))
 				l.ch = NULL;
-			if (user_mode(state.regs))
-				break;
-			l.ch = NULL;
+			break;
 		}
+		/* an interrupt's registers: what it interrupted varies */
+		if (state.regs)
+			l.ch = NULL;
 		if (l.ch && (slot < sp || slot + sizeof(long) > top ||
 			     kstats_stack_word(slot) != state.ip ||
 			     !kstats_stack_off(slot, l.base, &l.ch->off[n])))

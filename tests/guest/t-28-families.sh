@@ -89,12 +89,16 @@ expect "max 2: samples 50, missed 0" "$(field /tmp/f name samples) $(field /tmp/
 expect "max 2: the keys add up" "$(f_check /tmp/f)" ok
 
 # --- many short-lived processes, by pid ------------------------------------------
+# f_procs N: N processes one after the other, 3 reads of 555 bytes each
+f_procs() {
+	local i=0
+	while [ $i -lt $1 ]; do
+		kvalue read /dev/zero 555 3 || not_ok "kvalue $i of $1"
+		i=$((i + 1))
+	done
+}
 f_trace "trace vfs_read name f_pid value arg2 if arg2 == 555 by pid max 16"
-i=0
-while [ $i -lt 40 ]; do
-	kvalue read /dev/zero 555 3 || not_ok "kvalue $i"
-	i=$((i + 1))
-done
+f_procs 40
 cat $KS/f_pid > /tmp/f
 expect "by pid: 40 processes of 3 reads: 16 keys of 3, other 72" \
 	"$(field /tmp/f family keys) $(field /tmp/f family other) $(awk '$1 == "key" && $2 != "other" && $4 != 3' /tmp/f | wc -l)" "16 72 0"
@@ -104,11 +108,7 @@ ctl $KS/f_pid reset > /dev/null
 cat $KS/f_pid > /tmp/f
 expect "by pid: reset forgets the 16 keys" \
 	"$(field /tmp/f family keys) $(field /tmp/f family other) $(field /tmp/f name samples)" "0 0 0"
-i=0
-while [ $i -lt 5 ]; do
-	kvalue read /dev/zero 555 3 || not_ok "kvalue $i after reset"
-	i=$((i + 1))
-done
+f_procs 5
 cat $KS/f_pid > /tmp/f
 expect "by pid: after reset, 5 new processes with a key each, none in other" \
 	"$(field /tmp/f family keys) $(field /tmp/f family other) $(awk '$1 == "key" && $2 != "other" && $4 == 3' /tmp/f | wc -l)" "5 0 5"
