@@ -319,8 +319,8 @@ struct kstats *kstats_create(const struct kstats_config *cfg,
 	/* Kernel code may record signed values into it: kstats_record_signed(). */
 	err = kstats_negative_enable(ks, false);
 	if (!err && cfg->max_keys)
-		err = kstats_family_enable(ks, cfg->max_keys, "key", false,
-					   false);
+		err = kstats_family_enable(ks, cfg->max_keys, "key",
+					   KSTATS_KEYS_NUMBER, 0);
 	if (!err)
 		err = kstats_publish(ks, origin);
 	if (err) {

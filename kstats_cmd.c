@@ -12,6 +12,7 @@
 #include <linux/cpumask.h>
 #include <linux/ctype.h>
 #include <linux/kernel.h>
+#include <linux/limits.h>
 #include <linux/module.h>
 #include <linux/string.h>
 
@@ -361,6 +362,16 @@ static int kstats_parse_point_option(const char *key, const char *val,
 		}
 		return 0;
 	}
+	if (!strcasecmp(key, "cgroup")) {
+		/* resolved when the node is made: the grammar looks nothing up */
+		if (strlen(val) >= PATH_MAX) {
+			pr_warn_ratelimited("_control: cgroup path is longer than %d characters\n",
+					    PATH_MAX - 1);
+			return -EINVAL;
+		}
+		f->cgroup_path = val;
+		return 0;
+	}
 	if (!strcasecmp(key, "cpu")) {
 		if (kstrtos32(val, 10, &f->cpu) || f->cpu < 0 ||
 		    f->cpu >= nr_cpu_ids || !cpu_possible(f->cpu)) {
@@ -410,9 +421,29 @@ static int kstats_parse_more_by(const char *key, int pt,
 	return 0;
 }
 
+/* "by stack [N]": N frames, KSTATS_BY_STACK_DEFAULT if none is next. */
+static int kstats_parse_stack_frames(char **rest, struct kstats_cmd *cmd)
+{
+	char *p = *rest ? skip_spaces(*rest) : NULL, *n;
+	u8 frames;
+
+	cmd->by.frames = KSTATS_BY_STACK_DEFAULT;
+	if (!p || !isdigit(*p))
+		return 0;
+	n = kstats_next_token(rest);
+	if (kstrtou8(n, 0, &frames) || !frames ||
+	    frames > KSTATS_BY_STACK_MAX) {
+		pr_warn_ratelimited("_control: by stack '%s' is not 1..%d frames\n",
+				    n, KSTATS_BY_STACK_MAX);
+		return -EINVAL;
+	}
+	cmd->by.frames = frames;
+	return 0;
+}
+
 /*
- * "by comm|pid|tid|cpu|ret|argN... [max N]": one histogram per key, at
- * most N keys.  The key of a section is taken at its start; a further
+ * "by comm|pid|tid|cpu|caller|cgroup|stack [N]|ret|argN... [max N]": one
+ * histogram per key, at most N keys.  The key of a section is taken at its start; a further
  * start names its own value (kstats_parse_more_by()).
  */
 static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
@@ -421,7 +452,7 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 	int i;
 
 	if (!key) {
-		pr_warn_ratelimited("_control: by needs a key: comm, pid, tid, cpu, ret or argN with dereferences\n");
+		pr_warn_ratelimited("_control: by needs a key: comm, pid, tid, cpu, caller, cgroup, stack [N], ret or argN with dereferences\n");
 		return -EINVAL;
 	}
 	if (pt == KSTATS_POINT_END) {
@@ -446,13 +477,21 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 		if (cmd->by.str)
 			v += 4;
 		if (strncmp(v, "arg", 3) && strncmp(v, "ret", 3)) {
-			pr_warn_ratelimited("_control: unknown by key '%s': use comm, pid, tid, cpu, ret or argN with dereferences, or str:V for the string at V\n",
+			pr_warn_ratelimited("_control: unknown by key '%s': use comm, pid, tid, cpu, caller, cgroup, stack [N], ret or argN with dereferences, or str:V for the string at V\n",
 					    key);
 			return -EINVAL;
 		}
 		if (kstats_parse_value(v, &cmd->by.v))
 			return -EINVAL;
 		cmd->by.kind = KSTATS_BY_VALUE;
+	}
+	if (cmd->by.kind == KSTATS_BY_STACK) {
+		if (kstats_parse_stack_frames(rest, cmd))
+			return -EINVAL;
+	} else if (*rest && isdigit(*skip_spaces(*rest))) {
+		pr_warn_ratelimited("_control: by %s takes no number (only by stack N does)\n",
+				    key);
+		return -EINVAL;
 	}
 	cmd->by_max = KSTATS_FAMILY_DEFAULT;
 	if (!kstats_next_is_max(rest))
@@ -768,6 +807,13 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
 	if (cmd->by.kind != KSTATS_BY_NONE && cmd->gap) {
 		pr_warn_ratelimited("_control: trace %s: gap times every call in one histogram: it takes no by\n",
 				    arg);
+		return -EINVAL;
+	}
+	if (cmd->by.kind == KSTATS_BY_CALLER &&
+	    (cmd->start || tp || strchr(arg, '+'))) {
+		pr_warn_ratelimited("_control: trace %s: by caller is a function's return address, read at its entry: not at %s\n",
+				    arg, tp ? "a tracepoint" : cmd->start ?
+				    "a section's point" : "an offset in it");
 		return -EINVAL;
 	}
 	if ((cmd->start || tp) && kstats_by_uses_ret(&cmd->by)) {

@@ -98,10 +98,18 @@ static void kstats_show_header(struct seq_file *m, struct kstats_reader *r)
 		ks->show_source(ks, m);
 	else
 		seq_puts(m, "# source mechanism api\n");
-	if (ks->family)
-		seq_printf(m, "# family by %s max %u keys %u other %llu key_bytes %zu\n",
-			   ks->family->by, ks->family->max, r->fam.keys,
-			   r->fam.other, kstats_family_key_bytes(ks->nr_slots));
+	if (ks->family) {
+		const struct kstats_family *f = ks->family;
+
+		seq_printf(m, "# family by %s max %u keys %u other %llu key_bytes %zu",
+			   f->by, f->max, r->fam.keys, r->fam.other,
+			   kstats_family_key_bytes(ks->nr_slots, f->depth));
+		/* of key_bytes: a stack's frames, in use and spare */
+		if (f->depth)
+			seq_printf(m, " stack_bytes %zu",
+				   2 * f->depth * sizeof(unsigned long));
+		seq_putc(m, '\n');
+	}
 	if (ks->neg && (ks->neg->show_empty || r->neg.count))
 		seq_printf(m, "# negative samples %llu min %lld max %lld\n",
 			   r->neg.count, r->neg.min, r->neg.max);
@@ -168,13 +176,13 @@ static void kstats_show_key(struct seq_file *m, struct kstats_reader *r,
 	const struct kstats_family_cell *cell = r->fam.cells[g];
 	const struct kstats_snapshot *snap = &r->snap;
 	u64 total = r->fam.samples[g], cum = 0, t_hi, t_lo;
-	char key[4 * TASK_COMM_LEN + 8];
 	u32 i;
 
 	if (!total)
 		return;
-	kstats_family_format_key(r->ks->family, &r->fam, g, key, sizeof(key));
-	seq_printf(m, "key %s samples %llu\n", key, total);
+	seq_puts(m, "key ");
+	kstats_family_show_key(m, r->ks->family, &r->fam, g);
+	seq_printf(m, " samples %llu\n", total);
 	for (i = 0; i < r->fam.nr_cells[g]; i++) {
 		cum += cell[i].count;
 		t_lo = kstats_slot_total(cell[i].slot, snap->frac_bits,

@@ -24,16 +24,21 @@
  * and keeps the keys.
  */
 #include <linux/hash.h>
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/limits.h>
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/random.h>
+#include <linux/ptrace.h>
 #include <linux/rcupdate.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 
+#include "kstats_cgroup.h"
 #include "kstats_family.h"
 #include "kstats_internal.h"
 
@@ -43,14 +48,16 @@
 /**
  * kstats_family_key_bytes() - the memory of one key
  * @nr_slots: the distribution's slots
+ * @depth: frames of a stack key, 0 for other keys
  *
- * Return: bytes of its histogram, key and table entries.
+ * Return: bytes of its histogram, key, frames and table entries.
  */
-size_t kstats_family_key_bytes(u32 nr_slots)
+size_t kstats_family_key_bytes(u32 nr_slots, u32 depth)
 {
-	/* the key and its table entries twice: in use and spare */
+	/* the key, its frames and its table entries twice: in use, spare */
 	return nr_slots * sizeof(struct kstats_family_slot) +
 	       2 * (sizeof(struct kstats_family_key) +
+		    depth * sizeof(unsigned long) +
 		    4 * sizeof(struct kstats_family_ent));
 }
 
@@ -59,19 +66,23 @@ size_t kstats_family_key_bytes(u32 nr_slots)
  * @ks: from kstats_alloc(), not yet published
  * @max: keys with a histogram of their own, 1..KSTATS_FAMILY_MAX
  * @by: the key as the command wrote it, for the file
- * @string: keys are task names
- * @is_signed: numeric keys are shown signed
+ * @keys: what the keys are (enum kstats_keys)
+ * @depth: for stacks, the frames of a key, 1..KSTATS_STACK_KEY_MAX
  *
  * Context: process.
- * Return: 0, -EINVAL for @max out of range, or -ENOMEM.
+ * Return: 0, -EINVAL for @max or @depth out of range, or -ENOMEM.
  */
 int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
-			 bool string, bool is_signed)
+			 enum kstats_keys keys, u32 depth)
 {
 	struct kstats_family *f;
 	unsigned int i;
 
 	if (!max || max > KSTATS_FAMILY_MAX)
+		return -EINVAL;
+	if (keys != KSTATS_KEYS_STACK)
+		depth = 0;
+	else if (!depth || depth > KSTATS_STACK_KEY_MAX)
 		return -EINVAL;
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
@@ -85,7 +96,13 @@ int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 					     GFP_KERNEL);
 		f->space[i].keys = kvcalloc(max, sizeof(*f->space[i].keys),
 					    GFP_KERNEL);
-		if (!f->space[i].table || !f->space[i].keys) {
+		if (depth)
+			f->space[i].frames =
+				kvcalloc((size_t)max * depth,
+					 sizeof(*f->space[i].frames),
+					 GFP_KERNEL);
+		if (!f->space[i].table || !f->space[i].keys ||
+		    (depth && !f->space[i].frames)) {
 			kstats_family_free(f);
 			return -ENOMEM;
 		}
@@ -94,13 +111,15 @@ int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 	/* Up to half a GiB: fail rather than wake the OOM killer. */
 	f->hist = kvcalloc((size_t)(max + 1) * ks->nr_slots, sizeof(*f->hist),
 			   GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
-	if (!f->hist) {
+	if (depth)
+		f->stack = alloc_percpu(struct kstats_family_stack_cpu);
+	if (!f->hist || (depth && !f->stack)) {
 		kstats_family_free(f);
 		return -ENOMEM;
 	}
 	f->salt = get_random_u64();
-	f->string = string;
-	f->is_signed = is_signed;
+	f->keys = keys;
+	f->depth = depth;
 	strscpy(f->by, by, sizeof(f->by));
 	ks->family = f;
 	return 0;
@@ -122,7 +141,9 @@ void kstats_family_free(struct kstats_family *f)
 	for (i = 0; i < ARRAY_SIZE(f->space); i++) {
 		kvfree(f->space[i].table);
 		kvfree(f->space[i].keys);
+		kvfree(f->space[i].frames);
 	}
+	free_percpu(f->stack);
 	kvfree(f->hist);
 	kfree(f);
 }
@@ -181,28 +202,39 @@ void kstats_family_clear(struct kstats_family *f, u32 nr_slots)
 	}
 }
 
-/* A key's tag: one-to-one for numbers, a 64-bit mix for task names. */
+/* Whether a key takes both words: a task name, a stack's hash and size. */
+static __always_inline notrace bool kstats_family_wide(const struct kstats_family *f)
+{
+	return f->keys == KSTATS_KEYS_NAME || f->keys == KSTATS_KEYS_STACK;
+}
+
+/* A key's tag: one-to-one for numbers, a 64-bit mix for wide keys. */
 static __always_inline notrace u64 kstats_family_tag(const struct kstats_family *f,
 						     const u64 key[2])
 {
 	u64 k = key[0];
 
-	if (f->string)
+	if (kstats_family_wide(f))
 		k = hash_64(key[0] ^ f->salt, 64) ^ rol64(key[1], 29);
 	return k ^ f->salt;
 }
 
+/* Whether index @index of @sp holds @key (with @frames, for a stack). */
 static __always_inline notrace bool
 kstats_family_same(const struct kstats_family *f,
 		   const struct kstats_family_space *sp, u32 index,
-		   const u64 key[2])
+		   const u64 key[2], const unsigned long *frames)
 {
 	const struct kstats_family_key *k = &sp->keys[index];
 
 	/* Pairs with the release of @set: @k is written by now. */
 	if (!smp_load_acquire(&k->set))
 		return false;
-	return k->k[0] == key[0] && (!f->string || k->k[1] == key[1]);
+	if (k->k[0] != key[0] || (kstats_family_wide(f) && k->k[1] != key[1]))
+		return false;
+	/* two stacks with one hash and size: told apart by their frames */
+	return !frames || !memcmp(&sp->frames[(size_t)index * f->depth],
+				  frames, key[1] * sizeof(*frames));
 }
 
 /*
@@ -213,15 +245,19 @@ static __always_inline notrace u32 kstats_family_insert(struct kstats_family *f,
 							struct kstats_family_space *sp,
 							struct kstats_family_ent *e,
 							u64 tag,
-							const u64 key[2])
+							const u64 key[2],
+							const unsigned long *frames)
 {
 	u32 index = atomic_fetch_add_unless(&sp->nr_keys, 1, f->max);
 
 	if (index < f->max) {
 		struct kstats_family_key *k = &sp->keys[index];
 
+		if (frames)
+			memcpy(&sp->frames[(size_t)index * f->depth], frames,
+			       key[1] * sizeof(*frames));
 		k->k[0] = key[0];
-		k->k[1] = f->string ? key[1] : 0;
+		k->k[1] = kstats_family_wide(f) ? key[1] : 0;
 		/* Pairs with kstats_family_same()'s acquire: @k is seen first. */
 		smp_store_release(&k->set, 1);
 	}
@@ -231,10 +267,13 @@ static __always_inline notrace u32 kstats_family_insert(struct kstats_family *f,
 	return index;
 }
 
-/* The index in @sp of a key, made if it is new, or @f->max. */
+/*
+ * The index in @sp of a key, made if it is new, or @f->max.  A stack's
+ * key is its hash and size, and @frames the frames it was made of.
+ */
 static __always_inline notrace u32
 kstats_family_find(struct kstats_family *f, struct kstats_family_space *sp,
-		   const u64 key[2])
+		   const u64 key[2], const unsigned long *frames)
 {
 	u64 tag = kstats_family_tag(f, key), mask = (1ULL << f->bits) - 1;
 	u64 h = hash_64(tag, f->bits);
@@ -251,13 +290,14 @@ kstats_family_find(struct kstats_family *f, struct kstats_family_space *sp,
 		if (cur == tag) {
 			index = READ_ONCE(e->index);
 			if (index >= f->max ||
-			    kstats_family_same(f, sp, index, key))
+			    kstats_family_same(f, sp, index, key, frames))
 				return index;
-			continue;	/* two task names with one tag */
+			continue;	/* two wide keys with one tag */
 		}
 		if (cur == KSTATS_FAMILY_EMPTY &&
 		    cmpxchg(&e->tag, cur, KSTATS_FAMILY_BUSY) == cur)
-			return kstats_family_insert(f, sp, e, tag, key);
+			return kstats_family_insert(f, sp, e, tag, key,
+						    frames);
 	}
 	return f->max;
 }
@@ -278,10 +318,66 @@ notrace u32 kstats_family_index(struct kstats_family *f, const u64 key[2])
 	u32 gen = smp_load_acquire(&f->gen);
 
 	return (gen << KSTATS_FAMILY_INDEX_BITS) |
-	       kstats_family_find(f, &f->space[gen & 1], key);
+	       kstats_family_find(f, &f->space[gen & 1], key, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_family_index, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_family_index);
+
+/* A stack's hash: a multiply-rotate mix of its frames (the frames decide). */
+static __always_inline notrace u64 kstats_family_stack_hash(const unsigned long *frames,
+							    unsigned int n)
+{
+	u64 h = n;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		h = rol64((h ^ frames[i]) * GOLDEN_RATIO_64, 29);
+	return h;
+}
+
+/**
+ * kstats_family_stack_index() - the index of this kernel stack
+ * @f: a family of stacks (KSTATS_KEYS_STACK)
+ * @regs: the registers of the probed place, its stack unwound from them
+ *	(kstats_stack_at()); or NULL: the stack here, kstats' own frames
+ *	dropped
+ *
+ * The stack is unwound into a buffer of the CPU's, its first @f->depth
+ * frames are the key: a new one takes an index and keeps its frames, the
+ * others find it.  An NMI that comes while its CPU unwinds a stack of
+ * this family, and a stack that cannot be taken, go to "other".
+ *
+ * Context: any, NMI included, with preemption off (as
+ * kstats_family_index()).
+ * Return: the key's index in its generation, or "other".
+ */
+notrace u32 kstats_family_stack_index(struct kstats_family *f,
+				      struct pt_regs *regs)
+{
+	struct kstats_family_stack_cpu *c = this_cpu_ptr(f->stack);
+	/* Pairs with the reset's release, as kstats_family_index(). */
+	u32 gen = smp_load_acquire(&f->gen), index = f->max;
+	u64 key[2];
+
+	if (this_cpu_inc_return(f->stack->busy) != 1)
+		goto out;
+	if (regs)
+		key[1] = kstats_stack_at(&c->cache, c->frames, f->depth,
+					 instruction_pointer(regs),
+					 kernel_stack_pointer(regs),
+					 frame_pointer(regs));
+	else
+		key[1] = kstats_stack_here(c->frames, f->depth);
+	if (!key[1])
+		goto out;
+	key[0] = kstats_family_stack_hash(c->frames, key[1]);
+	index = kstats_family_find(f, &f->space[gen & 1], key, c->frames);
+out:
+	this_cpu_dec(f->stack->busy);
+	return (gen << KSTATS_FAMILY_INDEX_BITS) | index;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_family_stack_index, KSTATS_NS);
+NOKPROBE_SYMBOL(kstats_family_stack_index);
 
 /**
  * kstats_record_key() - add a sample to one key of a family
@@ -312,9 +408,11 @@ notrace void kstats_record_key(struct kstats *ks, u64 key, u64 val)
 EXPORT_SYMBOL_GPL(kstats_record_key);
 NOKPROBE_SYMBOL(kstats_record_key);
 
-/* The keys a view copied, and the index of "other", to sort by. */
+/* The keys a view copied, their frames, the index of "other", to sort by. */
 struct kstats_family_sort {
 	const struct kstats_family_key *key;
+	const unsigned long *frames;
+	u32 depth;
 	u32 max;
 };
 
@@ -325,9 +423,16 @@ static int kstats_family_cmp_key(const void *a, const void *b,
 	const struct kstats_family_sort *o = priv;
 	u32 x = *(const u32 *)a, y = *(const u32 *)b;
 
+	int c;
+
 	if (x >= o->max || y >= o->max)
 		return (x >= o->max) - (y >= o->max);
-	return memcmp(o->key[x].k, o->key[y].k, sizeof(o->key[x].k));
+	c = memcmp(o->key[x].k, o->key[y].k, sizeof(o->key[x].k));
+	if (c || !o->depth)
+		return c;
+	return memcmp(&o->frames[(size_t)x * o->depth],
+		      &o->frames[(size_t)y * o->depth],
+		      o->key[x].k[1] * sizeof(*o->frames));
 }
 
 /* Groups by samples, most first; ties by first index, for a stable file. */
@@ -445,8 +550,12 @@ again:
 	v->nr_cells = kvcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
 	v->order = kvcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
 	v->key = kvcalloc(nr + 1, sizeof(*v->key), GFP_KERNEL);
+	if (f->depth)
+		v->frames = kvcalloc((size_t)(nr + 1) * f->depth,
+				     sizeof(*v->frames), GFP_KERNEL);
 	if (!v->member || !v->first || !v->samples || !v->cells ||
-	    !v->nr_cells || !v->order || !v->key) {
+	    !v->nr_cells || !v->order || !v->key ||
+	    (f->depth && !v->frames)) {
 		kstats_family_view_free(v);
 		return -ENOMEM;
 	}
@@ -455,6 +564,10 @@ again:
 		if (!smp_load_acquire(&sp->keys[i].set))
 			continue;
 		v->key[i] = sp->keys[i];
+		if (f->depth)
+			memcpy(&v->frames[(size_t)i * f->depth],
+			       &sp->frames[(size_t)i * f->depth],
+			       f->depth * sizeof(*v->frames));
 		v->member[n++] = i;
 	}
 	/*
@@ -471,6 +584,8 @@ again:
 	v->member[n++] = f->max;
 
 	order.key = v->key;
+	order.frames = v->frames;
+	order.depth = f->depth;
 	order.max = f->max;
 	sort_r(v->member, n, sizeof(u32), kstats_family_cmp_key, NULL, &order);
 	for (i = 0; i < n; i++) {
@@ -513,6 +628,7 @@ void kstats_family_view_free(struct kstats_family_view *v)
 	kvfree(v->samples);
 	kvfree(v->order);
 	kvfree(v->key);
+	kvfree(v->frames);
 	memset(v, 0, sizeof(*v));
 }
 EXPORT_SYMBOL_NS_GPL(kstats_family_view_free, KSTATS_NS);
@@ -600,16 +716,51 @@ int kstats_format_name(const char *c, char *buf, size_t size)
 	return len;
 }
 
-/* A key as text: a task name as kstats_format_name() writes it, a number. */
+/*
+ * A stack's frames as text, root first, ';' between them, each
+ * "symbol+0xOFF" (no module: a key is one word).
+ */
+static int kstats_family_format_stack(const unsigned long *frames,
+				      unsigned int n, char *buf, size_t size)
+{
+	char sym[KSYM_SYMBOL_LEN];
+	int len = 0;
+
+	while (n--) {
+		kstats_stack_format_frame(frames[n], false, sym);
+		len += scnprintf(buf + len, size - len, "%s%s", sym,
+				 n ? ";" : "");
+	}
+	return len;
+}
+
+/*
+ * A key as text: a task name as kstats_format_name() writes it, a number,
+ * a caller "symbol+0xOFF", a cgroup's path, a stack's frames (@frames).
+ */
 static int kstats_family_format(const struct kstats_family *f,
-				const struct kstats_family_key *k, char *buf,
+				const struct kstats_family_key *k,
+				const unsigned long *frames, char *buf,
 				size_t size)
 {
-	if (!f->string)
-		return f->is_signed ? snprintf(buf, size, "%lld", (s64)k->k[0]) :
-				      snprintf(buf, size, "%llu", k->k[0]);
-	BUILD_BUG_ON(sizeof(k->k) != TASK_COMM_LEN);
-	return kstats_format_name((const char *)k->k, buf, size);
+	char sym[KSYM_SYMBOL_LEN];
+
+	switch (f->keys) {
+	case KSTATS_KEYS_SIGNED:
+		return scnprintf(buf, size, "%lld", (s64)k->k[0]);
+	case KSTATS_KEYS_NAME:
+		BUILD_BUG_ON(sizeof(k->k) != TASK_COMM_LEN);
+		return kstats_format_name((const char *)k->k, buf, size);
+	case KSTATS_KEYS_CALLER:
+		kstats_stack_format_frame(k->k[0], false, sym);
+		return scnprintf(buf, size, "%s", sym);
+	case KSTATS_KEYS_CGROUP:
+		return kstats_cgroup_format(k->k[0], buf, size);
+	case KSTATS_KEYS_STACK:
+		return kstats_family_format_stack(frames, k->k[1], buf, size);
+	default:
+		return scnprintf(buf, size, "%llu", k->k[0]);
+	}
 }
 
 /**
@@ -619,36 +770,39 @@ static int kstats_family_format(const struct kstats_family *f,
  * @buf: where to write it, NUL-terminated, cut to @size
  * @size: of @buf
  *
- * A task name as kstats_format_name() writes it; a number in decimal;
- * "other", also for an index of keys forgotten since.
+ * As kstats_family_show_key() shows it; "other", also for an index of
+ * keys forgotten since.
  *
- * Context: any.
- * Return: the length written, as snprintf() would.
+ * Context: process.
+ * Return: the length written.
  */
 int kstats_family_format_index(const struct kstats_family *f, u32 index,
 			       char *buf, size_t size)
 {
+	const struct kstats_family_space *sp;
 	u32 i = kstats_family_slot_index(f, index);
 
 	if (i >= f->max)
-		return snprintf(buf, size, "other");
-	return kstats_family_format(f, &f->space[READ_ONCE(f->gen) & 1].keys[i],
-				    buf, size);
+		return scnprintf(buf, size, "other");
+	sp = &f->space[READ_ONCE(f->gen) & 1];
+	return kstats_family_format(f, &sp->keys[i],
+				    f->depth ? &sp->frames[(size_t)i * f->depth] :
+					       NULL, buf, size);
 }
+EXPORT_SYMBOL_NS_GPL(kstats_family_format_index, KSTATS_NS);
 
 /**
  * kstats_family_format_key() - the text of a key, as its file shows it
  * @f: the family
  * @v: its view
  * @g: a group of @v
- * @buf: where to write it
+ * @buf: where to write it, NUL-terminated, cut to @size
  * @size: of @buf
  *
- * A task name as itself, but every byte outside '!'..'~' and the
- * backslash as \xHH, and the first of a task named "other"; a number in
- * decimal; "other".
+ * As kstats_family_show_key() shows it.
  *
- * Return: the length written, as snprintf() would.
+ * Context: process.
+ * Return: the length written.
  */
 int kstats_family_format_key(const struct kstats_family *f,
 			     const struct kstats_family_view *v, u32 g,
@@ -657,7 +811,41 @@ int kstats_family_format_key(const struct kstats_family *f,
 	u32 i = v->member[v->first[g]];
 
 	if (i >= f->max)
-		return snprintf(buf, size, "other");
-	return kstats_family_format(f, &v->key[i], buf, size);
+		return scnprintf(buf, size, "other");
+	return kstats_family_format(f, &v->key[i],
+				    f->depth ? &v->frames[(size_t)i * f->depth] :
+					       NULL, buf, size);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_family_format_key, KSTATS_NS);
+
+/**
+ * kstats_family_show_key() - a key, as its file shows it
+ * @m: the file
+ * @f: the family
+ * @v: its view
+ * @g: a group of @v
+ *
+ * A task name as itself, but every byte outside '!'..'~' and the
+ * backslash as \xHH, and the first of a task named "other"; a number in
+ * decimal; a caller as "symbol+0xOFF"; a cgroup as its path from the
+ * cgroup2 root; a stack as its frames, root first, ';' between them;
+ * "other".  Each is one word.
+ *
+ * Context: process.
+ */
+void kstats_family_show_key(struct seq_file *m, const struct kstats_family *f,
+			    const struct kstats_family_view *v, u32 g)
+{
+	/* a cgroup's path may take four bytes a character (\xHH) */
+	size_t size = f->depth ? f->depth * KSYM_SYMBOL_LEN : 4 * PATH_MAX;
+	char *buf = kmalloc(size, GFP_KERNEL);
+
+	if (!buf) {
+		seq_puts(m, "?");
+		return;
+	}
+	kstats_family_format_key(f, v, g, buf, size);
+	seq_puts(m, buf);
+	kfree(buf);
+}
+EXPORT_SYMBOL_NS_GPL(kstats_family_show_key, KSTATS_NS);

@@ -14,6 +14,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include "kstats.h"
+#include "kstats_stack.h"
 
 /* "by KEY max N": the keys of a family when N is not given, and at most. */
 #define KSTATS_FAMILY_DEFAULT	64
@@ -24,8 +25,28 @@
 #define KSTATS_FAMILY_BY_MAX	80
 
 /**
+ * enum kstats_keys - what a family's keys are, and how they are shown
+ * @KSTATS_KEYS_NUMBER: a number, in decimal
+ * @KSTATS_KEYS_SIGNED: a signed number, in decimal
+ * @KSTATS_KEYS_NAME: a task name in all 16 bytes, as itself
+ * @KSTATS_KEYS_CALLER: a return address, as symbol+0xOFF
+ * @KSTATS_KEYS_CGROUP: a cgroup v2's id, as its path
+ * @KSTATS_KEYS_STACK: a kernel stack, its frames kept beside the key, as
+ *	symbol+0xOFF;... root first
+ */
+enum kstats_keys {
+	KSTATS_KEYS_NUMBER,
+	KSTATS_KEYS_SIGNED,
+	KSTATS_KEYS_NAME,
+	KSTATS_KEYS_CALLER,
+	KSTATS_KEYS_CGROUP,
+	KSTATS_KEYS_STACK,
+};
+
+/**
  * struct kstats_family_key - one key of a family
- * @k: the key: a number in @k[0], or a task name in all 16 bytes
+ * @k: the key: a number in @k[0], or a task name in all 16 bytes; for a
+ *	stack, a hash of its frames in @k[0] and how many in @k[1]
  * @set: written last (release), once @k may be read
  */
 struct kstats_family_key {
@@ -66,12 +87,28 @@ struct kstats_family_slot {
  * @table: 1 << bits entries, four per key rounded up to a power of two,
  *	so that a key rarely finds its window full
  * @keys: max keys
+ * @frames: for stacks, depth frames per key, innermost first, written
+ *	before the key is set
  * @nr_keys: indexes handed out, at most max
  */
 struct kstats_family_space {
 	struct kstats_family_ent *table;
 	struct kstats_family_key *keys;
+	unsigned long *frames;
 	atomic_t nr_keys;
+};
+
+/**
+ * struct kstats_family_stack_cpu - one CPU's unwinding of stack keys
+ * @busy: an unwind is under way on this CPU (an NMI in one: "other")
+ * @frames: the stack unwound, and room for kstats' own frames
+ *	(kstats_stack_here())
+ * @cache: the chains unwound last (kstats_stack_at())
+ */
+struct kstats_family_stack_cpu {
+	int busy;
+	unsigned long frames[KSTATS_STACK_KEY_MAX + KSTATS_STACK_OWN];
+	struct kstats_stack_cache cache;
 };
 
 /**
@@ -86,8 +123,9 @@ struct kstats_family_space {
  * @retired_dirty: the spare holds the keys of a generation before
  * @lock: one reset at a time switches
  * @hist: (@max + 1) histograms of the distribution's nr_slots slots
- * @string: keys are task names, shown as text
- * @is_signed: numeric keys are shown as signed numbers
+ * @keys: enum kstats_keys
+ * @depth: for stacks, the frames of a key, 1..KSTATS_STACK_KEY_MAX
+ * @stack: for stacks, each CPU's unwinding
  * @by: the key, as the command wrote it
  */
 struct kstats_family {
@@ -100,8 +138,9 @@ struct kstats_family {
 	bool retired_dirty;
 	raw_spinlock_t lock;
 	struct kstats_family_slot *hist;
-	bool string;
-	bool is_signed;
+	u8 keys;
+	u32 depth;
+	struct kstats_family_stack_cpu __percpu *stack;
 	char by[KSTATS_FAMILY_BY_MAX];
 };
 
@@ -119,11 +158,12 @@ static __always_inline notrace u32 kstats_family_slot_index(const struct kstats_
 }
 
 int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
-			 bool string, bool is_signed);
+			 enum kstats_keys keys, u32 depth);
 void kstats_family_free(struct kstats_family *f);
 void kstats_family_clear(struct kstats_family *f, u32 nr_slots);
-size_t kstats_family_key_bytes(u32 nr_slots);
+size_t kstats_family_key_bytes(u32 nr_slots, u32 depth);
 u32 kstats_family_index(struct kstats_family *f, const u64 key[2]);
+u32 kstats_family_stack_index(struct kstats_family *f, struct pt_regs *regs);
 
 /**
  * kstats_family_record() - add a sample to a distribution and to one key
@@ -194,6 +234,8 @@ struct kstats_family_cell {
  * @keys: distinct keys ("other" not counted)
  * @other: samples of "other"
  * @key: the keys of the generation read, copied: index i's in @key[i]
+ * @frames: for stacks, their frames, copied: index i's from
+ *	@frames[i * depth]
  */
 struct kstats_family_view {
 	u32 nr;
@@ -206,6 +248,7 @@ struct kstats_family_view {
 	u32 keys;
 	u64 other;
 	struct kstats_family_key *key;
+	unsigned long *frames;
 };
 
 int kstats_family_view(struct kstats *ks, struct kstats_family_view *v);
@@ -221,5 +264,8 @@ int kstats_family_format_index(const struct kstats_family *f, u32 index,
 int kstats_family_format_key(const struct kstats_family *f,
 			     const struct kstats_family_view *v, u32 g,
 			     char *buf, size_t size);
+struct seq_file;
+void kstats_family_show_key(struct seq_file *m, const struct kstats_family *f,
+			    const struct kstats_family_view *v, u32 g);
 
 #endif /* _KSTATS_FAMILY_H */

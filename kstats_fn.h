@@ -216,6 +216,8 @@ static __always_inline notrace u32 kstats_family_key_by(struct kstats *ks,
 {
 	u64 key[2];
 
+	if (by->kind == KSTATS_BY_STACK)
+		return kstats_family_stack_index(ks->family, a->regs);
 	if (!kstats_by_fetch(by, a, key))
 		return ks->family->max;
 	return kstats_family_index(ks->family, key);

@@ -416,22 +416,15 @@ static bool kstats_outlier_probe_frame(unsigned long addr)
 	return false;
 }
 
+/* An outlier's key as text at most: a stack of names. */
+#define KEY_BUF	(KSTATS_STACK_KEY_MAX * KSYM_SYMBOL_LEN)
+
 /* One frame as "symbol+0xOFF" or "symbol+0xOFF [module]". */
 static void kstats_outlier_frame(struct seq_file *m, unsigned long addr)
 {
-	char sym[KSYM_SYMBOL_LEN], *size;
+	char sym[KSYM_SYMBOL_LEN];
 
-	sprint_symbol(sym, addr);
-	/* "name+0xoff/0xsize [module]": the size goes */
-	size = strchr(sym, '/');
-	if (size) {
-		char *rest = strchr(size, ' ');
-
-		if (rest)
-			memmove(size, rest, strlen(rest) + 1);
-		else
-			*size = '\0';
-	}
+	kstats_stack_format_frame(addr, true, sym);
 	seq_puts(m, sym);
 }
 
@@ -463,6 +456,7 @@ int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 	struct kstats_outlier **sorted;
 	u32 n = 0, first, i, cap;
 	void *copies;
+	char *buf;
 	int cpu;
 
 	if (!o)
@@ -511,18 +505,19 @@ int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 	if (stack_at && o->cfg.stack)
 		seq_printf(m, " stack_at %s", stack_at);
 	seq_putc(m, '\n');
-	for (i = first; i < n; i++) {
+	/* a key may be a stack: up to KSTATS_STACK_KEY_MAX frames' names */
+	buf = kmalloc(KEY_BUF, GFP_KERNEL);
+	for (i = first; buf && i < n; i++) {
 		const struct kstats_outlier *e = sorted[i];
-		char buf[64];
 		int f, k;
 
 		seq_printf(m, o->signed_values ? "outlier %lld" : "outlier %llu",
 			   e->value);
-		kstats_format_name(e->comm, buf, sizeof(buf));
+		kstats_format_name(e->comm, buf, KEY_BUF);
 		seq_printf(m, " time %llu cpu %u pid %d tid %d comm %s",
 			   e->time, e->cpu, e->pid, e->tid, buf);
 		if (e->has_key && key_format) {
-			key_format(arg, e->key, buf, sizeof(buf));
+			key_format(arg, e->key, buf, KEY_BUF);
 			seq_printf(m, " key %s", buf);
 		}
 		if (o->cfg.stack)
@@ -539,8 +534,9 @@ int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 		}
 		seq_putc(m, '\n');
 	}
+	kfree(buf);
 	kvfree(copies);
 	kvfree(sorted);
-	return 0;
+	return buf ? 0 : -ENOMEM;
 }
 EXPORT_SYMBOL_NS_GPL(kstats_outliers_show, KSTATS_NS);

@@ -175,6 +175,9 @@ const char * const kstats_by_names[KSTATS_BY_VALUE] = {
 	[KSTATS_BY_PID] = "pid",
 	[KSTATS_BY_TID] = "tid",
 	[KSTATS_BY_CPU] = "cpu",
+	[KSTATS_BY_CALLER] = "caller",
+	[KSTATS_BY_CGROUP] = "cgroup",
+	[KSTATS_BY_STACK] = "stack",
 };
 EXPORT_SYMBOL_NS_GPL(kstats_by_names, KSTATS_NS);
 
@@ -196,6 +199,8 @@ int kstats_by_format(const struct kstats_by *b, char *buf, size_t size)
 	}
 	if (b->kind == KSTATS_BY_VALUE)
 		return kstats_value_format(&b->v, buf, size);
+	if (b->kind == KSTATS_BY_STACK)
+		return scnprintf(buf, size, "stack %u", b->frames);
 	if (b->kind && b->kind < ARRAY_SIZE(kstats_by_names))
 		return scnprintf(buf, size, "%s", kstats_by_names[b->kind]);
 	return scnprintf(buf, size, "none");
@@ -208,10 +213,11 @@ EXPORT_SYMBOL_NS_GPL(kstats_by_format, KSTATS_NS);
  * @buf: where to write it, NUL-terminated, cut to @size
  * @size: of @buf
  *
- * "pid N", "tid N", "comm NAME", "cpu N" for those set, in that order,
- * then each "if V OP C" in the order given; "" for no filter.
+ * "pid N", "tid N", "comm NAME", "cpu N", "cgroup PATH" for those set,
+ * in that order, then each "if V OP C" in the order given; "" for no
+ * filter.
  *
- * Context: any.
+ * Context: process (a cgroup's path is looked up).
  * Return: the characters written, without the NUL.
  */
 int kstats_filter_format(const struct kstats_filter *f, char *buf, size_t size)
@@ -233,6 +239,11 @@ int kstats_filter_format(const struct kstats_filter *f, char *buf, size_t size)
 	}
 	if (f->cpu >= 0) {
 		n += scnprintf(buf + n, size - n, "%scpu %d", sep, f->cpu);
+		sep = " ";
+	}
+	if (f->cgroup_id) {
+		n += scnprintf(buf + n, size - n, "%scgroup ", sep);
+		n += kstats_cgroup_format(f->cgroup_id, buf + n, size - n);
 		sep = " ";
 	}
 	for (i = 0; i < f->nr_conds; i++) {

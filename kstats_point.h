@@ -15,6 +15,8 @@
 #include <linux/smp.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
+#include "kstats_cgroup.h"
+#include "kstats_stack.h"
 
 /* argN: N below this (6 registers and 6 stack slots on x86-64). */
 #define KSTATS_MAX_ARGS		12
@@ -110,6 +112,11 @@ struct kstats_cond {
  * @comm: exact task name, or "" for any
  * @nr_conds: 0..KSTATS_MAX_CONDS
  * @cond: the conditions
+ * @cgroup_id: "cgroup PATH": the cgroup v2 the task must be in, or under,
+ *	by id (kstats_filter_resolve()); 0 for any
+ * @cgroup_level: its depth below the root
+ * @cgroup_path: PATH as written, while the command is parsed: set by the
+ *	grammar, made @cgroup_id and cleared when the node is made
  */
 struct kstats_filter {
 	s32 pid;
@@ -118,6 +125,9 @@ struct kstats_filter {
 	char comm[TASK_COMM_LEN];
 	u8 nr_conds;
 	struct kstats_cond cond[KSTATS_MAX_CONDS];
+	u64 cgroup_id;
+	u32 cgroup_level;
+	const char *cgroup_path;
 };
 
 /**
@@ -151,6 +161,9 @@ struct kstats_key {
  * @KSTATS_BY_PID: the current thread group id
  * @KSTATS_BY_TID: the current task id
  * @KSTATS_BY_CPU: the current CPU
+ * @KSTATS_BY_CALLER: the traced function's return address, at its entry
+ * @KSTATS_BY_CGROUP: the current task's cgroup v2, by id
+ * @KSTATS_BY_STACK: the kernel stack, its frames kept by the family
  * @KSTATS_BY_VALUE: a value of the point (struct kstats_value)
  */
 enum kstats_by_kind {
@@ -159,8 +172,15 @@ enum kstats_by_kind {
 	KSTATS_BY_PID,
 	KSTATS_BY_TID,
 	KSTATS_BY_CPU,
+	KSTATS_BY_CALLER,
+	KSTATS_BY_CGROUP,
+	KSTATS_BY_STACK,
 	KSTATS_BY_VALUE,
 };
+
+/* "by stack N": frames by default, and at most. */
+#define KSTATS_BY_STACK_DEFAULT	8
+#define KSTATS_BY_STACK_MAX	KSTATS_STACK_KEY_MAX
 
 /* The keys of "by" that are words, by enum kstats_by_kind. */
 extern const char * const kstats_by_names[KSTATS_BY_VALUE];
@@ -171,10 +191,12 @@ extern const char * const kstats_by_names[KSTATS_BY_VALUE];
  * @v: the value, for KSTATS_BY_VALUE
  * @str: "by str:V": @v is the address of a string, whose first 15 bytes
  *	are the key (an interrupt handler's name), as a task name is
+ * @frames: "by stack N": N, 1..KSTATS_BY_STACK_MAX
  */
 struct kstats_by {
 	u8 kind;
 	bool str;
+	u8 frames;
 	struct kstats_value v;
 };
 
@@ -207,6 +229,23 @@ struct kstats_args {
 	const unsigned long *tp;
 	u64 ret;
 };
+
+/*
+ * The return address of a function, from its registers at its entry:
+ * where its caller resumes.  0 if it cannot be read.
+ */
+static __always_inline notrace unsigned long
+kstats_entry_return_address(struct pt_regs *regs)
+{
+#if defined(CONFIG_X86_64)
+	/* the call pushed it: the entry's stack pointer points at it */
+	return regs_get_kernel_stack_nth(regs, 0);
+#elif defined(CONFIG_ARM64)
+	return procedure_link_pointer(regs);
+#else
+	return 0;
+#endif
+}
 
 /* What kstats_filter_check() found. */
 enum kstats_verdict {
@@ -245,12 +284,15 @@ static inline void kstats_filter_init(struct kstats_filter *f)
 	f->cpu = -1;
 	f->comm[0] = '\0';
 	f->nr_conds = 0;
+	f->cgroup_id = 0;
+	f->cgroup_level = 0;
+	f->cgroup_path = NULL;
 }
 
 static inline bool kstats_filter_is_empty(const struct kstats_filter *f)
 {
 	return f->pid < 0 && f->tid < 0 && f->cpu < 0 && !f->comm[0] &&
-	       !f->nr_conds;
+	       !f->nr_conds && !f->cgroup_id && !f->cgroup_path;
 }
 
 /*
@@ -374,6 +416,9 @@ kstats_filter_check(const struct kstats_filter *f, const struct kstats_args *a,
 			return KSTATS_SKIP;
 		if (f->comm[0] && !kstats_comm_is(f->comm))
 			return KSTATS_SKIP;
+		if (f->cgroup_id &&
+		    !kstats_cgroup_under(f->cgroup_id, f->cgroup_level))
+			return KSTATS_SKIP;
 	}
 	for (i = 0; i < f->nr_conds; i++) {
 		const struct kstats_cond *c = &f->cond[i];
@@ -487,6 +532,13 @@ kstats_by_fetch(const struct kstats_by *b, const struct kstats_args *a,
 		return true;
 	case KSTATS_BY_CPU:
 		key[0] = raw_smp_processor_id();
+		return true;
+	case KSTATS_BY_CALLER:
+		/* the grammar allows it at a function's entry only */
+		key[0] = a->regs ? kstats_entry_return_address(a->regs) : 0;
+		return key[0];
+	case KSTATS_BY_CGROUP:
+		key[0] = kstats_cgroup_id_current();
 		return true;
 	default:
 		if (!kstats_value_fetch(&b->v, a, &key[0]))

@@ -41,6 +41,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/compiler.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
@@ -347,6 +348,62 @@ notrace unsigned int kstats_stack_at(struct kstats_stack_cache *cache,
 #endif
 EXPORT_SYMBOL_NS_GPL(kstats_stack_at, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_stack_at);
+
+/**
+ * kstats_stack_here() - the kernel stack here, from the first frame that
+ *	is not kstats'
+ * @frames: where the stack goes, innermost first; room for @size +
+ *	KSTATS_STACK_OWN frames
+ * @size: frames at most
+ *
+ * For a probe with no registers of the probed place (a tracepoint's): the
+ * probe's own frames, all in this module, are taken, then dropped.
+ *
+ * Context: any, NMI included.
+ * Return: the frames in @frames.
+ */
+notrace unsigned int kstats_stack_here(unsigned long *frames,
+				       unsigned int size)
+{
+	unsigned int n = stack_trace_save(frames, size + KSTATS_STACK_OWN, 1);
+	unsigned int own = 0;
+
+	while (own < n && within_module(frames[own], THIS_MODULE))
+		own++;
+	n = min(n - own, size);
+	memmove(frames, frames + own, n * sizeof(*frames));
+	return n;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_stack_here, KSTATS_NS);
+NOKPROBE_SYMBOL(kstats_stack_here);
+
+/**
+ * kstats_stack_format_frame() - a frame as keys and outliers show it
+ * @addr: a return address
+ * @module: add " [module]" for a module's frame
+ * @buf: where to write it, KSYM_SYMBOL_LEN bytes
+ *
+ * "symbol+0xOFF", the function's size dropped; "0xADDR" for an address
+ * kallsyms does not know.
+ *
+ * Context: process (kallsyms).
+ */
+void kstats_stack_format_frame(unsigned long addr, bool module, char *buf)
+{
+	char *size, *rest;
+
+	sprint_symbol(buf, addr);
+	/* "name+0xoff/0xsize [module]": the size goes, and the module */
+	size = strchr(buf, '/');
+	if (!size)
+		return;
+	rest = strchr(size, ' ');
+	if (rest && module)
+		memmove(size, rest, strlen(rest) + 1);
+	else
+		*size = '\0';
+}
+EXPORT_SYMBOL_NS_GPL(kstats_stack_format_frame, KSTATS_NS);
 
 static int kstats_stack_module(struct notifier_block *nb, unsigned long state,
 			       void *data)

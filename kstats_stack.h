@@ -10,6 +10,10 @@
 
 /* Frames of a stack at most. */
 #define KSTATS_STACK_MAX	64
+/* Frames of a stack a family keys by, at most ("by stack N"). */
+#define KSTATS_STACK_KEY_MAX	32
+/* Frames of kstats' own a stack taken here may start with, at most. */
+#define KSTATS_STACK_OWN	8
 /* Chains a CPU's cache holds (struct kstats_stack_cache: 4 KiB). */
 #define KSTATS_STACK_CHAINS	3
 
@@ -60,5 +64,7 @@ unsigned int kstats_stack_at(struct kstats_stack_cache *cache,
 			     unsigned long *frames, unsigned int size,
 			     unsigned long ip, unsigned long sp,
 			     unsigned long bp);
+unsigned int kstats_stack_here(unsigned long *frames, unsigned int size);
+void kstats_stack_format_frame(unsigned long addr, bool module, char *buf);
 
 #endif /* _KSTATS_STACK_H */

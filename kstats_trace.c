@@ -741,8 +741,11 @@ static void kstats_trace_types(struct kstats_trace *t, struct kstats_point *p,
 		kstats_point_opts_type(&p->opts, &f);
 	if (!p || p == &t->start) {
 		kstats_by_type(&t->fn.by, &f);
-		if (t->fn.ks->family)
-			t->fn.ks->family->is_signed = kstats_by_is_signed(&t->fn.by);
+		/* the BTF may tell a value key's sign only now */
+		if (t->fn.ks->family && t->fn.by.kind == KSTATS_BY_VALUE &&
+		    !t->fn.by.str)
+			t->fn.ks->family->keys = kstats_by_is_signed(&t->fn.by) ?
+				KSTATS_KEYS_SIGNED : KSTATS_KEYS_NUMBER;
 	}
 	if (!p) {
 		kstats_value_type(&t->fn.value, &f);
@@ -1193,17 +1196,37 @@ static void kstats_trace_origin(struct kstats_cmd *cmd, char *buf, size_t size)
 static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
 	struct kstats *ks = t->fn.ks;
+	enum kstats_keys keys = KSTATS_KEYS_NUMBER;
 	char by[KSTATS_FAMILY_BY_MAX];
 	int err;
 
+	switch (cmd->by.kind) {
+	case KSTATS_BY_COMM:
+		keys = KSTATS_KEYS_NAME;
+		break;
+	case KSTATS_BY_CALLER:
+		keys = KSTATS_KEYS_CALLER;
+		break;
+	case KSTATS_BY_CGROUP:
+		keys = KSTATS_KEYS_CGROUP;
+		break;
+	case KSTATS_BY_STACK:
+		keys = KSTATS_KEYS_STACK;
+		break;
+	default:
+		if (cmd->by.str)
+			keys = KSTATS_KEYS_NAME;
+		else if (kstats_by_is_signed(&cmd->by))
+			keys = KSTATS_KEYS_SIGNED;
+		break;
+	}
 	kstats_by_format(&cmd->by, by, sizeof(by));
-	err = kstats_family_enable(ks, cmd->by_max, by,
-				   cmd->by.kind == KSTATS_BY_COMM || cmd->by.str,
-				   kstats_by_is_signed(&cmd->by));
+	err = kstats_family_enable(ks, cmd->by_max, by, keys, cmd->by.frames);
 	if (err)
 		pr_warn_ratelimited("_control: %s: by %s max %u: no memory for %u keys of %zu bytes\n",
 				    ks->name, by, cmd->by_max, cmd->by_max,
-				    kstats_family_key_bytes(ks->nr_slots));
+				    kstats_family_key_bytes(ks->nr_slots,
+							    cmd->by.frames));
 	return err;
 }
 
@@ -1364,6 +1387,43 @@ static int kstats_trace_gap(struct kstats_trace *t, struct kstats_cmd *cmd)
 	return 0;
 }
 
+/* Resolve one filter's "cgroup PATH" to the cgroup's id. */
+static int kstats_filter_resolve(struct kstats_filter *f)
+{
+	if (!f->cgroup_path)
+		return 0;
+	switch (kstats_cgroup_resolve(f->cgroup_path, &f->cgroup_id,
+				      &f->cgroup_level)) {
+	case 0:
+		break;
+	case -EOPNOTSUPP:
+		pr_warn_ratelimited("_control: cgroup %s: this kernel has no cgroups\n",
+				    f->cgroup_path);
+		return -EOPNOTSUPP;
+	default:
+		pr_warn_ratelimited("_control: cgroup '%s' is no cgroup v2 under the cgroup2 mount\n",
+				    f->cgroup_path);
+		return -EINVAL;
+	}
+	f->cgroup_path = NULL;
+	return 0;
+}
+
+/* Every filter's "cgroup PATH", the node's and each point's. */
+static int kstats_trace_resolve(struct kstats_cmd *cmd)
+{
+	int i, err;
+
+	if (!IS_ENABLED(CONFIG_CGROUPS) && cmd->by.kind == KSTATS_BY_CGROUP) {
+		pr_warn_ratelimited("_control: by cgroup: this kernel has no cgroups\n");
+		return -EOPNOTSUPP;
+	}
+	err = kstats_filter_resolve(&cmd->filter);
+	for (i = 0; !err && i < ARRAY_SIZE(cmd->point); i++)
+		err = kstats_filter_resolve(&cmd->point[i].filter);
+	return err;
+}
+
 /**
  * kstats_trace_create() - make a trace node as _control was told
  * @cmd: the parsed trace command
@@ -1382,6 +1442,9 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	struct kstats *ks;
 	int err;
 
+	err = kstats_trace_resolve(cmd);
+	if (err)
+		return err;
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;

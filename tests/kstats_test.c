@@ -1393,7 +1393,10 @@ static void kstats_test_family_parse(struct kunit *test)
 		"trace f by arg12", "trace s start a end b by comm",
 		"trace tp:a:b by ret", "trace f gap by comm",
 		"trace s start a by ret end b", "trace f by str:", "trace f by str:comm",
-		"trace f by str:bogus",
+		"trace f by str:bogus", "trace f by stack 0", "trace f by stack 33",
+		"trace f by stack x", "trace f by caller 3", "trace f by cgroup 1",
+		"trace tp:sched:sched_switch by caller",
+		"trace s start a by caller end b", "trace f+4 by caller",
 	};
 	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
 	char buf[128];
@@ -1429,9 +1432,116 @@ static void kstats_test_family_parse(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, kstats_by_is_signed(&cmd->by));
 	kstats_by_format(&cmd->by, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "str:arg1+80:8");
+	/* stacks, callers, cgroups: "by stack" is 8 frames unless told */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace f by stack", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_STACK);
+	KUNIT_EXPECT_EQ(test, cmd->by.frames, KSTATS_BY_STACK_DEFAULT);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace f by stack 32 max 9", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->by.frames, 32);
+	KUNIT_EXPECT_EQ(test, cmd->by_max, 9U);
+	kstats_by_format(&cmd->by, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "stack 32");
+	KUNIT_ASSERT_EQ(test, parse(test, "trace s start tp:sched:sched_switch by stack 4 end tp:sched:sched_wakeup",
+				    cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->by.frames, 4);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace f by caller max 3", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_CALLER);
+	KUNIT_EXPECT_EQ(test, cmd->by_max, 3U);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace tp:sched:sched_switch by cgroup cgroup /a/b",
+				    cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_CGROUP);
+	KUNIT_EXPECT_STREQ(test, cmd->filter.cgroup_path, "/a/b");
+	KUNIT_EXPECT_FALSE(test, kstats_filter_is_empty(&cmd->filter));
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], cmd), -EINVAL,
 				    "'%s'", bad[i]);
+}
+
+/* Two call sites of one stack key, apart (noinline, one frame each). */
+static noinline u32 stack_site_a(struct kstats_family *f)
+{
+	u32 i = kstats_family_stack_index(f, NULL);
+
+	barrier();	/* a call, not a tail call: this frame stays */
+	return i;
+}
+
+static unsigned int stack_site_b_calls;
+
+/* Not stack_site_a's code, so that the compiler does not fold the two. */
+static noinline u32 stack_site_b(struct kstats_family *f)
+{
+	u32 i = kstats_family_stack_index(f, NULL);
+
+	WRITE_ONCE(stack_site_b_calls, stack_site_b_calls + 1);
+	return i;
+}
+
+/*
+ * A family of stacks: one key a stack, found again from the same place,
+ * another from another; shown root first, the innermost frame the site's;
+ * the rest, past max, in "other".
+ */
+static void kstats_test_stack_key(struct kunit *test)
+{
+	struct kstats *ks = test_new(test, "kunit_stack", 3, 0);
+	struct kstats_family_view v;
+	u32 a, b, c, i, n, site[2];
+	char *buf, *leaf;
+
+	buf = kunit_kzalloc(test, KSTATS_STACK_KEY_MAX * KSYM_SYMBOL_LEN,
+			    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_EQ(test, kstats_family_enable(ks, 2, "stack 0",
+						   KSTATS_KEYS_STACK, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, kstats_family_enable(ks, 2, "stack 33",
+						   KSTATS_KEYS_STACK, 33),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 2, "stack 4",
+						   KSTATS_KEYS_STACK, 4), 0);
+	/* one place: the same stack twice (the loop's caller frame too) */
+	n = 2;
+	OPTIMIZER_HIDE_VAR(n);	/* one call, not unrolled into two */
+	preempt_disable();
+	for (i = 0; i < n; i++)
+		site[i] = stack_site_a(ks->family);
+	b = stack_site_b(ks->family);
+	preempt_enable();
+	a = site[0];
+	KUNIT_EXPECT_EQ(test, a, site[1]);
+	KUNIT_EXPECT_NE(test, a, b);
+	KUNIT_EXPECT_LT(test, kstats_family_slot_index(ks->family, a), 2U);
+	KUNIT_EXPECT_LT(test, kstats_family_slot_index(ks->family, b), 2U);
+	for (i = 0; i < 3; i++)
+		kstats_family_record(ks, a, 100);
+	kstats_family_record(ks, b, 7);
+	/* a third stack: the family is full, it goes to "other" */
+	preempt_disable();
+	c = kstats_family_stack_index(ks->family, NULL);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, kstats_family_slot_index(ks->family, c), 2U);
+	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
+	KUNIT_EXPECT_EQ(test, v.keys, 2U);
+	kstats_family_format_key(ks->family, &v, v.order[0], buf,
+				 KSTATS_STACK_KEY_MAX * KSYM_SYMBOL_LEN);
+	KUNIT_EXPECT_EQ(test, v.samples[v.order[0]], 3ULL);
+	/* root first: the innermost frame, the site's, is the last */
+	leaf = strrchr(buf, ';');
+	KUNIT_ASSERT_NOT_NULL_MSG(test, leaf, "%s", buf);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(leaf + 1, "stack_site_a+0x"),
+			      "%s", buf);
+	for (i = 0, c = 0; buf[i]; i++)
+		c += buf[i] == ';';
+	KUNIT_EXPECT_EQ(test, c, 3U);
+	KUNIT_EXPECT_NULL(test, strchr(buf, ' '));
+	kstats_family_format_key(ks->family, &v, v.order[1], buf,
+				 KSTATS_STACK_KEY_MAX * KSYM_SYMBOL_LEN);
+	leaf = strrchr(buf, ';');
+	KUNIT_ASSERT_NOT_NULL_MSG(test, leaf, "%s", buf);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(leaf + 1, "stack_site_b+0x"),
+			      "%s", buf);
+	kstats_family_view_free(&v);
 }
 
 /* The samples of the group of @key in @v, or U64_MAX if none has it. */
@@ -1461,9 +1571,9 @@ static void kstats_test_family(struct kunit *test)
 	char buf[80];
 	u32 i, old;
 
-	KUNIT_EXPECT_EQ(test, kstats_family_enable(ks, 0, "pid", false, false),
+	KUNIT_EXPECT_EQ(test, kstats_family_enable(ks, 0, "pid", KSTATS_KEYS_NUMBER, 0),
 			-EINVAL);
-	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 4, "pid", false, false),
+	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 4, "pid", KSTATS_KEYS_NUMBER, 0),
 			0);
 	for (i = 0; i < 4; i++) {
 		key[0] = 10 * (i + 1);
@@ -1555,7 +1665,7 @@ static void kstats_test_family(struct kunit *test)
 
 	/* Task names: one key per name, shown with \xHH escapes. */
 	ks = test_new(test, "kunit_family2", 3, 0);
-	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 8, "comm", true, false),
+	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 8, "comm", KSTATS_KEYS_NAME, 0),
 			0);
 	memset(key, 0, sizeof(key));
 	memcpy(key, "a b\\", 4);
@@ -1652,7 +1762,7 @@ static void kstats_test_family_concurrent(struct kunit *test)
 	char a[80], b[80];
 	int cpu;
 
-	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 8, "arg0", false, false),
+	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 8, "arg0", KSTATS_KEYS_NUMBER, 0),
 			0);
 	w = kunit_kcalloc(test, nr_cpu_ids, sizeof(*w), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w);
@@ -2237,6 +2347,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_family_parse),
 	KUNIT_CASE(kstats_test_string_key),
 	KUNIT_CASE(kstats_test_family),
+	KUNIT_CASE(kstats_test_stack_key),
 	KUNIT_CASE(kstats_test_family_concurrent),
 	KUNIT_CASE(kstats_test_record_key),
 	KUNIT_CASE(kstats_test_btf_place),
