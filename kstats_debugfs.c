@@ -106,7 +106,7 @@ static void kstats_show_header(struct seq_file *m, struct kstats_reader *r)
 			   kstats_family_key_bytes(ks->nr_slots, f->depth));
 		/* of key_bytes: a stack's frames, in use and spare */
 		if (f->depth)
-			seq_printf(m, " stack_bytes %zu",
+			seq_printf(m, " frames %u stack_bytes %zu", f->depth,
 				   2 * f->depth * sizeof(unsigned long));
 		seq_putc(m, '\n');
 	}

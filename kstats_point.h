@@ -11,6 +11,7 @@
 #define _KSTATS_POINT_H
 
 #include <linux/ptrace.h>
+#include <linux/rethook.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/types.h>
@@ -239,7 +240,26 @@ kstats_entry_return_address(struct pt_regs *regs)
 {
 #if defined(CONFIG_X86_64)
 	/* the call pushed it: the entry's stack pointer points at it */
-	return regs_get_kernel_stack_nth(regs, 0);
+	unsigned long ret = regs_get_kernel_stack_nth(regs, 0);
+#ifdef CONFIG_RETHOOK
+	unsigned long sp = kernel_stack_pointer(regs);
+	struct llist_node *n;
+
+	/*
+	 * A return probe that came first on this call (another node's, a
+	 * kretprobe's) put its trampoline there, and the address in its
+	 * rethook node: the oldest node of this frame holds the caller's.
+	 * The task's own list, read as rethook_find_ret_addr() does.
+	 */
+	for (n = READ_ONCE(current->rethooks.first); n; n = READ_ONCE(n->next)) {
+		const struct rethook_node *rh =
+			container_of(n, struct rethook_node, llist);
+
+		if (rh->frame == sp)
+			ret = rh->ret_addr;
+	}
+#endif
+	return ret;
 #elif defined(CONFIG_ARM64)
 	return procedure_link_pointer(regs);
 #else

@@ -1220,7 +1220,11 @@ static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 			keys = KSTATS_KEYS_SIGNED;
 		break;
 	}
-	kstats_by_format(&cmd->by, by, sizeof(by));
+	/* "# family by KEY": one word, a stack's frames in a pair of their own */
+	if (keys == KSTATS_KEYS_STACK)
+		strscpy(by, kstats_by_names[KSTATS_BY_STACK], sizeof(by));
+	else
+		kstats_by_format(&cmd->by, by, sizeof(by));
 	err = kstats_family_enable(ks, cmd->by_max, by, keys, cmd->by.frames);
 	if (err)
 		pr_warn_ratelimited("_control: %s: by %s max %u: no memory for %u keys of %zu bytes\n",

@@ -47,6 +47,8 @@
  *   mutex_wait N MS  N waits of this task for a mutex a kthread holds
  *                 for MS ms (1..1000): each a real lock:contention_begin
  *                 (spin, then sleep) and contention_end
+ *   mutex_sites A B MS  A such waits from lt_mutex_site_a(), then B
+ *                 from lt_mutex_site_b(): lock waits by call site
  *   tsc_unstable  mark_tsc_unstable(), as the clocksource watchdog would
  *                 (x86; EOPNOTSUPP elsewhere): for the direct trampoline's
  *                 report of a TSC read for clock ktime; the kernel then
@@ -410,32 +412,73 @@ static int lt_holder(void *arg)
 	return 0;
 }
 
+/*
+ * The two places "mutex_sites" waits from, apart (noinline, and not one
+ * code: the second counts its calls), so that a stack names its site.
+ */
+static unsigned int lt_site_b_calls;
+
+static noinline __noipa void lt_mutex_site_a(void)
+{
+	mutex_lock(&lt_wait_mutex);
+	mutex_unlock(&lt_wait_mutex);
+}
+
+static noinline __noipa void lt_mutex_site_b(void)
+{
+	mutex_lock(&lt_wait_mutex);
+	mutex_unlock(&lt_wait_mutex);
+	WRITE_ONCE(lt_site_b_calls, lt_site_b_calls + 1);
+}
+
+/* One wait of @ms from @site for the mutex a kthread holds meanwhile. */
+static int lt_mutex_round(unsigned int ms, void (*site)(void))
+{
+	struct task_struct *t;
+
+	reinit_completion(&lt_held);
+	t = kthread_create(lt_holder, (void *)(unsigned long)ms,
+			   "kstats_lt_hold");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	/*
+	 * held before it runs, and stopped: its task_struct outlives its
+	 * exit, and no rmmod comes under its last return
+	 */
+	get_task_struct(t);
+	wake_up_process(t);
+	wait_for_completion(&lt_held);
+	site();
+	kthread_stop(t);
+	put_task_struct(t);
+	return 0;
+}
+
 static int lt_mutex_wait(const char *arg)
 {
 	unsigned int i, n, ms;
-	struct task_struct *t;
+	int err = 0;
 
 	if (sscanf(arg, "%u %u", &n, &ms) != 2 || !ms || ms > 1000)
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		reinit_completion(&lt_held);
-		t = kthread_create(lt_holder, (void *)(unsigned long)ms,
-				   "kstats_lt_hold");
-		if (IS_ERR(t))
-			return PTR_ERR(t);
-		/*
-		 * held before it runs, and stopped: its task_struct outlives
-		 * its exit, and no rmmod comes under its last return
-		 */
-		get_task_struct(t);
-		wake_up_process(t);
-		wait_for_completion(&lt_held);
-		mutex_lock(&lt_wait_mutex);
-		mutex_unlock(&lt_wait_mutex);
-		kthread_stop(t);
-		put_task_struct(t);
-	}
-	return 0;
+	for (i = 0; i < n && !err; i++)
+		err = lt_mutex_round(ms, lt_mutex_site_a);
+	return err;
+}
+
+/* "mutex_sites A B MS": A waits from one place, then B from another. */
+static int lt_mutex_sites(const char *arg)
+{
+	unsigned int i, a, b, ms;
+	int err = 0;
+
+	if (sscanf(arg, "%u %u %u", &a, &b, &ms) != 3 || !ms || ms > 1000)
+		return -EINVAL;
+	for (i = 0; i < a && !err; i++)
+		err = lt_mutex_round(ms, lt_mutex_site_a);
+	for (i = 0; i < b && !err; i++)
+		err = lt_mutex_round(ms, lt_mutex_site_b);
+	return err;
 }
 
 /* What the clocksource watchdog does on finding the TSC unstable. */
@@ -521,6 +564,8 @@ static int lt_command(const char *cmd, const char *arg)
 		return lt_nest(arg);
 	if (!strcmp(cmd, "mutex_wait"))
 		return lt_mutex_wait(arg);
+	if (!strcmp(cmd, "mutex_sites"))
+		return lt_mutex_sites(arg);
 	if (!strcmp(cmd, "kprobe"))
 		return lt_kprobe(arg);
 	if (!strcmp(cmd, "unkprobe"))

@@ -21,13 +21,18 @@ enum {
 	O_IDLE = 1 << 27, O_MIN = 1 << 28, O_MAX = 1 << 29,
 	O_OUTLIERS = 1 << 30,	/* --slow, --keep or --stack */
 };
+/* Past an int's bits: the masks are unsigned long long. */
+#define O_FOLDED	(1ULL << 31)
+#define O_CGROUP	(1ULL << 32)
 
 #define MAX_IFS		4	/* --if, as the kernel's "if" */
 #define COMM_MAX	15	/* TASK_COMM_LEN - 1 */
 
 struct opts {
-	unsigned int seen;
+	unsigned long long seen;
 	int cpu, json, rows;
+	int folded;		/* show --folded: FRAMES VALUE per key */
+	const char *cgroup;	/* trace, recipes: --cgroup PATH */
 	unsigned int buckets;	/* export: at most, with +Inf */
 	unsigned int bits;
 	double dur, interval, alpha, threshold;
@@ -57,7 +62,7 @@ extern const char *root;
 
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int usage_error(const char *what);
-int allowed(const struct opts *o, unsigned int mask, const char *cmd);
+int allowed(const struct opts *o, unsigned long long mask, const char *cmd);
 int resolve(const char *arg, char *path, size_t len);
 int load(const char *arg, struct snapshot *s);
 int control(const char *cmd);

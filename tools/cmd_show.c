@@ -9,15 +9,23 @@ int cmd_show(struct opts *o)
 {
 	struct snapshot s;
 	struct keyview kv = { .top = o->top, .names = KEYS_RAW };
-	int ret = allowed(o, O_CPU | O_JSON | O_ROWS | O_TOP, "show");
+	int ret = allowed(o, O_CPU | O_JSON | O_ROWS | O_TOP | O_FOLDED, "show");
 
 	if (ret)
 		return ret;
 	if (o->nargs != 1)
 		return usage_error("show takes one NAME or FILE");
+	if (o->folded && o->json)
+		return usage_error("show takes --folded or --json, not both");
 	if (load(o->args[0], &s))
 		return EXIT_ERROR;
-	if (o->json) {
+	if (o->folded) {
+		if (!s.is_family) {
+			snapshot_free(&s);
+			return usage_error("--folded is for a node split by a key (by stack, caller, ...)");
+		}
+		print_folded(stdout, &s);
+	} else if (o->json) {
 		json_snapshot_keys(stdout, &s, 0, &kv);
 		putchar('\n');
 	} else {

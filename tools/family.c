@@ -9,6 +9,60 @@
 
 #include "kstats_tool.h"
 
+/* Whether the keys are kernel stacks, frames root first, ';' between. */
+static int by_stack(const struct snapshot *snap)
+{
+	return !strcmp(snap->family.by, "stack");
+}
+
+/*
+ * A stack key as bpftrace and offcputime print one: a frame a line,
+ * indented, the innermost first.
+ */
+static void print_frames(FILE *f, const char *text)
+{
+	const char *end = text + strlen(text), *p = end;
+
+	while (p > text) {
+		const char *start = p;
+
+		while (start > text && start[-1] != ';')
+			start--;
+		fputs("    ", f);
+		fwrite(start, 1, (size_t)(p - start), f);
+		fputc('\n', f);
+		p = start > text ? start - 1 : text;
+	}
+}
+
+/* A key's total: the sum of its samples, in the node's unit. */
+static unsigned long long key_total(const struct kkey *k)
+{
+	unsigned long long t = 0;
+
+	for (size_t j = 0; j < k->nslots; j++)
+		t += k->slots[j].count * k->slots[j].avg;
+	return t;
+}
+
+/*
+ * --folded: "FRAMES VALUE" a key, FRAMES root first with ';' between them
+ * (a key that is no stack is one frame), VALUE the key's total in the
+ * node's unit: what flamegraph.pl reads.  "other" is left out: it is no
+ * stack.
+ */
+void print_folded(FILE *f, const struct snapshot *snap)
+{
+	for (size_t i = 0; i < snap->nkeys; i++) {
+		const struct kkey *k = &snap->keys[i];
+
+		if (k->other)
+			continue;
+		safe_text(f, k->text);
+		fprintf(f, " %llu\n", key_total(k));
+	}
+}
+
 /* The keys shown: at most kv->top; their samples in @left. */
 static size_t shown(const struct snapshot *snap, const struct keyview *kv,
 		    u64 *left)
@@ -49,7 +103,12 @@ void print_family(FILE *f, const struct snapshot *snap, int max_rows,
 		fputs("\n@", f);
 		safe_text(f, snap->name);
 		fputc('[', f);
-		safe_text(f, key_label(k, names, buf, sizeof(buf)));
+		if (by_stack(snap) && !k->other) {
+			fputc('\n', f);
+			print_frames(f, k->text);
+		} else {
+			safe_text(f, key_label(k, names, buf, sizeof(buf)));
+		}
 		fputs("]:\n", f);
 		summary_head(f, "");
 		summary_row(f, "", &sum, snap->unit, "");
@@ -61,6 +120,23 @@ void print_family(FILE *f, const struct snapshot *snap, int max_rows,
 	if (n < snap->nkeys)
 		fprintf(f, "\n(--top %zu: %zu more keys, %llu samples, not shown)\n",
 			n, snap->nkeys - n, (unsigned long long)left);
+}
+
+/* "frames": a stack key's frames, root first, as an array. */
+static void json_frames(FILE *f, const char *text)
+{
+	const char *p = text;
+
+	fputs("\"frames\": [", f);
+	while (*p) {
+		size_t len = strcspn(p, ";");
+
+		if (p != text)
+			fputs(", ", f);
+		json_stringn(f, p, len);
+		p += len + (p[len] == ';');
+	}
+	fputs("], ", f);
 }
 
 /*
@@ -78,9 +154,12 @@ void json_keys(FILE *f, const struct snapshot *snap, int ind,
 	fprintf(f, ",\n%*s \"family\": {\"by\": ", ind, "");
 	json_string(f, fam->by);
 	fprintf(f, ", \"max\": %llu, \"keys\": %llu, \"other\": %llu, "
-		"\"key_bytes\": %llu}", (unsigned long long)fam->max,
+		"\"key_bytes\": %llu", (unsigned long long)fam->max,
 		(unsigned long long)fam->keys, (unsigned long long)fam->other,
 		(unsigned long long)fam->key_bytes);
+	if (fam->frames)
+		fprintf(f, ", \"frames\": %llu", (unsigned long long)fam->frames);
+	fputc('}', f);
 	if (n < snap->nkeys)
 		fprintf(f, ",\n%*s \"left_out\": {\"keys\": %zu, \"samples\": %llu}",
 			ind, "", snap->nkeys - n, (unsigned long long)left);
@@ -92,9 +171,12 @@ void json_keys(FILE *f, const struct snapshot *snap, int ind,
 		hist_summary(k->slots, k->nslots, &sum);
 		fprintf(f, "%s\n%*s  {\"key\": ", i ? "," : "", ind, "");
 		json_stringn(f, k->raw, k->rawlen);
-		fprintf(f, ", \"other\": %s, \"samples\": %llu, \"summary\": ",
+		fprintf(f, ", \"other\": %s, \"samples\": %llu, ",
 			k->other ? "true" : "false",
 			(unsigned long long)k->samples);
+		if (by_stack(snap) && !k->other)
+			json_frames(f, k->text);
+		fputs("\"summary\": ", f);
 		json_summary(f, &sum);
 		fprintf(f, ", \"slots\": [");
 		for (size_t j = 0; j < k->nslots; j++) {

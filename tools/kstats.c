@@ -177,6 +177,16 @@ static int opt_number(int c, const char *arg, struct opts *o)
 		if (id_opt(arg, 2147483647, &o->pid))
 			return usage_error("--pid takes a process id, 0 or more");
 		break;
+	case 'G':
+		o->seen |= O_FOLDED;
+		o->folded = 1;
+		break;
+	case 'g':
+		o->seen |= O_CGROUP;
+		if (arg[0] != '/' || strpbrk(arg, " \t\n"))
+			return usage_error("--cgroup takes a path under the cgroup2 mount, from its root: /a/b");
+		o->cgroup = arg;
+		break;
 	case 'K':
 		o->seen |= O_TOP;
 		if (num(arg, 1, 1e9, &v) || v != (long)v)
@@ -343,6 +353,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "slow", required_argument, NULL, 'S' },
 		{ "keep", required_argument, NULL, 'k' },
 		{ "stack", required_argument, NULL, 'F' },
+		{ "folded", no_argument, NULL, 'G' },
+		{ "cgroup", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

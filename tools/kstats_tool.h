@@ -65,8 +65,8 @@ struct kerrno {
  */
 #define KEY_TEXT_MAX	64	/* 15 comm bytes escaped, or a decimal */
 struct kkey {
-	char text[KEY_TEXT_MAX];
-	char raw[KEY_TEXT_MAX];
+	char *text;		/* a stack's frames: of any length */
+	char *raw;
 	size_t rawlen;
 	int other;		/* the key "other": keys past max, unreadable */
 	u64 samples;
@@ -77,8 +77,9 @@ struct kkey {
 
 /* The "# family" line. */
 struct kfamily {
-	char by[160];		/* comm pid tid cpu, or a value */
+	char by[160];		/* comm pid tid cpu caller cgroup stack, a value */
 	u64 max, keys, other, key_bytes;
+	u64 frames;		/* by stack: the frames of a key */
 };
 
 /*
@@ -92,7 +93,7 @@ struct koutlier {
 	u32 cpu;
 	int pid, tid;
 	char comm[KEY_TEXT_MAX];
-	char key[KEY_TEXT_MAX];	/* "" for a node without a family */
+	char *key;		/* NULL for a node without a family */
 	char **frames;
 	size_t nframes;
 };
@@ -271,6 +272,7 @@ void print_family(FILE *f, const struct snapshot *snap, int max_rows,
 		  const struct keyview *kv);
 void json_keys(FILE *f, const struct snapshot *snap, int ind,
 	       const struct keyview *kv);
+void print_folded(FILE *f, const struct snapshot *snap);
 
 /* export.c */
 #define EXPORT_BUCKETS	64	/* default at most, with +Inf */

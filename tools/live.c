@@ -48,7 +48,7 @@ int usage_error(const char *what)
 }
 
 /* A usage error unless every option given is one of @mask, for @cmd. */
-int allowed(const struct opts *o, unsigned int mask, const char *cmd)
+int allowed(const struct opts *o, unsigned long long mask, const char *cmd)
 {
 	if (o->seen & ~mask) {
 		char msg[96];

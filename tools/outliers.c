@@ -24,7 +24,7 @@ void print_outliers(FILE *f, const struct snapshot *snap)
 	safe_text(f, snap->outliers_line + strlen("# outliers "));
 	fputc('\n', f);
 	for (size_t i = 0; i < snap->noutliers; i++)
-		keys |= snap->outliers[i].key[0] != 0;
+		keys |= snap->outliers[i].key != NULL;
 	if (!snap->noutliers)
 		return;
 	fprintf(f, "%12s %16s %5s %8s %8s  %s\n", "value", "time_ns",
@@ -40,7 +40,7 @@ void print_outliers(FILE *f, const struct snapshot *snap)
 		fprintf(f, "%12s %16llu %5u %8d %8d  ", v,
 			(unsigned long long)o->time, o->cpu, o->pid, o->tid);
 		safe_text(f, o->comm);
-		if (o->key[0]) {
+		if (o->key) {
 			int pad = 16 - (int)strlen(o->comm);
 
 			fprintf(f, "%*s", pad > 0 ? pad : 1, "");
@@ -76,7 +76,7 @@ void json_outliers(FILE *f, const struct snapshot *snap, int ind)
 			o->tid);
 		json_string(f, o->comm);
 		fputs(", \"key\": ", f);
-		if (o->key[0])
+		if (o->key)
 			json_string(f, o->key);
 		else
 			fputs("null", f);

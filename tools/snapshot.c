@@ -172,6 +172,37 @@ static int valid_const(const char *t)
 	return !parse_u64(d, &x);
 }
 
+/* A copy of @t on the heap, or NULL. */
+static char *dup_text(const char *t)
+{
+	char *d = malloc(strlen(t) + 1);
+
+	return d ? strcpy(d, t) : NULL;
+}
+
+/*
+ * Whether @t is not frames as keys show them: "symbol+0xOFF" (or "0xADDR"
+ * for an address kallsyms did not know), ';' between them.
+ */
+static int bad_frames(const char *t)
+{
+	while (*t) {
+		const char *end = strchr(t, ';'), *plus;
+		size_t len = end ? (size_t)(end - t) : strlen(t);
+
+		if (!len)
+			return 1;
+		plus = memchr(t, '+', len);
+		if (!plus ? strncmp(t, "0x", 2) : plus == t || plus[1] != '0' ||
+		    plus[2] != 'x')
+			return 1;
+		t += len + (end != NULL);
+		if (end && !*t)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * What a family can be split by: comm, pid, tid, cpu, or a value; or key,
  * the u64 that kernel code gives kstats_record_key() (a family made by
@@ -181,6 +212,8 @@ int valid_by(const char *by)
 {
 	return !strcmp(by, "comm") || !strcmp(by, "pid") ||
 	       !strcmp(by, "tid") || !strcmp(by, "cpu") ||
+	       !strcmp(by, "caller") || !strcmp(by, "cgroup") ||
+	       !strcmp(by, "stack") ||
 	       !strcmp(by, "key") || valid_value(by) ||
 	       (!strncmp(by, "str:", 4) && valid_value(by + 4));
 }
@@ -514,9 +547,11 @@ static int negative_line(struct parser *p, char **tok, int n,
  */
 static int family_line(struct parser *p, char **tok, int n, unsigned int *tags)
 {
-	static const char *const keys[] = { "max", "keys", "other", "key_bytes" };
+	static const char *const keys[] = { "max", "keys", "other", "key_bytes",
+					    "frames" };
 	struct kfamily *fam = &p->s->family;
-	u64 *val[] = { &fam->max, &fam->keys, &fam->other, &fam->key_bytes };
+	u64 *val[] = { &fam->max, &fam->keys, &fam->other, &fam->key_bytes,
+		       &fam->frames };
 	unsigned int seen = 0, k;
 
 	if (*tags & TAG_FAMILY)
@@ -529,10 +564,10 @@ static int family_line(struct parser *p, char **tok, int n, unsigned int *tags)
 			      tok[3]);
 	strcpy(fam->by, tok[3]);
 	for (int i = 4; i < n; i += 2) {
-		for (k = 0; k < 4; k++)
+		for (k = 0; k < 5; k++)
 			if (!strcmp(tok[i], keys[k]))
 				break;
-		if (k == 4)
+		if (k == 5)
 			continue;
 		if (seen & (1u << k))
 			return reject(p, "'# family': '%s' given twice", keys[k]);
@@ -551,6 +586,9 @@ static int family_line(struct parser *p, char **tok, int n, unsigned int *tags)
 		return reject(p, "family keys %llu above its max %llu",
 			      (unsigned long long)fam->keys,
 			      (unsigned long long)fam->max);
+	if (!strcmp(fam->by, "stack") != !!(seen & (1u << 4)) ||
+	    (!strcmp(fam->by, "stack") && (fam->frames < 1 || fam->frames > 32)))
+		return reject(p, "'# family': frames 1..32 is for by stack, and only for it");
 	p->s->is_family = 1;
 	p->family_line = p->line;
 	return 0;
@@ -797,9 +835,11 @@ static int key_line(struct parser *p, char **tok, int n, struct rowstate *rs)
 	k = &s->keys[s->nkeys++];
 	memset(k, 0, sizeof(*k));
 	k->line = p->line;
-	if (strlen(tok[1]) >= sizeof(k->text))
-		return reject(p, "key '%.24s...' too long", tok[1]);
-	strcpy(k->text, tok[1]);
+	k->text = dup_text(tok[1]);
+	/* the raw bytes are never longer than the text */
+	k->raw = malloc(strlen(tok[1]) + 1);
+	if (!k->text || !k->raw)
+		return reject(p, "out of memory");
 	if (parse_u64(tok[3], &k->samples))
 		return reject(p, "key samples '%.24s' is not an unsigned integer",
 			      tok[3]);
@@ -810,6 +850,18 @@ static int key_line(struct parser *p, char **tok, int n, struct rowstate *rs)
 	if (k->other) {
 		strcpy(k->raw, "other");
 		k->rawlen = 5;
+	} else if (!strcmp(by, "caller") || !strcmp(by, "stack")) {
+		if (bad_frames(k->text))
+			return reject(p, "key '%.24s': not %s (symbol+0xOFF%s)",
+				      k->text, by[0] == 'c' ? "a caller" : "a stack",
+				      by[0] == 'c' ? "" : ";...");
+		strcpy(k->raw, k->text);
+		k->rawlen = strlen(k->raw);
+	} else if (!strcmp(by, "cgroup")) {
+		if ((k->text[0] != '/' && strncmp(k->text, "id:", 3)) ||
+		    key_unescape(k->text, k->raw, strlen(k->text) + 1, &k->rawlen))
+			return reject(p, "key '%.24s': not a cgroup path (/..., \\xHH escapes) or id:N",
+				      k->text);
 	} else if (!strcmp(by, "comm") || !strncmp(by, "str:", 4)) {
 		if (key_unescape(k->text, k->raw, 16, &k->rawlen))
 			return reject(p, "key '%.24s': not a %s (at most 15 bytes, \\xHH escapes)",
@@ -1269,7 +1321,9 @@ static int outlier_row(struct parser *p, char *line)
 		w = next_word(&t);
 		if (!w)
 			return reject(p, "outlier line: key without a value");
-		snprintf(o->key, sizeof(o->key), "%s", w);
+		o->key = dup_text(w);
+		if (!o->key)
+			return reject(p, "out of memory");
 		w = next_word(&t);
 	}
 	if (w && !strcmp(w, "stack")) {
@@ -1498,10 +1552,14 @@ void snapshot_free(struct snapshot *s)
 	free(s->slots);
 	free(s->rows);
 	free(s->errnos);
-	for (size_t i = 0; i < s->nkeys; i++)
+	for (size_t i = 0; i < s->nkeys; i++) {
 		free(s->keys[i].slots);
+		free(s->keys[i].text);
+		free(s->keys[i].raw);
+	}
 	free(s->keys);
 	for (size_t i = 0; i < s->noutliers; i++) {
+		free(s->outliers[i].key);
 		for (size_t j = 0; j < s->outliers[i].nframes; j++)
 			free(s->outliers[i].frames[j]);
 		free(s->outliers[i].frames);

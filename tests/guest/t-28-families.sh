@@ -163,17 +163,114 @@ wait $kz
 expect "kstats syscall: clock_nanosleep by name" \
 	"$(grep -c '^@syscall\[clock_nanosleep\]:$' /tmp/f.show)" 1
 
-# --- refusals -------------------------------------------------------------------------
+# f_refused WHAT CMD ERE: CMD refused (EINVAL), one kernel log line /ERE/
 f_refused() {
 	dmesg_mark
 	expect "refused: $1" "$(ctl $KS/_control "$2")" EINVAL
 	dmesg_has "$3" && ok "refused: $1: kernel log says why" ||
 		not_ok "refused: $1: no kernel log line /$3/"
 }
+
+# --- by caller, by stack: where the calls come from ---------------------------------
+# kstats_lifetime_work() is called 4 times a round from lt_fast_caller()
+# and once from lt_slow_caller() (tests/kstats_lifetime.c)
+lt_here=$([ -e /sys/module/kstats_lifetime ] && echo yes)
+[ -n "$lt_here" ] || insmod $KB/kstats_lifetime.ko
+LT=/sys/kernel/debug/kstats_lifetime/ctl
+# f_sum FILE ERE: the samples of the keys that match ERE, summed
+f_sum() { awk -v re="$2" '$1 == "key" && $2 ~ re { n += $4 } END { print n + 0 }' "$1"; }
+f_trace "trace kstats_lifetime_work name f_caller by caller"
+f_trace "trace kstats_lifetime_work name f_stack by stack 3"
+expect "callers 5: ran" "$(ctl $LT 'callers 5')" ok
+cat $KS/f_caller > /tmp/f
+expect "by caller: 20 calls from lt_fast_caller, 5 from lt_slow_caller, two keys" \
+	"$(f_sum /tmp/f '^lt_fast_caller[+]0x[0-9a-f]+$') $(f_sum /tmp/f '^lt_slow_caller[+]0x[0-9a-f]+$') $(field /tmp/f family keys)" "20 5 2"
+expect "by caller: the keys add up" "$(f_check /tmp/f)" ok
+cat $KS/f_stack > /tmp/f
+expect "by stack 3: root first, the function last, its caller before it" \
+	"$(f_sum /tmp/f '^lt_callers[+]0x[0-9a-f]+;lt_fast_caller[+]0x[0-9a-f]+;kstats_lifetime_work[+]0x[0-9a-f]+$') $(f_sum /tmp/f '^lt_callers[+]0x[0-9a-f]+;lt_slow_caller[+]0x[0-9a-f]+;kstats_lifetime_work[+]0x[0-9a-f]+$')" "20 5"
+expect "by stack 3: header family by stack, frames 3, stack_bytes 48" \
+	"$(grep -m1 '^# family' /tmp/f | cut -d' ' -f2-4) $(field /tmp/f family frames) $(field /tmp/f family stack_bytes)" "family by stack 3 48"
+expect "by stack 3: the keys add up" "$(f_check /tmp/f)" ok
+expect "by stack 3: reset" "$(ctl $KS/f_stack reset)" ok
+expect "callers 2: ran" "$(ctl $LT 'callers 2')" ok
+cat $KS/f_stack > /tmp/f
+expect "by stack 3: after reset, the stacks again, counted afresh" \
+	"$(f_sum /tmp/f ';lt_fast_caller[+]0x[0-9a-f]+;kstats_lifetime_work') $(f_sum /tmp/f ';lt_slow_caller[+]0x[0-9a-f]+;kstats_lifetime_work') $(f_sum /tmp/f '^other$')" "8 2 0"
+kstats show f_stack > /tmp/f.show 2>&1
+# each key a block "@f_stack[", its frames a line each, innermost first,
+# "]:" (lt_callers() may call lt_fast_caller() from more than one place)
+f_blocks() {
+	awk '/^@f_stack\[$/ { b++; i = 0; good_b = 1; inb = 1; next }
+	inb && /^\]:$/ { if (good_b && i == 3) good++; inb = 0; next }
+	inb {
+		i++; sub(/^    /, "")
+		w = i == 1 ? "kstats_lifetime_work" : i == 2 ? "lt_(fast|slow)_caller" : "lt_callers"
+		if ($0 !~ "^" w "[+]0x[0-9a-f]+$") good_b = 0
+	}
+	END { print b + 0, good + 0 }' "$1"
+}
+nk=$(field /tmp/f family keys)
+expect "kstats show: each of the $nk stacks a frame a line, the function first" \
+	"$(f_blocks /tmp/f.show)" "$nk $nk"
+kstats show f_stack --folded > /tmp/f.show 2>&1
+expect "kstats show --folded: FRAMES VALUE, the slow stack's total over 2 x 20 ms" \
+	"$(awk '$1 ~ /;lt_slow_caller[+]/ { print ($2 >= 40000000) }' /tmp/f.show)" 1
+expect "kstats show --json: frames as an array" \
+	"$(kstats show f_stack --json | grep -cE '"frames": \["lt_callers[+]0x[0-9a-f]+", "lt_slow_caller[+]')" 1
+# each slow mutex wait once, by the place it waits from
+expect "lock waits by stack: kstats lockwait --by stack" \
+	"$(ctl $KS/_control 'trace f_lock start tp:lock:contention_begin key task match arg0 by stack 16 end tp:lock:contention_end key task match arg0 nest outer')" ok
+expect "mutex_sites 3 2 20: ran" "$(ctl $LT 'mutex_sites 3 2 20')" ok
+cat $KS/f_lock > /tmp/f
+expect "lock waits by stack: 3 from lt_mutex_site_a, 2 from lt_mutex_site_b" \
+	"$(f_sum /tmp/f 'lt_mutex_site_a[+]') $(f_sum /tmp/f 'lt_mutex_site_b[+]')" "3 2"
+kstats show f_lock --folded > /tmp/f.show 2>&1
+expect "lock waits, folded: each site's waits 20 ms or more" \
+	"$(awk '/lt_mutex_site_a[+]/ { a += $2 } /lt_mutex_site_b[+]/ { b += $2 } END { print (a >= 60000000), (b >= 40000000) }' /tmp/f.show)" "1 1"
+for n in f_caller f_stack f_lock; do ctl $KS/_control "remove $n" > /dev/null; done
+[ -n "$lt_here" ] || rmmod_wait kstats_lifetime
+
+# --- by cgroup, cgroup PATH: per container ------------------------------------------
+CG=/sys/fs/cgroup
+# f_in CGROUP CMD...: CMD run in cgroup CGROUP (a path under $CG)
+f_in() { local g=$1; shift; sh -c "echo \$\$ > $CG$g/cgroup.procs && exec $*"; }
+if grep -qw cgroup2 /proc/filesystems; then
+	mkdir -p $CG
+	grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG
+	mkdir -p $CG/kga/sub $CG/kgb
+	f_trace "trace vfs_read name f_cg value arg2 if arg2 == 666 by cgroup"
+	f_trace "trace vfs_read name f_cgf value arg2 if arg2 == 666 cgroup /kga"
+	f_in /kga kvalue read /dev/zero 666 7 || not_ok "kvalue in /kga"
+	f_in /kga/sub kvalue read /dev/zero 666 5 || not_ok "kvalue in /kga/sub"
+	f_in /kgb kvalue read /dev/zero 666 3 || not_ok "kvalue in /kgb"
+	cat $KS/f_cg > /tmp/f
+	expect "by cgroup: /kga 7, /kga/sub 5, /kgb 3, paths from the cgroup2 root" \
+		"$(f_samples /tmp/f /kga) $(f_samples /tmp/f /kga/sub) $(f_samples /tmp/f /kgb)" "7 5 3"
+	expect "by cgroup: the keys add up" "$(f_check /tmp/f)" ok
+	cat $KS/f_cgf > /tmp/f
+	expect "cgroup /kga: its 7 and its child's 5, not /kgb's 3" "$(field /tmp/f name samples)" 12
+	expect "cgroup /kga: the header shows the filter" "$(grep -c 'cgroup /kga' /tmp/f)" 1
+	rmdir $CG/kga/sub
+	cat $KS/f_cg > /tmp/f
+	expect "by cgroup: a removed cgroup's key shows its id" "$(awk '$1 == "key" && $2 ~ /^id:[0-9]+$/ { print $4 }' /tmp/f)" 5
+	for n in f_cg f_cgf; do ctl $KS/_control "remove $n" > /dev/null; done
+	rmdir $CG/kga $CG/kgb
+	f_refused "cgroup PATH that is no cgroup" "trace vfs_read name f_bad cgroup /kstats-none" "cgroup '/kstats-none' is no cgroup v2"
+else
+	expect "by cgroup on a kernel without cgroups" "$(ctl $KS/_control 'trace vfs_read name f_bad by cgroup')" EOPNOTSUPP
+fi
+
+# --- refusals -------------------------------------------------------------------------
 f_refused "by without a key" "trace vfs_read name f_bad by" "by needs a key"
 f_refused "by an unknown key" "trace vfs_read name f_bad by bogus" "unknown by key 'bogus'"
 f_refused "by comm max 0" "trace vfs_read name f_bad by comm max 0" "max '0' is not 1..65536"
 f_refused "by comm max 65537" "trace vfs_read name f_bad by comm max 65537" "max '65537' is not 1..65536"
+f_refused "by stack 0" "trace vfs_read name f_bad by stack 0" "by stack '0' is not 1..32 frames"
+f_refused "by stack 33" "trace vfs_read name f_bad by stack 33" "by stack '33' is not 1..32 frames"
+f_refused "by caller N" "trace vfs_read name f_bad by caller 3" "by caller takes no number"
+f_refused "by caller on a tracepoint" "trace tp:sched:sched_switch name f_bad by caller" "by caller is a function's return address"
+f_refused "by caller on a section" "trace f_bad start vfs_read by caller end vfs_write" "by caller is a function's return address"
 f_refused "by after a section's end" "trace f_bad start tp:raw_syscalls:sys_enter end tp:raw_syscalls:sys_exit by comm" "start point's options"
 expect "nothing left of the refusals" "$([ -e $KS/f_bad ] || echo none)" none
 

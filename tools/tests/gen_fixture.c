@@ -10,7 +10,7 @@
  *               [--state S] [--missed M] [--tsc-khz K] [--range MAX]
  *               [--source S] [--value V] [--filter F] [--neg VALUE,COUNT]...
  *               [-s CPU,COUNT,KIND,A[,B]]... [--stdin]
- *               [--by BY [--max N] [--key KEY -s ...]...]
+ *               [--by BY [--max N] [--frames N] [--key KEY -s ...]...]
  *
  * --value (a node with a value, clock none) or --neg (COUNT samples of the
  * negative VALUE: the "# negative" line and the errno rows) write the lines
@@ -103,6 +103,9 @@ static void key_text(const char *k)
 	}
 }
 
+/* --frames N: a family by stack, its keys N frames */
+static unsigned long stack_frames;
+
 /* The family lines, the summary of the whole and a block per key. */
 static int family(const char *by, unsigned long max, unsigned int k,
 		  unsigned int cpus, const u64 *sv)
@@ -121,8 +124,13 @@ static int family(const char *by, unsigned long max, unsigned int k,
 			named += key_n[i] > 0;
 	}
 	qsort(order, nkeys, sizeof(order[0]), by_samples);
-	printf("# family by %s max %lu keys %u other %llu key_bytes 7936\n",
-	       by, max, named, (unsigned long long)other);
+	printf("# family by %s max %lu keys %u other %llu key_bytes %lu",
+	       by, max, named, (unsigned long long)other,
+	       7936 + 16 * stack_frames);
+	if (stack_frames)
+		printf(" frames %lu stack_bytes %lu", stack_frames,
+		       16 * stack_frames);
+	putchar('\n');
 	printf("# summary samples %llu min %llu p50 %llu p90 %llu p99 %llu p99.9 %llu max %llu mean %llu\n",
 	       (unsigned long long)nsmp, (unsigned long long)sv[0],
 	       (unsigned long long)sv[1], (unsigned long long)sv[2],
@@ -205,6 +213,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--filter")) filter = v;
 		else if (!strcmp(a, "--by")) by = v;
 		else if (!strcmp(a, "--max")) max = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "--frames")) stack_frames = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "--key")) {
 			for (cur_key = 0; cur_key < nkeys; cur_key++)
 				if (!strcmp(keys[cur_key], v))

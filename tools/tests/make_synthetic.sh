@@ -56,5 +56,14 @@ $G --name softirq --bits 3 --cpus 4 --seed 8 --by arg0 \
 $G --name syscall --bits 3 --cpus 2 --seed 9 --by arg1 \
 	--source 'mechanism section start tp:raw_syscalls:sys_enter key task end tp:raw_syscalls:sys_exit key task' \
 	--key 0 -s 0,120,lognormal,900,0.5 --key 230 -s 1,80,lognormal,1000000,0.1 --key -1 -s 0,3,const,500 > $S/family_syscall.txt
+# off-CPU time by kernel stack (3 frames, root first), and by caller
+$G --name offcpu --bits 3 --cpus 2 --seed 10 --by stack --frames 3 \
+	--source 'mechanism section start tp:sched:sched_switch key arg1 end tp:sched:sched_switch key arg2' \
+	--key 'do_syscall_64+0x5b;do_nanosleep+0x6e;schedule+0x4c' -s 0,40,const,1000000 \
+	--key 'kthread+0xe4;worker_thread+0x11a;schedule+0x4c' -s 1,10,const,3000000 \
+	--key other -s 0,2,const,500 > $S/family_stack.txt
+$G --name lw --bits 3 --cpus 2 --seed 11 --by caller \
+	--source 'mechanism fprobe function mutex_lock' \
+	--key 'lt_mutex_site_a+0x11' -s 0,3,const,20000 --key 'lt_mutex_site_b+0x11' -s 1,2,const,20000 > $S/family_caller.txt
 # a family with no samples yet
 $G --name idle_fam --bits 3 --cpus 2 --by pid > $S/family_empty.txt
