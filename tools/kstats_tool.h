@@ -253,7 +253,8 @@ void print_negative(FILE *f, const struct snapshot *cur,
 		    const struct snapshot *prev);
 
 /* keys.c: the names of keys, as the recipes show them */
-enum keynames { KEYS_RAW, KEYS_SOFTIRQ, KEYS_SYSCALL, KEYS_IRQ, KEYS_DISK };
+enum keynames { KEYS_RAW, KEYS_SOFTIRQ, KEYS_SYSCALL, KEYS_IRQ, KEYS_DISK,
+		KEYS_LOCK_CALLER };
 long syscall_nr(const char *name);
 const char *syscall_name(long nr);
 const char *softirq_name(long vec);
@@ -273,6 +274,9 @@ void print_family(FILE *f, const struct snapshot *snap, int max_rows,
 void json_keys(FILE *f, const struct snapshot *snap, int ind,
 	       const struct keyview *kv);
 void print_folded(FILE *f, const struct snapshot *snap);
+
+/* lockcaller.c: lockwait --by caller */
+int lock_callers(struct snapshot *s);
 
 /* export.c */
 #define EXPORT_BUCKETS	64	/* default at most, with +Inf */

@@ -112,7 +112,18 @@ struct recipe {
 	const char *smatch, *ematch;
 	bool nest_outer, full_refuse;
 	unsigned int inflight;		/* 0: the module's default */
-	struct place pid, tid, comm, cpu;
+	struct place pid, tid, comm, cpu, cgroup;
+	/*
+	 * --by cgroup: the task whose cgroup the start's key is, or why
+	 * there is none to take (NULL: the task of --comm, if it has one)
+	 */
+	const char *by_cgroup_no;
+	/*
+	 * --by caller of a section: its first start's stack, @caller_frames
+	 * deep, each key named by its first frame outside the kernel's lock
+	 * and scheduler functions, as perf lock contention names a caller
+	 */
+	unsigned int caller_frames;
 	/* syscall NAME: "if ARG == NR" at the start and at the end */
 	const char *nr_start, *nr_end;
 };
@@ -144,6 +155,9 @@ static const struct recipe recipes[] = {
 		.tid = { AT_ARG, "p->pid", "next->pid", "the woken thread, at the wakeup and at the switch in" },
 		.comm = { AT_NO, NULL, NULL, "the woken task is current at neither point (sched_wakeup runs in the waker, sched_switch in the task switched out): use --pid or --tid" },
 		.cpu = { AT_END, NULL, NULL, "the CPU the task was switched in on" },
+		/* as libbpf-tools' runqlat -c: the task current at each point */
+		.cgroup = { AT_BOTH, NULL, NULL, "the task current at the wakeup (the waker) and at the switch in (the task switched out), as runqlat -c" },
+		.by_cgroup_no = "the task current at the wakeup is the waker, not the woken task",
 		.by = { { BY_PIDS, "p->tgid", KEYS_RAW, "woken process (tgid)", false },
 			{ BY_TIDS, "p->pid", KEYS_RAW, "woken thread (pid)", false } },
 	}, {
@@ -155,6 +169,7 @@ static const struct recipe recipes[] = {
 		.tid = { AT_START, NULL, NULL, "the thread current when the request was issued" },
 		.comm = { AT_START, NULL, NULL, "the task current when the request was issued" },
 		.cpu = { AT_START, NULL, NULL, "the CPU the request was issued on" },
+		.cgroup = { AT_START, NULL, NULL, "the task current when the request was issued, as biolatency -c" },
 		/*
 		 * the whole disk, as the peer keys it (rq->part is the
 		 * partition, and NULL when the queue's iostats is off)
@@ -178,6 +193,7 @@ static const struct recipe recipes[] = {
 		.tid = { AT_BOTH, NULL, NULL, "the calling thread" },
 		.comm = { AT_BOTH, NULL, NULL, "the calling task" },
 		.cpu = { AT_START, NULL, NULL, "the CPU the call was entered on" },
+		.cgroup = { AT_BOTH, NULL, NULL, "the calling task" },
 		.by = { { BY_NONAME, "arg1", KEYS_SYSCALL, "system call", false } },
 		/* sys_enter(regs, id); sys_exit(regs, ret): regs->orig_ax */
 		.nr_start = "arg1",
@@ -201,6 +217,8 @@ static const struct recipe recipes[] = {
 		.tid = { AT_BOTH, NULL, NULL, "the waiting thread" },
 		.comm = { AT_BOTH, NULL, NULL, "the waiting task" },
 		.cpu = { AT_START, NULL, NULL, "the CPU the wait began on" },
+		.cgroup = { AT_BOTH, NULL, NULL, "the waiting task" },
+		.caller_frames = 16,
 	}, {
 		.name = "softirq",
 		.title = "softirq duration",
@@ -210,6 +228,8 @@ static const struct recipe recipes[] = {
 		.tid = { AT_NO, NULL, NULL, "a softirq " TASKLESS " (or in ksoftirqd)" },
 		.comm = { AT_NO, NULL, NULL, "a softirq " TASKLESS " (or in ksoftirqd)" },
 		.cpu = { AT_BOTH, NULL, NULL, "the CPU the softirq ran on" },
+		.cgroup = { AT_NO, NULL, NULL, "a softirq " TASKLESS " (or in ksoftirqd)" },
+		.by_cgroup_no = "a softirq " TASKLESS " (or in ksoftirqd)",
 		/* softirq_entry(vec_nr) */
 		.by = { { BY_ALWAYS, "arg0", KEYS_SOFTIRQ, "vector", false } },
 	}, {
@@ -221,6 +241,8 @@ static const struct recipe recipes[] = {
 		.tid = { AT_NO, NULL, NULL, "a hardirq " TASKLESS },
 		.comm = { AT_NO, NULL, NULL, "a hardirq " TASKLESS },
 		.cpu = { AT_BOTH, NULL, NULL, "the CPU the handler ran on" },
+		.cgroup = { AT_NO, NULL, NULL, "a hardirq " TASKLESS },
+		.by_cgroup_no = "a hardirq " TASKLESS,
 		/*
 		 * irq_handler_entry(irq, action): by the handler's name, as
 		 * the peer keys it (handlers sharing a line apart); by the
@@ -243,6 +265,7 @@ static const struct recipe recipes[] = {
 		.tid = { AT_START, NULL, NULL, "the thread switched out" },
 		.comm = { AT_START, NULL, NULL, "the task switched out" },
 		.cpu = { AT_START, NULL, NULL, "the CPU the task left" },
+		.cgroup = { AT_START, NULL, NULL, "the task switched out" },
 	},
 };
 
@@ -279,7 +302,7 @@ static void add(char *buf, size_t len, const char *fmt, ...)
  */
 #define NPOINTS	(3 + MORE_STARTS)
 struct placed {
-	char native[NPOINTS][96];
+	char native[NPOINTS][384];
 	char ifs[NPOINTS][256];
 };
 
@@ -372,6 +395,8 @@ static const struct place *native_place(const struct recipe *r, const char *kw)
 		return &r->comm;
 	if (!strcmp(kw, "cpu"))
 		return &r->cpu;
+	if (!strcmp(kw, "cgroup"))
+		return &r->cgroup;
 	return NULL;
 }
 
@@ -412,6 +437,19 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 	if (b) {
 		expr = b->expr;
 		*names = b->names;
+	} else if (o->by && !strcmp(o->by, "caller")) {
+		/* a section has no function to return to: the stack says */
+		if (!r->caller_frames)
+			return fail("%s --by caller: the caller is a function's, and %s is a section between tracepoints: use --by stack",
+				    r->name, r->name);
+		snprintf(out, len, " by stack %u", r->caller_frames);
+		if (o->seen & O_MAXKEYS)
+			add(out, len, " max %ld", o->max_keys);
+		*names = KEYS_LOCK_CALLER;
+		add(what, wlen, ", a histogram per caller (the first frame outside the lock and scheduler functions)");
+		return 0;
+	} else if (o->by && !strcmp(o->by, "cgroup") && r->by_cgroup_no) {
+		return fail("%s --by cgroup: %s", r->name, r->by_cgroup_no);
 	} else if (o->by) {
 		/*
 		 * --by pid|tid|comm|cpu means the task or CPU the recipe is
@@ -433,7 +471,9 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 		return 0;
 	}
 	/* comm pid tid cpu and the kernel's terms as they are, else BTF */
-	if (by_native(expr) || valid_value(expr)) {
+	if (by_native(expr)) {
+		by_native_words(expr, v, sizeof(v));
+	} else if (valid_value(expr)) {
 		snprintf(v, sizeof(v), "%s", expr);
 	} else if (btf_resolve_value(r->start, expr, v, sizeof(v), err, sizeof(err))) {
 		if (b && b->when == BY_ALWAYS && r->by[1].when == BY_NOBTF) {
@@ -482,7 +522,7 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 	const struct recipe *r = find(name);
 	struct recipe queued;
 	struct placed p;
-	char val[32], only[128] = "", by[BTF_VALUE_MAX + 32];
+	char val[32], only[384] = "", by[BTF_VALUE_MAX + 32];
 	char more_by[MORE_STARTS][BTF_VALUE_MAX + 8] = { "" };
 	const char *arg = o->nargs > 1 ? o->args[1] : NULL;
 	int ret;
@@ -557,6 +597,11 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 			return ret;
 		add(only, sizeof(only), " cpu %s", val);
 	}
+	if (o->cgroup) {
+		if ((ret = put(r, &r->cgroup, "cgroup", "cgroup", o->cgroup, &p)))
+			return ret;
+		add(only, sizeof(only), " cgroup %s", o->cgroup);
+	}
 	if (*only)
 		add(what, wlen, ", only%s", only);
 	if (r->no_idle && !(o->seen & O_IDLE)) {
@@ -628,7 +673,7 @@ int cmd_recipe(struct opts *o)
 	int ret = allowed(o, O_BITS | O_DUR | O_INT | O_PID | O_TID | O_COMM |
 			  O_TCPU | O_VERBOSE | O_BY | O_MAXKEYS | O_TOP |
 			  O_PIDS | O_TIDS | O_DISK | O_QUEUED | O_IDLE |
-			  O_MIN | O_MAX, o->args[0]);
+			  O_MIN | O_MAX | O_CGROUP, o->args[0]);
 
 	if (ret)
 		return ret;

@@ -156,22 +156,42 @@ static int value_of(const struct kbtf *k, const char *berr, const char *expr,
 	return kbtf_value(k, expr, v, len, err, errlen);
 }
 
-/* The keys a family takes as they are: the task's and the CPU's. */
+/*
+ * The keys a family takes as the kernel words them: the task's, the
+ * CPU's, the caller, the cgroup, the stack ("stack:N": N frames).
+ */
 int by_native(const char *by)
 {
+	const char *n = by + 6;
+
+	if (!strncmp(by, "stack:", 6)) {
+		while (*n >= '0' && *n <= '9')
+			n++;
+		return n > by + 6 && !*n && n - (by + 6) <= 2;
+	}
 	return !strcmp(by, "comm") || !strcmp(by, "pid") ||
-	       !strcmp(by, "tid") || !strcmp(by, "cpu");
+	       !strcmp(by, "tid") || !strcmp(by, "cpu") ||
+	       !strcmp(by, "caller") || !strcmp(by, "cgroup") ||
+	       !strcmp(by, "stack");
+}
+
+/* A native key in the kernel's words: "stack:N" is "stack N". */
+void by_native_words(const char *by, char *v, size_t len)
+{
+	snprintf(v, len, "%s", by);
+	if (!strncmp(v, "stack:", 6))
+		v[5] = ' ';
 }
 
 /*
- * --by KEY as the kernel's: comm, pid, tid or cpu as they are, else a
+ * --by KEY as the kernel's: a native key (by_native()) as it is, else a
  * value (EXPR) translated as --value's with the BTF of @k.
  */
 int by_key(const struct kbtf *k, const char *berr, const char *by, char *v,
 	   size_t len, char *err, size_t errlen)
 {
 	if (by_native(by)) {
-		snprintf(v, len, "%s", by);
+		by_native_words(by, v, len);
 		return 0;
 	}
 	return value_of(k, berr, by, v, len, err, errlen);
@@ -200,7 +220,7 @@ static int trace_command(const struct opts *o, const char *target,
 			 char *cmd, size_t len, char *what, size_t wlen)
 {
 	char v[BTF_VALUE_MAX], err[768], berr[512] = "", c[32], op[3], expr[256];
-	char filt[96] = "";
+	char filt[384] = "";
 	struct kbtf *k = NULL;
 	int ret = 0;
 
@@ -226,6 +246,10 @@ static int trace_command(const struct opts *o, const char *target,
 		append(filt, sizeof(filt), " comm %s", o->comm);
 	if (o->seen & O_TCPU)
 		append(filt, sizeof(filt), " cpu %ld", o->tcpu);
+	if (o->cgroup && append(filt, sizeof(filt), " cgroup %s", o->cgroup)) {
+		ret = fail("--cgroup '%.40s...': too long a path", o->cgroup);
+		goto out;
+	}
 	append(cmd, len, "%s", filt);
 	if (*filt || o->nifs)
 		append(what, wlen, ", only%s", filt);
@@ -360,6 +384,8 @@ int trace_run(const struct opts *o, const char *cmd, const char *node,
 			while (!nap(3600))
 				;
 		if (!load(path, &cur)) {
+			if (o->names == KEYS_LOCK_CALLER && lock_callers(&cur))
+				fprintf(stderr, "kstats: out of memory: the stacks as they are\n");
 			printf("\n");
 			struct keyview kv = { .top = o->top, .names = o->names };
 
@@ -386,7 +412,7 @@ int cmd_trace(struct opts *o)
 	const char *name;
 	int ret = allowed(o, O_BITS | O_DUR | O_INT | O_VALUE | O_IF | O_PID |
 			  O_TID | O_COMM | O_TCPU | O_VERBOSE | O_BY |
-			  O_MAXKEYS | O_TOP | O_OUTLIERS, "trace");
+			  O_MAXKEYS | O_TOP | O_OUTLIERS | O_CGROUP, "trace");
 
 	if (ret)
 		return ret;

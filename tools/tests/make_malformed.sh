@@ -97,3 +97,10 @@ mkf family_keys_over_max      'NR == 5 { sub(/keys 2/, "keys 3") }'
 mkf family_key_p              'NR == 10 { sub(/p 0.600000/, "p 0.300000") }'
 mkf family_second_line        'NR == 5 { print }'
 awk '$1 == "key" && $2 == 3 { $2 = "03" } { print }' synthetic/family_softirq.txt > $M/family_key_not_number.txt
+# a family by stack (family_stack.txt): its frames pair, and frames as keys
+FS=synthetic/family_stack.txt
+awk 'NR == 3 { sub(/ frames 3/, "") } { print }' $FS > $M/family_stack_no_frames.txt
+awk 'NR == 3 { sub(/frames 3/, "frames 33") } { print }' $FS > $M/family_stack_frames_over.txt
+awk '$1 == "key" && NR == 5 { sub(/do_nanosleep\+0x6e/, "do_nanosleep") } { print }' $FS > $M/family_stack_frame_no_offset.txt
+awk '$1 == "key" && NR == 5 { sub(/;schedule/, ";;schedule") } { print }' $FS > $M/family_stack_empty_frame.txt
+awk 'NR == 3 { sub(/by stack/, "by comm") } { print }' $FS > $M/family_frames_not_stack.txt

@@ -587,6 +587,16 @@ rcp "offcpu --pid: the task switched out" \
 	"trace offcpu start tp:sched:sched_switch key arg1 pid 5 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --pid 5 --idle
 rcp "offcpu --min --max (us): over and under (ns)" \
 	"trace offcpu start tp:sched:sched_switch key arg1 end tp:sched:sched_switch key arg2 full refuse inflight 16384 over 1000 under 2500000" offcpu --idle --min 1 --max 2500
+rcp "offcpu --by stack: off-CPU time by kernel stack" \
+	"trace offcpu start tp:sched:sched_switch key arg1 by stack end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --by stack --idle
+rcp "offcpu --by stack:16 --cgroup: the task switched out" \
+	"trace offcpu start tp:sched:sched_switch key arg1 cgroup /a/b by stack 16 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --by stack:16 --idle --cgroup /a/b
+rcp "lockwait --by caller: by stack 16, named by caller" \
+	"trace lockwait start tp:lock:contention_begin key task match arg0 by stack 16 end tp:lock:contention_end key task match arg0 nest outer" lockwait --by caller
+rcp "lockwait --by stack --cgroup: at both points" \
+	"trace lockwait start tp:lock:contention_begin key task match arg0 cgroup /x by stack end tp:lock:contention_end key task match arg0 cgroup /x nest outer" lockwait --by stack --cgroup /x
+rcp "biolatency --cgroup --by cgroup: the issuer, at the issue" \
+	"trace biolatency start tp:block:block_rq_issue key arg0 cgroup /db by cgroup end tp:block:block_rq_complete key arg0" biolatency --cgroup /db --by cgroup
 rcp "lockwait --max 0.5: under 500 ns" \
 	"trace lockwait start tp:lock:contention_begin key task match arg0 end tp:lock:contention_end key task match arg0 nest outer under 500" lockwait --max 0.5
 if [ -r /sys/kernel/btf/vmlinux ]; then
@@ -614,6 +624,11 @@ rcp_refused() {
 	else bad "$n" "$(cat "$T/err"); _control: $(cat "$T/tr/_control")"; fi
 }
 rcp_refused "softirq --pid" "softirq --pid: a softirq belongs to no task" softirq --pid 1
+rcp_refused "softirq --cgroup" "softirq --cgroup: a softirq belongs to no task" softirq --cgroup /a
+rcp_refused "runqlat --by cgroup: the waker's" "runqlat --by cgroup: the task current at the wakeup is the waker" runqlat --by cgroup
+rcp_refused "syscall --by caller: a section" "syscall --by caller: the caller is a function's" syscall --by caller
+rc 2 "--cgroup needs a path from the cgroup2 root" $K --root "$T/tr" lockwait --cgroup a/b -d 0.01
+has "--cgroup takes a path under the cgroup2 mount" err && ok "--cgroup a/b: refused, saying why" || bad "--cgroup a/b" "$(cat "$T/err")"
 rcp_refused "hardirq --comm" "hardirq --comm: a hardirq belongs to no task" hardirq --comm sh
 rcp_refused "runqlat --comm" "runqlat --comm: the woken task is current at neither point.*use --pid or --tid" runqlat --comm sh
 rcp_refused "runqlat --by comm: the waker's" "runqlat --by comm: the woken task is current at neither point" runqlat --by comm
@@ -757,11 +772,43 @@ fi
 rc 0 "show of a family without the recipe: the numbers" $K show "$T/tr/softirq"
 grep -q '^@softirq\[1\]:$' "$T/out" && ok "show: keys as the file has them" || bad "show raw keys" "$(grep '^@' "$T/out")"
 
+# lockwait --by caller: the stacks named by their first frame outside the
+# lock and scheduler text (a fake kallsyms), one caller's stacks merged
+printf '%s\n' 'ffffffff81000000 T _stext' 'ffffffff81f00000 T __sched_text_start' \
+	'ffffffff81f00010 T mutex_lock' 'ffffffff81f00100 t __mutex_lock.constprop.0' \
+	'ffffffff81f00200 T schedule' 'ffffffff81f10000 T __sched_text_end' \
+	'ffffffff81f10000 T __lock_text_start' 'ffffffff81f10010 T _raw_spin_lock' \
+	'ffffffff81f20000 T __lock_text_end' 'ffffffffc0000000 t site_a	[kstats_lifetime]' > "$T/sys/proc/kallsyms"
+$G --name lockwait --bits 3 --cpus 2 --by stack --frames 5 \
+	--key 'lt_round+0x10;site_a+0x11;mutex_lock+0x1d;__mutex_lock.constprop.0+0x3a;schedule+0x4c' -s 0,3,const,20000000 \
+	--key 'lt_round+0x20;site_a+0x11;mutex_lock+0x1d;__mutex_lock.constprop.0+0x3a' -s 1,1,const,20000000 \
+	--key 'lt_round+0x30;site_b+0x21;_raw_spin_lock+0x5' -s 0,2,const,1000 > "$T/tr/lockwait"
+KSTATS_SYSFS=$T/sys rc 0 "lockwait --by caller: keys as callers" $K --root "$T/tr" lockwait --by caller -d 0.01
+[ "$(grep -E '^@|^family' "$T/out" | tr '\n' ' ')" = 'family by caller: 2 keys (max 64) @lockwait[site_a+0x11]: @lockwait[site_b+0x21]: ' ] &&
+	grep -A1 -E '^ +count' "$T/out" | grep -qE '^ +4 ' && ok "lockwait --by caller: site_a's two stacks merged (4 waits), then site_b" ||
+	bad "lock callers" "$(cat "$T/out")"
+# show of a family by stack: a frame a line; --folded; --json frames
+rc 0 "show a family by stack" $K show $S/family_stack.txt
+[ "$(grep -A4 '^@offcpu\[$' "$T/out" | head -5 | tr '\n' '|')" = '@offcpu[|    schedule+0x4c|    do_nanosleep+0x6e|    do_syscall_64+0x5b|]:|' ] &&
+	ok "show: a stack key a frame a line, the innermost first" || bad "stack key" "$(cat "$T/out")"
+rc 0 "show --folded" $K show $S/family_stack.txt --folded
+[ "$(cat "$T/out")" = "$(printf '%s\n' 'do_syscall_64+0x5b;do_nanosleep+0x6e;schedule+0x4c 40000000' 'kthread+0xe4;worker_thread+0x11a;schedule+0x4c 30000000')" ] &&
+	ok "show --folded: FRAMES VALUE per key, root first, the key's total, other left out" || bad "folded" "$(cat "$T/out")"
+rc 0 "show --folded a family by caller" $K show $S/family_caller.txt --folded
+[ "$(cat "$T/out")" = "$(printf '%s\n' 'lt_mutex_site_a+0x11 60000' 'lt_mutex_site_b+0x11 40000')" ] && ok "show --folded: a caller is one frame" || bad "folded caller" "$(cat "$T/out")"
+rc 2 "show --folded of a node without a family" $K show $F/basic.txt --folded
+rc 2 "show --folded --json" $K show $S/family_stack.txt --folded --json
+rc 0 "show --json a family by stack" $K show $S/family_stack.txt --json
+json_get "$T/out" "[k.get('frames') for k in d['keys']] == [['do_syscall_64+0x5b', 'do_nanosleep+0x6e', 'schedule+0x4c'], ['kthread+0xe4', 'worker_thread+0x11a', 'schedule+0x4c'], None] and d['family']['frames'] == 3" | grep -q True &&
+	ok "show --json: frames as arrays, root first; the family's frames" || bad "json frames" "$(head -c 600 "$T/out")"
+
 echo "# trace --by (fake root)"
 KSTATS_BTF=$T/btf tc "trace --by count --max-keys" "trace vfs_read value arg3+0:8 by arg2 max 8" vfs_read --value '*pos' --by count --max-keys 8
 KSTATS_BTF=$T/btf tc "trace --by comm after the filters" "trace vfs_read pid 3 if arg2 > 1 by comm" vfs_read --pid 3 --if 'count > 1' --by comm
 KSTATS_BTF=$T/btf tc "trace --by a field path" "trace vfs_read by arg0+32:8+80:8" vfs_read --by 'file->f_inode->i_size'
 KSTATS_BTF=$T/nobtf tc "trace --by cpu without BTF" "trace vfs_read by cpu" vfs_read --by cpu
+KSTATS_BTF=$T/nobtf tc "trace --by caller --cgroup" "trace vfs_read cgroup /a by caller" vfs_read --by caller --cgroup /a
+KSTATS_BTF=$T/nobtf tc "trace --by stack:4" "trace vfs_read by stack 4" vfs_read --by stack:4
 KSTATS_BTF=$T/btf tr_refused "trace --by unknown parameter" "--by 'nope': vfs_read has no parameter 'nope' (its parameters: file, buf, count, pos)" vfs_read --by nope
 rc 2 "trace --max-keys without --by" $K --root "$T/tr" trace vfs_read --max-keys 3 -d 0.01
 rc 2 "trace --max-keys 65537" $K --root "$T/tr" trace vfs_read --by cpu --max-keys 65537 -d 0.01

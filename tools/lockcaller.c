@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lockcaller.c - `kstats lockwait --by caller`: a lock wait's caller is
+ * the first frame of its stack outside the kernel's lock and scheduler
+ * functions, as perf lock contention names it: mutex and rwsem functions
+ * are in the scheduler's text (__sched), spinlocks in the lock text
+ * (__lockfunc), both bounded by symbols of /proc/kallsyms.  The module
+ * keys the waits by stack; the keys are named by their caller here and
+ * the keys of one caller merged into one.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kstats_tool.h"
+
+/* The names of the lock and scheduler functions, sorted. */
+static char **lock_fns;
+static size_t nlock_fns;
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The text bounds of kallsyms, in its order: sched, lock. */
+static const char *const bounds[] = {
+	"__sched_text_start", "__sched_text_end",
+	"__lock_text_start", "__lock_text_end",
+};
+
+/*
+ * Read the functions between the bounds once.  Without kallsyms (or its
+ * addresses, hidden from non-root), nothing is a lock function: each key
+ * is then named by its innermost frame.
+ */
+static void load_lock_fns(void)
+{
+	const char *dir = getenv("KSTATS_SYSFS");	/* tests: a fake /proc */
+	unsigned long long b[4] = { 0 }, addr;
+	char path[512], line[1024], name[512], type;
+	size_t cap = 0;
+	FILE *f;
+
+	if (lock_fns)
+		return;
+	lock_fns = malloc(sizeof(*lock_fns));
+	snprintf(path, sizeof(path), "%s/proc/kallsyms", dir ? dir : "");
+	f = fopen(path, "r");
+	if (!f || !lock_fns)
+		goto out;
+	while (fgets(line, sizeof(line), f))
+		for (int i = 0; i < 4; i++)
+			if (sscanf(line, "%llx %c %511s", &addr, &type, name) == 3 &&
+			    !strcmp(name, bounds[i]))
+				b[i] = addr;
+	if (!b[0] || !b[1])
+		goto out;
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		char **grown;
+
+		if (sscanf(line, "%llx %c %511s", &addr, &type, name) != 3 ||
+		    !((addr >= b[0] && addr < b[1]) ||
+		      (addr >= b[2] && addr < b[3])))
+			continue;
+		if (nlock_fns == cap) {
+			cap = cap ? 2 * cap : 256;
+			grown = realloc(lock_fns, cap * sizeof(*lock_fns));
+			if (!grown)
+				break;
+			lock_fns = grown;
+		}
+		lock_fns[nlock_fns] = malloc(strlen(name) + 1);
+		if (!lock_fns[nlock_fns])
+			break;
+		strcpy(lock_fns[nlock_fns++], name);
+	}
+	qsort(lock_fns, nlock_fns, sizeof(*lock_fns), cmp_name);
+out:
+	if (f)
+		fclose(f);
+}
+
+/* Whether the frame "name+0xOFF" of @len bytes is of a lock function. */
+static int is_lock_frame(const char *frame, size_t len)
+{
+	char name[512], *key = name;
+	size_t n = strcspn(frame, "+");
+
+	if (n > len)
+		n = len;
+	if (n >= sizeof(name))
+		return 0;
+	memcpy(name, frame, n);
+	name[n] = '\0';
+	/* the tracepoint's own frame, when more than one probe is on it */
+	if (!strncmp(name, "__traceiter_", 12))
+		return 1;
+	return bsearch(&key, lock_fns, nlock_fns, sizeof(*lock_fns),
+		       cmp_name) != NULL;
+}
+
+/*
+ * The caller of a stack key (frames root first, ';' between them): its
+ * innermost frame outside the lock functions, in @buf; the outermost frame
+ * if all are.
+ */
+static void caller_of(const char *frames, char *buf, size_t len)
+{
+	const char *end = frames + strlen(frames), *p = end;
+
+	while (p > frames) {
+		const char *start = p;
+
+		while (start > frames && start[-1] != ';')
+			start--;
+		if (!is_lock_frame(start, (size_t)(p - start)) || start == frames) {
+			snprintf(buf, len, "%.*s", (int)(p - start), start);
+			return;
+		}
+		p = start - 1;
+	}
+	snprintf(buf, len, "%s", frames);
+}
+
+/* Add the slots of @b to those of @a (both by increasing slot). */
+static int merge_slots(struct kkey *a, const struct kkey *b)
+{
+	struct kslot *m = malloc((a->nslots + b->nslots) * sizeof(*m));
+	size_t i = 0, j = 0, n = 0;
+
+	if (!m)
+		return -1;
+	while (i < a->nslots || j < b->nslots) {
+		if (j == b->nslots ||
+		    (i < a->nslots && a->slots[i].slot < b->slots[j].slot)) {
+			m[n++] = a->slots[i++];
+		} else if (i == a->nslots || b->slots[j].slot < a->slots[i].slot) {
+			m[n++] = b->slots[j++];
+		} else {
+			struct kslot s = a->slots[i++];
+			const struct kslot *t = &b->slots[j++];
+			u64 c = s.count + t->count;
+
+			/* each slot's average, weighted by its count */
+			s.avg = c ? (u64)(((long double)s.avg * s.count +
+					   (long double)t->avg * t->count) / c) : 0;
+			s.count = c;
+			m[n++] = s;
+		}
+	}
+	free(a->slots);
+	a->slots = m;
+	a->nslots = n;
+	a->samples += b->samples;
+	return 0;
+}
+
+static int by_samples(const void *x, const void *y)
+{
+	const struct kkey *a = x, *b = y;
+
+	if (a->other != b->other)
+		return a->other - b->other;
+	return a->samples < b->samples ? 1 : a->samples > b->samples ? -1 : 0;
+}
+
+/**
+ * lock_callers() - a family by stack as one by caller
+ * @s: a snapshot of a lock wait node by stack
+ *
+ * Return: 0, or -1 out of memory (@s then as it was, or partly merged).
+ */
+int lock_callers(struct snapshot *s)
+{
+	char buf[512];
+	size_t n = 0;
+
+	if (!s->is_family || strcmp(s->family.by, "stack"))
+		return 0;
+	load_lock_fns();
+	for (size_t i = 0; i < s->nkeys; i++) {
+		struct kkey *k = &s->keys[i];
+		size_t j;
+
+		if (!k->other) {
+			caller_of(k->text, buf, sizeof(buf));
+			/* never longer than the stack it is a frame of */
+			strcpy(k->text, buf);
+			strcpy(k->raw, buf);
+			k->rawlen = strlen(buf);
+		}
+		for (j = 0; j < n; j++)
+			if (s->keys[j].other == k->other &&
+			    !strcmp(s->keys[j].text, k->text))
+				break;
+		if (j < n) {
+			if (merge_slots(&s->keys[j], k))
+				return -1;
+			free(k->slots);
+			free(k->text);
+			free(k->raw);
+		} else {
+			s->keys[n++] = *k;
+		}
+	}
+	s->nkeys = n;
+	qsort(s->keys, n, sizeof(*s->keys), by_samples);
+	s->family.keys = n - (n && s->keys[n - 1].other);
+	snprintf(s->family.by, sizeof(s->family.by), "caller");
+	s->family.frames = 0;
+	return 0;
+}
