@@ -188,7 +188,7 @@ peer_adds() {
 
 # integration_peers KERNEL-NAME: set PEER_ADDS to what the integration
 # boot of that Debian kernel (debian_kernels' name) gets of the peers:
-# 6.12's gets libbpf-tools' funclatency, runqlat and biolatency for the
+# 6.12's gets libbpf-tools' funclatency, runqlat, biolatency and offcputime for the
 # cross-checks (tests/guest/trace-peers.sh, recipes-peers.sh), and
 # /kstats/peers.want, which makes those fail rather than skip when a peer
 # is missing (also when the host lacks them) or does not start; the
@@ -198,7 +198,7 @@ integration_peers() {
 	PEER_ADDS=()
 	[ "$1" = 6.12 ] || return 0
 	mkdir -p "${want%/*}"
-	echo "funclatency runqlat biolatency" > "$want"
-	peer_adds funclatency runqlat biolatency || true
+	echo "funclatency runqlat biolatency offcputime" > "$want"
+	peer_adds funclatency runqlat biolatency offcputime || true
 	PEER_ADDS+=(--add "$want:/kstats/peers.want")
 }

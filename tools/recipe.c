@@ -673,10 +673,12 @@ int cmd_recipe(struct opts *o)
 	int ret = allowed(o, O_BITS | O_DUR | O_INT | O_PID | O_TID | O_COMM |
 			  O_TCPU | O_VERBOSE | O_BY | O_MAXKEYS | O_TOP |
 			  O_PIDS | O_TIDS | O_DISK | O_QUEUED | O_IDLE |
-			  O_MIN | O_MAX | O_CGROUP, o->args[0]);
+			  O_MIN | O_MAX | O_CGROUP | O_FOLDED, o->args[0]);
 
 	if (ret)
 		return ret;
+	if (o->folded && (o->seen & O_INT))
+		return usage_error("--folded prints the keys once, at the end (no -i)");
 	ret = recipe_command(o, o->args[0], cmd, sizeof(cmd), node,
 			     sizeof(node), what, sizeof(what), &o->names);
 	if (ret)

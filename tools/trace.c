@@ -386,10 +386,14 @@ int trace_run(const struct opts *o, const char *cmd, const char *node,
 		if (!load(path, &cur)) {
 			if (o->names == KEYS_LOCK_CALLER && lock_callers(&cur))
 				fprintf(stderr, "kstats: out of memory: the stacks as they are\n");
-			printf("\n");
 			struct keyview kv = { .top = o->top, .names = o->names };
 
-			print_show_keys(stdout, &cur, 0, 0, &kv);
+			if (o->folded && cur.is_family) {
+				print_folded(stdout, &cur);
+			} else {
+				printf("\n");
+				print_show_keys(stdout, &cur, 0, 0, &kv);
+			}
 			snapshot_free(&cur);
 		} else {
 			ret = EXIT_ERROR;
@@ -412,7 +416,8 @@ int cmd_trace(struct opts *o)
 	const char *name;
 	int ret = allowed(o, O_BITS | O_DUR | O_INT | O_VALUE | O_IF | O_PID |
 			  O_TID | O_COMM | O_TCPU | O_VERBOSE | O_BY |
-			  O_MAXKEYS | O_TOP | O_OUTLIERS | O_CGROUP, "trace");
+			  O_MAXKEYS | O_TOP | O_OUTLIERS | O_CGROUP | O_FOLDED,
+			  "trace");
 
 	if (ret)
 		return ret;
@@ -420,6 +425,8 @@ int cmd_trace(struct opts *o)
 		return usage_error("trace takes one FUNC (a kernel function name) or tp:GROUP:EVENT");
 	if ((o->seen & O_MAXKEYS) && !o->by)
 		return usage_error("--max-keys goes with --by");
+	if (o->folded && (!o->by || (o->seen & O_INT)))
+		return usage_error("--folded prints the keys of --by once, at the end (no -i)");
 	if (o->slow_set && (o->seen & O_TOP))
 		return usage_error("--slow and --top: one of them");
 	if (o->keep && !o->slow_set)

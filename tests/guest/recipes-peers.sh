@@ -79,3 +79,54 @@ elif peer_need "biolatency vs libbpf-tools" biolatency "$PEER"; then
 	echo mq-deadline > /sys/block/nullb0/queue/scheduler 2>/dev/null
 	peer_run biolatency "kdio /dev/nullb0 4096 400" -Q
 fi
+
+# offcpu --by stack against offcputime: one task sleeping 20 ms at a time
+# in clock_nanosleep, both tracing it (-p / --pid) over 3 s: the same top
+# stack, frame for frame from the scheduler to the system call entry (the
+# peer's own BPF frames and the tracepoint's iterator left out, offsets
+# dropped: the peer prints names), and off-CPU totals within 25 %
+PEER=$(peer_tool offcputime)
+if peer_need "offcpu --by stack vs offcputime" offcputime "$PEER"; then
+	kvalue -n koff sleep 20000 600 &
+	w=$!
+	"$PEER" -p $w 3 > $P.peer 2>&1 &
+	pp=$!
+	if peer_wait $pp; then
+		# FRAMES VALUE: each stack's off-CPU time (ns), root first
+		kstats offcpu --by stack:16 --pid $w -d 3 --folded > $P.ours 2>&1 &
+		kp=$!
+		r_wait offcpu
+		wait $kp
+		wait $pp
+		# the top stack of each, root first, names only
+		ours_top=$(awk 'NF == 2 && $2 + 0 > best { best = $2 + 0; top = $1 }
+			END { n = split(top, f, ";"); for (i = 1; i <= n; i++) { sub(/[+]0x[0-9a-f]+$/, "", f[i]); if (f[i] !~ /^__traceiter_/) s = s (s == "" ? "" : ";") f[i] } print s }' $P.ours)
+		peer_top=$(awk 'BEGIN { RS = ""; FS = "\n" }
+			{ f = ""; v = $NF + 0
+			  for (i = 1; i < NF; i++) { l = $i; sub(/^ +/, "", l)
+				if (l ~ /^-/) break
+				if (l ~ /^(bpf_|__traceiter_|\[unknown\]|Unknown)/) continue
+				f = l (f == "" ? "" : ";") f }
+			  if (v > best) { best = v; top = f } }
+			END { print top }' $P.peer)
+		diag "offcpu top stack: kstats $ours_top | offcputime $peer_top"
+		expect "offcpu --by stack vs offcputime: the same top stack, from the system call entry to the scheduler" \
+			"$(echo "$ours_top" | grep -o 'entry_SYSCALL.*')" "$(echo "$peer_top" | grep -o 'entry_SYSCALL.*')"
+		expect "offcpu --by stack: the top stack sleeps in do_nanosleep" \
+			"$(echo "$ours_top" | grep -c ';do_nanosleep;schedule')" 1
+		ours_us=$(awk 'NF == 2 { t += $2 } END { printf "%d", t / 1000 }' $P.ours)
+		peer_us=$(awk 'BEGIN { RS = ""; FS = "\n" } { t += $NF } END { printf "%d", t }' $P.peer)
+		expect "offcpu --by stack vs offcputime: off-CPU totals within 25 % ($ours_us us, $peer_us us)" \
+			"$(awk -v a="$ours_us" -v b="$peer_us" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a > b ? a : b; print (m > 0 && d <= 0.25 * m) ? "yes" : "no" }')" yes
+	else
+		not_ok "offcputime (libbpf-tools) attaches its BPF programs"
+		sed 's/^/#   /' $P.peer | head -n 20
+		kill -KILL $pp 2>/dev/null
+	fi
+	kill $w 2>/dev/null
+	wait
+	diag "kstats offcpu --by stack:16 --pid PID -d 3 --folded:"
+	sed 's/^/#   /' $P.ours | head -n 60
+	diag "$PEER -p PID 3 (libbpf-tools), about the same window:"
+	sed 's/^/#   /' $P.peer | head -n 40
+fi
