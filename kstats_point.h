@@ -239,10 +239,14 @@ static __always_inline notrace unsigned long
 kstats_entry_return_address(struct pt_regs *regs)
 {
 #if defined(CONFIG_X86_64)
-	/* the call pushed it: the entry's stack pointer points at it */
-	unsigned long ret = regs_get_kernel_stack_nth(regs, 0);
-#ifdef CONFIG_RETHOOK
+	/*
+	 * The call pushed it: the entry's stack pointer points at it, on
+	 * this task's stack (checked, then read plainly: no fault to catch)
+	 */
 	unsigned long sp = kernel_stack_pointer(regs);
+	unsigned long ret = regs_within_kernel_stack(regs, sp) ?
+			    READ_ONCE(*(unsigned long *)sp) : 0;
+#ifdef CONFIG_RETHOOK
 	struct llist_node *n;
 
 	/*

@@ -127,7 +127,7 @@ peer_rows() {
 	fi
 
 	if [ -z "$BT" ]; then
-		for r in bt_kprobe bt_kfunc bt_count; do
+		for r in bt_kprobe bt_kfunc bt_kstack bt_count; do
 			na $kind peer_$r "bpftrace is not in this guest"
 		done
 		return 0
@@ -138,11 +138,13 @@ peer_rows() {
 	kf=$F
 	m=$(awk -v f=$F '$3 == f && $4 ~ /^\[/ { gsub(/[][]/, "", $4); print $4; exit }' /proc/kallsyms)
 	[ -z "$m" ] || kf=$m:$F
-	for r in bt_kprobe bt_kfunc bt_count; do
+	for r in bt_kprobe bt_kfunc bt_kstack bt_count; do
 		case $r in
 		bt_kprobe) bt="kprobe:$F { @s[tid] = nsecs; } kretprobe:$F /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }"
 			   set -- 2 2 0 ;;
 		bt_kfunc)  bt="kfunc:$kf { @s[tid] = nsecs; } kretfunc:$kf /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+			   set -- 2 0 2 ;;
+		bt_kstack) bt="kfunc:$kf { @s[tid] = nsecs; } kretfunc:$kf /@s[tid]/ { @h[kstack(8)] = hist(nsecs - @s[tid]); delete(@s[tid]); }"
 			   set -- 2 0 2 ;;
 		bt_count)  bt="kfunc:$kf { @c = count(); }"
 			   set -- 1 0 1 ;;
@@ -151,7 +153,7 @@ peer_rows() {
 			echo "BENCHPEER ${kind}_peer_$r bpftrace -e '$bt'"
 			measure $kind peer_$r
 			peer_stop
-			echo "BENCHINFO peer_$r $kind $(grep -E '^@(c|h)|^\[' /tmp/peer.$r | sed 's/ *|[@ ]*|$//; s/  */ /g' | tr '\n' ' ')"
+			echo "BENCHINFO peer_$r $kind $(grep -E '^@(c|h)|^\[' /tmp/peer.$r | sed 's/ *|[@ ]*|$//; s/  */ /g' | tr '\n' ' ' | cut -c1-400)"
 		else
 			na $kind peer_$r "$ERR"
 		fi
@@ -182,7 +184,8 @@ trace_rows() {
 	# call that is not one (slow over any duration; top 16, whose bar is
 	# the 16th largest so far), and every call kept with 16 frames
 	for v in default fprobe kretprobe tsc fprobe-tsc kretprobe-tsc value-arg \
-		 value-ret filter family-comm family-cpu slow slow-fprobe top \
+		 value-ret filter filter-cgroup family-comm family-cpu \
+		 family-caller family-cgroup family-stack slow slow-fprobe top \
 		 top-fprobe capture capture-fprobe; do
 		case $v in
 		default) opt= ;;
@@ -196,6 +199,10 @@ trace_rows() {
 		filter) opt=" cpu 0" ;;
 		family-comm) opt=" by comm" ;;
 		family-cpu) opt=" by cpu" ;;
+		family-caller) opt=" by caller" ;;
+		family-cgroup) opt=" by cgroup" ;;
+		family-stack) opt=" by stack 8" ;;
+		filter-cgroup) opt=" cgroup /" ;;
 		slow) opt=" slow 9223372036854775807" ;;
 		slow-fprobe) opt=" mech fprobe slow 9223372036854775807" ;;
 		top) opt=" top 16" ;;

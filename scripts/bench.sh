@@ -264,6 +264,10 @@ trows = [
     ("kstats `trace FUNC cpu 0` (the duration, with a filter that holds)", "kstats_filter"),
     ("kstats `trace FUNC by comm` (a family: the duration per task name)", "kstats_family-comm"),
     ("kstats `trace FUNC by cpu` (a family: the duration per CPU)", "kstats_family-cpu"),
+    ("kstats `trace FUNC cgroup /` (a cgroup filter that holds: the root and all under it)", "kstats_filter-cgroup"),
+    ("kstats `trace FUNC by caller` (a family: the duration per call site)", "kstats_family-caller"),
+    ("kstats `trace FUNC by cgroup` (a family: the duration per cgroup)", "kstats_family-cgroup"),
+    ("kstats `trace FUNC by stack 8` (a family: the duration per kernel stack, 8 frames)", "kstats_family-stack"),
     ("kstats `trace FUNC slow V`, a call under V (direct)", "kstats_slow"),
     ("kstats `trace FUNC mech fprobe slow V`, a call under V", "kstats_slow-fprobe"),
     ("kstats `trace FUNC top 16`, a call under the 16th largest (direct)", "kstats_top"),
@@ -404,6 +408,7 @@ prows = [
     ("libbpf-tools funclatency", "peer_funclatency"),
     ("bpftrace kprobe/kretprobe hist", "peer_bt_kprobe"),
     ("bpftrace kfunc/kretfunc hist", "peer_bt_kfunc"),
+    ("bpftrace kfunc/kretfunc `@h[kstack(8)] = hist()`", "peer_bt_kstack"),
     ("bpftrace kfunc count", "peer_bt_count"),
 ]
 def xk(d, kind, k):
