@@ -254,6 +254,18 @@ long=$(awk '$1 == "slot" && $3 == "CPUS" && $12 >= 16777216 { n += $6 } END { pr
 expect "lockwait: each of the 5 waits of 20 ms counted once, whole ($long samples of 16.8 ms or more), its second begin nested (nested $nested, at least $want_nested)" \
 	"$long $([ "${nested:-0}" -ge $want_nested ] && echo yes)" "5 yes"
 expect "lockwait: nothing missed" "$(field $R.out name missed)" 0
+# by call site: "mutex_sites 3 2 20" waits 3 times from lt_mutex_site_a(),
+# twice from lt_mutex_site_b(); --by caller names each wait's stack by its
+# first frame outside the lock and scheduler text (kallsyms), one key each
+kstats lockwait --comm kload --by caller -d 4 > $R.out 2>&1 &
+kp=$!
+r_wait lockwait && ctl /sys/kernel/debug/kstats_lifetime/ctl "mutex_sites 3 2 20" > $R.lt
+wait $kp
+# "@lockwait[KEY]:", then the count line: KEY and its count, of the long waits'
+# callers (kload's own short waits, on the debug kernel, have others)
+calls=$(awk '/^@lockwait\[lt_mutex_site_[ab][+]0x[0-9a-f]+\]:$/ { k = $0; sub(/^@lockwait\[/, "", k); sub(/[+].*/, "", k); getline; getline; printf "%s %s ", k, $1 }' $R.out)
+expect "lockwait --by caller: 3 waits from lt_mutex_site_a, 2 from lt_mutex_site_b" \
+	"$(cat $R.lt) $calls" "ok lt_mutex_site_a 3 lt_mutex_site_b 2 "
 [ -n "$lt_here" ] || rmmod_wait kstats_lifetime
 
 # runqlat --pid: the woken process, through BTF (p->tgid, next->tgid); 10 ms
