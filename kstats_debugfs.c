@@ -170,18 +170,21 @@ static void kstats_show_slot(struct seq_file *m, struct kstats_reader *r,
  * A family's key: "key KEY samples N", then its slots as all-CPU rows,
  * as copied at open.
  */
-static void kstats_show_key(struct seq_file *m, struct kstats_reader *r,
-			    u32 g)
+static int kstats_show_key(struct seq_file *m, struct kstats_reader *r,
+			   u32 g)
 {
 	const struct kstats_family_cell *cell = r->fam.cells[g];
 	const struct kstats_snapshot *snap = &r->snap;
 	u64 total = r->fam.samples[g], cum = 0, t_hi, t_lo;
 	u32 i;
+	int err;
 
 	if (!total)
-		return;
+		return 0;
 	seq_puts(m, "key ");
-	kstats_family_show_key(m, r->ks->family, &r->fam, g);
+	err = kstats_family_show_key(m, r->ks->family, &r->fam, g);
+	if (err)
+		return err;
 	seq_printf(m, " samples %llu\n", total);
 	for (i = 0; i < r->fam.nr_cells[g]; i++) {
 		cum += cell[i].count;
@@ -190,6 +193,7 @@ static void kstats_show_key(struct seq_file *m, struct kstats_reader *r,
 		kstats_show_all_row(m, snap, cell[i].slot, cell[i].count, t_hi,
 				    t_lo, cum, total);
 	}
+	return 0;
 }
 
 static void kstats_show_errno(struct seq_file *m, struct kstats_reader *r)
@@ -242,7 +246,7 @@ static int kstats_seq_show(struct seq_file *m, void *v)
 	if (!pos)
 		kstats_show_header(m, r);
 	else if (pos <= kstats_nr_rows(r) && r->ks->family)
-		kstats_show_key(m, r, r->fam.order[pos - 1]);
+		return kstats_show_key(m, r, r->fam.order[pos - 1]);
 	else if (pos <= kstats_nr_rows(r))
 		kstats_show_slot(m, r, pos - 1);
 	else if (pos == kstats_nr_rows(r) + 1 && r->errno_count)

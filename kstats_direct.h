@@ -96,6 +96,7 @@ struct kstats_direct_hot {
  *	the record alone
  * @KSTATS_DEXIT_OUTLIERS: as plain, then one compare with the outliers'
  *	bar on this CPU
+ * @KSTATS_DEXITS: how many kinds
  *
  * The trampoline's variants are in this order, per clock.
  */

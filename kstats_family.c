@@ -826,26 +826,26 @@ EXPORT_SYMBOL_NS_GPL(kstats_family_format_key, KSTATS_NS);
  * @g: a group of @v
  *
  * A task name as itself, but every byte outside '!'..'~' and the
- * backslash as \xHH, and the first of a task named "other"; a number in
+ * backslash as \\xHH, and the first of a task named "other"; a number in
  * decimal; a caller as "symbol+0xOFF"; a cgroup as its path from the
  * cgroup2 root; a stack as its frames, root first, ';' between them;
  * "other".  Each is one word.
  *
  * Context: process.
+ * Return: 0, or -ENOMEM.
  */
-void kstats_family_show_key(struct seq_file *m, const struct kstats_family *f,
-			    const struct kstats_family_view *v, u32 g)
+int kstats_family_show_key(struct seq_file *m, const struct kstats_family *f,
+			   const struct kstats_family_view *v, u32 g)
 {
 	/* a cgroup's path may take four bytes a character (\xHH) */
 	size_t size = f->depth ? f->depth * KSYM_SYMBOL_LEN : 4 * PATH_MAX;
 	char *buf = kmalloc(size, GFP_KERNEL);
 
-	if (!buf) {
-		seq_puts(m, "?");
-		return;
-	}
+	if (!buf)
+		return -ENOMEM;
 	kstats_family_format_key(f, v, g, buf, size);
 	seq_puts(m, buf);
 	kfree(buf);
+	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(kstats_family_show_key, KSTATS_NS);

@@ -265,7 +265,7 @@ int kstats_family_format_key(const struct kstats_family *f,
 			     const struct kstats_family_view *v, u32 g,
 			     char *buf, size_t size);
 struct seq_file;
-void kstats_family_show_key(struct seq_file *m, const struct kstats_family *f,
-			    const struct kstats_family_view *v, u32 g);
+int kstats_family_show_key(struct seq_file *m, const struct kstats_family *f,
+			   const struct kstats_family_view *v, u32 g);
 
 #endif /* _KSTATS_FAMILY_H */

@@ -1441,13 +1441,15 @@ static void kstats_test_family_parse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmd->by_max, 9U);
 	kstats_by_format(&cmd->by, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "stack 32");
-	KUNIT_ASSERT_EQ(test, parse(test, "trace s start tp:sched:sched_switch by stack 4 end tp:sched:sched_wakeup",
+	KUNIT_ASSERT_EQ(test, parse(test,
+				    "trace s start tp:sched:sched_switch by stack 4 end tp:sched:sched_wakeup",
 				    cmd), 0);
 	KUNIT_EXPECT_EQ(test, cmd->by.frames, 4);
 	KUNIT_ASSERT_EQ(test, parse(test, "trace f by caller max 3", cmd), 0);
 	KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_CALLER);
 	KUNIT_EXPECT_EQ(test, cmd->by_max, 3U);
-	KUNIT_ASSERT_EQ(test, parse(test, "trace tp:sched:sched_switch by cgroup cgroup /a/b",
+	/* the key, then the filter */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace tp:sched:sched_switch by cgroup max 8 cgroup /a/b",
 				    cmd), 0);
 	KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_CGROUP);
 	KUNIT_EXPECT_STREQ(test, cmd->filter.cgroup_path, "/a/b");
