@@ -4,7 +4,8 @@
  * the first frame of its stack outside the kernel's lock and scheduler
  * functions, as perf lock contention names it: mutex and rwsem functions
  * are in the scheduler's text (__sched), spinlocks in the lock text
- * (__lockfunc), both bounded by symbols of /proc/kallsyms.  The module
+ * (__lockfunc), both bounded by symbols of /proc/kallsyms, and their
+ * clones outside those sections are known by name.  The module
  * keys the waits by stack; the keys are named by their caller here and
  * the keys of one caller merged into one.
  */
@@ -83,7 +84,23 @@ out:
 		fclose(f);
 }
 
-/* Whether the frame "name+0xOFF" of @len bytes is of a lock function. */
+/*
+ * The kernel's locking functions by name, leading underscores dropped:
+ * the compiler's clones of them (.constprop.0, .isra.0) leave the sections
+ * (PREEMPT_RT's __rt_mutex_slowlock_locked.constprop.0).
+ */
+static const char *const lock_prefixes[] = {
+	"mutex_lock", "mutex_spin", "rt_mutex", "rt_spin", "rtlock",
+	"ww_mutex", "rwsem", "rwbase", "down_read", "down_write",
+	"percpu_down", "raw_spin_lock", "raw_read_lock", "raw_write_lock",
+	"queued_spin", "queued_read", "queued_write", "native_queued",
+	"pv_queued", "osq_lock",
+};
+
+/*
+ * Whether the frame "name+0xOFF" of @len bytes is of a lock function: in
+ * the scheduler's or the lock text, or named as one.
+ */
 static int is_lock_frame(const char *frame, size_t len)
 {
 	char name[512], *key = name;
@@ -98,6 +115,13 @@ static int is_lock_frame(const char *frame, size_t len)
 	/* the tracepoint's own frame, when more than one probe is on it */
 	if (!strncmp(name, "__traceiter_", 12))
 		return 1;
+	/* the locking code outside those sections, by name (a clone) */
+	while (*key == '_')
+		key++;
+	for (size_t i = 0; i < sizeof(lock_prefixes) / sizeof(lock_prefixes[0]); i++)
+		if (!strncmp(key, lock_prefixes[i], strlen(lock_prefixes[i])))
+			return 1;
+	key = name;
 	return bsearch(&key, lock_fns, nlock_fns, sizeof(*lock_fns),
 		       cmp_name) != NULL;
 }

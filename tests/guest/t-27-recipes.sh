@@ -264,6 +264,7 @@ wait $kp
 # "@lockwait[KEY]:", then the count line: KEY and its count, of the long waits'
 # callers (kload's own short waits, on the debug kernel, have others)
 calls=$(awk '/^@lockwait\[lt_mutex_site_[ab][+]0x[0-9a-f]+\]:$/ { k = $0; sub(/^@lockwait\[/, "", k); sub(/[+].*/, "", k); getline; getline; printf "%s %s ", k, $1 }' $R.out)
+grep '^@lockwait\[' $R.out | sed 's/^/# /'
 expect "lockwait --by caller: 3 waits from lt_mutex_site_a, 2 from lt_mutex_site_b" \
 	"$(cat $R.lt) $calls" "ok lt_mutex_site_a 3 lt_mutex_site_b 2 "
 [ -n "$lt_here" ] || rmmod_wait kstats_lifetime
