@@ -187,6 +187,7 @@ expect "by caller: 20 calls from lt_fast_caller, 5 from lt_slow_caller, two keys
 	"$(f_sum /tmp/f '^lt_fast_caller[+]0x[0-9a-f]+$') $(f_sum /tmp/f '^lt_slow_caller[+]0x[0-9a-f]+$') $(field /tmp/f family keys)" "20 5 2"
 expect "by caller: the keys add up" "$(f_check /tmp/f)" ok
 cat $KS/f_stack > /tmp/f
+grep -E '^# family|^key' /tmp/f | sed 's/^/# /'
 expect "by stack 3: root first, the function last, its caller before it" \
 	"$(f_sum /tmp/f '^lt_callers[+]0x[0-9a-f]+;lt_fast_caller[+]0x[0-9a-f]+;kstats_lifetime_work[+]0x[0-9a-f]+$') $(f_sum /tmp/f '^lt_callers[+]0x[0-9a-f]+;lt_slow_caller[+]0x[0-9a-f]+;kstats_lifetime_work[+]0x[0-9a-f]+$')" "20 5"
 expect "by stack 3: header family by stack, frames 3, stack_bytes 48" \
@@ -245,6 +246,7 @@ if grep -qw cgroup2 /proc/filesystems; then
 	f_in /kga/sub kvalue read /dev/zero 666 5 || not_ok "kvalue in /kga/sub"
 	f_in /kgb kvalue read /dev/zero 666 3 || not_ok "kvalue in /kgb"
 	cat $KS/f_cg > /tmp/f
+	grep -E '^# family|^key' /tmp/f | sed 's/^/# /'
 	expect "by cgroup: /kga 7, /kga/sub 5, /kgb 3, paths from the cgroup2 root" \
 		"$(f_samples /tmp/f /kga) $(f_samples /tmp/f /kga/sub) $(f_samples /tmp/f /kgb)" "7 5 3"
 	expect "by cgroup: the keys add up" "$(f_check /tmp/f)" ok
