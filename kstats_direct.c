@@ -106,6 +106,8 @@ enum kstats_direct_variant {
 	KSTATS_DV_KTIME = KSTATS_DV_TSC + KSTATS_DV_PER_CLOCK,
 	KSTATS_DV_LOCAL = KSTATS_DV_KTIME + KSTATS_DV_PER_CLOCK,
 	KSTATS_DV_TSCNS = KSTATS_DV_LOCAL + KSTATS_DV_PER_CLOCK,
+	/* filters and families, any clock: three, one per kind of arguments */
+	KSTATS_DV_RICH = KSTATS_DV_TSCNS + KSTATS_DV_PER_CLOCK,
 };
 
 /*
@@ -188,9 +190,15 @@ static unsigned long kstats_direct_stub(int slot)
 			 h->tscns ? KSTATS_DV_TSCNS : KSTATS_DV_KTIME;
 
 	v += h->exit * 3;
-
-	/* + 0: no arguments; + 1: registers; + 2: registers and stack */
-	v += h->nstack ? 2 : !!h->nregs;
+	/*
+	 * + 0: no arguments; + 1: registers; + 2: registers and stack.  A
+	 * rich entry reads the registers (struct pt_regs, for the filters
+	 * and keys): saved even for a function without arguments.
+	 */
+	if (h->fn)
+		v = KSTATS_DV_RICH + (h->nstack ? 2 : 1);
+	else
+		v += h->nstack ? 2 : !!h->nregs;
 	return (unsigned long)kstats_direct_stubs +
 	       (v * KSTATS_DIRECT_SLOTS + slot) * KSTATS_DIRECT_STUB_SIZE;
 }
@@ -383,6 +391,7 @@ kstats_direct_enter_ktime(struct kstats_direct_hot *h,
 
 NOKPROBE_SYMBOL(kstats_direct_enter_ktime);
 
+
 /* The TSC, read inline. */
 static __always_inline notrace void
 kstats_direct_tsc_done(struct kstats_direct_hot *h,
@@ -491,6 +500,127 @@ KSTATS_DIRECT_EXITS(tsc);
 KSTATS_DIRECT_EXITS(ktime);
 KSTATS_DIRECT_EXITS(tscns);
 KSTATS_DIRECT_EXITS(local);
+
+/*
+ * The traced function's registers at its entry, from the trampoline's
+ * frame: its arguments (saved there), its stack pointer (at the return
+ * address into its caller, above the frame), its instruction pointer (the
+ * body's start, past the fentry call) and %rbp, the caller's still (this
+ * file is built with -ffixed-rbp): what the filters' values, a caller and
+ * a stack's unwinding read (struct kstats_args), and nothing else is.
+ */
+static __always_inline notrace void
+kstats_direct_entry_regs(struct kstats_direct_entry *e, struct pt_regs *regs)
+{
+	const unsigned long *r = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_REGS;
+	unsigned long *ret = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_SIZE;
+	unsigned long bp;
+
+	asm volatile("movq %%rbp, %0" : "=r" (bp));
+	regs->di = r[0];
+	regs->si = r[1];
+	regs->dx = r[2];
+	regs->cx = r[3];
+	regs->r8 = r[4];
+	regs->r9 = r[5];
+	regs->ip = ret[0];
+	regs->sp = (unsigned long)&ret[1];
+	regs->bp = bp;
+}
+
+/*
+ * A rich slot's entry (a node with filters or a family): under the slot's
+ * guard (its filters' reads, its key's and its clock's may call the traced
+ * function), the filters, then the family's key and the clock.  False for
+ * a call not to time: one a filter leaves out, one whose value cannot be
+ * read (counted as missed), one entered from the guard's own work.
+ */
+notrace __noendbr bool
+kstats_direct_enter_rich(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e)
+{
+	struct kstats_fn *fn = h->fn;
+	struct kstats *ks = h->ks;
+	struct pt_regs regs;
+	struct kstats_args a = { .regs = &regs };
+	u32 fam = 0;
+
+	if (!kstats_direct_guard(h)) {
+		kstats_record_missed(ks);
+		return false;
+	}
+	kstats_direct_entry_regs(e, &regs);
+	switch (kstats_filter_check(&fn->filter, &a, KSTATS_AT_ENTRY)) {
+	case KSTATS_SKIP:
+		goto untimed;
+	case KSTATS_UNREADABLE:
+		kstats_record_missed(ks);
+		goto untimed;
+	default:
+		break;
+	}
+	if (ks->family)
+		fam = kstats_fn_family_key(fn, &a);
+	/* ktime on the TSC as the plain exits read it: the TSC, its epoch */
+	if (h->tscns) {
+		e->cpu = (u64)fam << 32 | (u32)(READ_ONCE(kstats_direct_tk) >> 32);
+		e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);
+	} else {
+		e->ts = kstats_clock_now(ks->clock);
+		e->cpu = (u64)fam << 32 | raw_smp_processor_id();
+	}
+	kstats_direct_unguard(h);
+	return true;
+untimed:
+	kstats_direct_unguard(h);
+	return false;
+}
+
+NOKPROBE_SYMBOL(kstats_direct_enter_rich);
+
+/*
+ * A rich slot's exit: the clock under the guard, a local_clock() pair that
+ * crossed CPUs and a negative difference counted as missed, the sample in
+ * the total and in the key taken at the entry.
+ */
+notrace __noendbr void
+kstats_direct_exit_rich(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e)
+{
+	struct kstats *ks = h->ks;
+	u64 v, tk;
+
+	if (h->tscns) {
+		/* the TSC: no clock call to guard */
+		v = kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts;
+		tk = READ_ONCE(kstats_direct_tk);
+		if (unlikely((s64)v < 0 || (u32)(tk >> 32) != (u32)e->cpu)) {
+			kstats_direct_miss(h);
+			return;
+		}
+		v = kstats_direct_scale(v, tk);
+	} else {
+		if ((ks->clock == KSTATS_CLOCK_LOCAL &&
+		     (u32)e->cpu != raw_smp_processor_id()) ||
+		    !kstats_direct_guard(h)) {
+			kstats_direct_miss(h);
+			return;
+		}
+		v = kstats_clock_now(ks->clock) - e->ts;
+		kstats_direct_unguard(h);
+		if (unlikely((s64)v < 0)) {
+			kstats_direct_miss(h);
+			return;
+		}
+	}
+	if (ks->family)
+		kstats_family_record(ks, e->cpu >> 32, v);
+	else
+		kstats_record(ks, v);
+	this_cpu_dec(h->pcpu->inflight);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_exit_rich);
 
 /*
  * A task that exits inside a traced function never returns through the
@@ -758,6 +888,8 @@ static int kstats_direct_pin(const char *name, unsigned long ip,
  * @ks: the distribution, which the slot holds a reference to
  * @outliers: its outliers, or NULL; freed with @ks, so as long as the slot
  *	holds it
+ * @rich: the node, for its filters and family (the rich variants), or
+ *	NULL for a plain duration; freed with @ks too
  * @mod: the function's module, whose reference the slot takes over, or NULL
  * @ip: its fentry call site
  * @f: how its arguments are passed
@@ -770,6 +902,7 @@ static int kstats_direct_pin(const char *name, unsigned long ip,
  */
 static int kstats_direct_attach(struct kstats *ks,
 				struct kstats_outliers *outliers,
+				struct kstats_fn *rich,
 				struct module *mod, unsigned long ip,
 				const struct kstats_btf_func *f)
 {
@@ -820,6 +953,7 @@ static int kstats_direct_attach(struct kstats *ks,
 	h->ks = ks;
 	h->outliers = outliers;
 	h->ocpu = outliers ? outliers->pcpu : NULL;
+	h->fn = rich;
 	err = ftrace_set_filter_ip(ops, ip, 0, 0);
 	if (!err)
 		err = kstats_direct_register(ops, kstats_direct_stub(i));
@@ -941,8 +1075,40 @@ static const char *kstats_direct_holder(unsigned long ip)
 }
 
 /*
- * Time the function with the trampoline, if it can: a plain duration (the
- * trampoline has no handlers for values, filters, families or gap), a
+ * Whether the trampoline has the handlers @fn needs: a duration, plain or
+ * with filters and a family whose reads are all at the entry (the rich
+ * variants); values, a return value's condition or key, gap, and
+ * outliers of a rich node take fprobe's.
+ */
+static bool kstats_direct_takes(const struct kstats_fn *fn, const char **why)
+{
+	switch (kstats_fn_kind(fn)) {
+	case KSTATS_FN_FAST:
+		return true;
+	case KSTATS_FN_GAP:
+		*why = "gap takes fprobe's handlers";
+		return false;
+	default:
+		break;
+	}
+	if (fn->value.base != KSTATS_BASE_NONE) {
+		*why = "values take fprobe's handlers";
+		return false;
+	}
+	if (kstats_filter_uses_ret(&fn->filter) || kstats_by_uses_ret(&fn->by)) {
+		*why = "a return value's condition or key takes fprobe's handlers";
+		return false;
+	}
+	if (fn->outliers) {
+		*why = "outliers with filters or a family take fprobe's handlers";
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Time the function with the trampoline, if it can: a duration, plain or
+ * filtered or split by a key taken at the entry (kstats_direct_takes()), a
  * function that returns, whose arguments the BTF places and whose return
  * value fits %rax (the trampoline keeps no %rdx), not taken by another
  * direct caller.
@@ -956,10 +1122,8 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 	unsigned long ip;
 	int err, slot;
 
-	if (kstats_fn_kind(fn) != KSTATS_FN_FAST) {
-		*why = "values, filters, families and gap take fprobe's handlers";
+	if (!kstats_direct_takes(fn, why))
 		return -EOPNOTSUPP;
-	}
 	if (fn->target[0] && kstats_is_noreturn(fn->target)) {
 		*why = "a call of it may never return";
 		return -EOPNOTSUPP;
@@ -995,7 +1159,9 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 				       "its module is going";
 		return err;
 	}
-	slot = kstats_direct_attach(fn->ks, fn->outliers, pinned, ip, &f);
+	slot = kstats_direct_attach(fn->ks, fn->outliers,
+				    kstats_fn_kind(fn) == KSTATS_FN_FAST ? NULL : fn,
+				    pinned, ip, &f);
 	if (slot < 0) {
 		switch (slot) {
 		case -EBUSY:

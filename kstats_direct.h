@@ -22,6 +22,8 @@
  */
 #define KSTATS_DFRAME_HOT	(KSTATS_DIRECT_MAX_STACK * 8)
 #define KSTATS_DFRAME_TS	(KSTATS_DFRAME_HOT + 8)
+/* The argument registers, saved: %rdi, %rsi, %rdx, %rcx, %r8, %r9. */
+#define KSTATS_DFRAME_REGS	(KSTATS_DFRAME_HOT + 24)
 #define KSTATS_DFRAME_SIZE	(KSTATS_DFRAME_HOT + 72)
 
 /* struct kstats_direct_hot, as the trampoline reads it. */
@@ -48,6 +50,7 @@
 
 struct kstats;
 struct kstats_btf_func;
+struct kstats_fn;
 struct kstats_outlier_cpu;
 struct kstats_outliers;
 
@@ -76,6 +79,9 @@ struct kstats_direct_pcpu {
  * @outliers: the samples it keeps with their context, or NULL
  * @ocpu: @outliers' per-CPU state, whose first word is the bar a sample
  *	must reach to be kept (struct kstats_outlier_cpu), or NULL
+ * @fn: a node with filters or a family, which its entry checks and keys
+ *	(the rich variants, kstats_direct_enter_rich()); NULL for a plain
+ *	duration
  */
 struct kstats_direct_hot {
 	u32 nstack;
@@ -87,6 +93,7 @@ struct kstats_direct_hot {
 	struct kstats *ks;
 	struct kstats_outliers *outliers;
 	struct kstats_outlier_cpu __percpu *ocpu;
+	struct kstats_fn *fn;
 } __aligned(KSTATS_DHOT_SIZE);
 
 /**
@@ -111,7 +118,9 @@ enum kstats_direct_exit {
  * struct kstats_direct_entry - a call's start, in the trampoline's frame
  * @ts: the clock at the entry
  * @cpu: the CPU of the entry, for local_clock(); for clock ktime on the
- *	TSC, the timekeeper's epoch and shift (kstats_direct_tk)
+ *	TSC, the timekeeper's epoch and shift (kstats_direct_tk); for a rich
+ *	variant, the CPU in the low half and the family's key index in the
+ *	high one
  */
 struct kstats_direct_entry {
 	u64 ts;
@@ -158,6 +167,12 @@ kstats_direct_enter_local(struct kstats_direct_hot *h,
 __noendbr bool
 kstats_direct_enter_ktime(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_rich(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_rich(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_tsc(struct kstats_direct_hot *h,
 		       struct kstats_direct_entry *e);

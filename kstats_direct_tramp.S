@@ -70,7 +70,7 @@
 #define F_HOT	KSTATS_DFRAME_HOT
 #define F_TS	KSTATS_DFRAME_TS	/* struct kstats_direct_entry: ts, cpu */
 #define F_CPU	(F_COPY + 16)
-#define F_RDI	(F_COPY + 24)
+#define F_RDI	KSTATS_DFRAME_REGS
 #define F_RSI	(F_COPY + 32)
 #define F_RDX	(F_COPY + 40)
 #define F_RCX	(F_COPY + 48)
@@ -95,7 +95,9 @@
  * a "p" records plainly: its distribution has the default frac_bits, no
  * upper bound and no outliers, so the exit tests none of them; with an
  * "o", it records as plainly then compares the sample with its outliers'
- * bar.  %rbp is the caller's, which the body gave back, until the exits
+ * bar.  "rich" calls C at both ends, which reads the node's clock, checks
+ * its filters and takes its family's key (kstats_direct_enter_rich()).
+ * %rbp is the caller's, which the body gave back, until the exits
  * (compiled with -ffixed-rbp) take it for an outlier's stack
  * (kstats_direct_outlier_bp).
  */
@@ -254,6 +256,10 @@ KSTATS_DIRECT_COMMON tscnsp, tsc, 2, 1
 KSTATS_DIRECT_COMMON tscnso, tsc, 0, 1
 KSTATS_DIRECT_COMMON tscnso, tsc, 1, 1
 KSTATS_DIRECT_COMMON tscnso, tsc, 2, 1
+/* Filters and families: the entry and the exit in C, any clock. */
+KSTATS_DIRECT_COMMON rich, rich, 0, 0
+KSTATS_DIRECT_COMMON rich, rich, 1, 0
+KSTATS_DIRECT_COMMON rich, rich, 2, 0
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
@@ -310,5 +316,8 @@ SYM_CODE_START(kstats_direct_stubs)
 	KSTATS_DIRECT_STUBS kstats_direct_tscnso_0
 	KSTATS_DIRECT_STUBS kstats_direct_tscnso_1
 	KSTATS_DIRECT_STUBS kstats_direct_tscnso_2
+	KSTATS_DIRECT_STUBS kstats_direct_rich_0
+	KSTATS_DIRECT_STUBS kstats_direct_rich_1
+	KSTATS_DIRECT_STUBS kstats_direct_rich_2
 SYM_CODE_END(kstats_direct_stubs)
 _ASM_NOKPROBE(kstats_direct_stubs)
