@@ -219,6 +219,13 @@ expect "kstats show --folded: FRAMES VALUE, the slow stack's total over 2 x 20 m
 	"$(awk '$1 ~ /;lt_slow_caller[+]/ { print ($2 >= 40000000) }' /tmp/f.show)" 1
 expect "kstats show --json: frames as an array" \
 	"$(kstats show f_stack --json | grep -cE '"frames": \["lt_callers[+]0x[0-9a-f]+", "lt_slow_caller[+]')" 1
+# a stack key of a function no other node traces: the direct trampoline's
+# entry where there is one (the registers rebuilt from its frame)
+f_trace "trace lt_fast_caller name f_stackd by stack 2"
+expect "callers 2: ran" "$(ctl $LT 'callers 2')" ok
+cat $KS/f_stackd > /tmp/f
+expect "by stack 2 ($(field /tmp/f source mechanism)): lt_fast_caller's 8 calls from lt_callers, root first" \
+	"$(f_sum /tmp/f '^lt_callers[+]0x[0-9a-f]+;lt_fast_caller[+]0x[0-9a-f]+$') $(field /tmp/f name samples)" "8 8"
 # each slow mutex wait once, by the place it waits from
 expect "lock waits by stack: kstats lockwait --by stack" \
 	"$(ctl $KS/_control 'trace f_lock start tp:lock:contention_begin key task match arg0 by stack 16 end tp:lock:contention_end key task match arg0 nest outer')" ok
@@ -229,7 +236,7 @@ expect "lock waits by stack: 3 from lt_mutex_site_a, 2 from lt_mutex_site_b" \
 kstats show f_lock --folded > /tmp/f.show 2>&1
 expect "lock waits, folded: each site's waits 20 ms or more" \
 	"$(awk '/lt_mutex_site_a[+]/ { a += $2 } /lt_mutex_site_b[+]/ { b += $2 } END { print (a >= 60000000), (b >= 40000000) }' /tmp/f.show)" "1 1"
-for n in f_caller f_stack f_lock; do ctl $KS/_control "remove $n" > /dev/null; done
+for n in f_caller f_stack f_stackd f_lock; do ctl $KS/_control "remove $n" > /dev/null; done
 [ -n "$lt_here" ] || rmmod_wait kstats_lifetime
 
 # --- by cgroup, cgroup PATH: per container ------------------------------------------
