@@ -98,7 +98,8 @@ static bool kstats_direct_exit_probed;
 
 /*
  * The trampoline's variants, in the order of its stub arrays: per clock,
- * one per enum kstats_direct_exit, each for three kinds of arguments.
+ * one per enum kstats_direct_exit, each for three kinds of arguments;
+ * then the rich ones, for any clock.
  */
 #define KSTATS_DV_PER_CLOCK	(KSTATS_DEXITS * 3)
 enum kstats_direct_variant {
