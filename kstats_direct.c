@@ -392,7 +392,6 @@ kstats_direct_enter_ktime(struct kstats_direct_hot *h,
 
 NOKPROBE_SYMBOL(kstats_direct_enter_ktime);
 
-
 /* The TSC, read inline. */
 static __always_inline notrace void
 kstats_direct_tsc_done(struct kstats_direct_hot *h,
