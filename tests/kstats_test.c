@@ -1544,6 +1544,7 @@ static void kstats_test_stack_key(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(leaf + 1, "stack_site_b+0x"),
 			      "%s", buf);
 	kstats_family_view_free(&v);
+	kstats_delete(ks);
 }
 
 /* The samples of the group of @key in @v, or U64_MAX if none has it. */
