@@ -119,9 +119,12 @@ expect "nest outer: each wait lasted its 1.2 ms or more (smallest slot average $
 	"$([ "${m:-0}" -ge 1200000 ] && echo yes)" yes
 expect "nest replace (the default): the inner wait's start wins, the outer end is unmatched" \
 	"$(s_counts s_repl)" "20 0 pending 0 replaced 40 evicted 0 exited 0 unmatched 20 nested 0"
-m=$(field $KS/s_repl summary max)
-expect "nest replace: 20 inner waits, each shorter than the outer 1.2 ms (max $m ns)" \
-	"$([ "${m:-0}" -lt 1200000 ] && [ "${m:-0}" -ge 200000 ] && echo yes)" yes
+# the inner waits: 200 us of spinning each, at least; an interrupt in one
+# may stretch it (a debug kernel's, under TCG, past a millisecond), not
+# the median past the outer waits' 1.2 ms
+lo=$(field $KS/s_repl summary min) m=$(field $KS/s_repl summary p50)
+expect "nest replace: 20 inner waits of 200 us or more, the median shorter than the outer 1.2 ms (min $lo, p50 $m ns)" \
+	"$([ "${m:-0}" -lt 1200000 ] && [ "${lo:-0}" -ge 196608 ] && echo yes)" yes
 expect "header: match at both points" "$(grep '^# match' $KS/s_nest)" "# match start arg0 end arg0"
 echo reset > $KS/s_nest
 expect "reset clears the samples and the table's counts together" \
