@@ -215,7 +215,10 @@ status=0
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	bad+=$'\n'"timeout: killed after ${timeout}s"
 fi
-exit_line=$(grep -m1 '^KSTATS-GUEST-EXIT ' "$work/log" || true)
+# the marker and the status the guest printed: the digits right after it
+# (a kernel message on the console may land on the same line, after them)
+exit_line=$(grep -m1 '^KSTATS-GUEST-EXIT [0-9]' "$work/log" |
+	sed 's/^\(KSTATS-GUEST-EXIT [0-9]*\).*/\1/' || true)
 if [ -z "$exit_line" ]; then
 	bad+=$'\n'"no KSTATS-GUEST-EXIT marker (qemu exit $rc); last lines:"$'\n'"$(tail -n 15 "$work/log")"
 fi
