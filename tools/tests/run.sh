@@ -43,9 +43,12 @@ done
 echo "# unit (ASan/UBSan): percentiles, KS, deltas, units, BTF values, value lines, summaries of every fixture"
 build/unit $F/*.txt $F/series/*.txt $S/*.txt > "$T/unit" 2>&1
 grep -E '^(not )?ok' "$T/unit" | grep -v '^ok' | sed 's/^/FAIL - unit: /'
+# its last line "unit: P passed F failed"; anything else (a sanitizer's
+# report, a crash) is one failure more, never a pass
 read -r _ up uf < <(tail -1 "$T/unit")
-if [ -n "$up" ] && [ "$uf" = 0 ]; then PASS=$((PASS + up)); echo "ok - unit: $up checks"
-else FAIL=$((FAIL + ${uf:-1})); PASS=$((PASS + ${up:-0})); echo "FAIL - unit: $(tail -3 "$T/unit")"; fi
+case $up$uf in *[!0-9]*|'') up=0 uf=1 ;; esac
+if [ "$up" -gt 0 ] && [ "$uf" = 0 ]; then PASS=$((PASS + up)); echo "ok - unit: $up checks"
+else FAIL=$((FAIL + uf)); PASS=$((PASS + up)); echo "FAIL - unit: $(tail -3 "$T/unit")"; fi
 
 echo "# usage"
 rc 0 "--help" $K --help; has USAGE || bad "--help prints USAGE"

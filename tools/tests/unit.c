@@ -466,7 +466,7 @@ static void test_outliers_parse(void)
 	check(!r && s.noutliers == 2 && s.outliers[0].value == 21000000 &&
 	      s.outliers[0].time == 100 && s.outliers[0].cpu == 0 &&
 	      s.outliers[0].pid == 7 && s.outliers[0].tid == 8 &&
-	      !strcmp(s.outliers[0].comm, "kload") && !s.outliers[0].key[0] &&
+	      !strcmp(s.outliers[0].comm, "kload") && !s.outliers[0].key &&
 	      s.outliers[0].nframes == 3 &&
 	      !strcmp(s.outliers[0].frames[1], "lt_slow_caller+0xf [kstats_lifetime]") &&
 	      !strcmp(s.outliers[1].comm, "stack") &&
