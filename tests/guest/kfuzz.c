@@ -872,7 +872,7 @@ static const char *const words[] = {
 	"no_such_fn", "vfs_*", "\xc3\xa9t\xc3\xa9", "\xff\xfe",
 	"value", "pid", "tid", "comm", "cpu", "if", "ret", "arg0", "arg11",
 	"arg12", "arg3+0:8", "ret+0:8", "arg0-8:s4", "==", "&", ">=", "<",
-	"by", "max", "65537",
+	"by", "max", "65537", "caller", "stack", "cgroup", "/",
 };
 
 #define PICK(a) (a[rn(sizeof(a) / sizeof(a[0]))])
@@ -888,7 +888,7 @@ static size_t gen_cmd(char *b, size_t max)
 		"mech", "maxactive", "gap", "start", "end", "value", "value",
 		"pid", "tid", "comm", "cpu", "if ret ==", "if arg0+0:8 &",
 		"if arg1 <", "by", "by comm max", "by arg0 max", "slow", "top",
-		"keep", "stack" };
+		"keep", "stack", "by caller", "by stack", "by cgroup", "cgroup" };
 	static const char *const vals[] = { "0", "3", "5", "6", "-1", "none",
 		"local", "ktime", "tsc", "direct", "kretprobe", "fprobe", "fz1",
 		"fz2",
@@ -896,7 +896,8 @@ static size_t gen_cmd(char *b, size_t max)
 		"__x64_sys_getppid+4", "tp:raw_syscalls:sys_exit", "ret",
 		"ret:s4", "arg0", "arg1+0:8", "arg0+0:8+8:8+16:8+0:s2",
 		"ret+0:8", "arg0-4096:8", "arg0+0x7fffffff:1", "arg5:s1",
-		"arg12", "arg0+0:3", "kfuzz", "-0x7fffffffffffffff" };
+		"arg12", "arg0+0:3", "kfuzz", "-0x7fffffffffffffff", "/",
+		"/kstats-fuzz-none", "33" };
 	int o, i, n = rn(4);
 
 	o = snprintf(b, max, "%s %s", PICK(verbs), PICK(names));
