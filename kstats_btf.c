@@ -17,6 +17,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bsearch.h>
 #include <linux/btf.h>
 #include <linux/kernel.h>
 #include <linux/file.h>
@@ -389,24 +390,47 @@ static int kstats_btf_place(const struct kstats_btf *b,
 }
 
 /*
- * Find FUNC @name in @b's own types and place its arguments.  Static
+ * Find FUNC @name in @b's own types and place its arguments (one FUNC
+ * merged into @f by kstats_btf_merge(), @found saying whether one was).  Static
  * functions of one name in several files may each have a FUNC (pahole
  * 1.24, Debian's, keeps prototypes that disagree), while the name binds
  * to one address of which the BTF does not say: when the FUNCs place the
  * arguments differently, the name is ambiguous (-ENOTUNIQ); when they
  * place them alike but with other types, the types are not known.
  */
+static int kstats_btf_merge(const struct kstats_btf *b,
+			    const struct btf_type *t, bool found,
+			    struct kstats_btf_func *f)
+{
+	const struct btf_type *proto = kstats_btf_type(b, t->type);
+	struct kstats_btf_func one;
+	int err;
+
+	if (!proto || BTF_INFO_KIND(proto->info) != BTF_KIND_FUNC_PROTO)
+		return -EINVAL;
+	err = kstats_btf_place(b, proto, 0, found ? &one : f);
+	if (err || !found)
+		return err;
+	if (one.nregs != f->nregs || one.nstack != f->nstack ||
+	    one.ret_regs != f->ret_regs)
+		return -ENOTUNIQ;
+	if (memcmp(one.arg, f->arg, sizeof(f->arg)) ||
+	    memcmp(&one.ret, &f->ret, sizeof(f->ret))) {
+		memset(f->arg, 0, sizeof(f->arg));
+		memset(&f->ret, 0, sizeof(f->ret));
+	}
+	return 0;
+}
+
 static int kstats_btf_find(const struct kstats_btf *b, const char *name,
 			   struct kstats_btf_func *f)
 {
-	struct kstats_btf_func one;
 	bool found = false;
 	u32 i;
 	int err;
 
 	for (i = 0; i < b->nr; i++) {
 		const struct btf_type *t = (const void *)(b->types + b->offs[i]);
-		const struct btf_type *proto;
 		const char *n;
 
 		if (BTF_INFO_KIND(t->info) != BTF_KIND_FUNC)
@@ -414,21 +438,9 @@ static int kstats_btf_find(const struct kstats_btf *b, const char *name,
 		n = kstats_btf_name(b, t->name_off);
 		if (!n || strcmp(n, name))
 			continue;
-		proto = kstats_btf_type(b, t->type);
-		if (!proto || BTF_INFO_KIND(proto->info) != BTF_KIND_FUNC_PROTO)
-			return -EINVAL;
-		err = kstats_btf_place(b, proto, 0, found ? &one : f);
+		err = kstats_btf_merge(b, t, found, f);
 		if (err)
 			return err;
-		if (found && (one.nregs != f->nregs ||
-			      one.nstack != f->nstack ||
-			      one.ret_regs != f->ret_regs))
-			return -ENOTUNIQ;
-		if (found && (memcmp(one.arg, f->arg, sizeof(f->arg)) ||
-			      memcmp(&one.ret, &f->ret, sizeof(f->ret)))) {
-			memset(f->arg, 0, sizeof(f->arg));
-			memset(&f->ret, 0, sizeof(f->ret));
-		}
 		found = true;
 	}
 	return found ? 0 : -ENOENT;
@@ -528,6 +540,98 @@ int kstats_btf_func(const char *name, const char *module,
 		    struct kstats_btf_func *f)
 {
 	return kstats_btf_lookup(name, module, kstats_btf_find, f);
+}
+
+/* The queries in @q (sorted by name) that bear @name: the first, or NULL. */
+static int kstats_btf_query_cmp(const void *key, const void *elt)
+{
+	const struct kstats_btf_query *q = elt;
+
+	return strcmp(key, q->name);
+}
+
+static bool kstats_btf_same_module(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* One pass over @b's own FUNCs, answering the queries of @module. */
+static void kstats_btf_answer(const struct kstats_btf *b, const char *module,
+			      struct kstats_btf_query *q, unsigned int n)
+{
+	u32 i;
+
+	for (i = 0; i < b->nr; i++) {
+		const struct btf_type *t = (const void *)(b->types + b->offs[i]);
+		struct kstats_btf_query *hit;
+		const char *name;
+
+		if (BTF_INFO_KIND(t->info) != BTF_KIND_FUNC)
+			continue;
+		name = kstats_btf_name(b, t->name_off);
+		if (!name)
+			continue;
+		hit = bsearch(name, q, n, sizeof(*q), kstats_btf_query_cmp);
+		if (!hit)
+			continue;
+		while (hit > q && !strcmp(hit[-1].name, name))
+			hit--;
+		for (; hit < q + n && !strcmp(hit->name, name); hit++) {
+			if (!kstats_btf_same_module(hit->module, module) ||
+			    (hit->err && hit->err != -ENOENT))
+				continue;
+			hit->err = kstats_btf_merge(b, t, !hit->err, &hit->f);
+		}
+	}
+}
+
+/**
+ * kstats_btf_funcs() - kstats_btf_func() for many functions at once
+ * @q: the functions, sorted by name (strcmp), each with its module (NULL
+ *	for the kernel's own); each gets its answer in @f and @err, as
+ *	kstats_btf_func() would return it
+ * @n: how many
+ *
+ * The kernel's BTF is read once, and the BTF of each module named once,
+ * each scanned once: a node over hundreds of functions costs what one
+ * costs.
+ *
+ * Context: process; may sleep (reads the BTF files).
+ * Return: 0, or the negative errno of the kernel's BTF, unreadable.
+ */
+int kstats_btf_funcs(struct kstats_btf_query *q, unsigned int n)
+{
+	struct kstats_btf vmlinux, mod;
+	unsigned int i, j;
+	int err;
+
+	for (i = 0; i < n; i++)
+		q[i].err = -ENOENT;
+	err = kstats_btf_load(&vmlinux, "vmlinux", NULL);
+	if (err)
+		return err;
+	kstats_btf_answer(&vmlinux, NULL, q, n);
+	for (i = 0; i < n; i++) {
+		if (!q[i].module)
+			continue;
+		/* each module once: the first of its queries loads it */
+		for (j = 0; j < i; j++)
+			if (kstats_btf_same_module(q[j].module, q[i].module))
+				break;
+		if (j < i)
+			continue;
+		err = kstats_btf_load(&mod, q[i].module, &vmlinux);
+		if (err) {
+			for (j = i; j < n; j++)
+				if (kstats_btf_same_module(q[j].module, q[i].module))
+					q[j].err = err;
+			continue;
+		}
+		kstats_btf_answer(&mod, q[i].module, q, n);
+		kstats_btf_free(&mod);
+	}
+	kstats_btf_free(&vmlinux);
+	return 0;
 }
 
 /**

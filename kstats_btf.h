@@ -35,8 +35,23 @@ struct kstats_btf_func {
 	struct kstats_width ret;
 };
 
+/**
+ * struct kstats_btf_query - one function of kstats_btf_funcs()
+ * @name: the function
+ * @module: its module, NULL for the kernel's own
+ * @f: how it is called
+ * @err: 0, or why @f is not known, as kstats_btf_func() says it
+ */
+struct kstats_btf_query {
+	const char *name;
+	const char *module;
+	struct kstats_btf_func f;
+	int err;
+};
+
 int kstats_btf_func(const char *name, const char *module,
 		    struct kstats_btf_func *f);
+int kstats_btf_funcs(struct kstats_btf_query *q, unsigned int n);
 int kstats_btf_func_blob(const void *data, size_t size, const char *name,
 			 struct kstats_btf_func *f);
 int kstats_btf_tracepoint(const char *event, const char *module,

@@ -19,6 +19,7 @@
 #include "kstats_cmd.h"
 #include "kstats_family.h"
 #include "kstats_internal.h"
+#include "kstats_multi.h"
 #include "kstats_trace.h"
 
 /**
@@ -452,7 +453,7 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 	int i;
 
 	if (!key) {
-		pr_warn_ratelimited("_control: by needs a key: comm, pid, tid, cpu, caller, cgroup, stack [N], ret or argN with dereferences\n");
+		pr_warn_ratelimited("_control: by needs a key: comm, pid, tid, cpu, caller, cgroup, stack [N], func, ret or argN with dereferences\n");
 		return -EINVAL;
 	}
 	if (pt == KSTATS_POINT_END) {
@@ -477,7 +478,7 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 		if (cmd->by.str)
 			v += 4;
 		if (strncmp(v, "arg", 3) && strncmp(v, "ret", 3)) {
-			pr_warn_ratelimited("_control: unknown by key '%s': use comm, pid, tid, cpu, caller, cgroup, stack [N], ret or argN with dereferences, or str:V for the string at V\n",
+			pr_warn_ratelimited("_control: unknown by key '%s': use comm, pid, tid, cpu, caller, cgroup, stack [N], func, ret or argN with dereferences, or str:V for the string at V\n",
 					    key);
 			return -EINVAL;
 		}
@@ -503,6 +504,7 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 				    key, max ?: "", KSTATS_FAMILY_MAX);
 		return -EINVAL;
 	}
+	cmd->by_max_set = true;
 	return 0;
 }
 
@@ -724,6 +726,20 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 static int kstats_check_section(struct kstats_cmd *cmd, const char *arg)
 {
 	unsigned int i, n = KSTATS_POINT_END + 1 + cmd->nr_more;
+	const char *pts[KSTATS_SECTION_POINTS];
+
+	BUILD_BUG_ON(KSTATS_SECTION_POINTS != 4);
+	pts[KSTATS_POINT_START] = cmd->start;
+	pts[KSTATS_POINT_END] = cmd->end;
+	pts[KSTATS_POINT_END + 1] = cmd->more[0];
+	pts[KSTATS_POINT_END + 2] = cmd->more[1];
+	for (i = 0; i < n; i++) {
+		if (pts[i] && kstats_multi_spec(pts[i])) {
+			pr_warn_ratelimited("_control: trace %s: a section's point is one place: '%s' names several functions\n",
+					    arg, pts[i]);
+			return -EINVAL;
+		}
+	}
 
 	for (i = 0; i < n; i++) {
 		struct kstats_filter *f = &cmd->point[i].filter;
@@ -792,13 +808,67 @@ static int kstats_check_value(struct kstats_cmd *cmd, const char *arg)
 	return 0;
 }
 
+/*
+ * "trace F1,F2,...": no empty name; what each name may be is the
+ * resolver's to say (kstats_multi_resolve()).
+ */
+static int kstats_check_list(const char *arg)
+{
+	const char *s = arg;
+
+	if (!strchr(arg, ','))
+		return 0;
+	for (;;) {
+		const char *comma = strchr(s, ',');
+
+		if (comma == s || !*s) {
+			pr_warn_ratelimited("_control: trace %s: an empty function name in the list\n",
+					    arg);
+			return -EINVAL;
+		}
+		if (!comma)
+			return 0;
+		s = comma + 1;
+	}
+}
+
+/*
+ * The default name of a node over several functions: its glob or list
+ * with the glob's characters left out and the commas made dots
+ * ("vfs_*" is vfs_, "a,b" is a.b), "functions" for none left ("all"
+ * is no name).
+ */
+static void kstats_multi_name(const char *spec, char *name, size_t size)
+{
+	size_t n = 0;
+
+	for (; *spec && n + 1 < size; spec++) {
+		if (isalnum(*spec) || *spec == '_' || *spec == '-' ||
+		    (*spec == '.' && n))
+			name[n++] = *spec;
+		else if (*spec == ',' && n)
+			name[n++] = '.';
+	}
+	name[n] = '\0';
+	if (!n)
+		strscpy(name, "functions", size);
+}
+
 /* What a trace command may not combine; @arg is its first word. */
 static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
 {
 	bool tp = !strncmp(arg, "tp:", 3);
+	bool multi = !cmd->start && kstats_multi_spec(arg);
 
 	if (kstats_check_outlier(&cmd->outlier, arg))
 		return -EINVAL;
+	if (multi && kstats_check_list(arg))
+		return -EINVAL;
+	if (cmd->by.kind == KSTATS_BY_FUNC && !multi) {
+		pr_warn_ratelimited("_control: trace %s: by func keys a node over several functions (a glob, or F1,F2,...) by each of them\n",
+				    arg);
+		return -EINVAL;
+	}
 	if (!cmd->start != !cmd->end) {
 		pr_warn_ratelimited("_control: trace %s: a section needs both start and end\n",
 				    arg);
@@ -950,6 +1020,10 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 		   !strncmp(arg, "tp:", 3)) {
 		/* "trace tp:GROUP:EVENT": named after the event. */
 		cmd->cfg.name = strrchr(arg, ':') + 1;
+	} else if (cmd->op == KSTATS_CMD_TRACE && cmd->cfg.name == arg &&
+		   kstats_multi_spec(arg)) {
+		kstats_multi_name(arg, cmd->multi_name, sizeof(cmd->multi_name));
+		cmd->cfg.name = cmd->multi_name;
 	}
 	if (kstats_check_name(cmd->cfg.name)) {
 		pr_warn_ratelimited("_control: invalid name '%s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control\n",

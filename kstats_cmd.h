@@ -74,10 +74,15 @@ enum kstats_node_op {
  * @by: what the node is split by, one histogram per key; for a section,
  *	taken at its start
  * @by_max: the keys of @by at most, beyond which samples go to "other"
+ * @by_max_set: "max" was written after the key
  * @outlier: "slow V [keep M]" or "top K", with "stack N": the samples the
  *	node keeps with their context
  *
- * Strings point into the buffer given to kstats_parse_command().
+ * @multi_name: the name of a node over several functions that "name" does
+ *	not give: its glob or list, made a name
+ *
+ * Strings point into the buffer given to kstats_parse_command(), or into
+ * @multi_name.
  */
 struct kstats_cmd {
 	enum kstats_cmd_op op;
@@ -105,7 +110,9 @@ struct kstats_cmd {
 	u64 under;
 	struct kstats_by by;
 	u32 by_max;
+	bool by_max_set;
 	struct kstats_outlier_cfg outlier;
+	char multi_name[KSTATS_NAME_MAX + 1];
 };
 
 int kstats_parse_command(char *buf, struct kstats_cmd *cmd);

@@ -8,9 +8,13 @@
  * a copy of the stack arguments, a call of the body, one clock read and
  * kstats_record().
  *
- * A slot is one traced function: its stub in the trampoline's text, the
- * fields the trampoline reads (struct kstats_direct_hot) and its ftrace
- * ops.  Its lifetime:
+ * A slot is one node: its stub in the trampoline's text, the fields the
+ * trampoline reads (struct kstats_direct_hot) and its ftrace ops, whose
+ * filter holds the node's functions, one or hundreds ("trace GLOB"): ftrace
+ * sends them all to the one stub, attached and detached in one update
+ * each.  The trampoline needs nothing per function for a duration; "by
+ * func" keys a family by the function's address, which the entry reads
+ * from its return address into the function.  Its lifetime:
  *  - attach: the ops is set to the function's fentry site and registered
  *    with the direct-call API; ftrace says -EBUSY when another direct user
  *    (a BPF trampoline, another kstats node) already has the function;
@@ -27,14 +31,15 @@
  *    module exit is drained there, the wait in TASK_IDLE.
  *  - a task that exits inside the function never returns: its exit
  *    (sched_process_exit) walks its stack and counts its calls out.
- *  - the traced function's module is pinned from attach to release, as
- *    BPF pins its attach target: rmmod of it fails (EAGAIN).
+ *  - the traced functions' modules are pinned from attach to release, as
+ *    BPF pins its attach target: rmmod of one fails (EAGAIN).
  *  - should ftrace fail to remove the direct call, the slot is never
  *    reused nor freed, and kstats and the target stay pinned: the call
  *    site may still call the stub.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bsearch.h>
 #include <linux/kallsyms.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
@@ -50,6 +55,7 @@
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/timekeeper_internal.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
@@ -61,6 +67,7 @@
 #include "kstats_btf.h"
 #include "kstats_direct.h"
 #include "kstats_fn.h"
+#include "kstats_multi.h"
 #include "kstats_syms.h"
 
 /* The trampoline's fields, one per stub; read by kstats_direct_tramp.S. */
@@ -70,8 +77,11 @@ struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
  * struct kstats_direct_slot - kstats' side of a slot
  * @ops: the ftrace ops of the direct call
  * @work: the detach's wait for the calls in flight
- * @mod: the traced function's module, pinned; NULL for the kernel's own
- * @ip: the traced function's fentry call site
+ * @mods: the traced functions' modules, pinned, @nr_mods of them (none for
+ *	the kernel's own)
+ * @nr_mods: how many
+ * @ips: the traced functions' fentry call sites, sorted, @nr_ips of them
+ * @nr_ips: how many
  * @used: taken, from attach until the last call has returned
  * @draining: detached, its calls in flight awaited by @work
  * @leaked: ftrace failed to remove the direct call: never freed
@@ -81,8 +91,10 @@ struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
 struct kstats_direct_slot {
 	struct ftrace_ops *ops;
 	struct work_struct work;
-	struct module *mod;
-	unsigned long ip;
+	struct module **mods;
+	unsigned int nr_mods;
+	unsigned long *ips;
+	unsigned int nr_ips;
 	bool used;
 	bool draining;
 	bool leaked;
@@ -731,17 +743,25 @@ static int kstats_direct_unregister(struct ftrace_ops *ops,
 #endif
 }
 
-/* Give a slot back: its count, its ops, its module, the slot for reuse. */
+/* Give a slot back: its count, its ops, its modules, the slot for reuse. */
 static void kstats_direct_free_slot(struct kstats_direct_slot *s,
 				    struct kstats_direct_hot *h)
 {
+	unsigned int i;
+
 	free_percpu(h->pcpu);
 	kfree(s->ops);
-	module_put(s->mod);
+	for (i = 0; i < s->nr_mods; i++)
+		module_put(s->mods[i]);
 	mutex_lock(&kstats_direct_mutex);
 	memset(h, 0, sizeof(*h));
+	kfree(s->mods);
+	kvfree(s->ips);
 	s->ops = NULL;
-	s->mod = NULL;
+	s->mods = NULL;
+	s->nr_mods = 0;
+	s->ips = NULL;
+	s->nr_ips = 0;
 	s->draining = false;
 	s->used = false;
 	mutex_unlock(&kstats_direct_mutex);
@@ -884,40 +904,67 @@ static int kstats_direct_pin(const char *name, unsigned long ip,
 }
 
 /**
- * kstats_direct_attach() - time a function with the direct trampoline
+ * struct kstats_direct_target - what a slot is attached to
+ * @ips: the functions' fentry call sites, sorted
+ * @nr_ips: how many
+ * @mods: their modules, pinned (none for the kernel's own)
+ * @nr_mods: how many
+ * @nregs: argument registers the functions take, the most of any
+ * @nstack: stack words of arguments (one function only)
+ *
+ * kstats_direct_attach() takes over @ips, @mods and their references.
+ */
+struct kstats_direct_target {
+	unsigned long *ips;
+	unsigned int nr_ips;
+	struct module **mods;
+	unsigned int nr_mods;
+	u8 nregs;
+	u16 nstack;
+};
+
+/* Let go of a target not attached: its modules and arrays. */
+static void kstats_direct_target_put(struct kstats_direct_target *tg)
+{
+	unsigned int i;
+
+	for (i = 0; i < tg->nr_mods; i++)
+		module_put(tg->mods[i]);
+	kfree(tg->mods);
+	kvfree(tg->ips);
+}
+
+/**
+ * kstats_direct_attach() - time functions with the direct trampoline
  * @ks: the distribution, which the slot holds a reference to
  * @outliers: its outliers, or NULL; freed with @ks, so as long as the slot
  *	holds it
  * @rich: the node, for its filters and family (the rich variants), or
  *	NULL for a plain duration; freed with @ks too
- * @mod: the function's module, whose reference the slot takes over, or NULL
- * @ip: its fentry call site
- * @f: how its arguments are passed
+ * @tg: the functions, which the slot takes over, on failure too
  *
  * Context: process; may sleep.
  * Return: the slot, or -ENOSPC when all are taken, -E2BIG for more stack
- * arguments than the trampoline copies, -EBUSY when the function has
- * another direct caller, another negative errno from ftrace.  On failure
- * the reference to @mod is dropped.
+ * arguments than the trampoline copies, -EBUSY when a function has
+ * another direct caller, another negative errno from ftrace.
  */
 static int kstats_direct_attach(struct kstats *ks,
 				struct kstats_outliers *outliers,
 				struct kstats_fn *rich,
-				struct module *mod, unsigned long ip,
-				const struct kstats_btf_func *f)
+				struct kstats_direct_target *tg)
 {
 	struct kstats_direct_slot *s = NULL;
 	struct kstats_direct_hot *h;
 	struct ftrace_ops *ops;
 	int i, err;
 
-	if (f->nstack > KSTATS_DIRECT_MAX_STACK) {
-		module_put(mod);
+	if (tg->nstack > KSTATS_DIRECT_MAX_STACK) {
+		kstats_direct_target_put(tg);
 		return -E2BIG;
 	}
 	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
 	if (!ops) {
-		module_put(mod);
+		kstats_direct_target_put(tg);
 		return -ENOMEM;
 	}
 	mutex_lock(&kstats_direct_mutex);
@@ -932,21 +979,25 @@ static int kstats_direct_attach(struct kstats *ks,
 	mutex_unlock(&kstats_direct_mutex);
 	if (!s) {
 		kfree(ops);
-		module_put(mod);
+		kstats_direct_target_put(tg);
 		return err ? err : -ENOSPC;
 	}
 	h = &kstats_direct_hot[i];
 	s->ops = ops;
-	s->mod = mod;
-	s->ip = ip;
+	mutex_lock(&kstats_direct_mutex);
+	s->mods = tg->mods;
+	s->nr_mods = tg->nr_mods;
+	s->ips = tg->ips;
+	s->nr_ips = tg->nr_ips;
+	mutex_unlock(&kstats_direct_mutex);
 	s->unstable_said = false;
 	h->pcpu = alloc_percpu(struct kstats_direct_pcpu);
 	if (!h->pcpu) {
 		kstats_direct_free_slot(s, h);
 		return -ENOMEM;
 	}
-	h->nstack = f->nstack;
-	h->nregs = f->nregs;
+	h->nstack = tg->nstack;
+	h->nregs = tg->nregs;
 	h->clock = ks->clock;
 	h->tscns = ks->clock == KSTATS_CLOCK_KTIME && kstats_direct_tsc_is_ktime();
 	h->exit = kstats_direct_exit_of(ks, outliers);
@@ -954,7 +1005,8 @@ static int kstats_direct_attach(struct kstats *ks,
 	h->outliers = outliers;
 	h->ocpu = outliers ? outliers->pcpu : NULL;
 	h->fn = rich;
-	err = ftrace_set_filter_ip(ops, ip, 0, 0);
+	/* every function in one filter: one ftrace update */
+	err = ftrace_set_filter_ips(ops, tg->ips, tg->nr_ips, 0, 0);
 	if (!err)
 		err = kstats_direct_register(ops, kstats_direct_stub(i));
 	if (err) {
@@ -1036,7 +1088,7 @@ static bool kstats_is_noreturn(const char *sym)
 
 /*
  * The fentry call site of the function at @addr: past an ENDBR, where IBT
- * puts one; and the module it is in.  ftrace checks that it is one of its
+ * puts one; and the module it is in, if @mod is not NULL.  ftrace checks that it is one of its
  * sites.
  */
 static unsigned long kstats_direct_site(unsigned long addr, char *mod,
@@ -1048,29 +1100,48 @@ static unsigned long kstats_direct_site(unsigned long addr, char *mod,
 	if (!copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)) &&
 	    insn == 0xfa1e0ff3)
 		addr += sizeof(insn);
-	kstats_syms_module(addr, mod, size);
+	if (mod)
+		kstats_syms_module(addr, mod, size);
 	return addr;
 }
 
+static int kstats_direct_ip_cmp(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Whether a slot of kstats that ftrace calls has @ip. */
+static bool kstats_direct_owned(unsigned long ip)
+{
+	bool owned = false;
+	int i;
+
+	mutex_lock(&kstats_direct_mutex);
+	for (i = 0; i < KSTATS_DIRECT_SLOTS && !owned; i++) {
+		const struct kstats_direct_slot *s = &kstats_direct_slots[i];
+
+		/* a draining slot's functions are off ftrace already */
+		owned = s->used && !s->draining && s->ips &&
+			bsearch(&ip, s->ips, s->nr_ips, sizeof(ip),
+				kstats_direct_ip_cmp);
+	}
+	mutex_unlock(&kstats_direct_mutex);
+	return owned;
+}
+
 /*
- * Who holds the function that ftrace refused (-EBUSY): another kstats
+ * Who holds a function that ftrace refused (-EBUSY): another kstats
  * node, or another direct caller.  An IPMODIFY user (a livepatch, a
  * kprobe with a post handler) shares the function (kstats_direct_ops_func())
  * and is not the reason.
  */
 static const char *kstats_direct_holder(unsigned long ip)
 {
-	int i;
-
-	mutex_lock(&kstats_direct_mutex);
-	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++) {
-		if (kstats_direct_slots[i].used &&
-		    kstats_direct_slots[i].ip == ip)
-			break;
-	}
-	mutex_unlock(&kstats_direct_mutex);
-	return i < KSTATS_DIRECT_SLOTS ?
-	       "another kstats node traces it directly (or its slot still drains)" :
+	return kstats_direct_owned(ip) ?
+	       "another kstats node traces it directly" :
 	       "another direct caller has it (a BPF fentry/fexit trampoline)";
 }
 
@@ -1107,6 +1178,127 @@ static bool kstats_direct_takes(const struct kstats_fn *fn, const char **why)
 }
 
 /*
+ * The skip reason of a function of a node over several, from its BTF:
+ * the shared trampoline saves the argument registers of the function
+ * that takes the most, and copies no stack words (their number differs
+ * from function to function, and the stub does not tell them apart).
+ */
+static u8 kstats_direct_multi_skip(const struct kstats_multi_func *mf,
+				   const struct kstats_btf_query *q)
+{
+	if (kstats_is_noreturn(mf->name))
+		return KSTATS_MULTI_NORETURN;
+	if (q->err == -ENOTUNIQ)
+		return KSTATS_MULTI_AMBIGUOUS;
+	if (q->err)
+		return KSTATS_MULTI_NO_BTF;
+	if (q->f.ret_regs > 1)
+		return KSTATS_MULTI_RET16;
+	if (q->f.nstack)
+		return KSTATS_MULTI_STACK_ARGS;
+	if (kstats_direct_owned(kstats_direct_site(mf->addr, NULL, 0)))
+		return KSTATS_MULTI_DIRECT_BUSY;
+	return KSTATS_MULTI_TRACED;
+}
+
+/* Pin the module of every function traced; the target keeps them. */
+static int kstats_direct_multi_pin(const struct kstats_multi *m,
+				   struct kstats_direct_target *tg)
+{
+	unsigned int i, j;
+
+	if (!m->nr_mods)
+		return 0;
+	tg->mods = kcalloc(m->nr_mods, sizeof(*tg->mods), GFP_KERNEL);
+	if (!tg->mods)
+		return -ENOMEM;
+	for (i = 1; i <= m->nr_mods; i++) {
+		for (j = 0; j < m->nr; j++)
+			if (m->funcs[j].mod == i &&
+			    m->funcs[j].skip == KSTATS_MULTI_TRACED)
+				break;
+		if (j == m->nr)
+			continue;
+		if (kstats_direct_pin(m->mods[i - 1], m->funcs[j].addr,
+				      &tg->mods[tg->nr_mods]))
+			return -ENOENT;
+		if (tg->mods[tg->nr_mods])
+			tg->nr_mods++;
+	}
+	return 0;
+}
+
+/*
+ * A node over several functions: each one the trampoline can take, all
+ * on one slot, attached in one ftrace update.  Those it cannot take are
+ * marked skipped, and why, for the header.
+ */
+static int kstats_direct_multi_attach(struct kstats_fn *fn, const char **why)
+{
+	struct kstats_multi *m = fn->multi;
+	struct kstats_direct_target tg = { 0 };
+	struct kstats_btf_query *q;
+	unsigned int i;
+	int err, slot;
+
+	q = kvcalloc(m->nr, sizeof(*q), GFP_KERNEL);
+	tg.ips = kvmalloc_array(m->nr, sizeof(*tg.ips), GFP_KERNEL);
+	if (!q || !tg.ips) {
+		kvfree(q);
+		kvfree(tg.ips);
+		*why = "no memory";
+		return -ENOMEM;
+	}
+	/* m->funcs is sorted by name: so is the query */
+	for (i = 0; i < m->nr; i++) {
+		q[i].name = m->funcs[i].name;
+		q[i].module = kstats_multi_module(m, &m->funcs[i]);
+	}
+	err = kstats_btf_funcs(q, m->nr);
+	for (i = 0; !err && i < m->nr; i++) {
+		struct kstats_multi_func *mf = &m->funcs[i];
+
+		if (mf->skip == KSTATS_MULTI_TRACED)
+			mf->skip = kstats_direct_multi_skip(mf, &q[i]);
+		if (mf->skip != KSTATS_MULTI_TRACED)
+			continue;
+		tg.ips[tg.nr_ips++] = kstats_direct_site(mf->addr, NULL, 0);
+		tg.nregs = max(tg.nregs, q[i].f.nregs);
+	}
+	kvfree(q);
+	if (err) {
+		kvfree(tg.ips);
+		*why = "the kernel's BTF cannot be read";
+		return err;
+	}
+	if (!tg.nr_ips) {
+		kvfree(tg.ips);
+		/* the first one's reason, for the log; the others' alike */
+		*why = kstats_multi_skip_why(m->funcs[0].skip);
+		return -ENOENT;
+	}
+	sort(tg.ips, tg.nr_ips, sizeof(*tg.ips), kstats_direct_ip_cmp, NULL);
+	err = kstats_direct_multi_pin(m, &tg);
+	if (err) {
+		kstats_direct_target_put(&tg);
+		*why = "a module of its functions is going, or still loading";
+		return err;
+	}
+	slot = kstats_direct_attach(fn->ks, fn->outliers,
+				    kstats_fn_kind(fn) == KSTATS_FN_FAST ? NULL : fn,
+				    &tg);
+	if (slot < 0) {
+		*why = slot == -EBUSY ?
+		       "another direct caller (a BPF trampoline) has one of them" :
+		       slot == -ENOSPC ? "all direct slots are in use" :
+		       "ftrace cannot call them directly";
+		return slot;
+	}
+	fn->mech_data = &kstats_direct_slots[slot];
+	return 0;
+}
+
+/*
  * Time the function with the trampoline, if it can: a duration, plain or
  * filtered or split by a key taken at the entry (kstats_direct_takes()), a
  * function that returns, whose arguments the BTF places and whose return
@@ -1116,6 +1308,7 @@ static bool kstats_direct_takes(const struct kstats_fn *fn, const char **why)
 static int kstats_direct_mech_attach(struct kstats_fn *fn,
 				     unsigned int maxactive, const char **why)
 {
+	struct kstats_direct_target tg = { 0 };
 	struct kstats_btf_func f = { 0 };
 	char mod[MODULE_NAME_LEN];
 	struct module *pinned;
@@ -1124,6 +1317,8 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 
 	if (!kstats_direct_takes(fn, why))
 		return -EOPNOTSUPP;
+	if (fn->multi)
+		return kstats_direct_multi_attach(fn, why);
 	if (fn->target[0] && kstats_is_noreturn(fn->target)) {
 		*why = "a call of it may never return";
 		return -EOPNOTSUPP;
@@ -1159,9 +1354,23 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 				       "its module is going";
 		return err;
 	}
+	tg.nregs = f.nregs;
+	tg.nstack = f.nstack;
+	tg.ips = kvmalloc(sizeof(*tg.ips), GFP_KERNEL);
+	tg.mods = pinned ? kmalloc(sizeof(*tg.mods), GFP_KERNEL) : NULL;
+	if (pinned && tg.mods)
+		tg.mods[tg.nr_mods++] = pinned;
+	else
+		module_put(pinned);
+	if (!tg.ips || (pinned && !tg.mods)) {
+		kstats_direct_target_put(&tg);
+		*why = "no memory";
+		return -ENOMEM;
+	}
+	tg.ips[tg.nr_ips++] = ip;
 	slot = kstats_direct_attach(fn->ks, fn->outliers,
 				    kstats_fn_kind(fn) == KSTATS_FN_FAST ? NULL : fn,
-				    pinned, ip, &f);
+				    &tg);
 	if (slot < 0) {
 		switch (slot) {
 		case -EBUSY:

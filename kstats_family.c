@@ -756,6 +756,16 @@ static int kstats_family_format(const struct kstats_family *f,
 		return scnprintf(buf, size, "%s", sym);
 	case KSTATS_KEYS_CGROUP:
 		return kstats_cgroup_format(k->k[0], buf, size);
+	case KSTATS_KEYS_FUNC: {
+		char *off;
+
+		/* the name alone: "symbol+0xOFF", cut at the offset */
+		kstats_stack_format_frame(k->k[0], false, sym);
+		off = strchr(sym, '+');
+		if (off)
+			*off = '\0';
+		return scnprintf(buf, size, "%s", sym);
+	}
 	case KSTATS_KEYS_STACK:
 		return kstats_family_format_stack(frames, k->k[1], buf, size);
 	default:

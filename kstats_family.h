@@ -33,6 +33,7 @@
  * @KSTATS_KEYS_CGROUP: a cgroup v2's id, as its path
  * @KSTATS_KEYS_STACK: a kernel stack, its frames kept beside the key, as
  *	symbol+0xOFF;... root first
+ * @KSTATS_KEYS_FUNC: an address in a function, as the function's name
  */
 enum kstats_keys {
 	KSTATS_KEYS_NUMBER,
@@ -41,6 +42,7 @@ enum kstats_keys {
 	KSTATS_KEYS_CALLER,
 	KSTATS_KEYS_CGROUP,
 	KSTATS_KEYS_STACK,
+	KSTATS_KEYS_FUNC,
 };
 
 /**

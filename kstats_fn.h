@@ -22,6 +22,7 @@
 #include "kstats_outlier.h"
 #include "kstats_point.h"
 
+struct kstats_multi;
 struct seq_file;
 
 /**
@@ -33,6 +34,8 @@ struct seq_file;
  * @target: the function's name; empty for the calibration's function,
  *	kstats_calibrate_target()
  * @addr: its address
+ * @multi: the functions of a node over several ("trace GLOB", "trace
+ *	F1,F2"), which @target names; NULL for one
  * @value: what the node records instead of a duration, if anything
  * @filter: whom and what it counts
  * @by: what the node is split by, one histogram per key (@ks->family)
@@ -50,6 +53,7 @@ struct kstats_fn {
 	u64 __percpu *last_end;
 	const char *target;
 	unsigned long addr;
+	struct kstats_multi *multi;
 	struct kstats_value value;
 	struct kstats_filter filter;
 	struct kstats_by by;

@@ -178,6 +178,7 @@ const char * const kstats_by_names[KSTATS_BY_VALUE] = {
 	[KSTATS_BY_CALLER] = "caller",
 	[KSTATS_BY_CGROUP] = "cgroup",
 	[KSTATS_BY_STACK] = "stack",
+	[KSTATS_BY_FUNC] = "func",
 };
 EXPORT_SYMBOL_NS_GPL(kstats_by_names, KSTATS_NS);
 

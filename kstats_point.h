@@ -165,6 +165,8 @@ struct kstats_key {
  * @KSTATS_BY_CALLER: the traced function's return address, at its entry
  * @KSTATS_BY_CGROUP: the current task's cgroup v2, by id
  * @KSTATS_BY_STACK: the kernel stack, its frames kept by the family
+ * @KSTATS_BY_FUNC: the traced function, of a node over several: its
+ *	address at the entry
  * @KSTATS_BY_VALUE: a value of the point (struct kstats_value)
  */
 enum kstats_by_kind {
@@ -176,6 +178,7 @@ enum kstats_by_kind {
 	KSTATS_BY_CALLER,
 	KSTATS_BY_CGROUP,
 	KSTATS_BY_STACK,
+	KSTATS_BY_FUNC,
 	KSTATS_BY_VALUE,
 };
 
@@ -564,6 +567,10 @@ kstats_by_fetch(const struct kstats_by *b, const struct kstats_args *a,
 	case KSTATS_BY_CGROUP:
 		key[0] = kstats_cgroup_id_current();
 		return true;
+	case KSTATS_BY_FUNC:
+		/* the grammar allows it on a node over functions only */
+		key[0] = a->regs ? instruction_pointer(a->regs) : 0;
+		return key[0];
 	default:
 		if (!kstats_value_fetch(&b->v, a, &key[0]))
 			return false;

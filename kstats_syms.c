@@ -93,20 +93,25 @@ static struct file *kstats_syms_open(void)
 }
 
 /*
- * Call @line(@arg, LINE, LEN) for each line of ftrace's list, without its
- * newline.  Return: 0, or a negative errno.
+ * The kernel's symbols, /proc/kallsyms, opened: a seq_file too (through
+ * procfs, whose read is not seq_read), which shows the addresses when the
+ * opener may see them (CAP_SYSLOG under kptr_restrict 1).
  */
-static int kstats_syms_each(void (*line)(void *arg, char *s, size_t len),
-			    void *arg)
+static struct file *kstats_syms_open_kallsyms(void)
 {
-	struct file *f = kstats_syms_open();
+	return filp_open("/proc/kallsyms", O_RDONLY, 0);
+}
+
+/* Call @line(@arg, LINE, LEN) for each line of @f, without its newline. */
+static int kstats_syms_lines(struct file *f,
+			     void (*line)(void *arg, char *s, size_t len),
+			     void *arg)
+{
 	size_t have = 0;
 	loff_t pos = 0;
 	ssize_t got;
 	char *buf;
 
-	if (IS_ERR(f))
-		return PTR_ERR(f);
 	/* a chunk, and the start of a line it cut, up to a chunk's size */
 	buf = kmalloc(2 * KSTATS_SYMS_CHUNK, GFP_KERNEL);
 	if (!buf) {
@@ -129,6 +134,54 @@ static int kstats_syms_each(void (*line)(void *arg, char *s, size_t len),
 	kfree(buf);
 	filp_close(f, NULL);
 	return got < 0 ? got : 0;
+}
+
+/* Each line of ftrace's list.  Return: 0, or a negative errno. */
+static int kstats_syms_each(void (*line)(void *arg, char *s, size_t len),
+			    void *arg)
+{
+	struct file *f = kstats_syms_open();
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	return kstats_syms_lines(f, line, arg);
+}
+
+/**
+ * kstats_syms_each_ftrace() - each function ftrace can patch
+ * @line: called with @arg and each line of available_filter_functions,
+ *	"name" or "name [module]", without its newline (writable, not kept)
+ * @arg: for @line
+ *
+ * Context: process; may sleep.
+ * Return: 0, or a negative errno when the list cannot be read.
+ */
+int kstats_syms_each_ftrace(void (*line)(void *arg, char *s, size_t len),
+			    void *arg)
+{
+	return kstats_syms_each(line, arg);
+}
+
+/**
+ * kstats_syms_each_kallsyms() - each symbol of the kernel and its modules
+ * @line: called with @arg and each line of /proc/kallsyms, "ADDR TYPE
+ *	NAME" or "ADDR TYPE NAME\t[module]", without its newline
+ * @arg: for @line
+ *
+ * kallsyms' iterators are not exported to modules; its file is.  The
+ * addresses read as 0 unless the caller's credentials may see them.
+ *
+ * Context: process; may sleep.
+ * Return: 0, or a negative errno when the file cannot be read.
+ */
+int kstats_syms_each_kallsyms(void (*line)(void *arg, char *s, size_t len),
+			      void *arg)
+{
+	struct file *f = kstats_syms_open_kallsyms();
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	return kstats_syms_lines(f, line, arg);
 }
 
 struct kstats_syms_count {

@@ -62,6 +62,7 @@
 #include "kstats_direct.h"
 #include "kstats_family.h"
 #include "kstats_fn.h"
+#include "kstats_multi.h"
 #include "kstats_internal.h"
 #include "kstats_pair.h"
 #include "kstats_outlier.h"
@@ -606,6 +607,10 @@ static int kstats_register_function(struct kstats_trace *t,
 	const struct kstats_mech_ops *tries[3];
 	int n = 0, i, err = -EOPNOTSUPP;
 
+	/* several functions: on one slot of the trampoline, or not at all */
+	if (t->fn.multi)
+		want = KSTATS_WANT_DIRECT;
+
 #ifdef KSTATS_HAVE_DIRECT
 	if (want == KSTATS_WANT_ANY || want == KSTATS_WANT_DIRECT)
 		tries[n++] = &kstats_mech_direct;
@@ -1074,6 +1079,8 @@ static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
 		t->ops->describe(&t->fn, m);
 	seq_puts(m, kstats_trace_probes(t));
 	seq_putc(m, '\n');
+	if (t->fn.multi)
+		kstats_multi_show(t->fn.multi, m);
 	if (t->fn.value.base != KSTATS_BASE_NONE) {
 		kstats_value_format(&t->fn.value, buf, sizeof(buf));
 		seq_printf(m, "# value %s\n", buf);
@@ -1107,6 +1114,7 @@ static void kstats_trace_release(struct kstats *ks)
 	if (t->ops && t->ops->release)
 		t->ops->release(&t->fn);
 	kstats_outliers_free(t->fn.outliers);
+	kstats_multi_free(t->fn.multi);
 	free_percpu(t->marks);
 	free_percpu(t->fn.last_end);
 	kstats_pair_free(&t->pair);
@@ -1212,6 +1220,9 @@ static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 		break;
 	case KSTATS_BY_STACK:
 		keys = KSTATS_KEYS_STACK;
+		break;
+	case KSTATS_BY_FUNC:
+		keys = KSTATS_KEYS_FUNC;
 		break;
 	default:
 		if (cmd->by.str)
@@ -1339,6 +1350,12 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 					     KSTATS_TP_ARRIVAL, NULL);
 	}
 
+	if (t->fn.multi) {
+		/* the glob or list, which the parser bounded */
+		strscpy(t->target, cmd->target, sizeof(t->target));
+		t->maxactive = cmd->maxactive;
+		return kstats_register_function(t, want, cmd->maxactive);
+	}
 	if (!kstats_symbol_chars(cmd->target)) {
 		pr_warn_ratelimited("%s: bad function name '%s'\n", name,
 				    cmd->target);
@@ -1360,6 +1377,51 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		pr_warn_ratelimited("%s: cannot probe '%s' (%d)\n", name,
 				    cmd->target, err);
 		return err;
+	}
+	return 0;
+}
+
+/*
+ * A node over several functions ("trace GLOB", "trace F1,F2,..."): its
+ * functions, resolved before its family, whose "by func" keys are as many
+ * as the functions matched unless "max" says more.  The direct trampoline
+ * times them, on one slot.
+ */
+static int kstats_trace_multi(struct kstats_trace *t, struct kstats_cmd *cmd)
+{
+	const char *name = t->fn.ks->name;
+	struct kstats_multi *m;
+
+	if (cmd->start || !cmd->target || !kstats_multi_spec(cmd->target))
+		return 0;
+#ifdef KSTATS_HAVE_DIRECT
+	if (cmd->mech && kstats_mech_wanted(cmd->mech) != KSTATS_WANT_DIRECT) {
+		pr_warn_ratelimited("%s: '%s' names several functions, which the direct trampoline alone times: drop mech %s\n",
+				    name, cmd->target, cmd->mech);
+		return -EINVAL;
+	}
+#else
+	pr_warn_ratelimited("%s: '%s' names several functions, which the direct trampoline alone times, and this kernel has none\n",
+			    name, cmd->target);
+	return -EOPNOTSUPP;
+#endif
+	m = kstats_multi_resolve(name, cmd->target, kstats_is_clock_function);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	t->fn.multi = m;
+	if (cmd->by.kind != KSTATS_BY_FUNC)
+		return 0;
+	if (m->nr > KSTATS_FAMILY_MAX) {
+		pr_warn_ratelimited("%s: by func: %u functions matched, over the %d keys of a family\n",
+				    name, m->nr, KSTATS_FAMILY_MAX);
+		return -E2BIG;
+	}
+	if (!cmd->by_max_set) {
+		cmd->by_max = m->nr;
+	} else if (cmd->by_max < m->nr) {
+		pr_warn_ratelimited("%s: by func max %u is below the %u functions matched\n",
+				    name, cmd->by_max, m->nr);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -1489,7 +1551,9 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	}
 	if (t->fn.outliers)
 		ks->show_tail = kstats_trace_show_tail;
-	err = cmd->gap ? kstats_trace_gap(t, cmd) : 0;
+	err = kstats_trace_multi(t, cmd);
+	if (!err && cmd->gap)
+		err = kstats_trace_gap(t, cmd);
 	if (!err && t->fn.value.base != KSTATS_BASE_NONE)
 		err = kstats_negative_enable(ks, true);
 	if (!err && t->fn.by.kind != KSTATS_BY_NONE)

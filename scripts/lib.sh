@@ -74,7 +74,34 @@ kbuild_copy() {
 	mkdir -p "$KSTATS_ROOT/build/logs"
 	copy_tree "$KSTATS_ROOT/build/$name"
 	make -C "$KSTATS_ROOT/build/$name" KDIR="$kdir" "$@" \
-		> "$KSTATS_ROOT/build/logs/build-$name.log" 2>&1
+		> "$KSTATS_ROOT/build/logs/build-$name.log" 2>&1 &&
+		module_btf "$KSTATS_ROOT/build/$name" "$kdir" \
+			>> "$KSTATS_ROOT/build/logs/build-$name.log" 2>&1
+}
+
+# module_btf BUILD-DIR KDIR: give tests/kstats_many.ko the BTF that the
+# headers could not (Debian 6.1's ship no vmlinux to split it from), for
+# the direct trampoline, which needs its functions' prototypes: pahole
+# splits it from the BTF of the kernel's own image, /boot/vmlinuz-KVER,
+# decompressed once into the cache (the same BTF the kernel checks it
+# against at load).  The module has no BTF ids: no resolve_btfids.  Does
+# nothing where the build made the BTF, or the kernel takes none.
+module_btf() {
+	local d=$1 kdir=$2 ko=$1/tests/kstats_many.ko kv base
+	[ -f "$ko" ] || return 0
+	readelf -S "$ko" | grep -q ' \.BTF ' && return 0
+	grep -q '^CONFIG_DEBUG_INFO_BTF_MODULES=y' "$kdir/.config" 2>/dev/null || return 0
+	# the image's name (Debian's kernel.release is the upstream version)
+	kv=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+		"$kdir/include/generated/utsrelease.h" 2>/dev/null)
+	[ -n "$kv" ] && [ -r "/boot/vmlinuz-$kv" ] || return 0
+	base=$KSTATS_CACHE/vmlinux-$kv
+	mkdir -p "$KSTATS_CACHE"
+	[ -s "$base" ] || python3 "$KSTATS_ROOT/scripts/extract-vmlinux.py" \
+		"/boot/vmlinuz-$kv" "$base" || return 1
+	echo "  BTF [M] $ko (base /boot/vmlinuz-$kv)"
+	LLVM_OBJCOPY=objcopy pahole -J --btf_gen_floats -j --lang_exclude=rust \
+		--btf_base "$base" "$ko"
 }
 
 # Release string of a kernel build tree.
@@ -145,7 +172,7 @@ guest_adds() {
 	local d=$1 f
 	shift
 	[ $# -gt 0 ] || set -- "$d"/kstats.ko "$d"/examples/*.ko "$d"/bench/*.ko \
-		"$d"/tests/kstats_lifetime.ko
+		"$d"/tests/kstats_lifetime.ko "$d"/tests/kstats_many.ko
 	GUEST_ADDS=()
 	for f in "$@"; do
 		[ -e "$f" ] && GUEST_ADDS+=(--add "$f")

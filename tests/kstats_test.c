@@ -22,6 +22,7 @@
 #include "kstats_btf.h"
 #include "kstats_direct.h"
 #include "kstats_cmd.h"
+#include "kstats_multi.h"
 #include "kstats_family.h"
 #include "kstats_outlier.h"
 #include "kstats_internal.h"
@@ -1459,6 +1460,47 @@ static void kstats_test_family_parse(struct kunit *test)
 				    "'%s'", bad[i]);
 }
 
+/*
+ * "trace GLOB" and "trace F1,F2,...": one node over several functions,
+ * named after them unless "name" says otherwise; "by func" on such a node
+ * only; no empty name in a list, no glob at a section's point.
+ */
+static void kstats_test_multi_parse(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"trace f by func", "trace a,,b", "trace a,", "trace ,a",
+		"trace s start vfs_* end b", "trace s start a end b,c",
+		"trace tp:a:b by func", "trace s start a by func end b",
+	};
+	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace vfs_* by func", cmd), 0);
+	KUNIT_EXPECT_STREQ(test, cmd->target, "vfs_*");
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "vfs_");
+	KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_FUNC);
+	KUNIT_EXPECT_FALSE(test, cmd->by_max_set);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace a,b name x by func max 9", cmd), 0);
+	KUNIT_EXPECT_STREQ(test, cmd->target, "a,b");
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "x");
+	KUNIT_EXPECT_TRUE(test, cmd->by_max_set);
+	KUNIT_EXPECT_EQ(test, cmd->by_max, 9U);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace a,b", cmd), 0);
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "a.b");
+	KUNIT_ASSERT_EQ(test, parse(test, "trace *", cmd), 0);
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "functions");
+	KUNIT_ASSERT_EQ(test, parse(test, "trace __x64_sys_[rw]* comm kdirect", cmd), 0);
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "__x64_sys_rw");
+	KUNIT_EXPECT_TRUE(test, kstats_multi_spec("vfs_*"));
+	KUNIT_EXPECT_TRUE(test, kstats_multi_spec("a,b"));
+	KUNIT_EXPECT_FALSE(test, kstats_multi_spec("vfs_read"));
+	KUNIT_EXPECT_FALSE(test, kstats_multi_spec("tp:sched:*"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], cmd), -EINVAL,
+				    "'%s'", bad[i]);
+}
+
 /* Two call sites of one stack key, apart (noinline, one frame each). */
 static noinline u32 stack_site_a(struct kstats_family *f)
 {
@@ -2348,6 +2390,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_section_parse),
 	KUNIT_CASE(kstats_test_section_starts),
 	KUNIT_CASE(kstats_test_family_parse),
+	KUNIT_CASE(kstats_test_multi_parse),
 	KUNIT_CASE(kstats_test_string_key),
 	KUNIT_CASE(kstats_test_family),
 	KUNIT_CASE(kstats_test_stack_key),

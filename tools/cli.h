@@ -24,6 +24,7 @@ enum {
 /* Past an int's bits: the masks are unsigned long long. */
 #define O_FOLDED	(1ULL << 31)
 #define O_CGROUP	(1ULL << 32)
+#define O_SORT		(1ULL << 33)
 
 #define MAX_IFS		4	/* --if, as the kernel's "if" */
 #define COMM_MAX	15	/* TASK_COMM_LEN - 1 */
@@ -49,6 +50,7 @@ struct opts {
 	const char *by;
 	long max_keys;
 	unsigned int top;
+	enum keysort sort;	/* --sort samples|p99|total */
 	/* recipes: --min/--max US, in ns */
 	long long min_ns, max_ns;
 	/* trace: outliers, --slow V [--keep M] or --top K, --stack N */

@@ -40,6 +40,11 @@ int cmd_list(struct opts *o)
 			safe_text(stdout, s.family.by);
 			printf(" keys %llu", (unsigned long long)s.family.keys);
 		}
+		if (s.has_functions)
+			printf(" functions %llu traced %llu skipped %llu",
+			       (unsigned long long)s.fn_matched,
+			       (unsigned long long)s.fn_traced,
+			       (unsigned long long)s.fn_skipped);
 		putchar('\n');
 		snapshot_free(&s);
 	}

@@ -9,7 +9,8 @@ int cmd_show(struct opts *o)
 {
 	struct snapshot s;
 	struct keyview kv = { .top = o->top, .names = KEYS_RAW };
-	int ret = allowed(o, O_CPU | O_JSON | O_ROWS | O_TOP | O_FOLDED, "show");
+	int ret = allowed(o, O_CPU | O_JSON | O_ROWS | O_TOP | O_FOLDED |
+			  O_SORT, "show");
 
 	if (ret)
 		return ret;
@@ -19,6 +20,7 @@ int cmd_show(struct opts *o)
 		return usage_error("show takes --folded or --json, not both");
 	if (load(o->args[0], &s))
 		return EXIT_ERROR;
+	sort_keys(&s, o->sort);
 	if (o->folded) {
 		if (!s.is_family) {
 			snapshot_free(&s);

@@ -5,6 +5,7 @@
  * bpftrace prints a map of histograms (@NAME[KEY]:).  The file already has
  * the keys largest first; --top cuts the list and says what it left out.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kstats_tool.h"
@@ -61,6 +62,47 @@ void print_folded(FILE *f, const struct snapshot *snap)
 		safe_text(f, k->text);
 		fprintf(f, " %llu\n", key_total(k));
 	}
+}
+
+/* A key's p99, for --sort p99. */
+static u64 key_p99(const struct kkey *k)
+{
+	struct ksummary sum;
+
+	hist_summary(k->slots, k->nslots, &sum);
+	return sum.p99;
+}
+
+static enum keysort sort_by;
+
+/* Larger first; "other" last, whatever its size. */
+static int key_cmp(const void *a, const void *b)
+{
+	const struct kkey *x = a, *y = b;
+	unsigned long long vx, vy;
+
+	if (x->other != y->other)
+		return x->other - y->other;
+	if (sort_by == SORT_P99) {
+		vx = key_p99(x);
+		vy = key_p99(y);
+	} else {
+		vx = key_total(x);
+		vy = key_total(y);
+	}
+	return vx < vy ? 1 : vx > vy ? -1 : 0;
+}
+
+/*
+ * --sort p99|total: the keys in that order, largest first ("other" last),
+ * for --top to keep the slowest; SORT_SAMPLES leaves the file's order.
+ */
+void sort_keys(struct snapshot *snap, enum keysort by)
+{
+	if (by == SORT_SAMPLES || snap->nkeys < 2)
+		return;
+	sort_by = by;
+	qsort(snap->keys, snap->nkeys, sizeof(*snap->keys), key_cmp);
 }
 
 /* The keys shown: at most kv->top; their samples in @left. */

@@ -20,12 +20,13 @@ static const char usage[] =
 "\n"
 "  list                                  distributions: clock, samples, state\n"
 "  show NAME|FILE [--cpu] [--json] [--rows N] [--top K]\n"
+"       [--sort samples|p99|total]\n"
 "                                        summary and histogram (--cpu: each\n"
 "                                        CPU's percentiles side by side)\n"
-"  trace FUNC|tp:GROUP:EVENT [-b BITS] [-d SECS] [-i SECS] [-v]\n"
+"  trace FUNC|GLOB|F1,F2,...|tp:GROUP:EVENT [-b BITS] [-d SECS] [-i SECS] [-v]\n"
 "        [--value EXPR] [--if 'EXPR OP C']... [--pid N] [--tid N]\n"
 "        [--comm NAME] [--cpu N] [--by KEY [--max-keys N]] [--top K]\n"
-"        [--slow V [--keep M]] [--stack N]\n"
+"        [--slow V [--keep M]] [--stack N] [--sort samples|p99|total]\n"
 "                                        how long FUNC takes (or, with\n"
 "                                        --value, EXPR's values: ret, a\n"
 "                                        parameter, *param, a->b.c), where\n"
@@ -36,7 +37,11 @@ static const char usage[] =
 "                                        --slow V keeps the samples of V or\n"
 "                                        more (the newest M), --top K the K\n"
 "                                        largest, with their task and, with\n"
-"                                        --stack, N frames of their stack\n"
+"                                        --stack, N frames of their stack;\n"
+"                                        a GLOB or a list times every\n"
+"                                        function named, --by func one\n"
+"                                        histogram each; --sort orders the\n"
+"                                        keys (by their p99, their total)\n"
 "  runqlat | biolatency | syscall [NAME] | lockwait | softirq | hardirq |\n"
 "  offcpu [-d SECS] [-i SECS] [-b BITS] [-v] [--pid N] [--tid N]\n"
 "        [--comm NAME] [--cpu N] [--by KEY] [--max-keys N] [--top K]\n"
@@ -73,6 +78,7 @@ static const char usage[] =
 "       kstats runqlat -d 10                 # run-queue latency for 10 s\n"
 "       kstats softirq -d 5 --top 3          # per vector: @softirq[TIMER]:\n"
 "       kstats trace vfs_read --by comm      # a histogram per task name\n"
+"       kstats trace 'vfs_*' --by func --sort p99 --top 5   # slowest VFS calls\n"
 "       kstats trace vfs_read --slow 1000000 --stack 8   # who read for 1 ms+\n"
 "       kstats syscall clock_nanosleep --comm sleep   # one call's latency\n"
 "       kstats watch tx_path -i 1            # warm-up, phase changes\n"
@@ -186,6 +192,17 @@ static int opt_number(int c, const char *arg, struct opts *o)
 		if (arg[0] != '/' || strpbrk(arg, " \t\n"))
 			return usage_error("--cgroup takes a path under the cgroup2 mount, from its root: /a/b");
 		o->cgroup = arg;
+		break;
+	case 'O':
+		o->seen |= O_SORT;
+		if (!strcmp(arg, "samples"))
+			o->sort = SORT_SAMPLES;
+		else if (!strcmp(arg, "p99"))
+			o->sort = SORT_P99;
+		else if (!strcmp(arg, "total"))
+			o->sort = SORT_TOTAL;
+		else
+			return usage_error("--sort takes samples, p99 or total");
 		break;
 	case 'K':
 		o->seen |= O_TOP;
@@ -341,6 +358,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "comm", required_argument, NULL, 'm' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "top", required_argument, NULL, 'K' },
+		{ "sort", required_argument, NULL, 'O' },
 		{ "by", required_argument, NULL, 'Y' },
 		{ "max-keys", required_argument, NULL, 'M' },
 		{ "pids", no_argument, NULL, 'P' },

@@ -114,6 +114,9 @@ struct snapshot {
 	u32 ncpu_ids;		/* highest CPU id in the rows + 1 */
 	u64 samples, missed;
 	int has_tsc_khz, has_range;
+	/* a node over several functions: its "# functions" line */
+	int has_functions;
+	u64 fn_matched, fn_traced, fn_skipped;
 	u64 tsc_khz, max_value, overflow;
 	struct ksummary summary;	/* as the kernel printed it */
 	char *header;		/* the "# " lines, verbatim */
@@ -265,10 +268,13 @@ const char *key_label(const struct kkey *k, enum keynames names, char *buf,
 		      size_t len);
 
 /* family.c: a family's keys in show, JSON and Prometheus */
+/* The order of a family's keys: the file's (samples), or --sort's. */
+enum keysort { SORT_SAMPLES, SORT_P99, SORT_TOTAL };
 struct keyview {
 	unsigned int top;	/* the largest keys only, 0: all */
 	enum keynames names;
 };
+void sort_keys(struct snapshot *snap, enum keysort by);
 void print_family(FILE *f, const struct snapshot *snap, int max_rows,
 		  const struct keyview *kv);
 void json_keys(FILE *f, const struct snapshot *snap, int ind,

@@ -180,6 +180,18 @@ static char *dup_text(const char *t)
 	return d ? strcpy(d, t) : NULL;
 }
 
+/* A function's name as "by func" keys show it: [A-Za-z0-9_.]+ */
+static int valid_symbol(const char *t)
+{
+	if (!*t)
+		return 0;
+	for (; *t; t++)
+		if (!(*t == '_' || *t == '.' || (*t >= 'a' && *t <= 'z') ||
+		      (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9')))
+			return 0;
+	return 1;
+}
+
 /*
  * Whether @t is not frames as keys show them: "symbol+0xOFF" (or "0xADDR"
  * for an address kallsyms did not know), ';' between them.
@@ -213,7 +225,7 @@ int valid_by(const char *by)
 	return !strcmp(by, "comm") || !strcmp(by, "pid") ||
 	       !strcmp(by, "tid") || !strcmp(by, "cpu") ||
 	       !strcmp(by, "caller") || !strcmp(by, "cgroup") ||
-	       !strcmp(by, "stack") ||
+	       !strcmp(by, "stack") || !strcmp(by, "func") ||
 	       !strcmp(by, "key") || valid_value(by) ||
 	       (!strncmp(by, "str:", 4) && valid_value(by + 4));
 }
@@ -609,6 +621,9 @@ static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 	/* "# also start POINT ...": a section's further start, as written */
 	if (!strcmp(tok[1], "also"))
 		return 0;
+	/* "# skipped NAME:WHY ... [... N more]": kept in the header only */
+	if (!strcmp(tok[1], "skipped"))
+		return 0;
 	if (n % 2)
 		return reject(p, "'# %.32s' line: key without a value", tok[1]);
 	if (!strcmp(tok[1], "summary")) {
@@ -652,6 +667,18 @@ static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 		p->range_line = p->line;
 	} else if (!strcmp(tok[1], "negative")) {
 		return negative_line(p, tok, n, tags);
+	} else if (!strcmp(tok[1], "functions")) {
+		/* "# functions matched N traced T skipped S [WHY N]..." */
+		if (tag_value(p, tok, n, "matched", &s->fn_matched) ||
+		    tag_value(p, tok, n, "traced", &s->fn_traced) ||
+		    tag_value(p, tok, n, "skipped", &s->fn_skipped))
+			return -1;
+		if (s->fn_traced + s->fn_skipped != s->fn_matched)
+			return reject(p, "functions traced %llu and skipped %llu do not add up to matched %llu",
+				      (unsigned long long)s->fn_traced,
+				      (unsigned long long)s->fn_skipped,
+				      (unsigned long long)s->fn_matched);
+		s->has_functions = 1;
 	}
 	/* "# source" and unknown tags: kept verbatim in the header only. */
 	return 0;
@@ -850,6 +877,12 @@ static int key_line(struct parser *p, char **tok, int n, struct rowstate *rs)
 	if (k->other) {
 		strcpy(k->raw, "other");
 		k->rawlen = 5;
+	} else if (!strcmp(by, "func")) {
+		if (!valid_symbol(k->text))
+			return reject(p, "key '%.24s': not a function's name",
+				      k->text);
+		strcpy(k->raw, k->text);
+		k->rawlen = strlen(k->raw);
 	} else if (!strcmp(by, "caller") || !strcmp(by, "stack")) {
 		if (bad_frames(k->text))
 			return reject(p, "key '%.24s': not %s (symbol+0xOFF%s)",

@@ -37,14 +37,46 @@ static int symbol_chars(const char *s, size_t n)
 	return 1;
 }
 
+/* Whether @target names several functions: a glob, or F1,F2,... */
+static int multi_target(const char *target)
+{
+	return strncmp(target, "tp:", 3) && strpbrk(target, "*?[,");
+}
+
+/*
+ * A glob's or a list's node name, as the kernel makes it: the name's
+ * characters kept, the commas made dots, "functions" for none left.
+ */
+static const char *multi_name(const char *target)
+{
+	static char name[64];
+	size_t n = 0;
+
+	for (const char *s = target; *s && n + 1 < sizeof(name); s++) {
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
+		    (*s == '.' && n))
+			name[n++] = *s;
+		else if (*s == ',' && n)
+			name[n++] = '.';
+	}
+	name[n] = '\0';
+	if (!n)
+		snprintf(name, sizeof(name), "functions");
+	return name;
+}
+
 /*
  * The node's name: FUNC's, or EVENT's for tp:GROUP:EVENT (as the kernel
- * names it); NULL if @target is neither.
+ * names it), or a glob's or list's (multi_name()); NULL if @target is
+ * none of them.
  */
 static const char *node_name(const char *target)
 {
 	const char *ev;
 
+	if (multi_target(target))
+		return strpbrk(target, " \t\n") ? NULL : multi_name(target);
 	if (strncmp(target, "tp:", 3))
 		return strchr(target, ':') || !valid_name(target) ? NULL : target;
 	ev = strrchr(target, ':') + 1;
@@ -172,7 +204,7 @@ int by_native(const char *by)
 	return !strcmp(by, "comm") || !strcmp(by, "pid") ||
 	       !strcmp(by, "tid") || !strcmp(by, "cpu") ||
 	       !strcmp(by, "caller") || !strcmp(by, "cgroup") ||
-	       !strcmp(by, "stack");
+	       !strcmp(by, "stack") || !strcmp(by, "func");
 }
 
 /* A native key in the kernel's words: "stack:N" is "stack N". */
@@ -384,6 +416,7 @@ int trace_run(const struct opts *o, const char *cmd, const char *node,
 			while (!nap(3600))
 				;
 		if (!load(path, &cur)) {
+			sort_keys(&cur, o->sort);
 			if (o->names == KEYS_LOCK_CALLER && lock_callers(&cur))
 				fprintf(stderr, "kstats: out of memory: the stacks as they are\n");
 			struct keyview kv = { .top = o->top, .names = o->names };
@@ -416,13 +449,15 @@ int cmd_trace(struct opts *o)
 	const char *name;
 	int ret = allowed(o, O_BITS | O_DUR | O_INT | O_VALUE | O_IF | O_PID |
 			  O_TID | O_COMM | O_TCPU | O_VERBOSE | O_BY |
-			  O_MAXKEYS | O_TOP | O_OUTLIERS | O_CGROUP | O_FOLDED,
-			  "trace");
+			  O_MAXKEYS | O_TOP | O_OUTLIERS | O_CGROUP | O_FOLDED |
+			  O_SORT, "trace");
 
 	if (ret)
 		return ret;
 	if (o->nargs != 1 || !(name = node_name(o->args[0])))
-		return usage_error("trace takes one FUNC (a kernel function name) or tp:GROUP:EVENT");
+		return usage_error("trace takes one FUNC (a kernel function name), a GLOB or F1,F2,... (several functions), or tp:GROUP:EVENT");
+	if (o->by && !strcmp(o->by, "func") && !multi_target(o->args[0]))
+		return usage_error("--by func is for several functions: a GLOB or F1,F2,...");
 	if ((o->seen & O_MAXKEYS) && !o->by)
 		return usage_error("--max-keys goes with --by");
 	if (o->folded && (!o->by || (o->seen & O_INT)))

@@ -11,6 +11,8 @@
  *                          the address, the contents and munmap() checked
  *   kdirect sleep MS       one clock_nanosleep() of MS milliseconds, which
  *                          must return 0 (do_nanosleep() sleeps inside)
+ *   kdirect read N         N read()s of one byte of /dev/zero, each of
+ *                          which must return 1 (and no other read())
  *
  * FILE is made here: 4 pages, page k filled with the byte 'A' + k.  Exit
  * status 0, 1 with a message on stderr when a result is wrong, 2 on usage
@@ -107,14 +109,36 @@ static int do_sleep(long ms)
 	return 0;
 }
 
+static int do_read(long n)
+{
+	int fd = open("/dev/zero", O_RDONLY);
+	char c;
+	long i;
+
+	if (fd < 0) {
+		perror("kdirect: /dev/zero");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (read(fd, &c, 1) != 1) {
+			fprintf(stderr, "kdirect: read %ld of /dev/zero failed\n", i);
+			return 1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "sleep"))
 		return do_sleep(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "read"))
+		return do_read(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "getppid"))
 		return do_getppid(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "mmap"))
 		return do_mmap(argv[2], atol(argv[3]));
-	fprintf(stderr, "usage: kdirect getppid N | kdirect mmap FILE N | kdirect sleep MS\n");
+	fprintf(stderr, "usage: kdirect getppid N | kdirect mmap FILE N | kdirect sleep MS | kdirect read N\n");
 	return 2;
 }

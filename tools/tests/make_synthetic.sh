@@ -65,5 +65,11 @@ $G --name offcpu --bits 3 --cpus 2 --seed 10 --by stack --frames 3 \
 $G --name lw --bits 3 --cpus 2 --seed 11 --by caller \
 	--source 'mechanism fprobe function mutex_lock' \
 	--key 'lt_mutex_site_a+0x11' -s 0,3,const,20000 --key 'lt_mutex_site_b+0x11' -s 1,2,const,20000 > $S/family_caller.txt
+# a node over several functions, by func ("trace vfs_* by func")
+$G --name vfs_ --bits 3 --cpus 2 --seed 12 --by func \
+	--source 'mechanism direct target vfs_* maxactive 0 floor_p50 100 arg_regs 4 stack_words 0' \
+	--key vfs_read -s 0,10,const,1000 --key vfs_write -s 1,3,const,900000 \
+	--key vfs_open -s 0,5,const,20000 |
+	sed '/^# source /a # functions matched 4 traced 3 skipped 1 noreturn 1\n# skipped vfs_exit:noreturn' > $S/family_func.txt
 # a family with no samples yet
 $G --name idle_fam --bits 3 --cpus 2 --by pid > $S/family_empty.txt

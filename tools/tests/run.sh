@@ -790,6 +790,34 @@ KSTATS_SYSFS=$T/sys rc 0 "lockwait --by caller: keys as callers" $K --root "$T/t
 [ "$(grep -E '^@|^family' "$T/out" | tr '\n' ' ')" = 'family by caller: 2 keys (max 64) @lockwait[site_a+0x11]: @lockwait[site_b+0x21]: ' ] &&
 	grep -A1 -E '^ +count' "$T/out" | grep -qE '^ +4 ' && ok "lockwait --by caller: site_a's two stacks merged (4 waits), then site_b" ||
 	bad "lock callers" "$(cat "$T/out")"
+# a node over several functions, by func: its header, --sort, --top, list
+rc 0 "show a family by func" $K show $S/family_func.txt
+[ "$(grep '^@' "$T/out" | tr '\n' ' ')" = '@vfs_[vfs_read]: @vfs_[vfs_open]: @vfs_[vfs_write]: ' ] &&
+	has '^# functions matched 4 traced 3 skipped 1 noreturn 1$' && has '^# skipped vfs_exit:noreturn$' &&
+	ok "show: @vfs_[FUNC]: per function, by samples; the functions' lines" || bad "by func" "$(cat "$T/out")"
+rc 0 "show --sort p99 --top 2" $K show $S/family_func.txt --sort p99 --top 2
+[ "$(grep -E '^[@(]' "$T/out" | tr '\n' ' ')" = '@vfs_[vfs_write]: @vfs_[vfs_open]: (--top 2: 1 more keys, 10 samples, not shown) ' ] &&
+	ok "show --sort p99 --top 2: the two slowest by p99" || bad "sort p99" "$(grep -E '^[@(]' "$T/out")"
+rc 0 "show --sort total" $K show $S/family_func.txt --sort total --json
+json_get "$T/out" "' '.join(k['key'] for k in d['keys'])" > "$T/keys" 2>&1
+[ "$(cat "$T/keys")" = "vfs_write vfs_open vfs_read" ] && ok "show --sort total --json: keys by their total" || bad "sort total" "$(cat "$T/keys")"
+rc 2 "show --sort bogus" $K show $S/family_func.txt --sort bogus
+mkdir -p "$T/fn"; cp $S/family_func.txt "$T/fn/vfs_"
+rc 0 "list: a node over several functions" $K --root "$T/fn" list
+grep -qE '^vfs_ .* family by func keys 3 functions 4 traced 3 skipped 1$' "$T/out" &&
+	ok "list: functions N traced T skipped S" || bad "list functions" "$(cat "$T/out")"
+: > "$T/fn/_control"
+rc 0 "trace 'vfs_*' --by func" $K --root "$T/fn" trace 'vfs_*' --by func -d 0.01 -v
+[ "$(cat "$T/fn/_control")" = "$(printf '%s\n%s' 'trace vfs_* by func' 'remove vfs_')" ] &&
+	has '^@vfs_\[vfs_read\]:$' && ok "trace a glob --by func: one node, named as the kernel names it, @NAME[FUNC]:" ||
+	bad "trace glob" "$(cat "$T/fn/_control") / $(grep '^@' "$T/out")"
+cp $S/family_func.txt "$T/fn/a.b"; : > "$T/fn/_control"
+rc 0 "trace a list" $K --root "$T/fn" trace a,b -d 0.01 -v
+[ "$(cat "$T/fn/_control")" = "$(printf '%s\n%s' 'trace a,b' 'remove a.b')" ] && ok "trace F1,F2: the node a.b" ||
+	bad "trace list" "$(cat "$T/fn/_control")"
+rc 2 "trace one function --by func: refused" $K --root "$T/fn" trace vfs_read --by func -d 0.01
+has "by func is for several functions" err && ok "--by func on one function: says why" || bad "by func one" "$(cat "$T/err")"
+
 # show of a family by stack: a frame a line; --folded; --json frames
 rc 0 "show a family by stack" $K show $S/family_stack.txt
 [ "$(grep -A4 '^@offcpu\[$' "$T/out" | head -5 | tr '\n' '|')" = '@offcpu[|    schedule+0x4c|    do_nanosleep+0x6e|    do_syscall_64+0x5b|]:|' ] &&
