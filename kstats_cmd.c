@@ -940,6 +940,8 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  *		[over V] [under V]
  *		[nest outer|replace] [full evict|refuse] [bits B] [clock C]
  *		[name NAME]
+ *	trace GLOB|F1,F2,... [name NAME] [bits B] [clock C] [FILTER...]
+ *		[by func|BY]
  *	trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V]
  *		[FILTER...] [BY]
  *
@@ -951,7 +953,8 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  * where V is ret or argN with dereferences (kstats_parse_value()) and a
  * FILTER is one of pid N, tid N, comm NAME, cpu N or if V OP C (OP one of
  * == != < <= > >= &, C a signed decimal or 0x-hex number; at most
- * KSTATS_MAX_CONDS of them), and BY is "by comm|pid|tid|cpu|V [max N]":
+ * KSTATS_MAX_CONDS of them), and BY is "by comm|pid|tid|cpu|caller|cgroup|
+ * stack [N]|V [max N]":
  * one histogram per key, at most N keys (KSTATS_FAMILY_DEFAULT, up to
  * KSTATS_FAMILY_MAX), "max" right after the key being the family's.  A
  * trace node's clock is ktime, local or tsc (none records no time), except
@@ -959,7 +962,10 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  * ret for functions only; a section's filters are checked at both its
  * points.  A section has up to KSTATS_SECTION_STARTS starts, any of which
  * its end pairs with; with a value BY, each further start names its own.
- * Options written before the first start hold at every point.
+ * Options written before the first start hold at every point.  A GLOB
+ * (glob_match()'s * ? [...]) or a list F1,F2,... names several functions,
+ * one node over all of them, named after them unless "name" is given
+ * (kstats_multi_name()); "by func" keys such a node by each of them.
  *
  * Context: any (no allocation, no lock).
  * Return: 0, or -EINVAL with one ratelimited line in the kernel log

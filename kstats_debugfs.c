@@ -485,12 +485,13 @@ static int kstats_control_show(struct seq_file *m, void *v)
 		 "# commands (write one per line to this file):\n"
 		 "#   new NAME [bits 0-5] [clock ktime|local|tsc|none] [max V]\n"
 		 "#   trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [mech direct|fprobe|kretprobe] [gap] [value V] [FILTER...] [BY]\n"
+		 "#   trace GLOB|F1,F2,... [name NAME] [FILTER...] [by func|BY]   (one node over several functions, direct)\n"
 		 "#   trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V] [FILTER...] [BY]   (time between events on a CPU, or V)\n"
 		 "#   trace NAME start SYM[+OFF]|tp:GROUP:EVENT [key K] [BY] [FILTER...] end SYM[+OFF]|tp:GROUP:EVENT [key K] [FILTER...] [inflight N] [bits B] [clock C] [name NAME]\n"
 		 "#     V: ret|argN[:SIZE] then up to 4 of +OFF:SIZE or -OFF:SIZE (SIZE 1 2 4 8 s1 s2 s4)\n"
 		 "#     K: task|cpu|V (what pairs a section's start with its end)\n"
-		 "#     FILTER: pid N | tid N | comm NAME | cpu N | if V OP C (OP == != < <= > >= &)\n"
-		 "#     BY: by comm|pid|tid|cpu|V [max N] (a histogram per key, at most N, the rest in other)\n"
+		 "#     FILTER: pid N | tid N | comm NAME | cpu N | cgroup PATH | if V OP C (OP == != < <= > >= &)\n"
+		 "#     BY: by comm|pid|tid|cpu|caller|cgroup|stack [N]|V [max N] (a histogram per key, at most N, the rest in other)\n"
 		 "#   remove NAME | remove all\n"
 		 "# to a distribution file: start | stop | reset\n");
 	return 0;

@@ -160,6 +160,67 @@ peer_rows() {
 	done
 }
 
+# The functions of the rows over many: every system call's, several
+# hundred (__x64_sys_getppid is not ftrace-able on Debian's kernels;
+# __do_sys_getppid is, and is among them).
+GLOB='__*sys_*'
+
+# peer_ready PID F: bpftrace has attached to F, by kprobes (one each for
+# the entry and the return) or by BPF links (kprobe_multi, trampolines)
+peer_ready() { [ "$(peer_kprobes $2)" -ge 2 ] || [ "$(peer_links $1)" -ge 2 ]; }
+
+# peer_glob_rows KIND FUNC: bpftrace over the same functions as the rows
+# over many, kprobe and kfunc wildcards with a hist.  Attached when FUNC
+# is probed and the count of BPF programs and links has not moved for 5 s
+# (a kfunc wildcard loads a program per function).
+peer_glob_rows() {
+	local kind=$1 F=$2 r bt n last same i
+	[ "$PEERS" = 1 ] || return 0
+	for r in bt_kprobe_glob bt_kfunc_glob; do
+		if [ $kind = k ] || [ -z "$BT" ]; then
+			na $kind peer_$r "${BT:+over the system calls: none in the in-kernel loop}${BT:-bpftrace is not in this guest}"
+			continue
+		fi
+		case $r in
+		bt_kprobe_glob) bt="kprobe:$GLOB { @s[tid] = nsecs; } kretprobe:$GLOB /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }" ;;
+		bt_kfunc_glob)  bt="kfunc:$GLOB { @s[tid] = nsecs; } kretfunc:$GLOB /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }" ;;
+		esac
+		$BT -e "$bt" > /tmp/peer.$r 2>&1 &
+		PEER_PID=$!
+		last=-1 same=0 i=0 ERR=
+		while [ $i -lt $((PEER_WAIT * 2)) ]; do
+			if ! kill -0 $PEER_PID 2>/dev/null; then
+				wait $PEER_PID
+				ERR="exited $? before attaching: $(tail -n 3 /tmp/peer.$r | tr '\n' ' ')"
+				break
+			fi
+			n="$(peer_progs $PEER_PID) $(peer_links $PEER_PID) $(peer_kprobes $F)"
+			if [ "$n" = "$last" ] && peer_ready $PEER_PID $F; then
+				same=$((same + 1))
+				[ $same -ge 10 ] && break
+			else
+				same=0
+			fi
+			last=$n
+			sleep 0.5
+			i=$((i + 1))
+		done
+		if [ -z "$ERR" ] && [ $same -lt 10 ]; then
+			ERR="not attached after $PEER_WAIT s (programs, links, kprobes: $n)"
+			kill -KILL $PEER_PID 2>/dev/null
+			wait $PEER_PID 2>/dev/null
+		fi
+		if [ -n "$ERR" ]; then
+			na $kind peer_$r "$ERR"
+			continue
+		fi
+		echo "BENCHPEER ${kind}_peer_$r bpftrace -e '$bt'"
+		echo "BENCHINFO peer_$r attached: programs, links, kprobes on $F: $n"
+		measure $kind peer_$r
+		peer_stop
+	done
+}
+
 # trace_rows KIND FUNC NAME: the tracing rows of one traced function FUNC
 # (NAME: the kstats distribution's name)
 trace_rows() {
@@ -235,6 +296,25 @@ trace_rows() {
 		fi
 	done
 
+	# a node over several hundred functions (the system calls, FUNC
+	# among them, on one direct slot): one distribution, and one
+	# histogram per function
+	for v in multi multi-func; do
+		opt=
+		[ $v = multi-func ] && opt=" by func"
+		if [ $kind = k ]; then
+			na $kind kstats_$v "a node over the system calls: no system call in the in-kernel loop"
+		elif try "echo 'trace $GLOB name $N$opt' > $KC"; then
+			measure $kind kstats_$v
+			grep -E '^# (source|functions|family)' /sys/kernel/debug/kstats/$N 2>/dev/null |
+				sed "s/^/BENCHINFO kstats_trace_$v /"
+			try "echo 'remove $N' > $KC" ||
+				echo "BENCHINFO kstats_trace_$v remove failed: $ERR"
+		else
+			na $kind kstats_$v "$ERR"
+		fi
+	done
+
 	# ftrace function_graph, filtered to FUNC
 	if [ -w $T/current_tracer ] && try "echo $F > $T/set_ftrace_filter" &&
 	   try "echo function_graph > $T/current_tracer"; then
@@ -285,6 +365,7 @@ trace_rows() {
 	echo '!kstats_bench_lat' >> $T/synthetic_events 2>/dev/null
 
 	peer_rows $kind $F
+	peer_glob_rows $kind $F
 
 	measure $kind untraced_end
 }

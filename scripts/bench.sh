@@ -268,6 +268,8 @@ trows = [
     ("kstats `trace FUNC by caller` (a family: the duration per call site)", "kstats_family-caller"),
     ("kstats `trace FUNC by cgroup` (a family: the duration per cgroup)", "kstats_family-cgroup"),
     ("kstats `trace FUNC by stack 8` (a family: the duration per kernel stack, 8 frames)", "kstats_family-stack"),
+    ("kstats `trace __*sys_*`: one node over every system call's functions (hundreds, FUNC among them)", "kstats_multi"),
+    ("kstats `trace __*sys_* by func`: the same, one histogram per function", "kstats_multi-func"),
     ("kstats `trace FUNC slow V`, a call under V (direct)", "kstats_slow"),
     ("kstats `trace FUNC mech fprobe slow V`, a call under V", "kstats_slow-fprobe"),
     ("kstats `trace FUNC top 16`, a call under the 16th largest (direct)", "kstats_top"),
@@ -410,6 +412,8 @@ prows = [
     ("bpftrace kfunc/kretfunc hist", "peer_bt_kfunc"),
     ("bpftrace kfunc/kretfunc `@h[kstack(8)] = hist()`", "peer_bt_kstack"),
     ("bpftrace kfunc count", "peer_bt_count"),
+    ("bpftrace kprobe/kretprobe `__*sys_*` wildcards, hist (next to `trace __*sys_*`)", "peer_bt_kprobe_glob"),
+    ("bpftrace kfunc/kretfunc `__*sys_*` wildcards, hist (next to `trace __*sys_*`)", "peer_bt_kfunc_glob"),
 ]
 def xk(d, kind, k):
     """added cost of row k over kstats' default trace row"""
