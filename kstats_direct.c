@@ -541,21 +541,27 @@ kstats_direct_entry_regs(struct kstats_direct_entry *e, struct pt_regs *regs)
 }
 
 /*
- * A rich slot's entry (a node with filters or a family): under the slot's
- * guard (its filters' reads, its key's and its clock's may call the traced
- * function), the filters, then the family's key and the clock.  False for
+ * A rich slot's entry (a node with values, filters or a family): under the
+ * slot's guard (its filters' reads, its key's and its clock's may call the
+ * traced function), the filters, then the family's key (unless it is
+ * ret's), then an argument taken (a value node) or the clock.  False for
  * a call not to time: one a filter leaves out, one whose value cannot be
- * read (counted as missed), one entered from the guard's own work.
+ * read (counted as missed), one entered from the guard's own work, and one
+ * whose value needs no return, recorded here: the body then runs as if
+ * untraced.  A value node keeps its argument where the time would be
+ * (it reads no clock), its key as a duration's.
  */
 notrace __noendbr bool
 kstats_direct_enter_rich(struct kstats_direct_hot *h,
 			 struct kstats_direct_entry *e)
 {
 	struct kstats_fn *fn = h->fn;
-	struct kstats *ks = h->ks;
+	struct kstats *ks = fn->ks;
+	bool family = ks->family;
 	struct pt_regs regs;
 	struct kstats_args a = { .regs = &regs };
 	u32 fam = 0;
+	u64 v;
 
 	if (!kstats_direct_guard(h)) {
 		kstats_record_missed(ks);
@@ -571,10 +577,23 @@ kstats_direct_enter_rich(struct kstats_direct_hot *h,
 	default:
 		break;
 	}
-	if (ks->family)
+	if (family && !kstats_by_uses_ret(&fn->by))
 		fam = kstats_fn_family_key(fn, &a);
-	/* ktime on the TSC as the plain exits read it: the TSC, its epoch */
-	if (h->tscns) {
+	if (fn->value.base == KSTATS_BASE_ARG) {
+		if (!kstats_value_fetch(&fn->value, &a, &v)) {
+			kstats_record_missed(ks);
+			goto untimed;
+		}
+		if (fn->entry_only) {
+			kstats_rich_record(ks, NULL, NULL, family, fam, v);
+			goto untimed;
+		}
+		e->ts = v;
+		e->cpu = (u64)fam << 32;
+	} else if (fn->value.base == KSTATS_BASE_RET) {
+		e->cpu = (u64)fam << 32;
+	} else if (h->tscns) {
+		/* ktime on the TSC as the plain exits read it: the TSC, its epoch */
 		e->cpu = (u64)fam << 32 | (u32)(READ_ONCE(kstats_direct_tk) >> 32);
 		e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);
 	} else {
@@ -591,17 +610,69 @@ untimed:
 NOKPROBE_SYMBOL(kstats_direct_enter_rich);
 
 /*
- * A rich slot's exit: the clock under the guard, a local_clock() pair that
- * crossed CPUs and a negative difference counted as missed, the sample in
- * the total and in the key taken at the entry.
+ * The return of a node with a value or a condition or key on ret: the
+ * function's return value from the trampoline's frame (its %rax, saved
+ * where %rdi was), the conditions on it, the key if it is ret's, then the
+ * value (the argument kept at the entry, or ret), recorded.  The guard
+ * covers the reads: a dereference may call the traced function.
+ */
+static __always_inline notrace void
+kstats_direct_exit_value(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e)
+{
+	const unsigned long *r = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_REGS;
+	struct kstats_fn *fn = h->fn;
+	struct kstats *ks = fn->ks;
+	bool family = ks->family;
+	struct pt_regs regs = { .ax = r[0] };
+	struct kstats_args a = { .regs = &regs, .ret = r[0] };
+	u32 fam = e->cpu >> 32;
+	u64 v = e->ts;
+
+	if (!kstats_direct_guard(h)) {
+		kstats_direct_miss(h);
+		return;
+	}
+	switch (kstats_filter_check(&fn->filter, &a, KSTATS_AT_RETURN)) {
+	case KSTATS_SKIP:
+		goto out;
+	case KSTATS_UNREADABLE:
+		kstats_record_missed(ks);
+		goto out;
+	default:
+		break;
+	}
+	if (family && kstats_by_uses_ret(&fn->by))
+		fam = kstats_fn_family_key(fn, &a);
+	if (fn->value.base == KSTATS_BASE_RET &&
+	    !kstats_value_fetch(&fn->value, &a, &v)) {
+		kstats_record_missed(ks);
+		goto out;
+	}
+	kstats_rich_record(ks, NULL, NULL, family, fam, v);
+out:
+	kstats_direct_unguard(h);
+	this_cpu_dec(h->pcpu->inflight);
+}
+
+/*
+ * A rich slot's exit: a value node's, or the clock under the guard, a
+ * local_clock() pair that crossed CPUs and a negative difference counted
+ * as missed, and a duration's conditions on ret, the sample in the total
+ * and in the key taken at the entry (or ret's).
  */
 notrace __noendbr void
 kstats_direct_exit_rich(struct kstats_direct_hot *h,
 			struct kstats_direct_entry *e)
 {
+	struct kstats_fn *fn = h->fn;
 	struct kstats *ks = h->ks;
 	u64 v, tk;
 
+	if (fn->value.base != KSTATS_BASE_NONE) {
+		kstats_direct_exit_value(h, e);
+		return;
+	}
 	if (h->tscns) {
 		/* the TSC: no clock call to guard */
 		v = kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts;
@@ -624,6 +695,12 @@ kstats_direct_exit_rich(struct kstats_direct_hot *h,
 			kstats_direct_miss(h);
 			return;
 		}
+	}
+	/* a duration whose count or key depends on ret */
+	if (unlikely(fn->ret_at_exit)) {
+		e->ts = v;
+		kstats_direct_exit_value(h, e);
+		return;
 	}
 	if (ks->family)
 		kstats_family_record(ks, e->cpu >> 32, v);
@@ -1146,10 +1223,10 @@ static const char *kstats_direct_holder(unsigned long ip)
 }
 
 /*
- * Whether the trampoline has the handlers @fn needs: a duration, plain or
- * with filters and a family whose reads are all at the entry (the rich
- * variants); values, a return value's condition or key, gap, and
- * outliers of a rich node take fprobe's.
+ * Whether the trampoline has the handlers @fn needs: a duration, plain, or
+ * with values, filters and a family (the rich variants, which read the
+ * return value from the trampoline's frame); gap, and outliers of a rich
+ * node, take fprobe's.
  */
 static bool kstats_direct_takes(const struct kstats_fn *fn, const char **why)
 {
@@ -1162,16 +1239,8 @@ static bool kstats_direct_takes(const struct kstats_fn *fn, const char **why)
 	default:
 		break;
 	}
-	if (fn->value.base != KSTATS_BASE_NONE) {
-		*why = "values take fprobe's handlers";
-		return false;
-	}
-	if (kstats_filter_uses_ret(&fn->filter) || kstats_by_uses_ret(&fn->by)) {
-		*why = "a return value's condition or key takes fprobe's handlers";
-		return false;
-	}
 	if (fn->outliers) {
-		*why = "outliers with filters or a family take fprobe's handlers";
+		*why = "outliers with values, filters or a family take fprobe's handlers";
 		return false;
 	}
 	return true;

@@ -42,6 +42,7 @@ struct seq_file;
  * @rich: it has a value, filters or a family, so takes the handlers that
  *	check them
  * @entry_only: its value and filters need no return: the entry alone
+ * @ret_at_exit: a duration whose filters or key read the return value
  * @outliers: the samples it keeps with their context ("slow", "top"), or
  *	NULL: every handler compares its sample with their bar, but for the
  *	direct trampoline's plain exits, taken by the nodes without them
@@ -59,6 +60,7 @@ struct kstats_fn {
 	struct kstats_by by;
 	bool rich;
 	bool entry_only;
+	bool ret_at_exit;
 	struct kstats_outliers *outliers;
 	void *mech_data;
 };

@@ -1532,6 +1532,9 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	t->fn.entry_only = t->fn.value.base == KSTATS_BASE_ARG &&
 			!kstats_filter_uses_ret(&t->fn.filter) &&
 			!kstats_by_uses_ret(&t->fn.by);
+	t->fn.ret_at_exit = t->fn.value.base == KSTATS_BASE_NONE &&
+			    (kstats_filter_uses_ret(&t->fn.filter) ||
+			     kstats_by_uses_ret(&t->fn.by));
 	ks->priv = t;
 	ks->show_source = kstats_trace_show;
 	ks->extra_missed = kstats_trace_missed;

@@ -174,18 +174,29 @@ peer_ready() { [ "$(peer_kprobes $2)" -ge 2 ] || [ "$(peer_links $1)" -ge 2 ]; }
 # is probed and the count of BPF programs and links has not moved for 5 s
 # (a kfunc wildcard loads a program per function).
 peer_glob_rows() {
-	local kind=$1 F=$2 r bt n last same i
+	local kind=$1 F=$2 r bt n last same i BT
 	[ "$PEERS" = 1 ] || return 0
-	for r in bt_kprobe_glob bt_kfunc_glob; do
-		if [ $kind = k ] || [ -z "$BT" ]; then
-			na $kind peer_$r "${BT:+over the system calls: none in the in-kernel loop}${BT:-bpftrace is not in this guest}"
+	BT=$(command -v bpftrace)
+	# without kprobe_multi (6.1), a perf event's fd per function and side
+	ulimit -n 65536 2>/dev/null
+	for r in bt_kprobe_glob bt_kfunc_glob bt_kfunc_glob_do; do
+		if [ -z "$BT" ]; then
+			na $kind peer_$r "bpftrace is not in this guest"
+			continue
+		elif [ $kind = k ]; then
+			na $kind peer_$r "over the system calls: none in the in-kernel loop"
 			continue
 		fi
 		case $r in
 		bt_kprobe_glob) bt="kprobe:$GLOB { @s[tid] = nsecs; } kretprobe:$GLOB /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }" ;;
 		bt_kfunc_glob)  bt="kfunc:$GLOB { @s[tid] = nsecs; } kretfunc:$GLOB /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }" ;;
+		# the kernel refuses an fexit program on a function that may
+		# not return (__x64_sys_exit...): the system calls' bodies alone
+		bt_kfunc_glob_do) bt="kfunc:__do_sys_* { @s[tid] = nsecs; } kretfunc:__do_sys_* /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }" ;;
 		esac
-		$BT -e "$bt" > /tmp/peer.$r 2>&1 &
+		# bpftrace refuses over 512 probes unless told: a program (and,
+		# for kfunc, a trampoline) per function and side
+		BPFTRACE_MAX_PROBES=4096 $BT -e "$bt" > /tmp/peer.$r 2>&1 &
 		PEER_PID=$!
 		last=-1 same=0 i=0 ERR=
 		while [ $i -lt $((PEER_WAIT * 2)) ]; do
@@ -214,7 +225,7 @@ peer_glob_rows() {
 			na $kind peer_$r "$ERR"
 			continue
 		fi
-		echo "BENCHPEER ${kind}_peer_$r bpftrace -e '$bt'"
+		echo "BENCHPEER ${kind}_peer_$r BPFTRACE_MAX_PROBES=4096 bpftrace -e '$bt'"
 		echo "BENCHINFO peer_$r attached: programs, links, kprobes on $F: $n"
 		measure $kind peer_$r
 		peer_stop

@@ -76,24 +76,10 @@ if [ $quick = 0 ] && [ -n "$img61" ]; then
 	make -C "$src-6.1" KDIR="$kdir61" modules bench-modules > "$out/build-6.1.log" 2>&1 ||
 		{ tail -n 30 "$out/build-6.1.log" >&2; die "6.1 build failed, log in $out/build-6.1.log"; }
 	# Debian 6.1's headers ship no vmlinux, so Kbuild gave the modules no
-	# BTF, which bpftrace's kfunc probes on the bench module need: make
-	# it as Kbuild would, on the BTF of the kernel image itself (the
-	# vmlinux in its xz payload)
-	if ! readelf -S "$src-6.1/bench/kstats_bench.ko" | grep -q ' \.BTF '; then
-		say "the 6.1 modules' BTF, on the BTF of ${img61##*/}"
-		python3 - "$img61" "$out/vmlinux-6.1" <<'PY' || die "no vmlinux in $img61"
-import lzma, sys
-d = open(sys.argv[1], "rb").read()
-i = d.find(b"\xfd7zXZ\x00")
-open(sys.argv[2], "wb").write(lzma.LZMADecompressor().decompress(d[i:]))
-PY
-		for m in "$src-6.1/kstats.ko" "$src-6.1/bench/kstats_bench.ko"; do
-			LLVM_OBJCOPY=objcopy pahole -J $(cd "$kdir61" && PAHOLE=pahole sh scripts/pahole-flags.sh) \
-				--btf_base "$out/vmlinux-6.1" "$m" >> "$out/build-6.1.log" 2>&1 ||
-				say "pahole failed on $m: bpftrace's kfunc rows will say so"
-		done
-		rm -f "$out/vmlinux-6.1"
-	fi
+	# BTF, which bpftrace's kfunc probes on the bench module need
+	module_btf "$kdir61" "$src-6.1/kstats.ko" "$src-6.1/bench/kstats_bench.ko" \
+		>> "$out/build-6.1.log" 2>&1 ||
+		say "no BTF for the 6.1 modules: bpftrace's kfunc rows will say so"
 fi
 
 objdump -dr --no-show-raw-insn "$src/bench/kstats_bench.ko" |
@@ -414,6 +400,7 @@ prows = [
     ("bpftrace kfunc count", "peer_bt_count"),
     ("bpftrace kprobe/kretprobe `__*sys_*` wildcards, hist (next to `trace __*sys_*`)", "peer_bt_kprobe_glob"),
     ("bpftrace kfunc/kretfunc `__*sys_*` wildcards, hist (next to `trace __*sys_*`)", "peer_bt_kfunc_glob"),
+    ("bpftrace kfunc/kretfunc `__do_sys_*` wildcards, hist (the bodies alone: fexit refuses `__x64_sys_exit`)", "peer_bt_kfunc_glob_do"),
 ]
 def xk(d, kind, k):
     """added cost of row k over kstats' default trace row"""

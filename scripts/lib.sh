@@ -75,33 +75,38 @@ kbuild_copy() {
 	copy_tree "$KSTATS_ROOT/build/$name"
 	make -C "$KSTATS_ROOT/build/$name" KDIR="$kdir" "$@" \
 		> "$KSTATS_ROOT/build/logs/build-$name.log" 2>&1 &&
-		module_btf "$KSTATS_ROOT/build/$name" "$kdir" \
+		module_btf "$kdir" "$KSTATS_ROOT/build/$name/tests/kstats_many.ko" \
 			>> "$KSTATS_ROOT/build/logs/build-$name.log" 2>&1
 }
 
-# module_btf BUILD-DIR KDIR: give tests/kstats_many.ko the BTF that the
-# headers could not (Debian 6.1's ship no vmlinux to split it from), for
-# the direct trampoline, which needs its functions' prototypes: pahole
-# splits it from the BTF of the kernel's own image, /boot/vmlinuz-KVER,
-# decompressed once into the cache (the same BTF the kernel checks it
-# against at load).  The module has no BTF ids: no resolve_btfids.  Does
-# nothing where the build made the BTF, or the kernel takes none.
+# module_btf KDIR KO...: give each module the BTF that the headers could
+# not (Debian 6.1's ship no vmlinux to split it from), as Kbuild would:
+# pahole splits it from the BTF of the kernel's own image,
+# /boot/vmlinuz-KVER, decompressed once into the cache (the same BTF the
+# kernel checks it against at load), with the kernel's pahole flags.  The
+# direct trampoline needs the test module's prototypes, bpftrace's kfunc
+# probes the bench module's.  No resolve_btfids: none has BTF ids.  Does
+# nothing for a module that has its BTF, or a kernel that takes none.
 module_btf() {
-	local d=$1 kdir=$2 ko=$1/tests/kstats_many.ko kv base
-	[ -f "$ko" ] || return 0
-	readelf -S "$ko" | grep -q ' \.BTF ' && return 0
+	local kdir=$1 kv base ko
+	shift
 	grep -q '^CONFIG_DEBUG_INFO_BTF_MODULES=y' "$kdir/.config" 2>/dev/null || return 0
 	# the image's name (Debian's kernel.release is the upstream version)
 	kv=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
 		"$kdir/include/generated/utsrelease.h" 2>/dev/null)
 	[ -n "$kv" ] && [ -r "/boot/vmlinuz-$kv" ] || return 0
 	base=$KSTATS_CACHE/vmlinux-$kv
-	mkdir -p "$KSTATS_CACHE"
-	[ -s "$base" ] || python3 "$KSTATS_ROOT/scripts/extract-vmlinux.py" \
-		"/boot/vmlinuz-$kv" "$base" || return 1
-	echo "  BTF [M] $ko (base /boot/vmlinuz-$kv)"
-	LLVM_OBJCOPY=objcopy pahole -J --btf_gen_floats -j --lang_exclude=rust \
-		--btf_base "$base" "$ko"
+	for ko in "$@"; do
+		[ -f "$ko" ] || continue
+		readelf -S "$ko" | grep -q ' \.BTF ' && continue
+		mkdir -p "$KSTATS_CACHE"
+		[ -s "$base" ] || python3 "$KSTATS_ROOT/scripts/extract-vmlinux.py" \
+			"/boot/vmlinuz-$kv" "$base" || return 1
+		echo "  BTF [M] $ko (base /boot/vmlinuz-$kv)"
+		LLVM_OBJCOPY=objcopy pahole -J \
+			$(cd "$kdir" && PAHOLE=pahole sh scripts/pahole-flags.sh) \
+			--btf_base "$base" "$ko" || return 1
+	done
 }
 
 # Release string of a kernel build tree.

@@ -71,6 +71,22 @@ else
 	expect "all their calls in one histogram ($want)" "$(field $KS/many1 name samples)" "$want"
 	expect "remove many1" "$(ctl $KS/_control 'remove many1')" ok
 
+	# --- outliers over many functions: the slowest calls, whose ------
+	# function the stack names (the trampoline's: the function first)
+	expect "trace kstats_many_fn* top 3 stack 2" \
+		"$(ctl $KS/_control 'trace kstats_many_fn* name mtop top 3 stack 2')" ok
+	ctl $M "call 1" >/dev/null
+	(ctl $M "sleep 7" > $D.sleep7) &
+	p=$!
+	sleep 0.3
+	ctl $M wake >/dev/null
+	wait $p
+	cat $KS/mtop > $D.5
+	expect "3 kept of 601 calls" "$(field $D.5 outliers kept) $(field $D.5 name samples)" "3 601"
+	expect_match "the slowest: the sleep in kstats_many_fn7, which its stack names" \
+		"$(grep -m1 '^outlier ' $D.5)" "stack .*kstats_many_fn7\+0x"
+	expect "remove mtop" "$(ctl $KS/_control 'remove mtop')" ok
+
 	# --- a list, with a function the trampoline must leave -------------
 	expect "trace kstats_many_fn3,kstats_many_fn7,kstats_many_fn11,do_exit by func" \
 		"$(ctl $KS/_control 'trace kstats_many_fn3,kstats_many_fn7,kstats_many_fn11,do_exit name mlist by func')" ok

@@ -11,15 +11,18 @@ ENTRY_MECH=kprobe RET_MECH=kretprobe
 if grep -q ' register_fprobe$' /proc/kallsyms; then
 	ENTRY_MECH=fprobe RET_MECH=fprobe
 fi
-# a duration with filters or a family: the direct trampoline where there
-# is one (x86-64, ftrace direct calls, BTF), as the plain duration's
+# a second node on a function traced directly falls back to this one
+SECOND_MECH=$RET_MECH
+# values, and durations with filters or a family: the direct trampoline
+# where there is one (x86-64, ftrace direct calls, BTF), as the plain
+# duration's
 FILTER_MECH=$RET_MECH
 if [ "$(uname -m)" = x86_64 ] && grep -q ' register_ftrace_direct' /proc/kallsyms &&
 	[ -r /sys/kernel/btf/vmlinux ]; then
-	FILTER_MECH=direct
+	ENTRY_MECH=direct RET_MECH=direct FILTER_MECH=direct
 fi
 NCPU=$(grep -c ^processor /proc/cpuinfo)
-diag "values: entry-only probes $ENTRY_MECH, return values $RET_MECH, filtered durations $FILTER_MECH, $NCPU CPUs"
+diag "values: entry-only values $ENTRY_MECH, return values $RET_MECH, filtered durations $FILTER_MECH, $NCPU CPUs"
 
 # v_avg FILE V: the average of the all-CPU row whose slot holds V.
 v_avg() {
@@ -121,8 +124,8 @@ expect "value ret: the 3 reads of 10 bytes, alone in samples" \
 expect "value ret: $RET_MECH" "$(field /tmp/v source mechanism)" "$RET_MECH"
 expect "errno rows follow the last slot row" "$(tail -n 3 /tmp/v | cut -d' ' -f1 | tr '\n' ' ')" "slot errno errno "
 expect "duration if ret < 0: the 6 failed calls" "$(field $KS/f_fail name samples)" 6
-expect "duration if ret < 0: a duration node ($RET_MECH, ktime)" \
-	"$(field $KS/f_fail source mechanism) $(field $KS/f_fail name clock)" "$RET_MECH ktime"
+expect "duration if ret < 0: a duration node (a second on ksys_read: $SECOND_MECH, ktime)" \
+	"$(field $KS/f_fail source mechanism) $(field $KS/f_fail name clock)" "$SECOND_MECH ktime"
 expect "duration node: filter line, no value line, no negative line" "$(v_tags $KS/f_fail)" \
 	"name source filter summary "
 expect "header line: filter comm kvalue if ret < 0" "$(v_line $KS/f_fail filter)" "# filter comm kvalue if ret < 0"
@@ -131,7 +134,7 @@ expect "if ret == -9: only the 4 EBADF" "$(v_line /tmp/v negative) $(v_errno /tm
 	"# negative samples 4 min -9 max -9 errno 9 count 4; 0"
 expect "value arg2 if ret < 0 (entry value, return condition): counts 1 and 16 of the failures" \
 	"$(v_hist $KS/f_argret 1:4 16:2) $(v_line $KS/f_argret negative)" "ok # negative samples 0 min 0 max 0"
-expect "value arg2 if ret < 0: $RET_MECH" "$(field $KS/f_argret source mechanism)" "$RET_MECH"
+expect "value arg2 if ret < 0 (a second node on ksys_read): $SECOND_MECH" "$(field $KS/f_argret source mechanism)" "$SECOND_MECH"
 expect "value ret if arg2 == 10 (entry condition, return value): the 3 reads" \
 	"$(v_hist $KS/f_retarg 10:3) $(v_line $KS/f_retarg negative)" "ok # negative samples 0 min 0 max 0"
 expect "value arg0:s4: fd -100000 is negative, no errno" \
@@ -144,6 +147,32 @@ expect "reset clears the negative samples and the errno rows" \
 for n in v_ret f_fail f_m9 f_argret f_retarg v_fd; do
 	ctl $KS/_control "remove $n" >/dev/null
 done
+# The same conditions on ret, each node alone on ksys_read: the direct
+# trampoline's exit reads ret from its frame
+if [ "$FILTER_MECH" = direct ]; then
+	v_trace "trace ksys_read name d_fail if ret < 0 comm kvalue mech direct"
+	kv fail 9 4
+	kv fail 14 2
+	kv read /dev/zero 10 3
+	expect "direct: duration if ret < 0: the 6 failed calls" \
+		"$(field $KS/d_fail name samples) $(field $KS/d_fail source mechanism)" "6 direct"
+	ctl $KS/_control "remove d_fail" >/dev/null
+	v_trace "trace ksys_read name d_argret value arg2 comm kvalue if ret < 0 mech direct"
+	kv fail 9 4
+	kv fail 14 2
+	kv read /dev/zero 10 3
+	expect "direct: value arg2 if ret < 0: counts 1 and 16 of the failures" \
+		"$(v_hist $KS/d_argret 1:4 16:2) $(field $KS/d_argret name samples)" "ok 6"
+	ctl $KS/_control "remove d_argret" >/dev/null
+	v_trace "trace ksys_read name d_byret value arg2 comm kvalue by ret mech direct"
+	kv fail 9 4
+	kv read /dev/zero 10 3
+	expect "direct: value arg2 by ret: keys -9 (4 calls) and 10 (3 calls)" \
+		"$(awk '$1 == "key" { printf "%s:%s ", $2, $4 }' $KS/d_byret)" "-9:4 10:3 "
+	ctl $KS/_control "remove d_byret" >/dev/null
+else
+	skip "direct: conditions on ret" "no direct trampoline in this kernel"
+fi
 
 # An int function: do_mkdirat() returns -errno zero-extended in rax.
 v_trace "trace do_mkdirat name v_mk value ret comm kvalue"
