@@ -100,6 +100,16 @@ else
 		"$(m_samples $D.3 kstats_many_fn3) $(m_samples $D.3 kstats_many_fn7) $(m_samples $D.3 kstats_many_fn11)" "4 3 2"
 	expect "remove mlist" "$(ctl $KS/_control 'remove mlist')" ok
 
+	# --- a value over several functions: their argument (sleep: 0) -----
+	expect "trace kstats_many_fn1,kstats_many_fn2 value arg0:1 by func" \
+		"$(ctl $KS/_control 'trace kstats_many_fn1,kstats_many_fn2 name mval value arg0:1 by func')" ok
+	ctl $M "call 1" >/dev/null
+	cat $KS/mval > $D.6
+	expect "the value node: direct, clock none, 2 + 3 samples, all 0" \
+		"$(field $D.6 source mechanism) $(field $D.6 name clock) $(m_samples $D.6 kstats_many_fn1) $(m_samples $D.6 kstats_many_fn2) $(field $D.6 summary max)" \
+		"direct none 2 3 0"
+	expect "remove mval" "$(ctl $KS/_control 'remove mval')" ok
+
 	# --- the syscalls, by function, of one command ---------------------
 	t0=$(m_ms)
 	expect "trace __x64_sys_* by func comm kdirect" \
