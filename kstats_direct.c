@@ -585,7 +585,8 @@ kstats_direct_enter_rich(struct kstats_direct_hot *h,
 			goto untimed;
 		}
 		if (fn->entry_only) {
-			kstats_rich_record(ks, NULL, NULL, family, fam, v);
+			kstats_rich_record(ks, fn->outliers, &regs, family,
+					   fam, v);
 			goto untimed;
 		}
 		e->ts = v;
@@ -608,6 +609,26 @@ untimed:
 }
 
 NOKPROBE_SYMBOL(kstats_direct_enter_rich);
+
+/*
+ * A rich node's sample kept if it is one of its outliers: its stack from
+ * the function's own frame where the body returned, as the plain exits'
+ * (kstats_direct_outlier()): the return address into the function, the
+ * caller's above it, and %rbp, the caller's still (-ffixed-rbp).
+ */
+static __always_inline notrace void
+kstats_direct_rich_outlier(struct kstats_direct_hot *h,
+			   struct kstats_direct_entry *e, u64 v, u32 fam)
+{
+	unsigned long *ret = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_SIZE;
+	unsigned long bp;
+
+	if (!kstats_outlier_wanted(h->outliers, v))
+		return;
+	asm volatile("movq %%rbp, %0" : "=r" (bp));
+	kstats_outlier_capture_at(h->outliers, v, fam, !!h->ks->family, ret[0],
+				  (unsigned long)&ret[1], bp);
+}
 
 /*
  * The return of a node with a value or a condition or key on ret: the
@@ -650,6 +671,7 @@ kstats_direct_exit_value(struct kstats_direct_hot *h,
 		goto out;
 	}
 	kstats_rich_record(ks, NULL, NULL, family, fam, v);
+	kstats_direct_rich_outlier(h, e, v, fam);
 out:
 	kstats_direct_unguard(h);
 	this_cpu_dec(h->pcpu->inflight);
@@ -706,6 +728,7 @@ kstats_direct_exit_rich(struct kstats_direct_hot *h,
 		kstats_family_record(ks, e->cpu >> 32, v);
 	else
 		kstats_record(ks, v);
+	kstats_direct_rich_outlier(h, e, v, e->cpu >> 32);
 	this_cpu_dec(h->pcpu->inflight);
 }
 
@@ -1224,9 +1247,8 @@ static const char *kstats_direct_holder(unsigned long ip)
 
 /*
  * Whether the trampoline has the handlers @fn needs: a duration, plain, or
- * with values, filters and a family (the rich variants, which read the
- * return value from the trampoline's frame); gap, and outliers of a rich
- * node, take fprobe's.
+ * with values, filters, a family and outliers (the rich variants, which
+ * read the return value from the trampoline's frame); gap takes fprobe's.
  */
 static bool kstats_direct_takes(const struct kstats_fn *fn, const char **why)
 {
@@ -1238,10 +1260,6 @@ static bool kstats_direct_takes(const struct kstats_fn *fn, const char **why)
 		return false;
 	default:
 		break;
-	}
-	if (fn->outliers) {
-		*why = "outliers with values, filters or a family take fprobe's handlers";
-		return false;
 	}
 	return true;
 }
