@@ -579,7 +579,7 @@ kstats_direct_enter_rich(struct kstats_direct_hot *h,
 	}
 	if (family && !kstats_by_uses_ret(&fn->by))
 		fam = kstats_fn_family_key(fn, &a);
-	if (fn->value.base == KSTATS_BASE_ARG) {
+	if (unlikely(fn->value.base == KSTATS_BASE_ARG)) {
 		if (!kstats_value_fetch(&fn->value, &a, &v)) {
 			kstats_record_missed(ks);
 			goto untimed;
@@ -591,7 +591,7 @@ kstats_direct_enter_rich(struct kstats_direct_hot *h,
 		}
 		e->ts = v;
 		e->cpu = (u64)fam << 32;
-	} else if (fn->value.base == KSTATS_BASE_RET) {
+	} else if (unlikely(fn->value.base == KSTATS_BASE_RET)) {
 		e->cpu = (u64)fam << 32;
 	} else if (h->tscns) {
 		/* ktime on the TSC as the plain exits read it: the TSC, its epoch */
@@ -637,7 +637,7 @@ kstats_direct_rich_outlier(struct kstats_direct_hot *h,
  * value (the argument kept at the entry, or ret), recorded.  The guard
  * covers the reads: a dereference may call the traced function.
  */
-static __always_inline notrace void
+static noinline notrace void
 kstats_direct_exit_value(struct kstats_direct_hot *h,
 			 struct kstats_direct_entry *e)
 {
@@ -677,6 +677,8 @@ out:
 	this_cpu_dec(h->pcpu->inflight);
 }
 
+NOKPROBE_SYMBOL(kstats_direct_exit_value);
+
 /*
  * A rich slot's exit: a value node's, or the clock under the guard, a
  * local_clock() pair that crossed CPUs and a negative difference counted
@@ -691,7 +693,7 @@ kstats_direct_exit_rich(struct kstats_direct_hot *h,
 	struct kstats *ks = h->ks;
 	u64 v, tk;
 
-	if (fn->value.base != KSTATS_BASE_NONE) {
+	if (unlikely(fn->value.base != KSTATS_BASE_NONE)) {
 		kstats_direct_exit_value(h, e);
 		return;
 	}

@@ -41,6 +41,7 @@
 static const char * const kstats_multi_skip_names[KSTATS_MULTI_SKIPS] = {
 	[KSTATS_MULTI_TRACED] = "traced",
 	[KSTATS_MULTI_NOT_FTRACEABLE] = "not_ftraceable",
+	[KSTATS_MULTI_ALIAS] = "alias",
 	[KSTATS_MULTI_AMBIGUOUS] = "ambiguous",
 	[KSTATS_MULTI_NO_BTF] = "no_btf",
 	[KSTATS_MULTI_STACK_ARGS] = "stack_args",
@@ -54,6 +55,7 @@ static const char * const kstats_multi_skip_names[KSTATS_MULTI_SKIPS] = {
 static const char * const kstats_multi_skip_whys[KSTATS_MULTI_SKIPS] = {
 	[KSTATS_MULTI_TRACED] = "traced",
 	[KSTATS_MULTI_NOT_FTRACEABLE] = "none of its functions can be; the first: not ftrace-able",
+	[KSTATS_MULTI_ALIAS] = "none of its functions can be; the first: an alias",
 	[KSTATS_MULTI_AMBIGUOUS] = "none of its functions can be; the first: an ambiguous name",
 	[KSTATS_MULTI_NO_BTF] = "none of its functions can be; the first: no prototype in the BTF",
 	[KSTATS_MULTI_STACK_ARGS] = "none of its functions can be; the first: stack arguments",
@@ -258,7 +260,8 @@ static void kstats_multi_list_line(void *arg, char *s, size_t len)
 
 /*
  * A line of kallsyms, "ADDR TYPE NAME" or "ADDR TYPE NAME\t[module]": a
- * text symbol of a function of @m gives its address.
+ * text symbol of a function of @m gives its address; a weak one (W, w)
+ * is an alias, counted apart.
  */
 static void kstats_multi_sym_line(void *arg, char *s, size_t len)
 {
@@ -268,13 +271,15 @@ static void kstats_multi_sym_line(void *arg, char *s, size_t len)
 	char *name, *tab, *mod = NULL;
 	unsigned long addr;
 	size_t mlen = 0;
+	bool weak;
 
 	if (b->err || len < 20)
 		return;
 	s[len] = '\0';
 	name = strchr(s, ' ');
-	if (!name || (name[1] != 't' && name[1] != 'T') || name[2] != ' ')
+	if (!name || !strchr("tTwW", name[1]) || name[2] != ' ')
 		return;
+	weak = name[1] == 'w' || name[1] == 'W';
 	*name = '\0';
 	name += 3;
 	tab = strchr(name, '\t');
@@ -295,6 +300,10 @@ static void kstats_multi_sym_line(void *arg, char *s, size_t len)
 		if (f->ftrace && (fm ? !mod || mlen != strlen(fm) ||
 				  strncmp(fm, mod, mlen) : !!mod))
 			continue;
+		if (weak) {
+			f->weak = min_t(int, f->weak + 1, U8_MAX);
+			continue;
+		}
 		if (!f->syms)
 			f->addr = addr;
 		f->syms = min_t(int, f->syms + 1, U8_MAX);
@@ -429,7 +438,7 @@ struct kstats_multi *kstats_multi_resolve(const char *node, const char *spec,
 	for (i = 0; i < m->nr; i++) {
 		struct kstats_multi_func *f = &m->funcs[i];
 
-		if (!f->syms && !f->ftrace) {
+		if (!f->syms && !f->ftrace && !f->weak) {
 			pr_warn_ratelimited("%s: no function '%s'\n", node,
 					    f->name);
 			err = -ENOENT;
@@ -441,7 +450,9 @@ struct kstats_multi *kstats_multi_resolve(const char *node, const char *spec,
 			err = -EPERM;
 			goto fail;
 		}
-		if (!f->ftrace || !f->syms)
+		if (!f->syms && f->weak)
+			f->skip = KSTATS_MULTI_ALIAS;
+		else if (!f->ftrace || !f->syms)
 			f->skip = KSTATS_MULTI_NOT_FTRACEABLE;
 		else if (f->ftrace > 1 || f->syms > 1)
 			f->skip = KSTATS_MULTI_AMBIGUOUS;
@@ -475,6 +486,8 @@ void kstats_multi_free(struct kstats_multi *m)
  * kstats_multi_traced() - how many of the functions are traced
  * @m: the functions
  *
+ * By the direct slot or by a fallback of their own.
+ *
  * Context: any.
  */
 unsigned int kstats_multi_traced(const struct kstats_multi *m)
@@ -482,8 +495,27 @@ unsigned int kstats_multi_traced(const struct kstats_multi *m)
 	unsigned int i, n = 0;
 
 	for (i = 0; i < m->nr; i++)
-		n += m->funcs[i].skip == KSTATS_MULTI_TRACED;
+		n += m->funcs[i].skip == KSTATS_MULTI_TRACED ||
+		     m->funcs[i].fallback;
 	return n;
+}
+
+/**
+ * kstats_multi_can_fall_back() - whether another mechanism may time it
+ * @f: a function the direct slot did not take
+ *
+ * As a one-function node falls back, by name: not kstats' own code nor a
+ * clock its probes read, not a name several functions bear (a probe by
+ * name would time one of them, or all, under one key), and only a
+ * function whose address kallsyms gave (an alias has none of its own).
+ *
+ * Context: any.
+ */
+bool kstats_multi_can_fall_back(const struct kstats_multi_func *f)
+{
+	return f->skip != KSTATS_MULTI_TRACED &&
+	       f->skip != KSTATS_MULTI_RECURSES &&
+	       f->skip != KSTATS_MULTI_AMBIGUOUS && f->addr;
 }
 
 /**
@@ -492,40 +524,61 @@ unsigned int kstats_multi_traced(const struct kstats_multi *m)
  * @seq: the file being read
  *
  * "# functions matched N traced T skipped S", then the number skipped for
- * each reason that has any ("REASON N"); and "# skipped NAME:REASON ..."
- * for the first KSTATS_MULTI_SHOW_SKIPPED of them.
+ * each reason that has any ("REASON N"), and "fallback F", those traced
+ * by a mechanism of their own; then "# fallback NAME:MECH:WHY ..." and
+ * "# skipped NAME:WHY ...", the first KSTATS_MULTI_SHOW_SKIPPED of each.
  *
  * Context: process (a read of the node's file).
  */
 void kstats_multi_show(const struct kstats_multi *m, struct seq_file *seq)
 {
 	unsigned int count[KSTATS_MULTI_SKIPS] = { 0 };
-	unsigned int i, shown = 0;
+	unsigned int i, fb = 0, skipped, shown;
 
-	for (i = 0; i < m->nr; i++)
-		count[m->funcs[i].skip]++;
+	for (i = 0; i < m->nr; i++) {
+		if (m->funcs[i].fallback)
+			fb++;
+		else
+			count[m->funcs[i].skip]++;
+	}
+	skipped = m->nr - count[KSTATS_MULTI_TRACED] - fb;
 	seq_printf(seq, "# functions matched %u traced %u skipped %u", m->nr,
-		   count[KSTATS_MULTI_TRACED],
-		   m->nr - count[KSTATS_MULTI_TRACED]);
+		   count[KSTATS_MULTI_TRACED] + fb, skipped);
 	for (i = KSTATS_MULTI_TRACED + 1; i < KSTATS_MULTI_SKIPS; i++)
 		if (count[i])
 			seq_printf(seq, " %s %u", kstats_multi_skip_names[i],
 				   count[i]);
+	if (fb)
+		seq_printf(seq, " fallback %u", fb);
 	seq_putc(seq, '\n');
-	if (count[KSTATS_MULTI_TRACED] == m->nr)
+	if (fb) {
+		seq_puts(seq, "# fallback");
+		for (i = 0, shown = 0; i < m->nr && shown < KSTATS_MULTI_SHOW_SKIPPED; i++) {
+			const struct kstats_multi_func *f = &m->funcs[i];
+
+			if (!f->fallback)
+				continue;
+			seq_printf(seq, " %s:%s:%s", f->name, f->fallback,
+				   kstats_multi_skip_names[f->skip]);
+			shown++;
+		}
+		if (fb > shown)
+			seq_printf(seq, " ... %u more", fb - shown);
+		seq_putc(seq, '\n');
+	}
+	if (!skipped)
 		return;
 	seq_puts(seq, "# skipped");
-	for (i = 0; i < m->nr && shown < KSTATS_MULTI_SHOW_SKIPPED; i++) {
+	for (i = 0, shown = 0; i < m->nr && shown < KSTATS_MULTI_SHOW_SKIPPED; i++) {
 		const struct kstats_multi_func *f = &m->funcs[i];
 
-		if (f->skip == KSTATS_MULTI_TRACED)
+		if (f->skip == KSTATS_MULTI_TRACED || f->fallback)
 			continue;
 		seq_printf(seq, " %s:%s", f->name,
 			   kstats_multi_skip_names[f->skip]);
 		shown++;
 	}
-	if (m->nr - count[KSTATS_MULTI_TRACED] > shown)
-		seq_printf(seq, " ... %u more",
-			   m->nr - count[KSTATS_MULTI_TRACED] - shown);
+	if (skipped > shown)
+		seq_printf(seq, " ... %u more", skipped - shown);
 	seq_putc(seq, '\n');
 }

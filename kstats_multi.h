@@ -17,6 +17,10 @@ struct seq_file;
  * @KSTATS_MULTI_TRACED: it is traced
  * @KSTATS_MULTI_NOT_FTRACEABLE: ftrace cannot patch it (notrace, inlined
  *	everywhere, or not in available_filter_functions)
+ * @KSTATS_MULTI_ALIAS: kallsyms has the name only as a weak alias of
+ *	another function (a system call the kernel was built without is
+ *	sys_ni_syscall's), which ftrace lists under that name: the function
+ *	is traced under its own name, if matched
  * @KSTATS_MULTI_AMBIGUOUS: several functions bear its name, in ftrace's
  *	list, in kallsyms or with differing prototypes in the BTF
  * @KSTATS_MULTI_NO_BTF: the BTF has no prototype of it, or a variadic one
@@ -31,6 +35,7 @@ struct seq_file;
 enum kstats_multi_skip {
 	KSTATS_MULTI_TRACED,
 	KSTATS_MULTI_NOT_FTRACEABLE,
+	KSTATS_MULTI_ALIAS,
 	KSTATS_MULTI_AMBIGUOUS,
 	KSTATS_MULTI_NO_BTF,
 	KSTATS_MULTI_STACK_ARGS,
@@ -50,6 +55,9 @@ enum kstats_multi_skip {
  * @skip: enum kstats_multi_skip
  * @ftrace: the lines of ftrace's list that name it
  * @syms: the text symbols of kallsyms that name it
+ * @weak: the weak symbols of kallsyms that name it (aliases)
+ * @fallback: the mechanism that times it instead of the direct slot, as
+ *	the header names it ("fprobe", "kretprobe"), or NULL
  */
 struct kstats_multi_func {
 	const char *name;
@@ -58,6 +66,8 @@ struct kstats_multi_func {
 	u8 skip;
 	u8 ftrace;
 	u8 syms;
+	u8 weak;
+	const char *fallback;
 };
 
 /**
@@ -88,6 +98,7 @@ struct kstats_multi *kstats_multi_resolve(const char *node, const char *spec,
 					  bool (*recurses)(const char *name));
 void kstats_multi_free(struct kstats_multi *m);
 unsigned int kstats_multi_traced(const struct kstats_multi *m);
+bool kstats_multi_can_fall_back(const struct kstats_multi_func *f);
 const char *kstats_multi_skip_why(u8 skip);
 void kstats_multi_show(const struct kstats_multi *m, struct seq_file *seq);
 

@@ -152,6 +152,9 @@ struct kstats_point {
  *	free): @floor_p50 is 0 for want of a measure
  * @maxactive: calls in flight the probe keeps, 0 for its default
  * @registered: the function's probe is registered
+ * @fb: of a node over several functions, those the direct slot could not
+ *	take, each timed by a mechanism of its own; @nr_fb of them
+ * @nr_fb: how many
  */
 struct kstats_trace {
 	struct kstats_fn fn;
@@ -175,6 +178,18 @@ struct kstats_trace {
 	bool floor_unmeasured;
 	unsigned int maxactive;
 	bool registered;
+	struct kstats_fallback *fb;
+	unsigned int nr_fb;
+};
+
+/**
+ * struct kstats_fallback - a function of a node over several, timed apart
+ * @fn: the node's own, for that function alone
+ * @ops: the mechanism that times it
+ */
+struct kstats_fallback {
+	struct kstats_fn fn;
+	const struct kstats_mech_ops *ops;
 };
 
 /**
@@ -655,10 +670,67 @@ static int kstats_register_function(struct kstats_trace *t,
 
 static void kstats_unregister_function(struct kstats_trace *t)
 {
+	unsigned int i;
+
 	if (!t->registered)
 		return;
 	t->ops->detach(&t->fn);
+	for (i = 0; i < t->nr_fb; i++)
+		t->fb[i].ops->detach(&t->fb[i].fn);
 	t->registered = false;
+}
+
+/*
+ * The functions of a node over several that the direct slot could not
+ * take (kstats_multi_can_fall_back()), each timed as a one-function node
+ * would fall back: fprobe where the kernel has it and ftrace can patch
+ * the function, else a kretprobe (a kprobe for a value at the entry
+ * alone), recording into the node's distribution, family and outliers.
+ * One that no mechanism takes stays skipped.  Return: 0 or -ENOMEM.
+ */
+static int kstats_trace_fallbacks(struct kstats_trace *t)
+{
+	struct kstats_multi *m = t->fn.multi;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->nr; i++)
+		n += kstats_multi_can_fall_back(&m->funcs[i]);
+	if (!n)
+		return 0;
+	t->fb = kcalloc(n, sizeof(*t->fb), GFP_KERNEL);
+	if (!t->fb)
+		return -ENOMEM;
+	for (i = 0; i < m->nr; i++) {
+		struct kstats_multi_func *mf = &m->funcs[i];
+		struct kstats_fallback *fb = &t->fb[t->nr_fb];
+		const struct kstats_mech_ops *tries[2];
+		int k, nt = 0;
+
+		if (!kstats_multi_can_fall_back(mf))
+			continue;
+		fb->fn = t->fn;
+		fb->fn.multi = NULL;
+		fb->fn.mech_data = NULL;
+		fb->fn.target = mf->name;
+		fb->fn.addr = mf->addr;
+#ifdef CONFIG_FPROBE
+		if (mf->skip != KSTATS_MULTI_NOT_FTRACEABLE)
+			tries[nt++] = &kstats_mech_fprobe;
+#endif
+		tries[nt++] = fb->fn.entry_only ? &kstats_mech_kprobe :
+						  &kstats_mech_kretprobe;
+		for (k = 0; k < nt; k++) {
+			const char *why = "";
+
+			if (tries[k]->attach(&fb->fn, t->maxactive, &why))
+				continue;
+			fb->ops = tries[k];
+			mf->fallback = kstats_mech_names[tries[k]->mech];
+			t->nr_fb++;
+			break;
+		}
+	}
+	return 0;
 }
 
 #ifdef CONFIG_EVENT_TRACING
@@ -909,8 +981,15 @@ static void kstats_trace_unregister(struct kstats_trace *t)
 /* The probes' own misses since they were registered. */
 static u64 kstats_trace_probe_missed(struct kstats_trace *t)
 {
-	if (t->ops)
-		return t->ops->missed(&t->fn);
+	unsigned int i;
+	u64 n;
+
+	if (t->ops) {
+		n = t->ops->missed(&t->fn);
+		for (i = 0; i < t->nr_fb; i++)
+			n += t->fb[i].ops->missed(&t->fb[i].fn);
+		return n;
+	}
 	if (t->mech == KSTATS_MECH_SECTION)
 		return READ_ONCE(t->start.kp.nmissed) +
 		       READ_ONCE(t->end.kp.nmissed) +
@@ -1110,9 +1189,14 @@ static void kstats_trace_retire(struct kstats *ks)
 static void kstats_trace_release(struct kstats *ks)
 {
 	struct kstats_trace *t = ks->priv;
+	unsigned int i;
 
 	if (t->ops && t->ops->release)
 		t->ops->release(&t->fn);
+	for (i = 0; i < t->nr_fb; i++)
+		if (t->fb[i].ops->release)
+			t->fb[i].ops->release(&t->fb[i].fn);
+	kfree(t->fb);
 	kstats_outliers_free(t->fn.outliers);
 	kstats_multi_free(t->fn.multi);
 	free_percpu(t->marks);
@@ -1354,7 +1438,8 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		/* the glob or list, which the parser bounded */
 		strscpy(t->target, cmd->target, sizeof(t->target));
 		t->maxactive = cmd->maxactive;
-		return kstats_register_function(t, want, cmd->maxactive);
+		err = kstats_register_function(t, want, cmd->maxactive);
+		return err ? err : kstats_trace_fallbacks(t);
 	}
 	if (!kstats_symbol_chars(cmd->target)) {
 		pr_warn_ratelimited("%s: bad function name '%s'\n", name,

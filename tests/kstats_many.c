@@ -9,7 +9,10 @@
  * /sys/kernel/debug/kstats_many/ctl takes one command per write():
  *
  *   call R        R rounds; in each, kstats_many_fnI() is called I % 5 + 1
- *                 times, for every I: (I % 5 + 1) * R calls of fnI
+ *                 times, for every I: (I % 5 + 1) * R calls of fnI; then
+ *                 R calls of kstats_many_wide8(), whose eight arguments
+ *                 take two stack words (which the shared trampoline does
+ *                 not copy: a node over it falls back for it)
  *   sleep I       kstats_many_fnI() sleeps, interruptibly, until "wake";
  *                 the write returns then (EINTR if a signal ends it)
  *   wake          wake the sleepers
@@ -184,6 +187,14 @@ static int (*const kstats_many_fns[KSTATS_MANY_FUNCS])(bool) = {
 	kstats_many_fn198, kstats_many_fn199,
 };
 
+/* Eight arguments, two on the stack: EIO from "call" if the sum is wrong. */
+static noinline __attribute__((__noipa__)) long
+kstats_many_wide8(long a, long b, long c, long d,
+		  long e, long f, long g, long h)
+{
+	return a + b + c + d + e + f + g + h;
+}
+
 static ssize_t kstats_many_write(struct file *file, const char __user *ubuf,
 				 size_t len, loff_t *ppos)
 {
@@ -205,6 +216,9 @@ static ssize_t kstats_many_write(struct file *file, const char __user *ubuf,
 			for (i = 0; i < KSTATS_MANY_FUNCS; i++)
 				for (k = 0; k <= i % 5; k++)
 					kstats_many_fns[i](false);
+		for (r = 0; r < n && !err; r++)
+			if (kstats_many_wide8(1, 2, 3, 4, 5, 6, 7, r) != 28 + r)
+				err = -EIO;
 	} else if (sscanf(arg, "sleep %u", &n) == 1 && n < KSTATS_MANY_FUNCS) {
 		err = kstats_many_fns[n](true);
 	} else {

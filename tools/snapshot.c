@@ -621,8 +621,11 @@ static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 	/* "# also start POINT ...": a section's further start, as written */
 	if (!strcmp(tok[1], "also"))
 		return 0;
-	/* "# skipped NAME:WHY ... [... N more]": kept in the header only */
-	if (!strcmp(tok[1], "skipped"))
+	/*
+	 * "# skipped NAME:WHY ... [... N more]" and "# fallback
+	 * NAME:MECH:WHY ...": kept in the header only
+	 */
+	if (!strcmp(tok[1], "skipped") || !strcmp(tok[1], "fallback"))
 		return 0;
 	if (n % 2)
 		return reject(p, "'# %.32s' line: key without a value", tok[1]);

@@ -91,14 +91,27 @@ else
 	expect "trace kstats_many_fn3,kstats_many_fn7,kstats_many_fn11,do_exit by func" \
 		"$(ctl $KS/_control 'trace kstats_many_fn3,kstats_many_fn7,kstats_many_fn11,do_exit name mlist by func')" ok
 	cat $KS/mlist > $D.3
-	expect "the list: 4 matched, 3 traced, do_exit skipped (may not return)" \
-		"$(grep '^# functions' $D.3)" "# functions matched 4 traced 3 skipped 1 noreturn 1"
-	expect "the skipped function named" "$(grep '^# skipped' $D.3)" "# skipped do_exit:noreturn"
+	expect "the list: 4 matched, 4 traced, do_exit by a fallback (it may not return)" \
+		"$(grep '^# functions' $D.3)" "# functions matched 4 traced 4 skipped 0 fallback 1"
+	expect_match "the fallback named, its mechanism, why" "$(grep '^# fallback' $D.3)" \
+		"^# fallback do_exit:(fprobe|kretprobe):noreturn$"
 	ctl $M "call 1" >/dev/null
 	cat $KS/mlist > $D.3
 	expect "fn3, fn7, fn11: 4, 3 and 2 calls" \
 		"$(m_samples $D.3 kstats_many_fn3) $(m_samples $D.3 kstats_many_fn7) $(m_samples $D.3 kstats_many_fn11)" "4 3 2"
 	expect "remove mlist" "$(ctl $KS/_control 'remove mlist')" ok
+
+	# --- a function with stack arguments: timed by a fallback ---------
+	expect "trace kstats_many_fn1,kstats_many_wide8 by func" \
+		"$(ctl $KS/_control 'trace kstats_many_fn1,kstats_many_wide8 name mfb by func')" ok
+	expect "kstats_many_wide8 (two stack words) falls back, fn1 is direct" \
+		"$(grep -E '^# (functions|fallback)' $KS/mfb | sed -E 's/:(fprobe|kretprobe):/:MECH:/' | tr '\n' '|')" \
+		"# functions matched 2 traced 2 skipped 0 fallback 1|# fallback kstats_many_wide8:MECH:stack_args|"
+	ctl $M "call 2" >/dev/null && ok "kstats_many_wide8's eight arguments intact under its probe" ||
+		not_ok "kstats_many_wide8's sum under its probe"
+	expect "fn1: 4 calls (direct), kstats_many_wide8: 2 (its fallback), one node" \
+		"$(m_samples $KS/mfb kstats_many_fn1) $(m_samples $KS/mfb kstats_many_wide8) $(field $KS/mfb name samples)" "4 2 6"
+	expect "remove mfb" "$(ctl $KS/_control 'remove mfb')" ok
 
 	# --- a value over several functions: their argument (sleep: 0) -----
 	expect "trace kstats_many_fn1,kstats_many_fn2 value arg0:1 by func" \

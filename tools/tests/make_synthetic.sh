@@ -70,6 +70,6 @@ $G --name vfs_ --bits 3 --cpus 2 --seed 12 --by func \
 	--source 'mechanism direct target vfs_* maxactive 0 floor_p50 100 arg_regs 4 stack_words 0' \
 	--key vfs_read -s 0,10,const,1000 --key vfs_write -s 1,3,const,900000 \
 	--key vfs_open -s 0,5,const,20000 |
-	sed '/^# source /a # functions matched 4 traced 3 skipped 1 noreturn 1\n# skipped vfs_exit:noreturn' > $S/family_func.txt
+	sed '/^# source /a # functions matched 5 traced 4 skipped 1 alias 1 fallback 1\n# fallback vfs_wide:fprobe:stack_args\n# skipped vfs_ni:alias' > $S/family_func.txt
 # a family with no samples yet
 $G --name idle_fam --bits 3 --cpus 2 --by pid > $S/family_empty.txt
