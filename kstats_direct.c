@@ -577,7 +577,7 @@ kstats_direct_enter_rich(struct kstats_direct_hot *h,
 	default:
 		break;
 	}
-	if (family && !kstats_by_uses_ret(&fn->by))
+	if (family && likely(!fn->ret_at_exit_key))
 		fam = kstats_fn_family_key(fn, &a);
 	if (unlikely(fn->value.base == KSTATS_BASE_ARG)) {
 		if (!kstats_value_fetch(&fn->value, &a, &v)) {
@@ -680,48 +680,64 @@ out:
 NOKPROBE_SYMBOL(kstats_direct_exit_value);
 
 /*
- * A rich slot's exit: a value node's, or the clock under the guard, a
- * local_clock() pair that crossed CPUs and a negative difference counted
- * as missed, and a duration's conditions on ret, the sample in the total
- * and in the key taken at the entry (or ret's).
+ * A rich slot's duration: the clock under the guard (the TSC needs none);
+ * a local_clock() pair that crossed CPUs, a negative difference and a
+ * clock read from inside its own call are counted as missed and end the
+ * call.  Return: false then.
  */
-notrace __noendbr void
-kstats_direct_exit_rich(struct kstats_direct_hot *h,
-			struct kstats_direct_entry *e)
+static __always_inline notrace bool
+kstats_direct_rich_delta(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e, u64 *v)
+{
+	struct kstats *ks = h->ks;
+	u64 tk;
+
+	if (h->tscns) {
+		*v = kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts;
+		tk = READ_ONCE(kstats_direct_tk);
+		if (unlikely((s64)*v < 0 || (u32)(tk >> 32) != (u32)e->cpu)) {
+			kstats_direct_miss(h);
+			return false;
+		}
+		*v = kstats_direct_scale(*v, tk);
+		return true;
+	}
+	if ((ks->clock == KSTATS_CLOCK_LOCAL &&
+	     (u32)e->cpu != raw_smp_processor_id()) ||
+	    !kstats_direct_guard(h)) {
+		kstats_direct_miss(h);
+		return false;
+	}
+	*v = kstats_clock_now(ks->clock) - e->ts;
+	kstats_direct_unguard(h);
+	if (unlikely((s64)*v < 0)) {
+		kstats_direct_miss(h);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The exit of a rich slot with more than a duration to record (a value,
+ * conditions or a key on ret, outliers), out of line: the durations'
+ * exit stays as lean as it was.
+ */
+static noinline notrace void
+kstats_direct_exit_extra(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e)
 {
 	struct kstats_fn *fn = h->fn;
 	struct kstats *ks = h->ks;
-	u64 v, tk;
+	u64 v;
 
-	if (unlikely(fn->value.base != KSTATS_BASE_NONE)) {
+	if (fn->value.base != KSTATS_BASE_NONE) {
 		kstats_direct_exit_value(h, e);
 		return;
 	}
-	if (h->tscns) {
-		/* the TSC: no clock call to guard */
-		v = kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts;
-		tk = READ_ONCE(kstats_direct_tk);
-		if (unlikely((s64)v < 0 || (u32)(tk >> 32) != (u32)e->cpu)) {
-			kstats_direct_miss(h);
-			return;
-		}
-		v = kstats_direct_scale(v, tk);
-	} else {
-		if ((ks->clock == KSTATS_CLOCK_LOCAL &&
-		     (u32)e->cpu != raw_smp_processor_id()) ||
-		    !kstats_direct_guard(h)) {
-			kstats_direct_miss(h);
-			return;
-		}
-		v = kstats_clock_now(ks->clock) - e->ts;
-		kstats_direct_unguard(h);
-		if (unlikely((s64)v < 0)) {
-			kstats_direct_miss(h);
-			return;
-		}
-	}
+	if (!kstats_direct_rich_delta(h, e, &v))
+		return;
 	/* a duration whose count or key depends on ret */
-	if (unlikely(fn->ret_at_exit)) {
+	if (fn->ret_at_exit) {
 		e->ts = v;
 		kstats_direct_exit_value(h, e);
 		return;
@@ -731,6 +747,33 @@ kstats_direct_exit_rich(struct kstats_direct_hot *h,
 	else
 		kstats_record(ks, v);
 	kstats_direct_rich_outlier(h, e, v, e->cpu >> 32);
+	this_cpu_dec(h->pcpu->inflight);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_exit_extra);
+
+/*
+ * A rich slot's exit: the duration (kstats_direct_rich_delta()), in the
+ * total or in the key taken at the entry; a node with more to record
+ * takes kstats_direct_exit_extra().
+ */
+notrace __noendbr void
+kstats_direct_exit_rich(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e)
+{
+	struct kstats *ks = h->ks;
+	u64 v;
+
+	if (unlikely(h->fn->exit_extra)) {
+		kstats_direct_exit_extra(h, e);
+		return;
+	}
+	if (!kstats_direct_rich_delta(h, e, &v))
+		return;
+	if (ks->family)
+		kstats_family_record(ks, e->cpu >> 32, v);
+	else
+		kstats_record(ks, v);
 	this_cpu_dec(h->pcpu->inflight);
 }
 

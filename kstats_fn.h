@@ -43,6 +43,10 @@ struct seq_file;
  *	check them
  * @entry_only: its value and filters need no return: the entry alone
  * @ret_at_exit: a duration whose filters or key read the return value
+ * @ret_at_exit_key: its family's key is the return value's, taken then
+ * @exit_extra: the return has more to do than record a duration: a value,
+ *	conditions or a key on ret, outliers (the direct trampoline's rich
+ *	exit takes its slower path)
  * @outliers: the samples it keeps with their context ("slow", "top"), or
  *	NULL: every handler compares its sample with their bar, but for the
  *	direct trampoline's plain exits, taken by the nodes without them
@@ -61,6 +65,8 @@ struct kstats_fn {
 	bool rich;
 	bool entry_only;
 	bool ret_at_exit;
+	bool ret_at_exit_key;
+	bool exit_extra;
 	struct kstats_outliers *outliers;
 	void *mech_data;
 };

@@ -1620,6 +1620,7 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	t->fn.ret_at_exit = t->fn.value.base == KSTATS_BASE_NONE &&
 			    (kstats_filter_uses_ret(&t->fn.filter) ||
 			     kstats_by_uses_ret(&t->fn.by));
+	t->fn.ret_at_exit_key = kstats_by_uses_ret(&t->fn.by);
 	ks->priv = t;
 	ks->show_source = kstats_trace_show;
 	ks->extra_missed = kstats_trace_missed;
@@ -1639,6 +1640,8 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	}
 	if (t->fn.outliers)
 		ks->show_tail = kstats_trace_show_tail;
+	t->fn.exit_extra = t->fn.value.base != KSTATS_BASE_NONE ||
+			   t->fn.ret_at_exit || t->fn.outliers;
 	err = kstats_trace_multi(t, cmd);
 	if (!err && cmd->gap)
 		err = kstats_trace_gap(t, cmd);
