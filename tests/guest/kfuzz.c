@@ -872,7 +872,8 @@ static const char *const words[] = {
 	"no_such_fn", "vfs_*", "\xc3\xa9t\xc3\xa9", "\xff\xfe",
 	"value", "pid", "tid", "comm", "cpu", "if", "ret", "arg0", "arg11",
 	"arg12", "arg3+0:8", "ret+0:8", "arg0-8:s4", "==", "&", ">=", "<",
-	"by", "max", "65537", "caller", "stack", "cgroup", "/",
+	"by", "max", "65537", "caller", "stack", "cgroup", "/", "func",
+	"kstats_bench_*", "vfs_read,vfs_write", "a,,b",
 };
 
 #define PICK(a) (a[rn(sizeof(a) / sizeof(a[0]))])
@@ -888,7 +889,8 @@ static size_t gen_cmd(char *b, size_t max)
 		"mech", "maxactive", "gap", "start", "end", "value", "value",
 		"pid", "tid", "comm", "cpu", "if ret ==", "if arg0+0:8 &",
 		"if arg1 <", "by", "by comm max", "by arg0 max", "slow", "top",
-		"keep", "stack", "by caller", "by stack", "by cgroup", "cgroup" };
+		"keep", "stack", "by caller", "by stack", "by cgroup", "cgroup",
+		"by func" };
 	static const char *const vals[] = { "0", "3", "5", "6", "-1", "none",
 		"local", "ktime", "tsc", "direct", "kretprobe", "fprobe", "fz1",
 		"fz2",
