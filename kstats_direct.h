@@ -36,7 +36,6 @@
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
-#include <asm/ibt.h>
 
 /*
  * Built where the trampoline can be: x86-64 with ftrace's direct calls,
@@ -127,13 +126,14 @@ struct kstats_direct_entry {
 	u64 cpu;
 };
 
-#ifdef KSTATS_HAVE_DIRECT
-int kstats_direct_init(void);
-void kstats_direct_exit(void);
-#else
+#ifndef KSTATS_HAVE_DIRECT
 static inline int kstats_direct_init(void) { return 0; }
 static inline void kstats_direct_exit(void) { }
-#endif
+#else
+#include <asm/ibt.h>
+
+int kstats_direct_init(void);
+void kstats_direct_exit(void);
 
 /* The trampoline's fields, one per slot (kstats_direct.c). */
 extern struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
@@ -209,6 +209,7 @@ kstats_direct_exit_localp(struct kstats_direct_hot *h,
 __noendbr void
 kstats_direct_exit_localo(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
+#endif /* KSTATS_HAVE_DIRECT */
 #endif /* __ASSEMBLY__ */
 
 #endif /* _KSTATS_DIRECT_H */

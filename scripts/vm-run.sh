@@ -7,7 +7,8 @@
 #   scripts/vm-run.sh --kernel BZIMAGE [--script GUEST.sh] [--add SRC[:DEST]]...
 #       [--smp N] [--icount] [--mem MB] [--timeout S] [--append "ARGS"]
 #       [--log FILE] [--allow-warn REGEX]... [--modules-dir DIR --module NAME]...
-#       [--kvm] [--mttcg] [--tcg-single] [-v|--verbose]
+#       [--kvm] [--mttcg] [--tcg-single] [--arch x86_64|arm64 [--busybox PATH]]
+#       [-v|--verbose]
 #
 # The guest script runs under /init with `sh`, cwd /kstats; its stdout is the
 # TAP that this script prints on its own stdout (copied from between the
@@ -25,6 +26,9 @@
 # several vCPUs, interleaved, which is what the stress of the suites needs.
 # --mttcg stays for experiments and benchmarks; --tcg-single, after it,
 # takes it back.
+# --arch arm64 boots an arm64 kernel in qemu-system-aarch64 (-M virt -cpu
+# max, console on ttyAMA0) with an arm64 static busybox (--busybox, default
+# the one scripts/arm64-kernels.sh caches).
 #
 # Exit status: 0 all clean; 1 kernel report (BUG, WARNING, KASAN, lockdep,
 # kmemleak, panic...), timeout or no exit marker (offending lines on
@@ -37,7 +41,7 @@ DIE_STATUS=2	# setup errors are usage errors, not kernel reports
 usage() { awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print } /^set / { exit }' "$0" >&2; exit 2; }
 
 kernel= script= smp=2 icount=0 mem=1024 timeout=300 append= log= verbose=0
-accel=tcg,thread=single moddir=
+accel=tcg,thread=single moddir= arch=x86_64 busybox=
 adds=() allow=() modules=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -56,6 +60,8 @@ while [ $# -gt 0 ]; do
 	--kvm)		accel=kvm ;;
 	--mttcg)	accel=tcg,thread=multi ;;
 	--tcg-single)	accel=tcg,thread=single ;;
+	--arch)		arch=$2; shift ;;
+	--busybox)	busybox=$2; shift ;;
 	-v|--verbose)	verbose=1 ;;
 	-h|--help)	usage ;;
 	*)		say "unknown option $1"; usage ;;
@@ -66,6 +72,13 @@ done
 [ -r "$kernel" ] || die "cannot read kernel $kernel"
 [ -z "$script" ] || [ -r "$script" ] || die "cannot read guest script $script"
 [ "$icount" = 0 ] || smp=1	# icount needs one vCPU (6.1 hangs with more)
+case $arch in
+x86_64)	busybox=${busybox:-/bin/busybox} ;;
+arm64)	busybox=${busybox:-$KSTATS_CACHE/arm64/busybox/root/bin/busybox}
+	[ "$accel" != kvm ] || die "--kvm boots only the host's own architecture" ;;
+*)	die "--arch: x86_64 or arm64, not $arch" ;;
+esac
+[ -x "$busybox" ] || die "no busybox at $busybox (scripts/deps.sh, scripts/arm64-kernels.sh)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/kstats-vm.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -75,9 +88,9 @@ root=$work/root
 
 # --- initramfs ---------------------------------------------------------------
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,kstats/bin,etc,root}
-cp /bin/busybox "$root/bin/busybox"
-! ldd /bin/busybox >/dev/null 2>&1 ||
-	die "/bin/busybox is not static: install busybox-static (scripts/deps.sh)"
+cp "$busybox" "$root/bin/busybox"
+[ "$arch" != x86_64 ] || ! ldd "$busybox" >/dev/null 2>&1 ||
+	die "$busybox is not static: install busybox-static (scripts/deps.sh)"
 mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 
 for a in "${adds[@]}"; do
@@ -173,9 +186,13 @@ chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > "$work/initrd.gz"
 
 # --- boot --------------------------------------------------------------------
-qemu=(qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$smp"
+case $arch in
+x86_64)	qemu=(qemu-system-x86_64) console=ttyS0 ;;
+arm64)	qemu=(qemu-system-aarch64 -M virt -cpu max) console=ttyAMA0 ;;
+esac
+qemu+=(-accel "$accel" -m "$mem" -smp "$smp"
 	-kernel "$kernel" -initrd "$work/initrd.gz"
-	-append "console=ttyS0 panic=-1 printk.time=1 loglevel=7 $append"
+	-append "console=$console panic=-1 printk.time=1 loglevel=7 $append"
 	-display none -monitor none -serial stdio -no-reboot)
 [ "$icount" = 0 ] || qemu+=(-icount shift=0,sleep=off)
 
