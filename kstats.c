@@ -57,7 +57,11 @@ static DEFINE_IRQ_WORK(kstats_free_work, kstats_free_fn);
 static const char * const kstats_clock_names[] = {
 	[KSTATS_CLOCK_KTIME] = "ktime",
 	[KSTATS_CLOCK_LOCAL] = "local",
+#ifdef CONFIG_X86
 	[KSTATS_CLOCK_TSC] = "tsc",
+#else
+	[KSTATS_CLOCK_TSC] = "cycles",
+#endif
 	[KSTATS_CLOCK_NONE] = "none",
 };
 
@@ -82,18 +86,24 @@ const char *kstats_clock_unit(enum kstats_clock clock)
 
 /**
  * kstats_parse_clock() - the clock named @s
- * @s: ktime, local, tsc or none
+ * @s: ktime, local, cycles, tsc (x86's name of cycles) or none
  * @clock: where to store the clock
  *
- * Return: 0, or -EINVAL for another name.
+ * Context: any.
+ * Return: 0, -EOPNOTSUPP for clock cycles off x86 and arm64 (cycles is its name there), or
+ * -EINVAL for another name.
  */
 int kstats_parse_clock(const char *s, enum kstats_clock *clock)
 {
-	int i = match_string(kstats_clock_names,
-			     ARRAY_SIZE(kstats_clock_names), s);
+	int i;
 
+	if (!strcmp(s, "cycles")) {
+		*clock = KSTATS_CLOCK_CYCLES;
+		return 0;
+	}
+	i = match_string(kstats_clock_names, ARRAY_SIZE(kstats_clock_names), s);
 	if (i < 0)
-		return -EINVAL;
+		return strcmp(s, "tsc") ? -EINVAL : -EOPNOTSUPP;
 	*clock = i;
 	return 0;
 }
@@ -164,8 +174,8 @@ static int kstats_check_config(const struct kstats_config *cfg)
 				    cfg->clock);
 		return -EINVAL;
 	}
-	if (!IS_ENABLED(CONFIG_X86) && cfg->clock == KSTATS_CLOCK_TSC) {
-		pr_warn_ratelimited("%s: clock tsc exists on x86 only\n",
+	if (!KSTATS_HAVE_CYCLES && cfg->clock == KSTATS_CLOCK_CYCLES) {
+		pr_warn_ratelimited("%s: clock cycles exists on x86 and arm64 only\n",
 				    cfg->name);
 		return -EOPNOTSUPP;
 	}
@@ -223,7 +233,7 @@ static void kstats_release(struct kref *kref)
  *
  * Context: process.
  * Return: the distribution, active, with one reference; or an ERR_PTR:
- * -EINVAL for a bad name or setting, -EOPNOTSUPP for tsc off x86, -ENOMEM;
+ * -EINVAL for a bad name or setting, -EOPNOTSUPP for clock cycles off x86 and arm64, -ENOMEM;
  * each logged in one line.
  */
 struct kstats *kstats_alloc(const struct kstats_config *cfg,
@@ -340,7 +350,7 @@ struct kstats *kstats_create(const struct kstats_config *cfg,
  * Context: process; may sleep.
  * Return: the distribution, or an ERR_PTR(): -EINVAL for a bad name or
  * setting (max_keys over 65536 included), -EEXIST for a name in use, -ENOSPC when too many exist,
- * -EOPNOTSUPP for clock tsc off x86, -ENOMEM.  Never NULL.
+ * -EOPNOTSUPP for clock cycles off x86 and arm64, -ENOMEM.  Never NULL.
  */
 struct kstats *kstats_new_config(const struct kstats_config *cfg)
 {

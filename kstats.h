@@ -37,6 +37,8 @@
 #include <linux/types.h>
 #ifdef CONFIG_X86
 #include <asm/msr.h>
+#elif defined(CONFIG_ARM64)
+#include <asm/arch_timer.h>
 #endif
 
 #include "kstats_bucket.h"
@@ -56,15 +58,25 @@ struct seq_file;
  *	lock a traced writer of the timekeeper could hold)
  * @KSTATS_CLOCK_LOCAL: local_clock(), nanoseconds, cheaper, may drift
  *	between CPUs by a few microseconds
- * @KSTATS_CLOCK_TSC: rdtsc (x86 only), cycles of the time stamp counter
+ * @KSTATS_CLOCK_TSC: the CPU's cycle counter, read in order: the time
+ *	stamp counter on x86 (rdtsc_ordered(), clock tsc), the virtual
+ *	counter on arm64 (cntvct_el0, clock cycles); its rate is in the
+ *	distribution file's header (tsc_khz, cycles_khz).  Not on other
+ *	architectures.
  * @KSTATS_CLOCK_NONE: the samples are not times (sizes, counts, ...)
+ * @KSTATS_CLOCK_CYCLES: the same clock as @KSTATS_CLOCK_TSC, under the name
+ *	that fits every architecture
  */
 enum kstats_clock {
 	KSTATS_CLOCK_KTIME,
 	KSTATS_CLOCK_LOCAL,
 	KSTATS_CLOCK_TSC,
 	KSTATS_CLOCK_NONE,
+	KSTATS_CLOCK_CYCLES = KSTATS_CLOCK_TSC,
 };
+
+/* Whether this architecture has KSTATS_CLOCK_CYCLES. */
+#define KSTATS_HAVE_CYCLES	(IS_ENABLED(CONFIG_X86) || IS_ENABLED(CONFIG_ARM64))
 
 /**
  * struct kstats_slot - one slot of one CPU's histogram
@@ -290,7 +302,7 @@ static __always_inline notrace void kstats_record_missed(struct kstats *ks)
  * kstats_clock_now() - read a clock
  * @clock: which one; a compile-time constant folds the dispatch away
  *
- * Return: ns for ktime and local, cycles for tsc, 0 for none.
+ * Return: ns for ktime and local, cycles for tsc (cycles), 0 for none.
  */
 static __always_inline notrace u64 kstats_clock_now(enum kstats_clock clock)
 {
@@ -300,6 +312,10 @@ static __always_inline notrace u64 kstats_clock_now(enum kstats_clock clock)
 #ifdef CONFIG_X86
 	case KSTATS_CLOCK_TSC:
 		return rdtsc_ordered();
+#elif defined(CONFIG_ARM64)
+	case KSTATS_CLOCK_TSC:
+		/* ordered as rdtsc_ordered(); the errata's own reads where needed */
+		return __arch_counter_get_cntvct_stable();
 #endif
 	case KSTATS_CLOCK_NONE:
 		return 0;
@@ -312,7 +328,7 @@ static __always_inline notrace u64 kstats_clock_now(enum kstats_clock clock)
  * kstats_now() - read the clock of a distribution
  * @ks: the distribution
  *
- * Return: ns for ktime and local, cycles for tsc, 0 for none.
+ * Return: ns for ktime and local, cycles for tsc (cycles), 0 for none.
  */
 static __always_inline notrace u64 kstats_now(const struct kstats *ks)
 {

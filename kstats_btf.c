@@ -32,8 +32,25 @@
 #include "kstats_btf.h"
 #include "kstats_internal.h"
 
-/* The argument registers of the x86-64 calling convention. */
+#ifdef CONFIG_ARM64
+/*
+ * AAPCS64: x0-x7 take the arguments; a structure over 16 bytes is passed
+ * by reference (a pointer, in one of them), one returned by value through
+ * x8, which takes no argument register.
+ */
+#define KSTATS_ARG_REGS		8
+#define KSTATS_BIG_BY_REF	true
+#define KSTATS_RET_BY_ARG_REG	false
+#else
+/*
+ * x86-64 System V: %rdi, %rsi, %rdx, %rcx, %r8, %r9; a structure over 16
+ * bytes is copied to the stack, one returned by value through a hidden
+ * pointer in %rdi.
+ */
 #define KSTATS_ARG_REGS		6
+#define KSTATS_BIG_BY_REF	false
+#define KSTATS_RET_BY_ARG_REG	true
+#endif
 /* Modifier chains longer than this are malformed. */
 #define KSTATS_BTF_DEPTH	32
 
@@ -327,14 +344,18 @@ static struct kstats_width kstats_btf_width(const struct kstats_btf *b,
 }
 
 /*
- * Place a prototype's arguments as the x86-64 System V convention does
- * for the kernel (no floating point): scalars take a register each while
- * any is left, structures of up to 16 bytes take one or two registers if
- * both are left, larger ones go on the stack, and so does whatever finds
- * no register.  A structure returned by value over 16 bytes takes %rdi
- * for its hidden pointer.  Each scalar's type is kept at the word argN
- * reads: registers first, then stack words.  @skip leading parameters
- * are left out: a tracepoint probe's data pointer.
+ * Place a prototype's arguments as the kernel's calling convention does
+ * (no floating point).  x86-64 System V: scalars take a register each
+ * while any is left, structures of up to 16 bytes take one or two
+ * registers if both are left, larger ones go on the stack, and so does
+ * whatever finds no register; a structure returned by value over 16 bytes
+ * takes %rdi for its hidden pointer.  AAPCS64 alike with eight registers,
+ * except that a structure over 16 bytes is passed as a pointer (a
+ * register or a stack word), that once a structure finds no register
+ * none is used after it, and that x8, not an argument register, carries
+ * the pointer of a large result.  Each scalar's type is kept at the word
+ * argN reads: registers first, then stack words.  @skip leading
+ * parameters are left out: a tracepoint probe's data pointer.
  */
 static int kstats_btf_place(const struct kstats_btf *b,
 			    const struct btf_type *proto, u32 skip,
@@ -352,7 +373,7 @@ static int kstats_btf_place(const struct kstats_btf *b,
 		if (size < 0)
 			return size;
 		if (size > 16)
-			regs = 1;
+			regs = KSTATS_RET_BY_ARG_REG;
 		else
 			ret = DIV_ROUND_UP(size, 8);
 		if (!aggr)
@@ -370,7 +391,9 @@ static int kstats_btf_place(const struct kstats_btf *b,
 		if (size < 0)
 			return size;
 		words = DIV_ROUND_UP(size, 8);
-		if (aggr && size > 16) {
+		if (aggr && size > 16 && KSTATS_BIG_BY_REF)
+			words = 1;	/* its address, as a pointer would be */
+		if (aggr && size > 16 && !KSTATS_BIG_BY_REF) {
 			word = KSTATS_ARG_REGS + stack;
 			stack += words;
 		} else if (regs + words <= KSTATS_ARG_REGS) {
@@ -379,6 +402,9 @@ static int kstats_btf_place(const struct kstats_btf *b,
 		} else {
 			word = KSTATS_ARG_REGS + stack;
 			stack += words;
+			/* AAPCS64 (C.13): no register after a structure that found none */
+			if (aggr && KSTATS_BIG_BY_REF)
+				regs = KSTATS_ARG_REGS;
 		}
 		if (!aggr && word < KSTATS_MAX_ARGS)
 			f->arg[word] = kstats_btf_width(b, p[i].type);

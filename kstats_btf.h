@@ -15,11 +15,13 @@
 #include "kstats_point.h"
 
 /**
- * struct kstats_btf_func - how a function is called (x86-64 System V)
- * @nregs: argument registers used, 0 to 6 (a hidden return pointer included)
+ * struct kstats_btf_func - how a function is called (x86-64 System V, or
+ *	AAPCS64 on arm64)
+ * @nregs: argument registers used, 0 to 6 on x86-64 (a hidden return
+ *	pointer included), 0 to 8 on arm64
  * @nstack: words of arguments passed on the stack
  * @ret_regs: registers of the return value: 0 (void or a structure
- *	returned through memory), 1 (%rax), 2 (%rax and %rdx)
+ *	returned through memory), 1 (%rax, x0), 2 (%rax and %rdx, x0 and x1)
  * @arg: the type of each argument word as argN reads it (registers, then
  *	stack words): size 1, 2, 4 or 8 and signedness for a scalar (an
  *	integer, an enum, a bool, a pointer), size 0 where no scalar starts

@@ -674,8 +674,13 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 				return -EINVAL;
 			}
 		} else if (!strcasecmp(key, "clock")) {
-			if (kstats_parse_clock(val, &cmd->cfg.clock)) {
-				pr_warn_ratelimited("_control: unknown clock '%s': use ktime, local, tsc or none\n",
+			err = kstats_parse_clock(val, &cmd->cfg.clock);
+			if (err == -EOPNOTSUPP) {
+				pr_warn_ratelimited("_control: clock tsc is x86's: use clock cycles\n");
+				return err;
+			}
+			if (err) {
+				pr_warn_ratelimited("_control: unknown clock '%s': use ktime, local, cycles (tsc on x86) or none\n",
 						    val);
 				return -EINVAL;
 			}
@@ -894,7 +899,7 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
 	if (cmd->value.base != KSTATS_BASE_NONE)
 		return kstats_check_value(cmd, arg);
 	if (cmd->cfg.clock == KSTATS_CLOCK_NONE) {
-		pr_warn_ratelimited("_control: trace %s: clock none reads no time: use ktime, local or tsc\n",
+		pr_warn_ratelimited("_control: trace %s: clock none reads no time: use ktime, local or cycles\n",
 				    arg);
 		return -EINVAL;
 	}
@@ -930,7 +935,7 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  *
  * The grammar, with keywords in any case:
  *
- *	new NAME [bits B] [clock ktime|local|tsc|none] [max V]
+ *	new NAME [bits B] [clock ktime|local|cycles|tsc|none] [max V]
  *	remove NAME | remove all
  *	trace FUNC [bits B] [clock C] [name NAME] [maxactive N]
  *		[mech direct|fprobe|kretprobe] [gap] [value V] [FILTER...] [BY]
@@ -957,7 +962,7 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  * stack [N]|V [max N]":
  * one histogram per key, at most N keys (KSTATS_FAMILY_DEFAULT, up to
  * KSTATS_FAMILY_MAX), "max" right after the key being the family's.  A
- * trace node's clock is ktime, local or tsc (none records no time), except
+ * trace node's clock is ktime, local or cycles (none records no time), except
  * with a value, which makes it none; gap is for functions without filters;
  * ret for functions only; a section's filters are checked at both its
  * points.  A section has up to KSTATS_SECTION_STARTS starts, any of which

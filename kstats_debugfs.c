@@ -87,6 +87,10 @@ static void kstats_show_header(struct seq_file *m, struct kstats_reader *r)
 #ifdef CONFIG_X86
 	if (ks->clock == KSTATS_CLOCK_TSC)
 		seq_printf(m, "# clock tsc_khz %u\n", tsc_khz);
+#elif defined(CONFIG_ARM64)
+	if (ks->clock == KSTATS_CLOCK_CYCLES)
+		seq_printf(m, "# clock cycles_khz %u\n",
+			   arch_timer_get_cntfrq() / 1000);
 #endif
 	/* slot_samples[] is cumulative by now: the last slot's own count */
 	if (snap->clamp != U64_MAX)
@@ -483,7 +487,7 @@ static int kstats_control_show(struct seq_file *m, void *v)
 	mutex_unlock(&kstats_mutex);
 	seq_puts(m,
 		 "# commands (write one per line to this file):\n"
-		 "#   new NAME [bits 0-5] [clock ktime|local|tsc|none] [max V]\n"
+		 "#   new NAME [bits 0-5] [clock ktime|local|cycles|tsc|none] [max V]\n"
 		 "#   trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [mech direct|fprobe|kretprobe] [gap] [value V] [FILTER...] [BY]\n"
 		 "#   trace GLOB|F1,F2,... [name NAME] [FILTER...] [by func|BY]   (one node over several functions, direct)\n"
 		 "#   trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V] [FILTER...] [BY]   (time between events on a CPU, or V)\n"

@@ -19,7 +19,7 @@
 #include "kstats_cgroup.h"
 #include "kstats_stack.h"
 
-/* argN: N below this (6 registers and 6 stack slots on x86-64). */
+/* argN: N below this (6 registers and 6 stack words on x86-64, 8 and 4 on arm64). */
 #define KSTATS_MAX_ARGS		12
 /* Dereferences of one value. */
 #define KSTATS_MAX_DEREFS	4
@@ -351,6 +351,22 @@ static __always_inline notrace u64 kstats_widen(u64 v, struct kstats_width w)
 }
 
 /*
+ * Argument @n of a function, from its registers at its entry (or a
+ * kprobe's at its first instruction): x86-64's helper reads the stack
+ * words past the sixth; arm64's stops at x7, so the ninth argument on is
+ * read here, from the stack the caller left them on.
+ */
+static __always_inline notrace unsigned long
+kstats_regs_argument(struct pt_regs *regs, unsigned int n)
+{
+#ifdef CONFIG_ARM64
+	if (n >= 8)
+		return regs_get_kernel_stack_nth(regs, n - 8);
+#endif
+	return regs_get_kernel_argument(regs, n);
+}
+
+/*
  * Read the value @v.  Return: false if a dereference could not be read
  * (a user, unmapped or non-canonical address).
  */
@@ -366,7 +382,7 @@ kstats_value_fetch(const struct kstats_value *v, const struct kstats_args *a,
 	else if (a->tp)
 		val = a->tp[v->arg];
 	else
-		val = regs_get_kernel_argument(a->regs, v->arg);
+		val = kstats_regs_argument(a->regs, v->arg);
 	val = kstats_widen(val, v->cast);
 	for (i = 0; i < v->nr_derefs; i++) {
 		const struct kstats_deref *d = &v->deref[i];

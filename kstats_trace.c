@@ -523,8 +523,8 @@ static void *kstats_tp_probe(const char *group, const char *event,
 
 /*
  * The functions kstats' handlers call: on the paths of the clocks they
- * read (ktime_get_mono_fast_ns(), local_clock(), the TSC and the
- * paravirtual clocks under them) and copy_from_kernel_nofault(), which
+ * read (ktime_get_mono_fast_ns(), local_clock(), the TSC, arm64's counter
+ * and the paravirtual clocks under them) and copy_from_kernel_nofault(), which
  * reads a value's dereferences; matched as parts of names.  A probe on one
  * of them would call back into itself from its own handler.  fprobe and kprobes
  * would count each nested hit as missed, but every clock read of the
@@ -535,6 +535,8 @@ static bool kstats_is_clock_function(const char *sym)
 	static const char * const parts[] = {
 		"ktime_get_mono_fast", "local_clock", "sched_clock",
 		"read_tsc", "rdtsc", "pvclock_", "kvm_clock", "tk_clock_read",
+		/* arm64's architected timer, and its errata's reads */
+		"arch_counter_", "arch_timer_read",
 		"copy_from_kernel_nofault",
 	};
 	int i;

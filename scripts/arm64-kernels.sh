@@ -9,7 +9,10 @@
 #
 #   NAME IMAGE KDIR MODULES-DIR
 #
-# and the busybox binary last, as "busybox PATH".  Progress on stderr.
+# then the busybox binary, as "busybox PATH", and last the static
+# libraries the kstats command links (libbpf, libelf, zlib) with their
+# headers, as "sysroot DIR" (DIR/usr/include, DIR/usr/lib/aarch64-linux-gnu).
+# Progress on stderr.
 #
 #   scripts/arm64-kernels.sh
 #
@@ -105,3 +108,12 @@ if [ ! -x "$bb/root/bin/busybox" ]; then
 	fetch "$bb" busybox-static
 fi
 echo "busybox $bb/root/bin/busybox"
+
+sr=$ARCH_DIR/sysroot
+if [ ! -f "$sr/.done" ]; then
+	say "fetching libbpf-dev, libelf-dev and zlib1g-dev (arm64) for the kstats command"
+	rm -rf "$sr"
+	fetch "$sr" libbpf-dev libelf-dev zlib1g-dev
+	touch "$sr/.done"
+fi
+echo "sysroot $sr/root"

@@ -115,27 +115,34 @@ kernel_release() {
 		make -s -C "$1" kernelrelease
 }
 
-# Static guest helpers: tests/guest/*.c -> build/guest-bin/<name>.
+# Static guest helpers: tests/guest/*.c -> build/guest-bin/<name>; with
+# arm64, cross-built into build/guest-bin-arm64/ (the kstats command
+# against the arm64 libraries scripts/arm64-kernels.sh caches).
 # Prints the names that failed to build on stdout, logs in build/logs/.
 guest_helpers() {
-	local c n out=$KSTATS_ROOT/build/guest-bin
+	local c n arch=${1:-} out=$KSTATS_ROOT/build/guest-bin cc=gcc sr libs=()
+	if [ "$arch" = arm64 ]; then
+		out+=-arm64 cc=aarch64-linux-gnu-gcc
+		sr=$KSTATS_CACHE/arm64/sysroot/root
+		libs=(-I"$sr/usr/include" -L"$sr/usr/lib/aarch64-linux-gnu")
+	fi
 	mkdir -p "$out" "$KSTATS_ROOT/build/logs"
 	for c in "$KSTATS_ROOT"/tests/guest/*.c; do
 		[ -e "$c" ] || continue
 		n=$(basename "$c" .c)
-		gcc -static -O2 -Wall -pthread -I"$KSTATS_ROOT" -o "$out/$n" "$c" -lm \
-			> "$KSTATS_ROOT/build/logs/helper-$n.log" 2>&1 || echo "$n"
+		$cc -static -O2 -Wall -pthread -I"$KSTATS_ROOT" -o "$out/$n" "$c" -lm \
+			> "$KSTATS_ROOT/build/logs/helper$arch-$n.log" 2>&1 || echo "$n"
 	done
 	# The kstats command itself, for the guest suite and the demo; libbpf
 	# (BTF, for trace --value) and what its static archive needs.
 	if [ -f "$KSTATS_ROOT/tools/kstats.c" ]; then
-		gcc -static -O2 -Wall -o "$out/kstats" "$KSTATS_ROOT"/tools/*.c \
-			-lbpf -lelf -lz -lm \
-			> "$KSTATS_ROOT/build/logs/helper-kstats.log" 2>&1 || echo kstats
+		$cc -static -O2 -Wall -o "$out/kstats" "$KSTATS_ROOT"/tools/*.c \
+			"${libs[@]}" -lbpf -lelf -lz -lm \
+			> "$KSTATS_ROOT/build/logs/helper$arch-kstats.log" 2>&1 || echo kstats
 	fi
 }
 
-# suite_args SUITE BUILD-DIR: set SUITE_ARGS to the vm-run.sh options that
+# suite_args SUITE BUILD-DIR [MODULES-DIR]: set SUITE_ARGS to the vm-run.sh options that
 # a guest suite needs beyond guest_adds: integration (tests/guest/) or
 # reliability (tests/reliability/, 4 vCPUs, kstats_stress.ko).  Returns 1
 # for another name.
@@ -149,7 +156,7 @@ suite_args() {
 		# BUILD-DIR is named by the build tree's release (6.1.192), the
 		# tree by the package's (6.1.0-56-amd64), as check.sh names it
 		local m
-		for m in /lib/modules/*; do
+		for m in ${3:-/lib/modules/*}; do
 			{ [ "$(basename "$m")" = "$(basename "$d")" ] ||
 			  [ "$(cat "$m/build/include/config/kernel.release" 2>/dev/null)" = "$(basename "$d")" ]; } &&
 				grep -qE '(^|/)null_blk\.ko(\.[gx]z|\.zst)?:' "$m/modules.dep" 2>/dev/null &&
@@ -172,7 +179,7 @@ suite_args() {
 # options of an integration run: the modules in /kstats/ (BUILD-DIR's
 # kstats.ko, examples, bench and tests/kstats_lifetime.ko, or the MODULEs
 # given), tests/guest/ in /kstats/guest/, the static helpers in
-# /kstats/bin/.
+# /kstats/bin/ (those of guest_helpers GUEST_ARCH when it is set).
 guest_adds() {
 	local d=$1 f
 	shift
@@ -183,7 +190,7 @@ guest_adds() {
 		[ -e "$f" ] && GUEST_ADDS+=(--add "$f")
 	done
 	[ -d "$d/tests/guest" ] && GUEST_ADDS+=(--add "$d/tests/guest:/kstats/guest")
-	for f in "$KSTATS_ROOT"/build/guest-bin/*; do
+	for f in "$KSTATS_ROOT"/build/guest-bin${GUEST_ARCH:+-$GUEST_ARCH}/*; do
 		[ -x "$f" ] && GUEST_ADDS+=(--add "$f:/kstats/bin/$(basename "$f")")
 	done
 	return 0

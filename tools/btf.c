@@ -7,8 +7,9 @@
  *
  *   ret                the return value, cast to the return type:
  *                      int -> ret:s4, long or a pointer -> ret
- *   count              a parameter: argN, its place in the x86-64 calling
- *                      convention (a tracepoint: its place in TP_PROTO),
+ *   count              a parameter: argN, its place in the calling
+ *                      convention (x86-64's, or arm64's AAPCS64 when built
+ *                      for arm64; a tracepoint: its place in TP_PROTO),
  *                      cast as ret: unsigned int -> arg1:4, short -> :s2
  *   *pos               what it points to: arg3+0:8
  *   a->b.c, a[i]       fields: each -> reads a pointer (+OFF:8), . and an
@@ -355,10 +356,20 @@ static int element(struct tr *x, unsigned long long idx)
 		    WHAT(x), ts, idx);
 }
 
+#ifdef __aarch64__
+/* AAPCS64: x0-x7; a structure over 16 bytes goes by reference (a pointer) */
+#define REG_SLOTS	8
+#define BIG_SLOTS	1
+#else
+/* x86-64 System V: six registers; a structure over 16 bytes is copied on the stack */
+#define REG_SLOTS	6
+#define BIG_SLOTS	(-1)
+#endif
+
 /* ABI slots taken by a parameter of @size bytes; -1 if on the stack. */
 static int slots(long long size)
 {
-	return size < 0 ? -1 : size <= 8 ? 1 : size <= 16 ? 2 : -1;
+	return size < 0 ? -1 : size <= 8 ? 1 : size <= 16 ? 2 : BIG_SLOTS;
 }
 
 static void list_params(const struct btf *btf, const struct btf_target *t,
@@ -436,7 +447,7 @@ static int root(struct tr *x, const char *name)
 		for (__u32 j = 0; j <= i; j++) {
 			int s = slots(btf__resolve_size(x->btf, pp[j].type));
 
-			if (s < 0 || (s == 2 && slot == 5)) {
+			if (s < 0 || (s == 2 && slot == REG_SLOTS - 1)) {
 				type_str(x->btf, pp[j].type, ts, sizeof(ts), 0);
 				return errf(x->err, x->errlen,
 					    "'%s': parameter %u of %s is %s passed by value on the stack: where '%s' is cannot be known",

@@ -117,6 +117,7 @@ struct snapshot {
 	/* a node over several functions: its "# functions" line */
 	int has_functions;
 	u64 fn_matched, fn_traced, fn_skipped;
+	/* tsc_khz: the cycle counter's rate, tsc_khz or cycles_khz */
 	u64 tsc_khz, max_value, overflow;
 	struct ksummary summary;	/* as the kernel printed it */
 	char *header;		/* the "# " lines, verbatim */

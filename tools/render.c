@@ -240,7 +240,7 @@ static void json_header(FILE *f, const struct snapshot *snap, int ind)
 		snap->state, snap->cpus, (unsigned long long)snap->samples,
 		(unsigned long long)snap->missed);
 	if (snap->has_tsc_khz)
-		fprintf(f, ", \"tsc_khz\": %llu",
+		fprintf(f, ", \"%s_khz\": %llu", snap->clock,
 			(unsigned long long)snap->tsc_khz);
 	if (snap->has_range)
 		fprintf(f, ", \"range\": {\"max_value\": %llu, \"overflow\": %llu}",

@@ -37,6 +37,12 @@ struct parser {
 	u64 outliers_kept;		/* "kept K" of the "# outliers" line */
 };
 
+/* The cycle counter's clock: x86's tsc, or cycles (arm64's cntvct_el0). */
+static int is_cycles_clock(const char *clock)
+{
+	return !strcmp(clock, "tsc") || !strcmp(clock, "cycles");
+}
+
 static int reject(struct parser *p, const char *fmt, ...)
 {
 	char msg[256];
@@ -346,8 +352,9 @@ static int first_line(struct parser *p, char **tok, int n)
 			break;
 		case 1:
 			if (strcmp(val, "ktime") && strcmp(val, "local") &&
-			    strcmp(val, "tsc") && strcmp(val, "none"))
-				return reject(p, "unknown clock '%.16s' (ktime, local, tsc or none)", val);
+			    strcmp(val, "tsc") && strcmp(val, "cycles") &&
+			    strcmp(val, "none"))
+				return reject(p, "unknown clock '%.16s' (ktime, local, tsc, cycles or none)", val);
 			strcpy(s->clock, val);
 			break;
 		case 2:
@@ -385,7 +392,7 @@ static int first_line(struct parser *p, char **tok, int n)
 		if (!(seen & (1u << idx)))
 			return reject(p, "first line lacks key '%s'", first_keys[idx]);
 	{
-		const char *want = !strcmp(s->clock, "tsc") ? "cycles" :
+		const char *want = is_cycles_clock(s->clock) ? "cycles" :
 				   !strcmp(s->clock, "none") ? "value" : "ns";
 
 		if (strcmp(s->unit, want))
@@ -650,12 +657,15 @@ static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 		if (*tags & TAG_CLOCK)
 			return reject(p, "second '# clock' line");
 		*tags |= TAG_CLOCK;
-		if (strcmp(s->clock, "tsc"))
-			return reject(p, "'# clock tsc_khz' is only for clock tsc");
-		if (tag_value(p, tok, n, "tsc_khz", &s->tsc_khz))
+		/* x86's tsc_khz, or cycles_khz (arm64's cntvct_el0) */
+		const char *key = !strcmp(s->clock, "cycles") ? "cycles_khz" : "tsc_khz";
+
+		if (!is_cycles_clock(s->clock))
+			return reject(p, "'# clock %s' is only for clock tsc or cycles", key);
+		if (tag_value(p, tok, n, key, &s->tsc_khz))
 			return -1;
 		if (!s->tsc_khz)
-			return reject(p, "tsc_khz must not be 0");
+			return reject(p, "%s must not be 0", key);
 		s->has_tsc_khz = 1;
 	} else if (!strcmp(tok[1], "range")) {
 		if (*tags & TAG_RANGE)

@@ -136,6 +136,14 @@ rc 0 "show merges rows" $K show $F/slow_io.txt --rows 10
 n=$(grep -c '^\[' "$T/out"); has 'adjacent slots merged' && [ "$n" -le 10 ] && ok "merged to $n rows <= 10" || bad "merge rows" "$n"
 rc 0 "show ms units" $K show $F/slow_io.txt; has 'ms, ' && ok "ms bounds" || bad "ms bounds"
 rc 0 "show cycles" $K show $F/tsc.txt; has '^\[1024, 1280) *10173 |' && ok "cycles bounds raw" || bad "cycles bounds" "$(grep '^\[' "$T/out" | head -2)"
+# arm64's cycle counter: clock cycles with cycles_khz, as the kernel prints it there
+sed -e '1s/clock tsc /clock cycles /' -e 's/^# clock tsc_khz /# clock cycles_khz /' $F/tsc.txt > "$T/cycles.txt"
+rc 0 "show clock cycles" $K show "$T/cycles.txt"; has '^\[1024, 1280) *10173 |' && ok "clock cycles: bounds raw" || bad "clock cycles bounds" "$(grep '^\[' "$T/out" | head -2)"
+rc 0 "show clock cycles --json" $K show "$T/cycles.txt" --json
+[ "$(json_get "$T/out" "d['distributions'][0]['cycles_khz'] if 'distributions' in d else d['cycles_khz']" 2>/dev/null)" = 2596143 ] &&
+	ok "--json: cycles_khz of clock cycles" || bad "--json cycles_khz" "$(head -c 300 "$T/out")"
+sed -e 's/^# clock tsc_khz /# clock cycles_khz /' $F/tsc.txt > "$T/cycles-bad.txt"
+rc 2 "cycles_khz under clock tsc refused" $K show "$T/cycles-bad.txt"
 rc 0 "show range overflow" $K show $F/range.txt; has '^\[448ns, \.\.\.) *2063 |' && ok "overflow slot label" || bad "overflow label"
 rc 0 "show empty" $K show $F/empty.txt; has 'no samples' && ok "empty distribution" || bad "empty"
 # cpus4.txt: 1000 writes of 64 B on CPUs 0, 1, 3 each, of 4 KiB on CPU 2
