@@ -360,8 +360,13 @@ static __always_inline notrace unsigned long
 kstats_regs_argument(struct pt_regs *regs, unsigned int n)
 {
 #ifdef CONFIG_ARM64
+	unsigned long v;
+
+	/* the kernel's stack reader is not exported there */
 	if (n >= 8)
-		return regs_get_kernel_stack_nth(regs, n - 8);
+		return copy_from_kernel_nofault(&v, (unsigned long *)
+						kernel_stack_pointer(regs) + n - 8,
+						sizeof(v)) ? 0 : v;
 #endif
 	return regs_get_kernel_argument(regs, n);
 }

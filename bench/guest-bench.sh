@@ -18,7 +18,10 @@ KC=/sys/kernel/debug/kstats/_control
 T=/sys/kernel/tracing
 GB=/kstats/bin/getppid_bench
 
-echo "BENCHINFO kernel $(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) parts=$PARTS"
+echo "BENCHINFO kernel $(uname -r) $(uname -m) cpus=$(grep -c ^processor /proc/cpuinfo) parts=$PARTS"
+# clock tsc is x86's name of the cycle counter; cycles names it everywhere
+CYC=tsc
+[ "$(uname -m)" = x86_64 ] || CYC=cycles
 insmod /kstats/kstats.ko || { echo "BENCHNA all insmod kstats.ko failed"; exit 1; }
 insmod /kstats/kstats_bench.ko || { echo "BENCHNA all insmod kstats_bench.ko failed"; exit 1; }
 
@@ -61,8 +64,9 @@ na() { echo "BENCHNA $1_$2 $3"; }
 peer_progs() { cat /proc/$1/fdinfo/* 2>/dev/null | grep -c '^prog_tag:'; }
 peer_links() { cat /proc/$1/fdinfo/* 2>/dev/null | grep -c '^link_type:'; }
 # peer_kprobes F: the kprobes and kretprobes registered on F's entry (at
-# +0x4 behind the endbr of IBT kernels)
-peer_kprobes() { grep -c " $1+0x[0-4] " /sys/kernel/debug/kprobes/list 2>/dev/null; }
+# +0x4 behind the endbr of IBT kernels; on arm64 up to +0xc, past the BTI
+# and the two instructions of the ftrace call site)
+peer_kprobes() { grep -c " $1+0x[0-9a-c] " /sys/kernel/debug/kprobes/list 2>/dev/null; }
 
 # peer_start NAME PROGS KPROBES LINKS CMD...: start CMD in the background
 # (its output in /tmp/peer.NAME, its pid in PEER_PID) and wait until it
@@ -262,10 +266,10 @@ trace_rows() {
 		case $v in
 		default) opt= ;;
 		fprobe) opt=" mech fprobe" ;;
-		fprobe-tsc) opt=" mech fprobe clock tsc" ;;
+		fprobe-tsc) opt=" mech fprobe clock $CYC" ;;
 		kretprobe) opt=" mech kretprobe" ;;
-		tsc) opt=" clock tsc" ;;
-		kretprobe-tsc) opt=" mech kretprobe clock tsc" ;;
+		tsc) opt=" clock $CYC" ;;
+		kretprobe-tsc) opt=" mech kretprobe clock $CYC" ;;
 		value-arg) opt=" value arg0" ;;
 		value-ret) opt=" value ret" ;;
 		filter) opt=" cpu 0" ;;
@@ -388,8 +392,10 @@ for p in $PARTS; do
 	trace)
 		trace_rows k kstats_bench_target bench_target
 		# the syscall's body: __do_sys_getppid where it is not inlined
-		# (Debian 6.12: __x64_sys_getppid is not ftrace-able there)
+		# (Debian 6.12: __x64_sys_getppid is not ftrace-able there),
+		# else the architecture's wrapper
 		S=__x64_sys_getppid
+		[ "$(uname -m)" = aarch64 ] && S=__arm64_sys_getppid
 		grep -q '^__do_sys_getppid' $T/available_filter_functions 2>/dev/null &&
 			S=__do_sys_getppid
 		trace_rows s $S bench_getppid

@@ -168,6 +168,12 @@ BENCH_OP(rdtsc_ordered)
 }
 #endif
 
+/* kstats' clock cycles: the TSC on x86 (above), the virtual counter on arm64 */
+BENCH_OP(cycles)
+{
+	WRITE_ONCE(bench_sink, kstats_clock_now(KSTATS_CLOCK_CYCLES));
+}
+
 BENCH_OP(record)
 {
 	kstats_record(ks, v);
@@ -293,6 +299,7 @@ DEFINE_LOOP(local_clock)
 DEFINE_LOOP(rdtsc)
 DEFINE_LOOP(rdtsc_ordered)
 #endif
+DEFINE_LOOP(cycles)
 DEFINE_LOOP(record)
 DEFINE_LOOP(atomic)
 DEFINE_LOOP(spinlock)
@@ -387,6 +394,8 @@ static void cmd_record(void)
 	ROW("rdtsc", rdtsc, vals_hot);
 	ROW("rdtsc_ordered", rdtsc_ordered, vals_hot);
 #endif
+	if (KSTATS_HAVE_CYCLES)
+		ROW("cycles", cycles, vals_hot);
 	ROW("record_hot", record, vals_hot);
 	ROW("record_spread", record, vals_spread);
 	ROW("atomic_hot", atomic, vals_hot);
@@ -497,13 +506,12 @@ static __always_inline notrace u64 floor_now(void)
 	return ktime_get_mono_fast_ns();
 }
 
+/* clock tsc, or cycles: arm64's virtual counter */
 static __always_inline notrace u64 floor_now_tsc(void)
 {
-#ifdef CONFIG_X86
-	return rdtsc_ordered();
-#else
+	if (KSTATS_HAVE_CYCLES)
+		return kstats_clock_now(KSTATS_CLOCK_CYCLES);
 	return ktime_get_ns();
-#endif
 }
 
 static __always_inline notrace void floor_exit(u64 t0, u64 now)

@@ -14,7 +14,11 @@
 # headers, as "sysroot DIR" (DIR/usr/include, DIR/usr/lib/aarch64-linux-gnu).
 # Progress on stderr.
 #
-#   scripts/arm64-kernels.sh
+#   scripts/arm64-kernels.sh [--peers]
+#
+# --peers also fetches the eBPF peers of `make bench`, arm64's libbpf-tools
+# and bpftrace, with every library they need (apt-cache depends
+# --recurse), unpacked into one root, and prints "peers DIR" last.
 #
 # Never `apt-get install` an :arm64 linux-headers package here: it pulls
 # gcc-12:arm64, which removes the host's own gcc, clang and dkms.  The
@@ -117,3 +121,19 @@ if [ ! -f "$sr/.done" ]; then
 	touch "$sr/.done"
 fi
 echo "sysroot $sr/root"
+
+if [ "${1:-}" = --peers ]; then
+	pr=$ARCH_DIR/peers
+	if [ ! -f "$pr/.done" ]; then
+		say "fetching libbpf-tools and bpftrace (arm64) with their libraries"
+		rm -rf "$pr"
+		mapfile -t pkgs < <(apt-cache depends --recurse --no-recommends \
+			--no-suggests --no-conflicts --no-breaks --no-replaces \
+			--no-enhances libbpf-tools:arm64 bpftrace:arm64 |
+			sed -n 's/^\([a-z0-9][^ <]*\):arm64$/\1/p' | sort -u)
+		[ ${#pkgs[@]} -gt 2 ] || die "apt-cache depends found no arm64 packages for the peers"
+		fetch "$pr" "${pkgs[@]}"
+		touch "$pr/.done"
+	fi
+	echo "peers $pr/root"
+fi

@@ -16,10 +16,14 @@
 #      scaling with 1 CPU;
 #   3. and 4. plain TCG (MTTCG), 2 and 4 vCPUs: scaling;
 # and Debian's 6.1 kernel once (modules built against its headers, in
-# build/bench-src-6.1): icount, tracing rows and peers.
+# build/bench-src-6.1): icount, tracing rows and peers; and Debian's 6.12
+# arm64 kernel once in qemu-system-aarch64 (scripts/arm64-kernels.sh;
+# modules cross-built in build/bench-src-arm64): icount, record and
+# tracing rows, with arm64's libbpf-tools and bpftrace.
 # Writes build/bench/results.md (and prints it); raw guest output, console
 # logs and the objdump of the fast paths stay in build/bench/.
-# --quick: 300 ms instead of 1 s per scaling run, no peers, no 6.1 boot.
+# --quick: 300 ms instead of 1 s per scaling run, no peers, no 6.1 or
+# arm64 boot.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -95,21 +99,26 @@ awk '/^[0-9a-f]+ <op_/ { f = $2; gsub(/[<>:]/, "", f); n = 0; done = 0; next }
 
 # --- runs --------------------------------------------------------------------
 # vmrun TAG SMP ICOUNT PARTS [PEERS [IMAGE SRC]]: PEERS 1 copies in the
-# peers and measures them with the tracing rows
+# peers (PEER_ARGS) and measures them with the tracing rows; VMRUN_EXTRA:
+# more vm-run.sh options, VMRUN_GB: the getppid loop of another
+# architecture
+VMRUN_EXTRA=() VMRUN_GB=
 vmrun() {
 	local tag=$1 smp=$2 ic=$3 parts=$4 peers=${5:-0} img=${6:-$img} src=${7:-$src} t0 extra=()
+	local gb=${VMRUN_GB:-$out/getppid_bench}
 	printf 'PARTS="%s"\nNCPUS=%s\nSCALE_MS=%s\nPEERS=%s\n' "$parts" "$smp" "$scale_ms" "$peers" \
 		> "$out/conf-$tag"
 	# the plain TCG runs measure vCPUs recording at once: one host
 	# thread each (icount runs one vCPU on one thread)
 	if [ "$ic" = 1 ]; then extra+=(--icount); else extra+=(--mttcg); fi
 	[ "$peers" = 1 ] && extra+=("${PEER_ARGS[@]}")
+	extra+=("${VMRUN_EXTRA[@]+"${VMRUN_EXTRA[@]}"}")
 	t0=$(now)
 	say "run $tag: smp=$smp icount=$ic parts=$parts"
 	"$scripts_dir/vm-run.sh" --kernel "$img" --smp "$smp" "${extra[@]}" \
 		--timeout 900 --log "$out/console-$tag.log" \
 		--add "$src/kstats.ko" --add "$src/bench/kstats_bench.ko" \
-		--add "$out/getppid_bench:/kstats/bin/getppid_bench" \
+		--add "$gb:/kstats/bin/getppid_bench" \
 		--add "$out/conf-$tag:/kstats/bench.conf" \
 		--script "$KSTATS_ROOT/bench/guest-bench.sh" > "$out/$tag.out" ||
 		say "run $tag: vm-run.sh exit $? (see $out/console-$tag.log)"
@@ -124,12 +133,43 @@ rm -f "$out/icount61.out"
 [ $quick = 1 ] || [ -z "$img61" ] ||
 	vmrun icount61 1 1 "trace" 1 "$img61" "$src-6.1"
 
+# Debian 6.12 arm64: cross-built, one icount boot of qemu-system-aarch64
+# with arm64's peers (their libraries whole: the guest has no libc)
+rm -f "$out/icount-arm64.out"
+kvera=
+if [ $quick = 0 ] && "$scripts_dir/arm64-kernels.sh" --peers > "$out/arm64-kernels.txt" 2> "$out/arm64-kernels.log"; then
+	read -r _ imga kdira _ < <(grep '^6\.12 ' "$out/arm64-kernels.txt")
+	pr=$(sed -n 's/^peers //p' "$out/arm64-kernels.txt")
+	kvera=$(basename "$imga"); kvera=${kvera#vmlinuz-}
+	say "building kstats.ko and kstats_bench.ko for $kvera in $src-arm64"
+	rm -rf "$src-arm64"
+	cp -a "$src" "$src-arm64"
+	make -C "$src-arm64" KDIR="$kdira" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- clean > /dev/null 2>&1 || true
+	if make -C "$src-arm64" KDIR="$kdira" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+		modules bench-modules > "$out/build-arm64.log" 2>&1 &&
+	   aarch64-linux-gnu-gcc -static -O2 -Wall -o "$out/getppid_bench-arm64" \
+		"$KSTATS_ROOT/bench/getppid_bench.c" >> "$out/build-arm64.log" 2>&1; then
+		VMRUN_GB=$out/getppid_bench-arm64 VMRUN_EXTRA=(--arch arm64)
+		x86_peers=("${PEER_ARGS[@]}")
+		PEER_ARGS=(--mem 3072
+			--add "$pr/usr/sbin/funclatency:/usr/sbin/funclatency"
+			--add "$pr/usr/bin/bpftrace:/usr/bin/bpftrace"
+			--add "$pr/lib:/lib" --add "$pr/usr/lib:/usr/lib")
+		vmrun icount-arm64 1 1 "record trace" 1 "$imga" "$src-arm64"
+		PEER_ARGS=("${x86_peers[@]}") VMRUN_EXTRA=() VMRUN_GB=
+	else
+		say "arm64 build failed: see $out/build-arm64.log"
+	fi
+elif [ $quick = 0 ]; then
+	say "no arm64 kernels: see $out/arm64-kernels.log"
+fi
+
 # --- the table ---------------------------------------------------------------
 cmd="make bench  (scripts/bench.sh${1:+ $1})"
 python3 - "$out" "$kver" "$(nproc)" "$cmd" "$(git -C "$KSTATS_ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
-	"$(qemu-system-x86_64 --version | head -n1)" "$scale_ms" "${img61#/boot/vmlinuz-}" <<'PY' > "$out/results.md"
+	"$(qemu-system-x86_64 --version | head -n1)" "$scale_ms" "${img61#/boot/vmlinuz-}" "$kvera" <<'PY' > "$out/results.md"
 import sys, re, os
-out, kver, ncpu, cmd, rev, qemu, scale_ms, kver61 = sys.argv[1:9]
+out, kver, ncpu, cmd, rev, qemu, scale_ms, kver61, kvera = sys.argv[1:10]
 
 def load(tag):
     d = {"BENCH": {}, "NA": {}, "MEM": [], "SCALE": {}, "INFO": []}
@@ -463,6 +503,42 @@ if i61["BENCH"] or i61["NA"]:
     P("### Peers on Debian 6.1")
     P()
     peer_table(i61, "icount61")
+
+ia = load("icount-arm64")
+if ia["BENCH"] or ia["NA"]:
+    P()
+    P("## Debian %s (arm64), icount" % kvera)
+    P()
+    P("One boot of Debian's 6.12 arm64 kernel in `qemu-system-aarch64 -M virt "
+      "-cpu max -icount shift=0,sleep=off -smp 1`, the modules cross-built; "
+      "figures in instructions. No direct trampoline on arm64 yet and no "
+      "fprobe in Debian's arm64 kernels: kstats' default mechanism there is "
+      "the kretprobe. The `tsc` rows read arm64's cycle counter (`clock "
+      "cycles`, cntvct_el0).")
+    P()
+    P("| operation | insns (icount) | x kstats_record |")
+    P("|---|---:|---:|")
+    rh = ia["BENCH"].get("record_hot")
+    for label, k in (("empty loop (not subtracted)", "empty"),
+                     ("ktime_get_mono_fast_ns() (kstats clock ktime)", "ktime_get_mono_fast_ns"),
+                     ("local_clock()", "local_clock"),
+                     ("cntvct_el0, ordered (kstats clock cycles)", "cycles"),
+                     ("**kstats_record()** hot (same slot)", "record_hot"),
+                     ("kstats_record() spread over all 496 slots", "record_spread"),
+                     ("kstats_record() cold cache (1)", "record_cold")):
+        v = ia["BENCH"].get(k)
+        P("| %s | %s | %s |" % (label, fmt(v), ratio(v, rh) if k != "empty" else ""))
+    P()
+    P("| tracer | target fn, insns (icount) | x kstats `trace` | getppid, insns (icount) | x kstats `trace` |")
+    P("|---|---:|---:|---:|---:|")
+    for label, k in trows:
+        r = k != "untraced"
+        P("| %s | %s | %s | %s | %s |" % (label, cell(ia, "k", k), xk(ia, "k", k) if r else "",
+                                         cell(ia, "s", k), xk(ia, "s", k) if r else ""))
+    P()
+    P("### Peers on Debian 6.12 arm64")
+    P()
+    peer_table(ia, "icount-arm64")
 PY
 cat "$out/results.md"
 say "done in $(( $(now) - t_start )) s: $out/results.md"

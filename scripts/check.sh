@@ -16,6 +16,8 @@
 # 4. Debian 6.1, 6.12 and 6.1-rt: build against their headers, run
 #    tests/guest/run.sh in QEMU with their kernel, then boot it with
 #    lockdown=confidentiality: the unsigned kstats.ko must be refused.
+#    Debian's arm64 6.1 and 6.12 (scripts/arm64-kernels.sh): cross-built
+#    (W=1, sparse), tests/guest/run.sh in qemu-system-aarch64.
 # 5. Host: make install/uninstall and DKMS (scripts/install-test.sh), and
 #    Prometheus end to end (scripts/prom-e2e.sh), side by side.
 # 6. make -C tools check.
@@ -351,6 +353,39 @@ while read -r name image kdir; do
 	lockdown "lockdown-$name" "$image" "$B/$kver"
 	support_row "$label (\`$kver\`)" ok "$(tap_result "integration-$name")" "$(mech_of "$kdir")"
 done < <(debian_kernels)
+# Debian's arm64 kernels (scripts/arm64-kernels.sh fetches and caches
+# them): cross-built with W=1 and sparse, the integration suite in
+# qemu-system-aarch64 with the helpers cross-built for it.
+phase "Debian arm64 (cross-built, qemu-system-aarch64)"
+if ! scripts/arm64-kernels.sh > "$LOGS/arm64-kernels.txt" 2> "$LOGS/arm64-kernels.log"; then
+	fail "arm64 kernels: fetch" "$(tail -n 20 "$LOGS/arm64-kernels.log")"
+else
+	bad=$(guest_helpers arm64)
+	for n in $bad; do
+		fail "guest helper $n (arm64)" "$(grep -E 'error|warning' "$LOGS/helperarm64-$n.log")"
+	done
+	while read -r name image kdir mdir; do
+		case $name in busybox|sysroot) continue ;; esac
+		label="Debian $name arm64"
+		kver=$(basename "$mdir")
+		if ! build_for "$kver" "$kdir" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- W=1 \
+			"${TARGETS[@]}"; then
+			support_row "$label (\`$kver\`)" "**failed**" "not run" "$(mech_of "$kdir")"
+			continue
+		fi
+		check "W=1 build warnings ($kver)" "$(grep -E 'warning:' "$LOGS/build-$kver.log" || true)"
+		make -C "$B/$kver" KDIR="$kdir" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- C=2 \
+			"${TARGETS[@]}" > "$LOGS/sparse-$kver.log" 2>&1 ||
+			echo "warning: make C=2 exited non-zero" >> "$LOGS/sparse-$kver.log"
+		check "sparse (C=2, $kver)" "$(grep -E 'warning:|error:' "$LOGS/sparse-$kver.log" || true)"
+		GUEST_ARCH=arm64 guest_adds "$B/$kver"
+		suite_args integration "$B/$kver" "$mdir"
+		vm_test "integration-arm64-$name" --arch arm64 --kernel "$image" \
+			"${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}"
+		support_row "$label (\`$kver\`)" "ok (W=1, sparse)" \
+			"$(tap_result "integration-arm64-$name")" "$(mech_of "$kdir")"
+	done < "$LOGS/arm64-kernels.txt"
+fi
 printf '\nFrom `make check` on %s%s.\n' "$(date -u +%F)" "$SUPPORT_REV" >> "$SUPPORT"
 
 phase "install and DKMS, Prometheus end to end"
