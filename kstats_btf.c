@@ -32,25 +32,20 @@
 #include "kstats_btf.h"
 #include "kstats_internal.h"
 
-#ifdef CONFIG_ARM64
-/*
- * AAPCS64: x0-x7 take the arguments; a structure over 16 bytes is passed
- * by reference (a pointer, in one of them), one returned by value through
- * x8, which takes no argument register.
- */
-#define KSTATS_ARG_REGS		8
-#define KSTATS_BIG_BY_REF	true
-#define KSTATS_RET_BY_ARG_REG	false
-#else
-/*
- * x86-64 System V: %rdi, %rsi, %rdx, %rcx, %r8, %r9; a structure over 16
- * bytes is copied to the stack, one returned by value through a hidden
- * pointer in %rdi.
- */
-#define KSTATS_ARG_REGS		6
-#define KSTATS_BIG_BY_REF	false
-#define KSTATS_RET_BY_ARG_REG	true
-#endif
+/* The conventions kstats_btf_place() follows (kstats_btf.h). */
+const struct kstats_cc kstats_cc_x86_64 = {
+	.regs = 6, .big_by_ref = false, .ret_by_arg_reg = true,
+};
+EXPORT_SYMBOL_NS_GPL(kstats_cc_x86_64, KSTATS_NS);
+const struct kstats_cc kstats_cc_aapcs64 = {
+	.regs = 8, .big_by_ref = true, .ret_by_arg_reg = false,
+};
+EXPORT_SYMBOL_NS_GPL(kstats_cc_aapcs64, KSTATS_NS);
+
+/* The kernel's own. */
+#define KSTATS_CC_NATIVE \
+	(IS_ENABLED(CONFIG_ARM64) ? &kstats_cc_aapcs64 : &kstats_cc_x86_64)
+
 /* Modifier chains longer than this are malformed. */
 #define KSTATS_BTF_DEPTH	32
 
@@ -66,6 +61,7 @@ struct kstats_btf {
 	const u8 *types;
 	u32 type_len;
 	const struct kstats_btf *base;
+	const struct kstats_cc *cc;	/* how its functions are called */
 };
 
 /* Bytes of a type's record: the struct btf_type and what follows it. */
@@ -169,6 +165,7 @@ static int kstats_btf_index(struct kstats_btf *b, const void *data,
 	u32 off, n;
 
 	memset(b, 0, sizeof(*b));
+	b->cc = KSTATS_CC_NATIVE;
 	if (size < sizeof(*h) || h->magic != BTF_MAGIC ||
 	    h->hdr_len < sizeof(*h) || h->hdr_len > size ||
 	    h->type_off > size - h->hdr_len ||
@@ -344,18 +341,18 @@ static struct kstats_width kstats_btf_width(const struct kstats_btf *b,
 }
 
 /*
- * Place a prototype's arguments as the kernel's calling convention does
- * (no floating point).  x86-64 System V: scalars take a register each
- * while any is left, structures of up to 16 bytes take one or two
- * registers if both are left, larger ones go on the stack, and so does
- * whatever finds no register; a structure returned by value over 16 bytes
- * takes %rdi for its hidden pointer.  AAPCS64 alike with eight registers,
- * except that a structure over 16 bytes is passed as a pointer (a
- * register or a stack word), that once a structure finds no register
- * none is used after it, and that x8, not an argument register, carries
- * the pointer of a large result.  Each scalar's type is kept at the word
- * argN reads: registers first, then stack words.  @skip leading
- * parameters are left out: a tracepoint probe's data pointer.
+ * Place a prototype's arguments as @b's calling convention does (no
+ * floating point).  x86-64 System V: scalars take a register each while
+ * any is left, structures of up to 16 bytes take one or two registers if
+ * both are left, larger ones go on the stack, and so does whatever finds
+ * no register; a structure returned by value over 16 bytes takes %rdi for
+ * its hidden pointer.  AAPCS64 alike with eight registers, except that a
+ * structure over 16 bytes is passed as a pointer (a register or a stack
+ * word), that once a structure finds no register none is used after it
+ * (rule C.13), and that x8, not an argument register, carries the pointer
+ * of a large result.  Each scalar's type is kept at the word argN reads:
+ * registers first, then stack words.  @skip leading parameters are left
+ * out: a tracepoint probe's data pointer.
  */
 static int kstats_btf_place(const struct kstats_btf *b,
 			    const struct btf_type *proto, u32 skip,
@@ -363,8 +360,9 @@ static int kstats_btf_place(const struct kstats_btf *b,
 {
 	const struct btf_param *p = (const void *)(proto + 1);
 	u32 i, vlen = BTF_INFO_VLEN(proto->info);
+	const struct kstats_cc *cc = b->cc;
 	unsigned int regs = 0, stack = 0, ret = 0;
-	bool aggr;
+	bool aggr, closed = false;
 	int size;
 
 	memset(f, 0, sizeof(*f));
@@ -373,7 +371,7 @@ static int kstats_btf_place(const struct kstats_btf *b,
 		if (size < 0)
 			return size;
 		if (size > 16)
-			regs = KSTATS_RET_BY_ARG_REG;
+			regs = cc->ret_by_arg_reg;
 		else
 			ret = DIV_ROUND_UP(size, 8);
 		if (!aggr)
@@ -391,20 +389,19 @@ static int kstats_btf_place(const struct kstats_btf *b,
 		if (size < 0)
 			return size;
 		words = DIV_ROUND_UP(size, 8);
-		if (aggr && size > 16 && KSTATS_BIG_BY_REF)
+		if (aggr && size > 16 && cc->big_by_ref)
 			words = 1;	/* its address, as a pointer would be */
-		if (aggr && size > 16 && !KSTATS_BIG_BY_REF) {
-			word = KSTATS_ARG_REGS + stack;
+		if (aggr && size > 16 && !cc->big_by_ref) {
+			word = cc->regs + stack;
 			stack += words;
-		} else if (regs + words <= KSTATS_ARG_REGS) {
+		} else if (!closed && regs + words <= cc->regs) {
 			word = regs;
 			regs += words;
 		} else {
-			word = KSTATS_ARG_REGS + stack;
+			word = cc->regs + stack;
 			stack += words;
 			/* AAPCS64 (C.13): no register after a structure that found none */
-			if (aggr && KSTATS_BIG_BY_REF)
-				regs = KSTATS_ARG_REGS;
+			closed |= aggr && cc->big_by_ref;
 		}
 		if (!aggr && word < KSTATS_MAX_ARGS)
 			f->arg[word] = kstats_btf_width(b, p[i].type);
@@ -532,9 +529,9 @@ static int kstats_btf_lookup(const char *name, const char *module,
 	return err;
 }
 
-/* @find on BTF in memory, for the KUnit tests. */
+/* @find on BTF in memory, under convention @cc, for the KUnit tests. */
 static int kstats_btf_lookup_blob(const void *data, size_t size,
-				  const char *name,
+				  const char *name, const struct kstats_cc *cc,
 				  int (*find)(const struct kstats_btf *b,
 					      const char *name,
 					      struct kstats_btf_func *f),
@@ -544,8 +541,10 @@ static int kstats_btf_lookup_blob(const void *data, size_t size,
 	int err;
 
 	err = kstats_btf_index(&b, data, size, NULL);
-	if (!err)
+	if (!err) {
+		b.cc = cc ?: b.cc;
 		err = find(&b, name, f);
+	}
 	kvfree(b.offs);
 	return err;
 }
@@ -665,17 +664,20 @@ int kstats_btf_funcs(struct kstats_btf_query *q, unsigned int n)
  * @data: a whole BTF file (not a split one)
  * @size: its size
  * @name: the function
+ * @cc: the calling convention to place the arguments by, NULL for the
+ *	kernel's own (&kstats_cc_x86_64, &kstats_cc_aapcs64)
  * @f: where to say
  *
- * For the KUnit tests, which build their own BTF.
+ * For the KUnit tests, which build their own BTF, and place it by either
+ * architecture's convention.
  *
  * Context: process (allocates the index).
  * Return: as kstats_btf_func(), and -EINVAL for malformed BTF.
  */
 int kstats_btf_func_blob(const void *data, size_t size, const char *name,
-			 struct kstats_btf_func *f)
+			 const struct kstats_cc *cc, struct kstats_btf_func *f)
 {
-	return kstats_btf_lookup_blob(data, size, name, kstats_btf_find, f);
+	return kstats_btf_lookup_blob(data, size, name, cc, kstats_btf_find, f);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_btf_func_blob, KSTATS_NS);
 
@@ -711,7 +713,7 @@ int kstats_btf_tracepoint(const char *event, const char *module,
 int kstats_btf_tracepoint_blob(const void *data, size_t size,
 			       const char *event, struct kstats_btf_func *f)
 {
-	return kstats_btf_lookup_blob(data, size, event,
+	return kstats_btf_lookup_blob(data, size, event, NULL,
 				      kstats_btf_find_tracepoint, f);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_btf_tracepoint_blob, KSTATS_NS);

@@ -15,6 +15,25 @@
 #include "kstats_point.h"
 
 /**
+ * struct kstats_cc - a calling convention, as far as placing integer and
+ *	structure arguments goes
+ * @regs: argument registers (6 on x86-64, 8 on arm64)
+ * @big_by_ref: a structure over 16 bytes is passed as its address (arm64),
+ *	not copied on the stack (x86-64)
+ * @ret_by_arg_reg: a structure returned by value over 16 bytes takes the
+ *	first argument register for its address (x86-64), not a register of
+ *	its own (arm64's x8)
+ */
+struct kstats_cc {
+	u8 regs;
+	bool big_by_ref;
+	bool ret_by_arg_reg;
+};
+
+extern const struct kstats_cc kstats_cc_x86_64;
+extern const struct kstats_cc kstats_cc_aapcs64;
+
+/**
  * struct kstats_btf_func - how a function is called (x86-64 System V, or
  *	AAPCS64 on arm64)
  * @nregs: argument registers used, 0 to 6 on x86-64 (a hidden return
@@ -55,7 +74,7 @@ int kstats_btf_func(const char *name, const char *module,
 		    struct kstats_btf_func *f);
 int kstats_btf_funcs(struct kstats_btf_query *q, unsigned int n);
 int kstats_btf_func_blob(const void *data, size_t size, const char *name,
-			 struct kstats_btf_func *f);
+			 const struct kstats_cc *cc, struct kstats_btf_func *f);
 int kstats_btf_tracepoint(const char *event, const char *module,
 			  struct kstats_btf_func *f);
 int kstats_btf_tracepoint_blob(const void *data, size_t size,

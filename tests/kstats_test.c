@@ -1887,46 +1887,57 @@ static void kstats_tb_func(struct kstats_test_btf *b, u32 *id, u32 name,
 static void kstats_test_btf_place(struct kunit *test)
 {
 	static const char strs[] =
-		"\0long\0big\0pair\0tl\0f9\0f0\0fbig\0flate\0fva\0fret\0fpr\0dup\0same";
+		"\0long\0big\0pair\0tl\0f9\0f0\0fbig\0flate\0fva\0fret\0fpr\0dup\0same\0f7p";
 	/* offsets of the names in strs */
 	enum { LONG = 1, BIG = 6, PAIR = 10, TLONG = 15, NINE = 18, NONE = 21,
 	       BIGARG = 24, PAIRLATE = 29, VARARG = 35, BIGRET = 39,
-	       PAIRRET = 44, DUP = 48, SAME = 52 };
+	       PAIRRET = 44, DUP = 48, SAME = 52, SEVENPAIR = 57 };
 	/* type ids: 1 long, 2 long *, 3 big (24 bytes), 4 pair (16 bytes),
 	 * 5 tlong (typedef), 6 const tlong; functions from 7 on
 	 */
 	static const u32 nine[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 	static const u32 bigarg[2] = { 3, 1 };
 	static const u32 pairlate[7] = { 1, 1, 1, 1, 1, 4, 1 };
+	static const u32 sevenpair[9] = { 1, 1, 1, 1, 1, 1, 1, 4, 1 };
 	static const u32 vararg[3] = { 2, 6, 0 };
 	static const u32 six[6] = { 1, 1, 1, 1, 1, 1 };
 	static const u32 one_long[1] = { 1 }, one_tlong[1] = { 6 };
+	/* x86-64 System V, then AAPCS64, of each function */
 	static const struct {
 		const char *name;
-		u8 nregs;
-		u16 nstack;
+		u8 nregs, nregs_a;
+		u16 nstack, nstack_a;
 		u8 ret_regs;
 	} want[] = {
-		/* do_mmap()'s shape: nine scalars, three on the stack */
-		{ "f9", 6, 3, 1 },
+		/* do_mmap()'s shape: nine scalars, three on the stack (one
+		 * past x7)
+		 */
+		{ "f9", 6, 8, 3, 1, 1 },
 		/* void f0(void) */
-		{ "f0", 0, 0, 0 },
-		/* a 24-byte structure by value: on the stack; the long after
-		 * it in a register
+		{ "f0", 0, 0, 0, 0, 0 },
+		/* a 24-byte structure by value: on the stack, the long
+		 * after it in a register; AAPCS64 passes its address in x0
 		 */
-		{ "fbig", 1, 3, 1 },
-		/* a 16-byte pair with one register left: on the stack; the
-		 * next long in the last register
+		{ "fbig", 1, 2, 3, 0, 1 },
+		/* a 16-byte pair with one register left: on the stack, the
+		 * next long in the last register; AAPCS64 has x5 and x6 for
+		 * the pair and x7 for the long
 		 */
-		{ "flate", 6, 2, 1 },
-		/* a returned 24-byte structure takes %rdi for its pointer,
-		 * and comes back through memory
+		{ "flate", 6, 8, 2, 0, 1 },
+		/* a returned 24-byte structure takes %rdi for its pointer
+		 * (AAPCS64: x8, no argument register), and comes back
+		 * through memory
 		 */
-		{ "fret", 6, 1, 0 },
+		{ "fret", 6, 6, 1, 0, 0 },
 		/* a returned 16-byte pair comes back in %rax and %rdx */
-		{ "fpr", 0, 0, 2 },
+		{ "fpr", 0, 0, 0, 0, 2 },
 		/* two static functions of one name, placed alike: either */
-		{ "same", 1, 0, 1 },
+		{ "same", 1, 1, 0, 0, 1 },
+		/* seven longs, a pair, a long: AAPCS64 puts the pair on the
+		 * stack and, its registers closed by then (C.13), the long
+		 * after it
+		 */
+		{ "f7p", 6, 7, 4, 3, 1 },
 	};
 	struct kstats_test_btf *b;
 	struct btf_header *h;
@@ -1955,6 +1966,7 @@ static void kstats_test_btf_place(struct kunit *test)
 	kstats_tb_func(b, &id, DUP, 1, six, 6);
 	kstats_tb_func(b, &id, SAME, 1, one_long, 1);
 	kstats_tb_func(b, &id, SAME, 1, one_tlong, 1);
+	kstats_tb_func(b, &id, SEVENPAIR, 1, sevenpair, 9);
 	KUNIT_ASSERT_LT(test, b->n, ARRAY_SIZE(b->w));
 
 	size = sizeof(*h) + b->n * sizeof(u32) + sizeof(strs);
@@ -1972,29 +1984,52 @@ static void kstats_test_btf_place(struct kunit *test)
 	memcpy(blob + sizeof(*h) + h->type_len, strs, sizeof(strs));
 
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		KUNIT_ASSERT_EQ_MSG(test, kstats_btf_func_blob(blob, size, want[i].name, &f),
+		KUNIT_ASSERT_EQ_MSG(test, kstats_btf_func_blob(blob, size, want[i].name,
+							       &kstats_cc_x86_64, &f),
 				    0, "%s", want[i].name);
 		KUNIT_EXPECT_EQ_MSG(test, f.nregs, want[i].nregs, "%s", want[i].name);
 		KUNIT_EXPECT_EQ_MSG(test, f.nstack, want[i].nstack, "%s", want[i].name);
 		KUNIT_EXPECT_EQ_MSG(test, f.ret_regs, want[i].ret_regs, "%s", want[i].name);
+		KUNIT_ASSERT_EQ_MSG(test, kstats_btf_func_blob(blob, size, want[i].name,
+							       &kstats_cc_aapcs64, &f),
+				    0, "%s (AAPCS64)", want[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, f.nregs, want[i].nregs_a, "%s (AAPCS64)", want[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, f.nstack, want[i].nstack_a, "%s (AAPCS64)", want[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, f.ret_regs, want[i].ret_regs, "%s (AAPCS64)", want[i].name);
 	}
-	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "fva", &f), -EOPNOTSUPP);
+	/* the typed words: f9's ninth long is arg8 on arm64 */
+	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "f9", &kstats_cc_aapcs64, &f), 0);
+	KUNIT_EXPECT_EQ(test, f.arg[8].size, 8);
+	KUNIT_EXPECT_TRUE(test, f.arg[8].sign);
+	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "f7p", &kstats_cc_x86_64, &f), 0);
+	/* x86-64: six longs in registers, the seventh at arg6, the pair at
+	 * arg7-8 (untyped), the last long at arg9; AAPCS64: the pair at
+	 * arg8-9, the last long at arg10
+	 */
+	KUNIT_EXPECT_EQ(test, f.arg[6].size, 8);
+	KUNIT_EXPECT_EQ(test, f.arg[7].size, 0);
+	KUNIT_EXPECT_EQ(test, f.arg[9].size, 8);
+	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "f7p", &kstats_cc_aapcs64, &f), 0);
+	KUNIT_EXPECT_EQ(test, f.arg[6].size, 8);
+	KUNIT_EXPECT_EQ(test, f.arg[8].size, 0);
+	KUNIT_EXPECT_EQ(test, f.arg[10].size, 8);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "fva", NULL, &f), -EOPNOTSUPP);
 	/* two of one name placed differently: which one is bound is unknown */
-	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "dup", &f), -ENOTUNIQ);
-	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "long", &f), -ENOENT);
-	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "missing", &f), -ENOENT);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "dup", NULL, &f), -ENOTUNIQ);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "long", NULL, &f), -ENOENT);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "missing", NULL, &f), -ENOENT);
 	/* malformed: cut short, strings not ended by a NUL, a bad magic */
-	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size - 1, "f9", &f), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size - 1, "f9", NULL, &f), -EINVAL);
 	h->str_len--;
 	blob[size - 1] = 'x';
-	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size - 1, "f9", &f), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size - 1, "f9", NULL, &f), -EINVAL);
 	h->str_len++;
 	blob[size - 1] = '\0';
 	h->type_len -= 4;
-	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "f9", &f), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "f9", NULL, &f), -EINVAL);
 	h->type_len += 4;
 	h->magic = 0;
-	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "f9", &f), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kstats_btf_func_blob(blob, size, "f9", NULL, &f), -EINVAL);
 }
 
 /* @b's types and @strs as one BTF file, allocated for @test. */
@@ -2090,7 +2125,7 @@ static void kstats_test_btf_types(struct kunit *test)
 	KUNIT_ASSERT_LT(test, b->n, ARRAY_SIZE(b->w));
 	blob = kstats_tb_blob(test, b, strs, sizeof(strs), &size);
 
-	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "fw", &f), 0);
+	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "fw", NULL, &f), 0);
 	KUNIT_EXPECT_EQ(test, f.arg[0].size, 4);
 	KUNIT_EXPECT_TRUE(test, f.arg[0].sign);
 	KUNIT_EXPECT_EQ(test, f.arg[1].size, 2);
@@ -2107,7 +2142,7 @@ static void kstats_test_btf_types(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f.ret.size, 4);
 	KUNIT_EXPECT_TRUE(test, f.ret.sign);
 	/* a structure by value on the stack: the next scalars in %rdi.. */
-	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "fs", &f), 0);
+	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "fs", NULL, &f), 0);
 	KUNIT_EXPECT_EQ(test, f.arg[0].size, 4);
 	KUNIT_EXPECT_EQ(test, f.arg[1].size, 2);
 	KUNIT_EXPECT_EQ(test, f.arg[2].size, 4);
