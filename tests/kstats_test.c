@@ -1995,7 +1995,8 @@ static void kstats_test_btf_place(struct kunit *test)
 				    0, "%s (AAPCS64)", want[i].name);
 		KUNIT_EXPECT_EQ_MSG(test, f.nregs, want[i].nregs_a, "%s (AAPCS64)", want[i].name);
 		KUNIT_EXPECT_EQ_MSG(test, f.nstack, want[i].nstack_a, "%s (AAPCS64)", want[i].name);
-		KUNIT_EXPECT_EQ_MSG(test, f.ret_regs, want[i].ret_regs, "%s (AAPCS64)", want[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, f.ret_regs, want[i].ret_regs, "%s (AAPCS64)",
+				    want[i].name);
 	}
 	/* the typed words: f9's ninth long is arg8 on arm64 */
 	KUNIT_ASSERT_EQ(test, kstats_btf_func_blob(blob, size, "f9", &kstats_cc_aapcs64, &f), 0);
