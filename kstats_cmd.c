@@ -356,7 +356,7 @@ static int kstats_parse_point_option(const char *key, const char *val,
 	if (!strcasecmp(key, "tid"))
 		return kstats_parse_id(key, val, &f->tid);
 	if (!strcasecmp(key, "comm")) {
-		if (strscpy(f->comm, val, sizeof(f->comm)) < 0) {
+		if (strscpy_pad(f->comm, val, sizeof(f->comm)) < 0) {
 			pr_warn_ratelimited("_control: comm '%s' is longer than %d characters\n",
 					    val, TASK_COMM_LEN - 1);
 			return -EINVAL;

@@ -111,7 +111,8 @@ static bool kstats_direct_exit_probed;
 /*
  * The trampoline's variants, in the order of its stub arrays: per clock,
  * one per enum kstats_direct_exit, each for three kinds of arguments;
- * then the rich ones, for any clock.
+ * then the rich ones, for any clock; then the task-filtered ones, per
+ * clock in the same order, each for three kinds of arguments.
  */
 #define KSTATS_DV_PER_CLOCK	(KSTATS_DEXITS * 3)
 enum kstats_direct_variant {
@@ -121,6 +122,8 @@ enum kstats_direct_variant {
 	KSTATS_DV_TSCNS = KSTATS_DV_LOCAL + KSTATS_DV_PER_CLOCK,
 	/* filters and families, any clock: three, one per kind of arguments */
 	KSTATS_DV_RICH = KSTATS_DV_TSCNS + KSTATS_DV_PER_CLOCK,
+	/* a duration filtered by the task alone: per clock, three each */
+	KSTATS_DV_TASK = KSTATS_DV_RICH + 3,
 };
 
 /*
@@ -198,20 +201,22 @@ static bool kstats_direct_tsc_is_ktime(void)
 static unsigned long kstats_direct_stub(int slot)
 {
 	const struct kstats_direct_hot *h = &kstats_direct_hot[slot];
-	unsigned int v = h->clock == KSTATS_CLOCK_TSC ? KSTATS_DV_TSC :
-			 h->clock == KSTATS_CLOCK_LOCAL ? KSTATS_DV_LOCAL :
-			 h->tscns ? KSTATS_DV_TSCNS : KSTATS_DV_KTIME;
+	unsigned int c = h->clock == KSTATS_CLOCK_TSC ? 0 :
+			 h->clock == KSTATS_CLOCK_LOCAL ? 2 :
+			 h->tscns ? 3 : 1;
+	/* + 0: no arguments; + 1: registers; + 2: registers and stack */
+	unsigned int args = h->nstack ? 2 : !!h->nregs;
+	unsigned int v = c * KSTATS_DV_PER_CLOCK + h->exit * 3 + args;
 
-	v += h->exit * 3;
 	/*
-	 * + 0: no arguments; + 1: registers; + 2: registers and stack.  A
-	 * rich entry reads the registers (struct pt_regs, for the filters
-	 * and keys): saved even for a function without arguments.
+	 * A rich entry reads the registers (struct pt_regs, for the filters
+	 * and keys): saved even for a function without arguments.  A task
+	 * entry reads none.
 	 */
-	if (h->fn)
+	if (h->fn && h->task)
+		v = KSTATS_DV_TASK + c * 3 + args;
+	else if (h->fn)
 		v = KSTATS_DV_RICH + (h->nstack ? 2 : 1);
-	else
-		v += h->nstack ? 2 : !!h->nregs;
 	return (unsigned long)kstats_direct_stubs +
 	       (v * KSTATS_DIRECT_SLOTS + slot) * KSTATS_DIRECT_STUB_SIZE;
 }
@@ -403,6 +408,64 @@ kstats_direct_enter_ktime(struct kstats_direct_hot *h,
 }
 
 NOKPROBE_SYMBOL(kstats_direct_enter_ktime);
+
+/*
+ * The entries of a duration whose filters are all the task's (pid, tid,
+ * cpu, comm, cgroup: kstats_direct_task_only()): checked here, reading
+ * neither the registers nor anything that calls a function, then the
+ * clock as the plain entries read it; the exit is the plain one of the
+ * clock.  False for a call the filters leave out (not counted, as in
+ * every mechanism) and for one from the clock's own read (missed).
+ */
+static __always_inline notrace bool
+kstats_direct_task_holds(const struct kstats_direct_hot *h)
+{
+	return kstats_filter_task_holds(&h->fn->filter);
+}
+
+notrace __noendbr bool
+kstats_direct_enter_task_tsc(struct kstats_direct_hot *h,
+			     struct kstats_direct_entry *e)
+{
+	if (!kstats_direct_task_holds(h))
+		return false;
+	e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);
+	return true;
+}
+
+NOKPROBE_SYMBOL(kstats_direct_enter_task_tsc);
+
+/* Clock ktime on the TSC: the epoch, then the TSC, as the inline entry. */
+notrace __noendbr bool
+kstats_direct_enter_task_tscns(struct kstats_direct_hot *h,
+			       struct kstats_direct_entry *e)
+{
+	if (!kstats_direct_task_holds(h))
+		return false;
+	e->cpu = (u32)(READ_ONCE(kstats_direct_tk) >> 32);
+	e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);
+	return true;
+}
+
+NOKPROBE_SYMBOL(kstats_direct_enter_task_tscns);
+
+notrace __noendbr bool
+kstats_direct_enter_task_ktime(struct kstats_direct_hot *h,
+			       struct kstats_direct_entry *e)
+{
+	return kstats_direct_task_holds(h) && kstats_direct_enter_ktime(h, e);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_enter_task_ktime);
+
+notrace __noendbr bool
+kstats_direct_enter_task_local(struct kstats_direct_hot *h,
+			       struct kstats_direct_entry *e)
+{
+	return kstats_direct_task_holds(h) && kstats_direct_enter_local(h, e);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_enter_task_local);
 
 /* The TSC, read inline. */
 static __always_inline notrace void
@@ -1079,6 +1142,18 @@ static void kstats_direct_target_put(struct kstats_direct_target *tg)
 	kvfree(tg->ips);
 }
 
+/*
+ * Whether @fn is a duration whose filters are all the task's: no value,
+ * no family, no condition on an argument or ret, no outliers (the task
+ * variants' exits are the plain ones).
+ */
+static bool kstats_direct_task_only(const struct kstats_fn *fn)
+{
+	return kstats_fn_kind(fn) == KSTATS_FN_RICH &&
+	       fn->value.base == KSTATS_BASE_NONE && !fn->filter.nr_conds &&
+	       !fn->ret_at_exit && !fn->exit_extra && !fn->outliers;
+}
+
 /**
  * kstats_direct_attach() - time functions with the direct trampoline
  * @ks: the distribution, which the slot holds a reference to
@@ -1150,6 +1225,8 @@ static int kstats_direct_attach(struct kstats *ks,
 	h->outliers = outliers;
 	h->ocpu = outliers ? outliers->pcpu : NULL;
 	h->fn = rich;
+	h->task = rich && kstats_direct_task_only(rich) &&
+		  h->exit == KSTATS_DEXIT_PLAIN;
 	/* every function in one filter: one ftrace update */
 	err = ftrace_set_filter_ips(ops, tg->ips, tg->nr_ips, 0, 0);
 	if (!err)
@@ -1536,6 +1613,23 @@ static u64 kstats_direct_mech_missed(const struct kstats_fn *fn)
 	return 0;
 }
 
+/* "read tsc", and whether the TSC has since stopped being CLOCK_MONOTONIC's. */
+static void kstats_direct_describe_tsc(struct kstats_direct_slot *s,
+				       const struct kstats_direct_hot *h,
+				       struct seq_file *m)
+{
+	seq_puts(m, " read tsc");
+	if (!check_tsc_unstable() && READ_ONCE(kstats_direct_tk_on_tsc))
+		return;
+	/* still scaled by the timekeeper's last rate on the TSC */
+	seq_puts(m, check_tsc_unstable() ? " tsc_unstable yes" :
+					   " clocksource_changed yes");
+	if (!xchg(&s->unstable_said, true))
+		pr_warn("%s: reads the TSC for clock ktime, which the kernel has since %s: remove the node and make it again\n",
+			h->ks->name, check_tsc_unstable() ? "found unstable" :
+			"stopped using as its clocksource");
+}
+
 /*
  * How the trampoline passes the arguments on, and what it reads for
  * clock ktime.  That the TSC is ktime was decided when the node was made;
@@ -1552,18 +1646,11 @@ static void kstats_direct_describe(const struct kstats_fn *fn,
 
 	h = &kstats_direct_hot[s - kstats_direct_slots];
 	seq_printf(m, " arg_regs %u stack_words %u", h->nregs, h->nstack);
-	if (!h->tscns)
-		return;
-	seq_puts(m, " read tsc");
-	if (!check_tsc_unstable() && READ_ONCE(kstats_direct_tk_on_tsc))
-		return;
-	/* still scaled by the timekeeper's last rate on the TSC */
-	seq_puts(m, check_tsc_unstable() ? " tsc_unstable yes" :
-					   " clocksource_changed yes");
-	if (!xchg(&s->unstable_said, true))
-		pr_warn("%s: reads the TSC for clock ktime, which the kernel has since %s: remove the node and make it again\n",
-			h->ks->name, check_tsc_unstable() ? "found unstable" :
-			"stopped using as its clocksource");
+	if (h->tscns)
+		kstats_direct_describe_tsc(s, h, m);
+	/* a duration filtered by the task alone (the task variants) */
+	if (h->task)
+		seq_puts(m, " entry task");
 }
 
 const struct kstats_mech_ops kstats_mech_direct = {

@@ -81,6 +81,8 @@ struct kstats_direct_pcpu {
  * @fn: a node with filters or a family, which its entry checks and keys
  *	(the rich variants, kstats_direct_enter_rich()); NULL for a plain
  *	duration
+ * @task: @fn is a duration whose filters are all the task's: the task
+ *	variants check them at the entry and exit as the plain ones
  */
 struct kstats_direct_hot {
 	u32 nstack;
@@ -93,6 +95,7 @@ struct kstats_direct_hot {
 	struct kstats_outliers *outliers;
 	struct kstats_outlier_cpu __percpu *ocpu;
 	struct kstats_fn *fn;
+	bool task;
 } __aligned(KSTATS_DHOT_SIZE);
 
 /**
@@ -170,6 +173,18 @@ kstats_direct_enter_ktime(struct kstats_direct_hot *h,
 __noendbr bool
 kstats_direct_enter_rich(struct kstats_direct_hot *h,
 			 struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_task_tsc(struct kstats_direct_hot *h,
+			     struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_task_tscns(struct kstats_direct_hot *h,
+			       struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_task_ktime(struct kstats_direct_hot *h,
+			       struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_task_local(struct kstats_direct_hot *h,
+			       struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_rich(struct kstats_direct_hot *h,
 			struct kstats_direct_entry *e);

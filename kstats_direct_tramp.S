@@ -97,6 +97,8 @@
  * "o", it records as plainly then compares the sample with its outliers'
  * bar.  "rich" calls C at both ends, which reads the node's clock, checks
  * its filters and takes its family's key (kstats_direct_enter_rich()).
+ * "task_<clock>" is a duration whose filters are all the task's: its
+ * entry checks them and reads the clock in C, its exit is the plain one.
  * %rbp is the caller's, which the body gave back, until the exits
  * (compiled with -ffixed-rbp) take it for an outlier's stack
  * (kstats_direct_outlier_bp).
@@ -112,8 +114,8 @@
 	.endif
 .endm
 
-.macro KSTATS_DIRECT_COMMON clock:req, entry:req, args:req, tk:req
-SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
+.macro KSTATS_DIRECT_COMMON name:req, clock:req, entry:req, args:req, tk:req
+SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
 	KSTATS_CALL_DEPTH_ACCOUNT
@@ -198,8 +200,8 @@ SYM_CODE_START_LOCAL(kstats_direct_\clock\()_\args)
 	pushq	F_BODY + 8(%rsp)
 	UNWIND_HINT_FUNC
 	RET
-SYM_CODE_END(kstats_direct_\clock\()_\args)
-_ASM_NOKPROBE(kstats_direct_\clock\()_\args)
+SYM_CODE_END(kstats_direct_\name\()_\args)
+_ASM_NOKPROBE(kstats_direct_\name\()_\args)
 .endm
 
 /*
@@ -220,46 +222,62 @@ _ASM_NOKPROBE(kstats_direct_outlier_bp)
  * a call of a traced function's body in flight (kstats_direct.c). */
 	.globl	kstats_direct_code
 kstats_direct_code:
-KSTATS_DIRECT_COMMON tsc, tsc, 0, 0
-KSTATS_DIRECT_COMMON tsc, tsc, 1, 0
-KSTATS_DIRECT_COMMON tsc, tsc, 2, 0
-KSTATS_DIRECT_COMMON tscp, tsc, 0, 0
-KSTATS_DIRECT_COMMON tscp, tsc, 1, 0
-KSTATS_DIRECT_COMMON tscp, tsc, 2, 0
-KSTATS_DIRECT_COMMON tsco, tsc, 0, 0
-KSTATS_DIRECT_COMMON tsco, tsc, 1, 0
-KSTATS_DIRECT_COMMON tsco, tsc, 2, 0
-KSTATS_DIRECT_COMMON ktime, ktime, 0, 0
-KSTATS_DIRECT_COMMON ktime, ktime, 1, 0
-KSTATS_DIRECT_COMMON ktime, ktime, 2, 0
-KSTATS_DIRECT_COMMON ktimep, ktime, 0, 0
-KSTATS_DIRECT_COMMON ktimep, ktime, 1, 0
-KSTATS_DIRECT_COMMON ktimep, ktime, 2, 0
-KSTATS_DIRECT_COMMON ktimeo, ktime, 0, 0
-KSTATS_DIRECT_COMMON ktimeo, ktime, 1, 0
-KSTATS_DIRECT_COMMON ktimeo, ktime, 2, 0
-KSTATS_DIRECT_COMMON local, local, 0, 0
-KSTATS_DIRECT_COMMON local, local, 1, 0
-KSTATS_DIRECT_COMMON local, local, 2, 0
-KSTATS_DIRECT_COMMON localp, local, 0, 0
-KSTATS_DIRECT_COMMON localp, local, 1, 0
-KSTATS_DIRECT_COMMON localp, local, 2, 0
-KSTATS_DIRECT_COMMON localo, local, 0, 0
-KSTATS_DIRECT_COMMON localo, local, 1, 0
-KSTATS_DIRECT_COMMON localo, local, 2, 0
-KSTATS_DIRECT_COMMON tscns, tsc, 0, 1
-KSTATS_DIRECT_COMMON tscns, tsc, 1, 1
-KSTATS_DIRECT_COMMON tscns, tsc, 2, 1
-KSTATS_DIRECT_COMMON tscnsp, tsc, 0, 1
-KSTATS_DIRECT_COMMON tscnsp, tsc, 1, 1
-KSTATS_DIRECT_COMMON tscnsp, tsc, 2, 1
-KSTATS_DIRECT_COMMON tscnso, tsc, 0, 1
-KSTATS_DIRECT_COMMON tscnso, tsc, 1, 1
-KSTATS_DIRECT_COMMON tscnso, tsc, 2, 1
+KSTATS_DIRECT_COMMON tsc, tsc, tsc, 0, 0
+KSTATS_DIRECT_COMMON tsc, tsc, tsc, 1, 0
+KSTATS_DIRECT_COMMON tsc, tsc, tsc, 2, 0
+KSTATS_DIRECT_COMMON tscp, tscp, tsc, 0, 0
+KSTATS_DIRECT_COMMON tscp, tscp, tsc, 1, 0
+KSTATS_DIRECT_COMMON tscp, tscp, tsc, 2, 0
+KSTATS_DIRECT_COMMON tsco, tsco, tsc, 0, 0
+KSTATS_DIRECT_COMMON tsco, tsco, tsc, 1, 0
+KSTATS_DIRECT_COMMON tsco, tsco, tsc, 2, 0
+KSTATS_DIRECT_COMMON ktime, ktime, ktime, 0, 0
+KSTATS_DIRECT_COMMON ktime, ktime, ktime, 1, 0
+KSTATS_DIRECT_COMMON ktime, ktime, ktime, 2, 0
+KSTATS_DIRECT_COMMON ktimep, ktimep, ktime, 0, 0
+KSTATS_DIRECT_COMMON ktimep, ktimep, ktime, 1, 0
+KSTATS_DIRECT_COMMON ktimep, ktimep, ktime, 2, 0
+KSTATS_DIRECT_COMMON ktimeo, ktimeo, ktime, 0, 0
+KSTATS_DIRECT_COMMON ktimeo, ktimeo, ktime, 1, 0
+KSTATS_DIRECT_COMMON ktimeo, ktimeo, ktime, 2, 0
+KSTATS_DIRECT_COMMON local, local, local, 0, 0
+KSTATS_DIRECT_COMMON local, local, local, 1, 0
+KSTATS_DIRECT_COMMON local, local, local, 2, 0
+KSTATS_DIRECT_COMMON localp, localp, local, 0, 0
+KSTATS_DIRECT_COMMON localp, localp, local, 1, 0
+KSTATS_DIRECT_COMMON localp, localp, local, 2, 0
+KSTATS_DIRECT_COMMON localo, localo, local, 0, 0
+KSTATS_DIRECT_COMMON localo, localo, local, 1, 0
+KSTATS_DIRECT_COMMON localo, localo, local, 2, 0
+KSTATS_DIRECT_COMMON tscns, tscns, tsc, 0, 1
+KSTATS_DIRECT_COMMON tscns, tscns, tsc, 1, 1
+KSTATS_DIRECT_COMMON tscns, tscns, tsc, 2, 1
+KSTATS_DIRECT_COMMON tscnsp, tscnsp, tsc, 0, 1
+KSTATS_DIRECT_COMMON tscnsp, tscnsp, tsc, 1, 1
+KSTATS_DIRECT_COMMON tscnsp, tscnsp, tsc, 2, 1
+KSTATS_DIRECT_COMMON tscnso, tscnso, tsc, 0, 1
+KSTATS_DIRECT_COMMON tscnso, tscnso, tsc, 1, 1
+KSTATS_DIRECT_COMMON tscnso, tscnso, tsc, 2, 1
 /* Filters and families: the entry and the exit in C, any clock. */
-KSTATS_DIRECT_COMMON rich, rich, 0, 0
-KSTATS_DIRECT_COMMON rich, rich, 1, 0
-KSTATS_DIRECT_COMMON rich, rich, 2, 0
+KSTATS_DIRECT_COMMON rich, rich, rich, 0, 0
+KSTATS_DIRECT_COMMON rich, rich, rich, 1, 0
+KSTATS_DIRECT_COMMON rich, rich, rich, 2, 0
+/*
+ * Durations whose filters are all the task's: the entry checks them in C
+ * (kstats_direct_enter_task_<clock>()), the exit is the plain one.
+ */
+KSTATS_DIRECT_COMMON task_tsc, tscp, task_tsc, 0, 0
+KSTATS_DIRECT_COMMON task_tsc, tscp, task_tsc, 1, 0
+KSTATS_DIRECT_COMMON task_tsc, tscp, task_tsc, 2, 0
+KSTATS_DIRECT_COMMON task_ktime, ktimep, task_ktime, 0, 0
+KSTATS_DIRECT_COMMON task_ktime, ktimep, task_ktime, 1, 0
+KSTATS_DIRECT_COMMON task_ktime, ktimep, task_ktime, 2, 0
+KSTATS_DIRECT_COMMON task_local, localp, task_local, 0, 0
+KSTATS_DIRECT_COMMON task_local, localp, task_local, 1, 0
+KSTATS_DIRECT_COMMON task_local, localp, task_local, 2, 0
+KSTATS_DIRECT_COMMON task_tscns, tscnsp, task_tscns, 0, 0
+KSTATS_DIRECT_COMMON task_tscns, tscnsp, task_tscns, 1, 0
+KSTATS_DIRECT_COMMON task_tscns, tscnsp, task_tscns, 2, 0
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
@@ -319,5 +337,17 @@ SYM_CODE_START(kstats_direct_stubs)
 	KSTATS_DIRECT_STUBS kstats_direct_rich_0
 	KSTATS_DIRECT_STUBS kstats_direct_rich_1
 	KSTATS_DIRECT_STUBS kstats_direct_rich_2
+	KSTATS_DIRECT_STUBS kstats_direct_task_tsc_0
+	KSTATS_DIRECT_STUBS kstats_direct_task_tsc_1
+	KSTATS_DIRECT_STUBS kstats_direct_task_tsc_2
+	KSTATS_DIRECT_STUBS kstats_direct_task_ktime_0
+	KSTATS_DIRECT_STUBS kstats_direct_task_ktime_1
+	KSTATS_DIRECT_STUBS kstats_direct_task_ktime_2
+	KSTATS_DIRECT_STUBS kstats_direct_task_local_0
+	KSTATS_DIRECT_STUBS kstats_direct_task_local_1
+	KSTATS_DIRECT_STUBS kstats_direct_task_local_2
+	KSTATS_DIRECT_STUBS kstats_direct_task_tscns_0
+	KSTATS_DIRECT_STUBS kstats_direct_task_tscns_1
+	KSTATS_DIRECT_STUBS kstats_direct_task_tscns_2
 SYM_CODE_END(kstats_direct_stubs)
 _ASM_NOKPROBE(kstats_direct_stubs)

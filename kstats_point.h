@@ -424,18 +424,42 @@ kstats_cond_holds(const struct kstats_cond *c, s64 v)
 	}
 }
 
-/* current->comm == @comm, with no call that could be traced. */
+/*
+ * current->comm == @comm, with no call that could be traced: two words
+ * each, as both are NUL-padded to TASK_COMM_LEN (the kernel names tasks
+ * with strscpy_pad(), the filter's name is padded when parsed; "by comm"
+ * keys take all 16 bytes alike).
+ */
+struct kstats_comm_words {
+	u64 w[2];
+} __packed;
+
 static __always_inline notrace bool kstats_comm_is(const char *comm)
 {
-	const char *mine = current->comm;
-	int i;
+	const struct kstats_comm_words *a = (const void *)current->comm;
+	const struct kstats_comm_words *b = (const void *)comm;
 
-	for (i = 0; i < TASK_COMM_LEN; i++) {
-		if (mine[i] != comm[i])
-			return false;
-		if (!comm[i])
-			return true;
-	}
+	BUILD_BUG_ON(sizeof(*a) != TASK_COMM_LEN);
+	return a->w[0] == b->w[0] && a->w[1] == b->w[1];
+}
+
+/*
+ * The filters on the task and the CPU: pid, tid, cpu, comm and cgroup,
+ * which read no argument.  Return: whether they all hold.
+ */
+static __always_inline notrace bool
+kstats_filter_task_holds(const struct kstats_filter *f)
+{
+	if (f->pid >= 0 && current->tgid != f->pid)
+		return false;
+	if (f->tid >= 0 && current->pid != f->tid)
+		return false;
+	if (f->cpu >= 0 && raw_smp_processor_id() != f->cpu)
+		return false;
+	if (f->comm[0] && !kstats_comm_is(f->comm))
+		return false;
+	if (f->cgroup_id && !kstats_cgroup_under(f->cgroup_id, f->cgroup_level))
+		return false;
 	return true;
 }
 
@@ -455,19 +479,8 @@ kstats_filter_check(const struct kstats_filter *f, const struct kstats_args *a,
 {
 	int i;
 
-	if (when != KSTATS_AT_RETURN) {
-		if (f->pid >= 0 && current->tgid != f->pid)
-			return KSTATS_SKIP;
-		if (f->tid >= 0 && current->pid != f->tid)
-			return KSTATS_SKIP;
-		if (f->cpu >= 0 && raw_smp_processor_id() != f->cpu)
-			return KSTATS_SKIP;
-		if (f->comm[0] && !kstats_comm_is(f->comm))
-			return KSTATS_SKIP;
-		if (f->cgroup_id &&
-		    !kstats_cgroup_under(f->cgroup_id, f->cgroup_level))
-			return KSTATS_SKIP;
-	}
+	if (when != KSTATS_AT_RETURN && !kstats_filter_task_holds(f))
+		return KSTATS_SKIP;
 	for (i = 0; i < f->nr_conds; i++) {
 		const struct kstats_cond *c = &f->cond[i];
 		bool at_return = when == KSTATS_AT_RETURN;

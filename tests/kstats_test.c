@@ -784,13 +784,13 @@ static void kstats_test_value_fetch(struct kunit *test)
 	f.nr_conds = 0;
 	f.pid = current->tgid;
 	f.tid = current->pid;
-	strscpy(f.comm, current->comm, sizeof(f.comm));
+	strscpy_pad(f.comm, current->comm, sizeof(f.comm));
 	KUNIT_EXPECT_EQ(test, kstats_filter_check(&f, &a, KSTATS_AT_POINT),
 			KSTATS_COUNT);
 	f.comm[strlen(f.comm) - 1] = '\0';
 	KUNIT_EXPECT_EQ(test, kstats_filter_check(&f, &a, KSTATS_AT_POINT),
 			KSTATS_SKIP);
-	strscpy(f.comm, current->comm, sizeof(f.comm));
+	strscpy_pad(f.comm, current->comm, sizeof(f.comm));
 	f.tid = current->pid + 1;
 	KUNIT_EXPECT_EQ(test, kstats_filter_check(&f, &a, KSTATS_AT_POINT),
 			KSTATS_SKIP);

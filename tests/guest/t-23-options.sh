@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every option the direct trampoline takes counts the same calls as
+# fprobe's handlers (the kretprobe's where the kernel has no fprobe) on
+# the same calls: filters on the task (the trampoline's "task" variants,
+# header "entry task"), with each clock, and families (its "rich"
+# variants).  Each pair of nodes, one of each mechanism, is on the same
+# function at once while kload makes getppid() calls pinned to CPU 0, then
+# to CPU 1: both must count exactly those the option asks for, per key for
+# a family, and miss none.  Runs where kstats traces directly; elsewhere
+# one SKIP says why (lib.sh no_direct).
+
+why=$(no_direct)
+if [ -n "$why" ]; then
+	skip "options through direct and through the probes" "$why"
+else
+	O=/tmp/options
+	FB=kretprobe
+	grep -q ' register_fprobe$' /proc/kallsyms && FB=fprobe
+	SYM=$(sys_fn getppid)
+	# the calls: 500 on CPU 0, then 300 on CPU 1 where there is one
+	N0=500 N1=0
+	[ "$(grep -c ^processor /proc/cpuinfo)" -gt 1 ] && N1=300
+	ALL=$((N0 + N1))
+	# o_key FILE KEY: a family key's samples ("key KEY samples N")
+	o_key() { awk -v k="$2" '$1 == "key" && $2 == k { print $4 }' "$1"; }
+
+	check "insmod kstats.ko (options)" insmod $KB/kstats.ko
+	n=0
+	# OPTIONS | samples of the node, or key=samples of its family |
+	# what the direct node's source line says of its entry
+	while IFS='|' read -r opt want entry; do
+		[ -n "$opt" ] || continue
+		n=$((n + 1))
+		expect "trace $SYM $opt (direct)" \
+			"$(ctl $KS/_control "trace $SYM name od$n $opt")" ok
+		expect "trace $SYM mech $FB $opt" \
+			"$(ctl $KS/_control "trace $SYM name of$n mech $FB $opt")" ok
+		cat $KS/od$n > $O.d
+		expect "$opt: the default node is direct" "$(field $O.d source mechanism)" direct
+		if [ -n "$entry" ]; then
+			expect_match "$opt: $entry" "$(grep '^# source' $O.d)" " $entry( |$)"
+		else
+			expect_match "$opt: no task entry (rich)" "$(grep '^# source' $O.d)" "stack_words [0-9]+( read tsc)?$"
+		fi
+		kload pin 0 kload getppid $N0
+		[ $N1 = 0 ] || kload pin 1 kload getppid $N1
+		cat $KS/od$n > $O.d
+		cat $KS/of$n > $O.f
+		for m in d f; do
+			mech=direct
+			[ $m = f ] && mech=$FB
+			case $want in
+			*=*)
+				for kv in $want; do
+					k=${kv%%=*} v=${kv#*=}
+					[ "$k" = 1 ] && [ $N1 = 0 ] && v=
+					expect "$opt ($mech): key $k" "$(o_key $O.$m "$k")" "$v"
+				done ;;
+			*)
+				expect "$opt ($mech): samples" "$(field $O.$m name samples)" "$(($want))" ;;
+			esac
+			expect "$opt ($mech): nothing missed" "$(field $O.$m name missed)" 0
+		done
+		expect "remove od$n of$n" "$(ctl $KS/_control "remove od$n")$(ctl $KS/_control "remove of$n")" okok
+	done <<-EOF
+	comm kload|ALL|entry task
+	comm nobody|0|entry task
+	cpu 0 comm kload|N0|entry task
+	cgroup / comm kload|ALL|entry task
+	comm kload clock $CYC|ALL|entry task
+	comm kload clock local|ALL|entry task
+	comm kload by cpu|0=$N0 1=$N1|
+	comm kload by comm|kload=$ALL|
+	EOF
+	check "rmmod kstats (options)" rmmod_wait kstats
+fi
