@@ -259,8 +259,12 @@ trace_rows() {
 	# and families: the duration split by task name, by CPU; outliers: a
 	# call that is not one (slow over any duration; top 16, whose bar is
 	# the 16th largest so far), and every call kept with 16 frames
+	# the task that makes the calls: this shell for the in-kernel loop
+	# (its write runs it), the loop's own for getppid()
+	ccomm=$(cat /proc/$$/comm)
+	[ $kind = s ] && ccomm=getppid_bench
 	for v in default fprobe kretprobe tsc fprobe-tsc kretprobe-tsc value-arg \
-		 value-ret filter filter-cgroup family-comm family-cpu \
+		 value-ret filter filter-comm filter-cgroup family-comm family-cpu \
 		 family-caller family-cgroup family-stack slow slow-fprobe top \
 		 top-fprobe capture capture-fprobe; do
 		case $v in
@@ -273,6 +277,7 @@ trace_rows() {
 		value-arg) opt=" value arg0" ;;
 		value-ret) opt=" value ret" ;;
 		filter) opt=" cpu 0" ;;
+		filter-comm) opt=" comm $ccomm" ;;
 		family-comm) opt=" by comm" ;;
 		family-cpu) opt=" by cpu" ;;
 		family-caller) opt=" by caller" ;;

@@ -288,6 +288,7 @@ trows = [
     ("kstats `trace FUNC value arg0` (a value taken at the entry alone: direct)", "kstats_value-arg"),
     ("kstats `trace FUNC value ret` (the return value: direct)", "kstats_value-ret"),
     ("kstats `trace FUNC cpu 0` (the duration, with a filter that holds)", "kstats_filter"),
+    ("kstats `trace FUNC comm X` (the caller's own name: a filter that holds)", "kstats_filter-comm"),
     ("kstats `trace FUNC by comm` (a family: the duration per task name)", "kstats_family-comm"),
     ("kstats `trace FUNC by cpu` (a family: the duration per CPU)", "kstats_family-cpu"),
     ("kstats `trace FUNC cgroup /` (a cgroup filter that holds: the root and all under it)", "kstats_filter-cgroup"),
