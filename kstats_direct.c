@@ -112,7 +112,8 @@ static bool kstats_direct_exit_probed;
  * The trampoline's variants, in the order of its stub arrays: per clock,
  * one per enum kstats_direct_exit, each for three kinds of arguments;
  * then the rich ones, for any clock; then the task-filtered ones, per
- * clock in the same order, each for three kinds of arguments.
+ * clock in the same order, each for three kinds of arguments; then the
+ * return values'.
  */
 #define KSTATS_DV_PER_CLOCK	(KSTATS_DEXITS * 3)
 enum kstats_direct_variant {
@@ -124,6 +125,8 @@ enum kstats_direct_variant {
 	KSTATS_DV_RICH = KSTATS_DV_TSCNS + KSTATS_DV_PER_CLOCK,
 	/* a duration filtered by the task alone: per clock, three each */
 	KSTATS_DV_TASK = KSTATS_DV_RICH + 3,
+	/* a return value alone: three */
+	KSTATS_DV_RET = KSTATS_DV_TASK + 4 * 3,
 };
 
 /*
@@ -215,6 +218,8 @@ static unsigned long kstats_direct_stub(int slot)
 	 */
 	if (h->fn && h->task)
 		v = KSTATS_DV_TASK + c * 3 + args;
+	else if (h->fn && h->ret)
+		v = KSTATS_DV_RET + args;
 	else if (h->fn)
 		v = KSTATS_DV_RICH + (h->nstack ? 2 : 1);
 	return (unsigned long)kstats_direct_stubs +
@@ -466,6 +471,31 @@ kstats_direct_enter_task_local(struct kstats_direct_hot *h,
 }
 
 NOKPROBE_SYMBOL(kstats_direct_enter_task_local);
+
+/*
+ * The exit of a node that records the return value alone, as it is or
+ * cast (no dereference, no filter, no family, no outliers:
+ * kstats_direct_ret_only()): read from the trampoline's frame (the body's
+ * %rax, saved where %rdi was) with no call, so under no guard; a negative
+ * one is counted apart, as by every mechanism.
+ */
+notrace __noendbr void
+kstats_direct_exit_ret(struct kstats_direct_hot *h,
+		       struct kstats_direct_entry *e)
+{
+	const unsigned long *r = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_REGS;
+	s64 val = kstats_ret_fetch(&h->fn->value, r[0]);
+
+	if (unlikely(val < 0))
+		kstats_record_negative(h->ks, val);
+	else if (likely(h->exit == KSTATS_DEXIT_PLAIN))
+		__KSTATS_RECORD_IN_RANGE(h->ks, val, KSTATS_DEFAULT_FRAC_BITS);
+	else
+		kstats_direct_record(h->ks, val);
+	this_cpu_dec(h->pcpu->inflight);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_exit_ret);
 
 /* The TSC, read inline. */
 static __always_inline notrace void
@@ -1154,6 +1184,21 @@ static bool kstats_direct_task_only(const struct kstats_fn *fn)
 	       !fn->ret_at_exit && !fn->exit_extra && !fn->outliers;
 }
 
+/*
+ * Whether @fn records the return value alone: as it is or cast, with no
+ * dereference (which reads memory under the guard), no filter, no family
+ * and no outliers (the "ret" variants).
+ */
+static bool kstats_direct_ret_only(const struct kstats_fn *fn)
+{
+	const struct kstats_filter *f = &fn->filter;
+
+	return kstats_fn_kind(fn) == KSTATS_FN_RICH &&
+	       fn->value.base == KSTATS_BASE_RET && !fn->value.nr_derefs &&
+	       f->pid < 0 && f->tid < 0 && f->cpu < 0 && !f->comm[0] &&
+	       !f->cgroup_id && !f->nr_conds && !fn->outliers;
+}
+
 /**
  * kstats_direct_attach() - time functions with the direct trampoline
  * @ks: the distribution, which the slot holds a reference to
@@ -1227,6 +1272,7 @@ static int kstats_direct_attach(struct kstats *ks,
 	h->fn = rich;
 	h->task = rich && kstats_direct_task_only(rich) &&
 		  h->exit == KSTATS_DEXIT_PLAIN;
+	h->ret = rich && kstats_direct_ret_only(rich);
 	/* every function in one filter: one ftrace update */
 	err = ftrace_set_filter_ips(ops, tg->ips, tg->nr_ips, 0, 0);
 	if (!err)
@@ -1651,6 +1697,9 @@ static void kstats_direct_describe(const struct kstats_fn *fn,
 	/* a duration filtered by the task alone (the task variants) */
 	if (h->task)
 		seq_puts(m, " entry task");
+	/* a return value alone (the ret variants) */
+	if (h->ret)
+		seq_puts(m, " exit ret");
 }
 
 const struct kstats_mech_ops kstats_mech_direct = {

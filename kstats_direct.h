@@ -83,6 +83,8 @@ struct kstats_direct_pcpu {
  *	duration
  * @task: @fn is a duration whose filters are all the task's: the task
  *	variants check them at the entry and exit as the plain ones
+ * @ret: @fn records the return value alone: the ret variants read no
+ *	clock and record it at the exit
  */
 struct kstats_direct_hot {
 	u32 nstack;
@@ -96,6 +98,7 @@ struct kstats_direct_hot {
 	struct kstats_outlier_cpu __percpu *ocpu;
 	struct kstats_fn *fn;
 	bool task;
+	bool ret;
 } __aligned(KSTATS_DHOT_SIZE);
 
 /**
@@ -185,6 +188,9 @@ kstats_direct_enter_task_ktime(struct kstats_direct_hot *h,
 __noendbr bool
 kstats_direct_enter_task_local(struct kstats_direct_hot *h,
 			       struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_ret(struct kstats_direct_hot *h,
+		       struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_rich(struct kstats_direct_hot *h,
 			struct kstats_direct_entry *e);

@@ -99,6 +99,8 @@
  * its filters and takes its family's key (kstats_direct_enter_rich()).
  * "task_<clock>" is a duration whose filters are all the task's: its
  * entry checks them and reads the clock in C, its exit is the plain one.
+ * "ret" records the return value alone: no clock at the entry, the exit
+ * in C.
  * %rbp is the caller's, which the body gave back, until the exits
  * (compiled with -ffixed-rbp) take it for an outlier's stack
  * (kstats_direct_outlier_bp).
@@ -143,7 +145,15 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	movl	%r10d, F_CPU(%rsp)
 	.endif
 	.endif
-	.ifnc \entry, tsc
+	/* "none": a return value alone, no clock at the entry */
+	.set	kstats_c_entry, 1
+	.ifc \entry, tsc
+	.set	kstats_c_entry, 0
+	.endif
+	.ifc \entry, none
+	.set	kstats_c_entry, 0
+	.endif
+	.if kstats_c_entry
 	/* false: entered from its own clock read, run the body untimed */
 	movq	%r11, %rdi
 	leaq	F_TS(%rsp), %rsi
@@ -186,7 +196,7 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	UNWIND_HINT_FUNC
 	RET
 
-	.ifnc \entry, tsc
+	.if kstats_c_entry
 .Lskip_\@:
 	/* Back to the function past its fentry call, arguments as they were. */
 	KSTATS_DIRECT_ARGS_RESTORE \args
@@ -278,6 +288,10 @@ KSTATS_DIRECT_COMMON task_local, localp, task_local, 2, 0
 KSTATS_DIRECT_COMMON task_tscns, tscnsp, task_tscns, 0, 0
 KSTATS_DIRECT_COMMON task_tscns, tscnsp, task_tscns, 1, 0
 KSTATS_DIRECT_COMMON task_tscns, tscnsp, task_tscns, 2, 0
+/* A return value alone: no clock, the exit records it (kstats_direct_exit_ret()). */
+KSTATS_DIRECT_COMMON ret, ret, none, 0, 0
+KSTATS_DIRECT_COMMON ret, ret, none, 1, 0
+KSTATS_DIRECT_COMMON ret, ret, none, 2, 0
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
@@ -349,5 +363,8 @@ SYM_CODE_START(kstats_direct_stubs)
 	KSTATS_DIRECT_STUBS kstats_direct_task_tscns_0
 	KSTATS_DIRECT_STUBS kstats_direct_task_tscns_1
 	KSTATS_DIRECT_STUBS kstats_direct_task_tscns_2
+	KSTATS_DIRECT_STUBS kstats_direct_ret_0
+	KSTATS_DIRECT_STUBS kstats_direct_ret_1
+	KSTATS_DIRECT_STUBS kstats_direct_ret_2
 SYM_CODE_END(kstats_direct_stubs)
 _ASM_NOKPROBE(kstats_direct_stubs)

@@ -350,6 +350,13 @@ static __always_inline notrace u64 kstats_widen(u64 v, struct kstats_width w)
 	}
 }
 
+/* ret as value @v takes it, before any dereference: cast, or as a long. */
+static __always_inline notrace u64
+kstats_ret_fetch(const struct kstats_value *v, unsigned long ret)
+{
+	return v->cast.size ? kstats_widen(ret, v->cast) : kstats_ret_value(ret);
+}
+
 /*
  * Argument @n of a function, from its registers at its entry (or a
  * kprobe's at its first instruction): x86-64's helper reads the stack
@@ -383,7 +390,7 @@ kstats_value_fetch(const struct kstats_value *v, const struct kstats_args *a,
 	int i;
 
 	if (v->base == KSTATS_BASE_RET)
-		val = v->cast.size ? a->ret : kstats_ret_value(a->ret);
+		val = kstats_ret_fetch(v, a->ret);
 	else if (a->tp)
 		val = a->tp[v->arg];
 	else

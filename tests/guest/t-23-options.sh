@@ -3,8 +3,8 @@
 # Every option the direct trampoline takes counts the same calls as
 # fprobe's handlers (the kretprobe's where the kernel has no fprobe) on
 # the same calls: filters on the task (the trampoline's "task" variants,
-# header "entry task"), with each clock, and families (its "rich"
-# variants).  Each pair of nodes, one of each mechanism, is on the same
+# header "entry task"), with each clock, families (its "rich" variants),
+# and the return value alone (its "ret" variants, header "exit ret").  Each pair of nodes, one of each mechanism, is on the same
 # function at once while kload makes getppid() calls pinned to CPU 0, then
 # to CPU 1: both must count exactly those the option asks for, per key for
 # a family, and miss none.  Runs where kstats traces directly; elsewhere
@@ -73,5 +73,32 @@ else
 	comm kload by cpu|0=$N0 1=$N1|
 	comm kload by comm|kload=$ALL|
 	EOF
+
+	# The return value alone (the trampoline's "ret" variants, header
+	# "exit ret"): getppid() returns kload's parent (one per pinned run),
+	# so both nodes see the same values, as their minimum and maximum,
+	# and the same count: all of kload's calls, and any other task's
+	# (none is expected; a few are allowed, the same in both)
+	expect "trace $SYM value ret (direct)" \
+		"$(ctl $KS/_control "trace $SYM name ord value ret")" ok
+	expect "trace $SYM mech $FB value ret" \
+		"$(ctl $KS/_control "trace $SYM name orf mech $FB value ret")" ok
+	kload ctl $KS/ord reset > /dev/null
+	kload ctl $KS/orf reset > /dev/null
+	kload pin 0 kload getppid $N0
+	[ $N1 = 0 ] || kload pin 1 kload getppid $N1
+	cat $KS/ord > $O.d
+	cat $KS/orf > $O.f
+	expect_match "value ret: exit ret (direct)" "$(grep '^# source' $O.d)" "mechanism direct .* exit ret( |$)"
+	ds=$(field $O.d name samples)
+	expect_match "value ret (direct): kload's $ALL calls, or a few more" "$ds" "^$ALL$|^$((ALL + 1))$|^$((ALL + 2))$"
+	expect "value ret: the same count through $FB" "$(field $O.f name samples)" "$ds"
+	dmm="$(field $O.d summary min) $(field $O.d summary max)"
+	expect_match "value ret (direct): parents' pids" "$dmm" "^[1-9][0-9]* [1-9][0-9]*$"
+	expect "value ret: the same values through $FB" \
+		"$(field $O.f summary min) $(field $O.f summary max)" "$dmm"
+	expect "value ret: nothing missed, either" \
+		"$(field $O.d name missed) $(field $O.f name missed)" "0 0"
+	expect "remove ord orf" "$(ctl $KS/_control "remove ord")$(ctl $KS/_control "remove orf")" okok
 	check "rmmod kstats (options)" rmmod_wait kstats
 fi
