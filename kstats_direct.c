@@ -125,8 +125,9 @@ enum kstats_direct_variant {
 	KSTATS_DV_RICH = KSTATS_DV_TSCNS + KSTATS_DV_PER_CLOCK,
 	/* a duration filtered by the task alone: per clock, three each */
 	KSTATS_DV_TASK = KSTATS_DV_RICH + 3,
-	/* a return value alone: three */
+	/* a return value alone: three; an argument alone: three */
 	KSTATS_DV_RET = KSTATS_DV_TASK + 4 * 3,
+	KSTATS_DV_ARG = KSTATS_DV_RET + 3,
 };
 
 /*
@@ -220,6 +221,8 @@ static unsigned long kstats_direct_stub(int slot)
 		v = KSTATS_DV_TASK + c * 3 + args;
 	else if (h->fn && h->ret)
 		v = KSTATS_DV_RET + args;
+	else if (h->fn && h->arg)
+		v = KSTATS_DV_ARG + (h->nstack ? 2 : 1);
 	else if (h->fn)
 		v = KSTATS_DV_RICH + (h->nstack ? 2 : 1);
 	return (unsigned long)kstats_direct_stubs +
@@ -472,30 +475,55 @@ kstats_direct_enter_task_local(struct kstats_direct_hot *h,
 
 NOKPROBE_SYMBOL(kstats_direct_enter_task_local);
 
-/*
- * The exit of a node that records the return value alone, as it is or
- * cast (no dereference, no filter, no family, no outliers:
- * kstats_direct_ret_only()): read from the trampoline's frame (the body's
- * %rax, saved where %rdi was) with no call, so under no guard; a negative
- * one is counted apart, as by every mechanism.
- */
-notrace __noendbr void
-kstats_direct_exit_ret(struct kstats_direct_hot *h,
-		       struct kstats_direct_entry *e)
+/* A value of the ret and arg variants: recorded as kstats_record_signed(). */
+static __always_inline notrace void
+kstats_direct_record_value(struct kstats_direct_hot *h, s64 val)
 {
-	const unsigned long *r = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_REGS;
-	s64 val = kstats_ret_fetch(&h->fn->value, r[0]);
-
 	if (unlikely(val < 0))
 		kstats_record_negative(h->ks, val);
 	else if (likely(h->exit == KSTATS_DEXIT_PLAIN))
 		__KSTATS_RECORD_IN_RANGE(h->ks, val, KSTATS_DEFAULT_FRAC_BITS);
 	else
 		kstats_direct_record(h->ks, val);
+}
+
+/*
+ * The exit of a node that records the return value alone, as it is or
+ * cast (no dereference, no filter, no family, no outliers:
+ * kstats_direct_value_only()): read from the trampoline's frame (the
+ * body's %rax, saved where %rdi was) with no call, so under no guard; a
+ * negative one is counted apart, as by every mechanism.
+ */
+notrace __noendbr void
+kstats_direct_exit_ret(struct kstats_direct_hot *h,
+		       struct kstats_direct_entry *e)
+{
+	const unsigned long *r = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_REGS;
+
+	kstats_direct_record_value(h, kstats_ret_fetch(&h->fn->value, r[0]));
 	this_cpu_dec(h->pcpu->inflight);
 }
 
 NOKPROBE_SYMBOL(kstats_direct_exit_ret);
+
+/*
+ * The entry of a node that records an argument alone, in a register, as
+ * it is or cast (kstats_direct_value_only()): read from the frame's saved
+ * registers and recorded; false, so that the body runs untimed and no
+ * exit follows.
+ */
+notrace __noendbr bool
+kstats_direct_enter_arg(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e)
+{
+	const unsigned long *r = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_REGS;
+	const struct kstats_value *v = &h->fn->value;
+
+	kstats_direct_record_value(h, kstats_widen(r[v->arg], v->cast));
+	return false;
+}
+
+NOKPROBE_SYMBOL(kstats_direct_enter_arg);
 
 /* The TSC, read inline. */
 static __always_inline notrace void
@@ -1185,16 +1213,19 @@ static bool kstats_direct_task_only(const struct kstats_fn *fn)
 }
 
 /*
- * Whether @fn records the return value alone: as it is or cast, with no
- * dereference (which reads memory under the guard), no filter, no family
- * and no outliers (the "ret" variants).
+ * Whether @fn records a value alone: the return value, or an argument in
+ * a register (arg0-arg5), as it is or cast, with no dereference (which
+ * reads memory under the guard), no filter, no family and no outliers
+ * (the "ret" and "arg" variants).
  */
-static bool kstats_direct_ret_only(const struct kstats_fn *fn)
+static bool kstats_direct_value_only(const struct kstats_fn *fn,
+				     enum kstats_base base)
 {
 	const struct kstats_filter *f = &fn->filter;
 
 	return kstats_fn_kind(fn) == KSTATS_FN_RICH &&
-	       fn->value.base == KSTATS_BASE_RET && !fn->value.nr_derefs &&
+	       fn->value.base == base && !fn->value.nr_derefs &&
+	       (base != KSTATS_BASE_ARG || fn->value.arg < 6) &&
 	       f->pid < 0 && f->tid < 0 && f->cpu < 0 && !f->comm[0] &&
 	       !f->cgroup_id && !f->nr_conds && !fn->outliers;
 }
@@ -1272,7 +1303,8 @@ static int kstats_direct_attach(struct kstats *ks,
 	h->fn = rich;
 	h->task = rich && kstats_direct_task_only(rich) &&
 		  h->exit == KSTATS_DEXIT_PLAIN;
-	h->ret = rich && kstats_direct_ret_only(rich);
+	h->ret = rich && kstats_direct_value_only(rich, KSTATS_BASE_RET);
+	h->arg = rich && kstats_direct_value_only(rich, KSTATS_BASE_ARG);
 	/* every function in one filter: one ftrace update */
 	err = ftrace_set_filter_ips(ops, tg->ips, tg->nr_ips, 0, 0);
 	if (!err)
@@ -1697,9 +1729,11 @@ static void kstats_direct_describe(const struct kstats_fn *fn,
 	/* a duration filtered by the task alone (the task variants) */
 	if (h->task)
 		seq_puts(m, " entry task");
-	/* a return value alone (the ret variants) */
+	/* a return value alone (the ret variants), an argument (arg) */
 	if (h->ret)
 		seq_puts(m, " exit ret");
+	if (h->arg)
+		seq_puts(m, " entry arg");
 }
 
 const struct kstats_mech_ops kstats_mech_direct = {

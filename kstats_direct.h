@@ -85,6 +85,8 @@ struct kstats_direct_pcpu {
  *	variants check them at the entry and exit as the plain ones
  * @ret: @fn records the return value alone: the ret variants read no
  *	clock and record it at the exit
+ * @arg: @fn records an argument alone: the arg variants record it at the
+ *	entry, and the body runs untimed
  */
 struct kstats_direct_hot {
 	u32 nstack;
@@ -99,6 +101,7 @@ struct kstats_direct_hot {
 	struct kstats_fn *fn;
 	bool task;
 	bool ret;
+	bool arg;
 } __aligned(KSTATS_DHOT_SIZE);
 
 /**
@@ -191,6 +194,9 @@ kstats_direct_enter_task_local(struct kstats_direct_hot *h,
 __noendbr void
 kstats_direct_exit_ret(struct kstats_direct_hot *h,
 		       struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_arg(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_rich(struct kstats_direct_hot *h,
 			struct kstats_direct_entry *e);

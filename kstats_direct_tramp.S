@@ -100,7 +100,7 @@
  * "task_<clock>" is a duration whose filters are all the task's: its
  * entry checks them and reads the clock in C, its exit is the plain one.
  * "ret" records the return value alone: no clock at the entry, the exit
- * in C.
+ * in C; "arg" an argument alone, at the entry, in C.
  * %rbp is the caller's, which the body gave back, until the exits
  * (compiled with -ffixed-rbp) take it for an outlier's stack
  * (kstats_direct_outlier_bp).
@@ -292,6 +292,14 @@ KSTATS_DIRECT_COMMON task_tscns, tscnsp, task_tscns, 2, 0
 KSTATS_DIRECT_COMMON ret, ret, none, 0, 0
 KSTATS_DIRECT_COMMON ret, ret, none, 1, 0
 KSTATS_DIRECT_COMMON ret, ret, none, 2, 0
+/*
+ * An argument alone: the entry records it and returns false, so the body
+ * runs untimed and the exit is never reached (ret's, named for the
+ * macro).  Variant 0 is never chosen: the entry reads the registers.
+ */
+KSTATS_DIRECT_COMMON arg, ret, arg, 0, 0
+KSTATS_DIRECT_COMMON arg, ret, arg, 1, 0
+KSTATS_DIRECT_COMMON arg, ret, arg, 2, 0
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
@@ -366,5 +374,8 @@ SYM_CODE_START(kstats_direct_stubs)
 	KSTATS_DIRECT_STUBS kstats_direct_ret_0
 	KSTATS_DIRECT_STUBS kstats_direct_ret_1
 	KSTATS_DIRECT_STUBS kstats_direct_ret_2
+	KSTATS_DIRECT_STUBS kstats_direct_arg_0
+	KSTATS_DIRECT_STUBS kstats_direct_arg_1
+	KSTATS_DIRECT_STUBS kstats_direct_arg_2
 SYM_CODE_END(kstats_direct_stubs)
 _ASM_NOKPROBE(kstats_direct_stubs)

@@ -4,7 +4,8 @@
 # fprobe's handlers (the kretprobe's where the kernel has no fprobe) on
 # the same calls: filters on the task (the trampoline's "task" variants,
 # header "entry task"), with each clock, families (its "rich" variants),
-# and the return value alone (its "ret" variants, header "exit ret").  Each pair of nodes, one of each mechanism, is on the same
+# and a value alone: the return value (its "ret" variants, header "exit
+# ret") or an argument (its "arg" variants, header "entry arg").  Each pair of nodes, one of each mechanism, is on the same
 # function at once while kload makes getppid() calls pinned to CPU 0, then
 # to CPU 1: both must count exactly those the option asks for, per key for
 # a family, and miss none.  Runs where kstats traces directly; elsewhere
@@ -100,5 +101,36 @@ else
 	expect "value ret: nothing missed, either" \
 		"$(field $O.d name missed) $(field $O.f name missed)" "0 0"
 	expect "remove ord orf" "$(ctl $KS/_control "remove ord")$(ctl $KS/_control "remove orf")" okok
+
+	# An argument alone (the "arg" variants, header "entry arg"), and
+	# the return value again, on a function with stack arguments:
+	# kstats_many_wide8(1, 2, 3, 4, 5, 6, 7, r) for r = 0 .. 99 returns
+	# 28 + r, and its arg5 is always 6
+	if [ -f $KB/kstats_many.ko ] && insmod $KB/kstats_many.ko; then
+		W=kstats_many_wide8
+		for opt in "value arg5" "value ret"; do
+			n=$((n + 1))
+			expect "trace $W $opt (direct)" \
+				"$(ctl $KS/_control "trace $W name od$n $opt")" ok
+			expect "trace $W mech $FB $opt" \
+				"$(ctl $KS/_control "trace $W name of$n mech $FB $opt")" ok
+			expect "call 100" "$(ctl /sys/kernel/debug/kstats_many/ctl "call 100")" ok
+			cat $KS/od$n > $O.d
+			cat $KS/of$n > $O.f
+			want="100 6 6 0" entry="entry arg"
+			[ "$opt" = "value ret" ] && want="100 28 127 0" entry="exit ret"
+			expect_match "$W $opt: $entry, stack words copied" "$(grep '^# source' $O.d)" \
+				"mechanism direct .*stack_words 2 $entry( |$)"
+			for m in d f; do
+				expect "$W $opt ($m): samples, min, max, missed" \
+					"$(field $O.$m name samples) $(field $O.$m summary min) $(field $O.$m summary max) $(field $O.$m name missed)" \
+					"$want"
+			done
+			expect "remove od$n of$n" "$(ctl $KS/_control "remove od$n")$(ctl $KS/_control "remove of$n")" okok
+		done
+		check "rmmod kstats_many (options)" rmmod_wait kstats_many
+	else
+		skip "value arg5 and ret on kstats_many_wide8" "no kstats_many.ko"
+	fi
 	check "rmmod kstats (options)" rmmod_wait kstats
 fi
