@@ -113,7 +113,7 @@ static bool kstats_direct_exit_probed;
  * one per enum kstats_direct_exit, each for three kinds of arguments;
  * then the rich ones, for any clock; then the task-filtered ones, per
  * clock in the same order, each for three kinds of arguments; then the
- * return values'.
+ * return values', the arguments' and the task keys' (per clock).
  */
 #define KSTATS_DV_PER_CLOCK	(KSTATS_DEXITS * 3)
 enum kstats_direct_variant {
@@ -128,6 +128,8 @@ enum kstats_direct_variant {
 	/* a return value alone: three; an argument alone: three */
 	KSTATS_DV_RET = KSTATS_DV_TASK + 4 * 3,
 	KSTATS_DV_ARG = KSTATS_DV_RET + 3,
+	/* a duration split by a task key: per clock, three each */
+	KSTATS_DV_TKEY = KSTATS_DV_ARG + 3,
 };
 
 /*
@@ -223,6 +225,8 @@ static unsigned long kstats_direct_stub(int slot)
 		v = KSTATS_DV_RET + args;
 	else if (h->fn && h->arg)
 		v = KSTATS_DV_ARG + (h->nstack ? 2 : 1);
+	else if (h->fn && h->tkey)
+		v = KSTATS_DV_TKEY + c * 3 + args;
 	else if (h->fn)
 		v = KSTATS_DV_RICH + (h->nstack ? 2 : 1);
 	return (unsigned long)kstats_direct_stubs +
@@ -297,6 +301,12 @@ static __always_inline notrace void
 kstats_direct_done(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
 		   u64 v, enum kstats_direct_exit exit)
 {
+	if (exit == KSTATS_DEXIT_FAMILY) {
+		/* the key the entry took, in the high half */
+		kstats_family_record(h->ks, e->cpu >> 32, v);
+		this_cpu_dec(h->pcpu->inflight);
+		return;
+	}
 	if (exit == KSTATS_DEXIT_GENERIC)
 		kstats_direct_record(h->ks, v);
 	else
@@ -525,6 +535,55 @@ kstats_direct_enter_arg(struct kstats_direct_hot *h,
 
 NOKPROBE_SYMBOL(kstats_direct_enter_arg);
 
+/*
+ * The entries of a duration split by a key of the task (comm, pid, tid,
+ * cpu, cgroup), its filters all the task's (kstats_direct_task_key()):
+ * the filters, then under the slot's guard (the key's lookup wants
+ * preemption off) the key's index and the clock, as the rich entry takes
+ * them but with no registers rebuilt; the exits are the clock's own,
+ * recording in that key (KSTATS_DEXIT_FAMILY).
+ */
+static __always_inline notrace bool
+kstats_direct_tkey_enter(struct kstats_direct_hot *h,
+			 struct kstats_direct_entry *e,
+			 enum kstats_clock clock, bool tscns)
+{
+	static const struct kstats_args none;
+	struct kstats_fn *fn = h->fn;
+	u64 fam;
+
+	if (!kstats_filter_task_holds(&fn->filter))
+		return false;
+	if (!kstats_direct_guard(h)) {
+		kstats_record_missed(h->ks);
+		return false;
+	}
+	fam = (u64)kstats_fn_family_key(fn, &none) << 32;
+	if (tscns) {
+		e->cpu = fam | (u32)(READ_ONCE(kstats_direct_tk) >> 32);
+		e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);
+	} else {
+		e->ts = kstats_clock_now(clock);
+		e->cpu = fam | raw_smp_processor_id();
+	}
+	kstats_direct_unguard(h);
+	return true;
+}
+
+#define KSTATS_DIRECT_TKEY_ENTRY(name, clock, tscns)			\
+notrace __noendbr bool							\
+kstats_direct_enter_tkey_##name(struct kstats_direct_hot *h,		\
+				struct kstats_direct_entry *e)		\
+{									\
+	return kstats_direct_tkey_enter(h, e, clock, tscns);		\
+}									\
+NOKPROBE_SYMBOL(kstats_direct_enter_tkey_##name)
+
+KSTATS_DIRECT_TKEY_ENTRY(tsc, KSTATS_CLOCK_TSC, false);
+KSTATS_DIRECT_TKEY_ENTRY(tscns, KSTATS_CLOCK_TSC, true);
+KSTATS_DIRECT_TKEY_ENTRY(ktime, KSTATS_CLOCK_KTIME, false);
+KSTATS_DIRECT_TKEY_ENTRY(local, KSTATS_CLOCK_LOCAL, false);
+
 /* The TSC, read inline. */
 static __always_inline notrace void
 kstats_direct_tsc_done(struct kstats_direct_hot *h,
@@ -596,7 +655,8 @@ kstats_direct_local_done(struct kstats_direct_hot *h,
 {
 	u64 now;
 
-	if (e->cpu != raw_smp_processor_id() || !kstats_direct_guard(h)) {
+	/* the CPU in the low half (a task key's index in the high one) */
+	if ((u32)e->cpu != raw_smp_processor_id() || !kstats_direct_guard(h)) {
 		kstats_direct_miss(h);
 		return;
 	}
@@ -605,7 +665,10 @@ kstats_direct_local_done(struct kstats_direct_hot *h,
 	kstats_direct_delta(h, e, now - e->ts, exit);
 }
 
-/* The three exits of a clock, in the order of enum kstats_direct_exit. */
+/*
+ * The three exits of a clock, in the order of enum kstats_direct_exit,
+ * and the task key variants' (f).
+ */
 #define KSTATS_DIRECT_EXITS(clock)					\
 notrace __noendbr void							\
 kstats_direct_exit_##clock(struct kstats_direct_hot *h,			\
@@ -627,7 +690,14 @@ kstats_direct_exit_##clock##o(struct kstats_direct_hot *h,		\
 {									\
 	kstats_direct_##clock##_done(h, e, KSTATS_DEXIT_OUTLIERS);	\
 }									\
-NOKPROBE_SYMBOL(kstats_direct_exit_##clock##o)
+NOKPROBE_SYMBOL(kstats_direct_exit_##clock##o);				\
+notrace __noendbr void							\
+kstats_direct_exit_##clock##f(struct kstats_direct_hot *h,		\
+			      struct kstats_direct_entry *e)		\
+{									\
+	kstats_direct_##clock##_done(h, e, KSTATS_DEXIT_FAMILY);	\
+}									\
+NOKPROBE_SYMBOL(kstats_direct_exit_##clock##f)
 
 KSTATS_DIRECT_EXITS(tsc);
 KSTATS_DIRECT_EXITS(ktime);
@@ -1230,6 +1300,28 @@ static bool kstats_direct_value_only(const struct kstats_fn *fn,
 	       !f->cgroup_id && !f->nr_conds && !fn->outliers;
 }
 
+/*
+ * Whether @fn is a duration split by a key of the task (comm, pid, tid,
+ * cpu, cgroup) with filters all the task's: no value, no condition, no
+ * outliers (the task key variants).
+ */
+static bool kstats_direct_task_key(const struct kstats_fn *fn)
+{
+	switch (fn->by.kind) {
+	case KSTATS_BY_COMM:
+	case KSTATS_BY_PID:
+	case KSTATS_BY_TID:
+	case KSTATS_BY_CPU:
+	case KSTATS_BY_CGROUP:
+		break;
+	default:
+		return false;
+	}
+	return kstats_fn_kind(fn) == KSTATS_FN_FAMILY &&
+	       fn->value.base == KSTATS_BASE_NONE && !fn->filter.nr_conds &&
+	       !fn->ret_at_exit && !fn->exit_extra && !fn->outliers;
+}
+
 /**
  * kstats_direct_attach() - time functions with the direct trampoline
  * @ks: the distribution, which the slot holds a reference to
@@ -1305,6 +1397,7 @@ static int kstats_direct_attach(struct kstats *ks,
 		  h->exit == KSTATS_DEXIT_PLAIN;
 	h->ret = rich && kstats_direct_value_only(rich, KSTATS_BASE_RET);
 	h->arg = rich && kstats_direct_value_only(rich, KSTATS_BASE_ARG);
+	h->tkey = rich && kstats_direct_task_key(rich);
 	/* every function in one filter: one ftrace update */
 	err = ftrace_set_filter_ips(ops, tg->ips, tg->nr_ips, 0, 0);
 	if (!err)
@@ -1734,6 +1827,9 @@ static void kstats_direct_describe(const struct kstats_fn *fn,
 		seq_puts(m, " exit ret");
 	if (h->arg)
 		seq_puts(m, " entry arg");
+	/* a duration split by a key of the task (the tkey variants) */
+	if (h->tkey)
+		seq_puts(m, " entry task_key");
 }
 
 const struct kstats_mech_ops kstats_mech_direct = {

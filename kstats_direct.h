@@ -87,6 +87,8 @@ struct kstats_direct_pcpu {
  *	clock and record it at the exit
  * @arg: @fn records an argument alone: the arg variants record it at the
  *	entry, and the body runs untimed
+ * @tkey: @fn is a duration split by a key of the task (comm, pid, tid,
+ *	cpu, cgroup), its filters all the task's: the task key variants
  */
 struct kstats_direct_hot {
 	u32 nstack;
@@ -102,6 +104,7 @@ struct kstats_direct_hot {
 	bool task;
 	bool ret;
 	bool arg;
+	bool tkey;
 } __aligned(KSTATS_DHOT_SIZE);
 
 /**
@@ -112,6 +115,8 @@ struct kstats_direct_hot {
  * @KSTATS_DEXIT_OUTLIERS: as plain, then one compare with the outliers'
  *	bar on this CPU
  * @KSTATS_DEXITS: how many kinds
+ * @KSTATS_DEXIT_FAMILY: not a kind of the plain variants: the task key
+ *	variants' exits, which record in the key the entry took
  *
  * The trampoline's variants are in this order, per clock.
  */
@@ -120,6 +125,7 @@ enum kstats_direct_exit {
 	KSTATS_DEXIT_PLAIN,
 	KSTATS_DEXIT_OUTLIERS,
 	KSTATS_DEXITS,
+	KSTATS_DEXIT_FAMILY = KSTATS_DEXITS,
 };
 
 /**
@@ -197,6 +203,18 @@ kstats_direct_exit_ret(struct kstats_direct_hot *h,
 __noendbr bool
 kstats_direct_enter_arg(struct kstats_direct_hot *h,
 			struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_tkey_tsc(struct kstats_direct_hot *h,
+			     struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_tkey_tscns(struct kstats_direct_hot *h,
+			       struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_tkey_ktime(struct kstats_direct_hot *h,
+			       struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_tkey_local(struct kstats_direct_hot *h,
+			       struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_rich(struct kstats_direct_hot *h,
 			struct kstats_direct_entry *e);
@@ -235,6 +253,18 @@ kstats_direct_exit_localp(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_localo(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tscf(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_ktimef(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tscnsf(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_localf(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
 #endif /* KSTATS_HAVE_DIRECT */
 #endif /* __ASSEMBLY__ */

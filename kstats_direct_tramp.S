@@ -100,7 +100,9 @@
  * "task_<clock>" is a duration whose filters are all the task's: its
  * entry checks them and reads the clock in C, its exit is the plain one.
  * "ret" records the return value alone: no clock at the entry, the exit
- * in C; "arg" an argument alone, at the entry, in C.
+ * in C; "arg" an argument alone, at the entry, in C.  "tkey_<clock>" is
+ * a duration split by a key of the task: the entry takes the key's index
+ * and the clock in C, the exit (<clock>f) records in that key.
  * %rbp is the caller's, which the body gave back, until the exits
  * (compiled with -ffixed-rbp) take it for an outlier's stack
  * (kstats_direct_outlier_bp).
@@ -300,6 +302,19 @@ KSTATS_DIRECT_COMMON ret, ret, none, 2, 0
 KSTATS_DIRECT_COMMON arg, ret, arg, 0, 0
 KSTATS_DIRECT_COMMON arg, ret, arg, 1, 0
 KSTATS_DIRECT_COMMON arg, ret, arg, 2, 0
+/* A duration split by a key of the task: the entry takes it, C at both ends. */
+KSTATS_DIRECT_COMMON tkey_tsc, tscf, tkey_tsc, 0, 0
+KSTATS_DIRECT_COMMON tkey_tsc, tscf, tkey_tsc, 1, 0
+KSTATS_DIRECT_COMMON tkey_tsc, tscf, tkey_tsc, 2, 0
+KSTATS_DIRECT_COMMON tkey_ktime, ktimef, tkey_ktime, 0, 0
+KSTATS_DIRECT_COMMON tkey_ktime, ktimef, tkey_ktime, 1, 0
+KSTATS_DIRECT_COMMON tkey_ktime, ktimef, tkey_ktime, 2, 0
+KSTATS_DIRECT_COMMON tkey_local, localf, tkey_local, 0, 0
+KSTATS_DIRECT_COMMON tkey_local, localf, tkey_local, 1, 0
+KSTATS_DIRECT_COMMON tkey_local, localf, tkey_local, 2, 0
+KSTATS_DIRECT_COMMON tkey_tscns, tscnsf, tkey_tscns, 0, 0
+KSTATS_DIRECT_COMMON tkey_tscns, tscnsf, tkey_tscns, 1, 0
+KSTATS_DIRECT_COMMON tkey_tscns, tscnsf, tkey_tscns, 2, 0
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
@@ -377,5 +392,17 @@ SYM_CODE_START(kstats_direct_stubs)
 	KSTATS_DIRECT_STUBS kstats_direct_arg_0
 	KSTATS_DIRECT_STUBS kstats_direct_arg_1
 	KSTATS_DIRECT_STUBS kstats_direct_arg_2
+	KSTATS_DIRECT_STUBS kstats_direct_tkey_tsc_0
+	KSTATS_DIRECT_STUBS kstats_direct_tkey_tsc_1
+	KSTATS_DIRECT_STUBS kstats_direct_tkey_tsc_2
+	KSTATS_DIRECT_STUBS kstats_direct_tkey_ktime_0
+	KSTATS_DIRECT_STUBS kstats_direct_tkey_ktime_1
+	KSTATS_DIRECT_STUBS kstats_direct_tkey_ktime_2
+	KSTATS_DIRECT_STUBS kstats_direct_tkey_local_0
+	KSTATS_DIRECT_STUBS kstats_direct_tkey_local_1
+	KSTATS_DIRECT_STUBS kstats_direct_tkey_local_2
+	KSTATS_DIRECT_STUBS kstats_direct_tkey_tscns_0
+	KSTATS_DIRECT_STUBS kstats_direct_tkey_tscns_1
+	KSTATS_DIRECT_STUBS kstats_direct_tkey_tscns_2
 SYM_CODE_END(kstats_direct_stubs)
 _ASM_NOKPROBE(kstats_direct_stubs)

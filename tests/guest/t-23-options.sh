@@ -3,7 +3,9 @@
 # Every option the direct trampoline takes counts the same calls as
 # fprobe's handlers (the kretprobe's where the kernel has no fprobe) on
 # the same calls: filters on the task (the trampoline's "task" variants,
-# header "entry task"), with each clock, families (its "rich" variants),
+# header "entry task"), with each clock, families keyed by the task (its
+# "task key" variants, header "entry task_key") or otherwise (its "rich"
+# variants),
 # and a value alone: the return value (its "ret" variants, header "exit
 # ret") or an argument (its "arg" variants, header "entry arg").  Each pair of nodes, one of each mechanism, is on the same
 # function at once while kload makes getppid() calls pinned to CPU 0, then
@@ -52,6 +54,9 @@ else
 			mech=direct
 			[ $m = f ] && mech=$FB
 			case $want in
+			sum=*)
+				expect "$opt ($mech): the keys' samples" \
+					"$(awk '$1 == "key" { n += $4 } END { print n + 0 }' $O.$m)" "${want#sum=}" ;;
 			*=*)
 				for kv in $want; do
 					k=${kv%%=*} v=${kv#*=}
@@ -71,8 +76,10 @@ else
 	cgroup / comm kload|ALL|entry task
 	comm kload clock $CYC|ALL|entry task
 	comm kload clock local|ALL|entry task
-	comm kload by cpu|0=$N0 1=$N1|
-	comm kload by comm|kload=$ALL|
+	comm kload by cpu|0=$N0 1=$N1|entry task_key
+	comm kload by comm|kload=$ALL|entry task_key
+	cgroup / by comm clock local|kload=$ALL|entry task_key
+	comm kload by caller|sum=$ALL|
 	EOF
 
 	# The return value alone (the trampoline's "ret" variants, header
