@@ -195,10 +195,15 @@ static const struct recipe recipes[] = {
 		.cpu = { AT_START, NULL, NULL, "the CPU the call was entered on" },
 		.cgroup = { AT_BOTH, NULL, NULL, "the calling task" },
 		.by = { { BY_NONAME, "arg1", KEYS_SYSCALL, "system call", false } },
-		/* sys_enter(regs, id); sys_exit(regs, ret): regs->orig_ax */
+		/*
+		 * sys_enter(regs, id); sys_exit(regs, ret): regs->orig_ax on
+		 * x86-64, regs->syscallno (an s32) on arm64
+		 */
 		.nr_start = "arg1",
 #if defined(__x86_64__)
 		.nr_end = "arg0+120:8",
+#elif defined(__aarch64__)
+		.nr_end = "arg0+280:s4",
 #endif
 	}, {
 		.name = "lockwait",

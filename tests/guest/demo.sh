@@ -3,6 +3,8 @@
 # `make demo`, inside the guest: load kstats and the example module, drive
 # a real workload, and show the distributions as a user would see them.
 KS=/sys/kernel/debug/kstats
+# sys_fn, the function to trace for a system call on this architecture
+. /kstats/guest/lib.sh 2>/dev/null || . "$(dirname "$0")/lib.sh"
 run() { echo "\$ $*"; "$@"; echo; }
 
 insmod /kstats/kstats.ko && insmod /kstats/kstats_example.ko || exit 1
@@ -14,18 +16,17 @@ run ls $KS
 echo "\$ head -n 12 $KS/example_write"
 head -n 12 $KS/example_write
 echo
+SYM=$(sys_fn getppid)
 if command -v kstats >/dev/null; then
 	run kstats list
 	run kstats show example_write
-	SYM=__do_sys_getppid
-	grep -q " $SYM$" /proc/kallsyms || SYM=__x64_sys_getppid
 	(sleep 1; kload getppid 20000) &
 	run kstats trace $SYM -d 3
 	wait
 else
 	echo "(the kstats tool is not in this image: cat shows the raw format)"
-	echo "\$ echo 'trace __do_sys_getppid' > $KS/_control"
-	echo 'trace __do_sys_getppid' > $KS/_control
+	echo "\$ echo 'trace $SYM' > $KS/_control"
+	echo "trace $SYM" > $KS/_control
 	kload getppid 20000
-	run cat $KS/__do_sys_getppid
+	run cat $KS/$SYM
 fi

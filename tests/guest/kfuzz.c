@@ -859,6 +859,15 @@ static unsigned int rn(unsigned int n)
 	return n ? (unsigned int)(rnd() % n) : 0;
 }
 
+/* getppid()'s system call wrapper and kprobes' breakpoint handler here */
+#if defined(__aarch64__)
+#define SYS_GETPPID "__arm64_sys_getppid"
+#define KPROBE_HANDLER "kprobe_brk_handler"
+#else
+#define SYS_GETPPID "__x64_sys_getppid"
+#define KPROBE_HANDLER "kprobe_int3_handler"
+#endif
+
 static const char *const words[] = {
 	"new", "remove", "trace", "all", "bits", "clock", "max", "name",
 	"start", "end", "mech", "maxactive", "gap", "ktime", "local", "tsc",
@@ -868,7 +877,7 @@ static const char *const words[] = {
 	"18446744073709551616", "0x10", "010", "1e3", "+3", "tp:", "tp::",
 	"tp:raw_syscalls:sys_enter", "tp:sched:sched_switch", "tp:x:y",
 	"__do_sys_getppid", "__do_sys_getppid+1", "__do_sys_getppid+0x4",
-	"__do_sys_getppid+999999", "kstats_new", "kprobe_int3_handler",
+	"__do_sys_getppid+999999", "kstats_new", KPROBE_HANDLER,
 	"no_such_fn", "vfs_*", "\xc3\xa9t\xc3\xa9", "\xff\xfe",
 	"value", "pid", "tid", "comm", "cpu", "if", "ret", "arg0", "arg11",
 	"arg12", "arg3+0:8", "ret+0:8", "arg0-8:s4", "==", "&", ">=", "<",
@@ -883,7 +892,7 @@ static size_t gen_cmd(char *b, size_t max)
 {
 	static const char *const verbs[] = { "new", "new", "trace", "remove" };
 	static const char *const names[] = { "fz0", "fz1", "fz2", "fz0.gap",
-		"__x64_sys_getppid", "tp:raw_syscalls:sys_enter",
+		SYS_GETPPID, "tp:raw_syscalls:sys_enter",
 		"tp:sched:sched_switch", "all", "kstats_new", "nope_fn" };
 	static const char *const keys[] = { "bits", "clock", "max", "name",
 		"mech", "maxactive", "gap", "start", "end", "value", "value",
@@ -894,8 +903,8 @@ static size_t gen_cmd(char *b, size_t max)
 	static const char *const vals[] = { "0", "3", "5", "6", "-1", "none",
 		"local", "ktime", "tsc", "direct", "kretprobe", "fprobe", "fz1",
 		"fz2",
-		"1000", "0x10", "18446744073709551615", "__x64_sys_getppid",
-		"__x64_sys_getppid+4", "tp:raw_syscalls:sys_exit", "ret",
+		"1000", "0x10", "18446744073709551615", SYS_GETPPID,
+		SYS_GETPPID "+4", "tp:raw_syscalls:sys_exit", "ret",
 		"ret:s4", "arg0", "arg1+0:8", "arg0+0:8+8:8+16:8+0:s2",
 		"ret+0:8", "arg0-4096:8", "arg0+0x7fffffff:1", "arg5:s1",
 		"arg12", "arg0+0:3", "kfuzz", "-0x7fffffffffffffff", "/",

@@ -59,6 +59,71 @@ rmmod_wait() {
 	done
 }
 
+# --- what differs between the architectures the suite runs on (x86-64,
+# arm64), for the tests that name a system call's function, its number,
+# the registers a raw_syscalls tracepoint passes, or the cycle counter
+case $(uname -m) in
+aarch64 | arm64)
+	# the system call wrappers, __arm64_sys_NAME
+	SYS_PFX=__arm64_sys_
+	# asm-generic/unistd.h
+	NR_read=63 NR_pread64=67 NR_clock_nanosleep=115 NR_kill=129 NR_getppid=173
+	# struct pt_regs: regs[N] at 8 * N; the system call's number is
+	# syscallno, an s32 after pstate and orig_x0
+	REGS_ARG0=+0 REGS_ARG2=+16 REGS_ARG3=+24 REGS_NR=+280:s4
+	# the clock of the cycle counter (cntvct_el0): cycles
+	CYC=cycles
+	;;
+*)
+	SYS_PFX=__x64_sys_
+	NR_read=0 NR_pread64=17 NR_clock_nanosleep=230 NR_kill=62 NR_getppid=110
+	# struct pt_regs: di, dx and r10 (a system call's first, third and
+	# fourth arguments), orig_ax (its number)
+	REGS_ARG0=+112 REGS_ARG2=+96 REGS_ARG3=+56 REGS_NR=+120:8
+	# clock cycles is the TSC here, and its node says clock tsc
+	CYC=tsc
+	;;
+esac
+
+# sys_fn NAME: the function to trace for system call NAME: its body,
+# __do_sys_NAME, where the compiler kept one, else the wrapper of the
+# architecture ($SYS_PFX NAME); nothing, and false, if neither exists.
+sys_fn() {
+	local s
+	for s in "__do_sys_$1" "$SYS_PFX$1"; do
+		grep -q " $s$" /proc/kallsyms && echo "$s" && return 0
+	done
+	return 1
+}
+
+# have_raw_syscalls: the kernel has the raw_syscalls tracepoints: their
+# data symbol, or their events where kallsyms lists no data (Debian 6.1
+# arm64 has no CONFIG_KALLSYMS_ALL)
+have_raw_syscalls() {
+	grep -q '__tracepoint_sys_enter$' /proc/kallsyms ||
+		[ -d /sys/kernel/tracing/events/raw_syscalls ] ||
+		[ -d /sys/kernel/debug/tracing/events/raw_syscalls ]
+}
+
+# direct_built: kstats has its direct trampoline (kstats_direct.c) here,
+# built for x86-64 kernels with ftrace's direct calls.  Elsewhere (arm64)
+# the default mechanism is fprobe or kretprobe, and a node over several
+# functions is refused (EOPNOTSUPP).
+direct_built() {
+	[ "$(uname -m)" = x86_64 ] && grep -q ' register_ftrace_direct' /proc/kallsyms
+}
+# no_direct: why kstats cannot trace directly here, or nothing where it
+# can: the trampoline also takes a function's prototype from the BTF.
+no_direct() {
+	if [ "$(uname -m)" != x86_64 ]; then
+		echo "kstats' direct trampoline is x86-64's, this is $(uname -m)"
+	elif ! direct_built; then
+		echo "no ftrace direct calls in this kernel"
+	elif [ ! -r /sys/kernel/btf/vmlinux ]; then
+		echo "no BTF in this kernel"
+	fi
+}
+
 # ctl FILE TEXT: one write(); prints ok or the errno name.
 ctl() { kload ctl "$1" "$2"; }
 

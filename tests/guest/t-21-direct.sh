@@ -6,20 +6,26 @@
 # it, a task asleep inside a traced function while its node is removed and
 # while kstats is unloaded, and the fallback when the function already has
 # a direct caller.  Runs where kstats traces directly (x86-64 kernels with
-# ftrace direct calls and BTF); elsewhere one SKIP says why.
+# ftrace direct calls and BTF); elsewhere one SKIP says why (lib.sh
+# no_direct).
 
 D=/tmp/direct
-direct=
-if [ "$(uname -m)" = x86_64 ] && grep -q ' register_ftrace_direct' /proc/kallsyms &&
-	[ -r /sys/kernel/btf/vmlinux ]; then
-	direct=1
-fi
-if [ -z "$direct" ]; then
-	skip "direct mechanism" "no ftrace direct calls or no BTF in this kernel"
+why=$(no_direct)
+if [ -n "$why" ]; then
+	skip "direct mechanism" "$why"
+	if ! direct_built; then
+		# no trampoline at all (arm64): mech direct is refused, and why
+		check "insmod kstats.ko (no direct)" insmod $KB/kstats.ko
+		dmesg_mark
+		expect "mech direct without the trampoline: EINVAL" \
+			"$(ctl $KS/_control "trace $(sys_fn getppid) name d_pp mech direct")" EINVAL
+		check "dmesg says why" dmesg_has "d_pp: mechanism 'direct' is not available"
+		expect "nothing made by the refusal" "$(ls $KS | tr '\n' ' ')" "_control "
+		check "rmmod kstats (no direct)" rmmod_wait kstats
+	fi
 else
 	check "insmod kstats.ko (direct)" insmod $KB/kstats.ko
-	SYM=__do_sys_getppid
-	grep -q " $SYM$" /proc/kallsyms || SYM=__x64_sys_getppid
+	SYM=$(sys_fn getppid)
 
 	# --- exact counts, the header, the floor, both clocks --------------
 	expect "trace $SYM mech direct" "$(ctl $KS/_control "trace $SYM name d_pp mech direct")" ok

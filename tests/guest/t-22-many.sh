@@ -6,13 +6,27 @@
 # without a family; a list; the syscalls by function with a comm filter;
 # the attach and detach times; a task asleep in one of the functions while
 # the node is removed and kstats unloaded; the refusals.  Runs where
-# kstats traces directly; elsewhere one SKIP says why.
+# kstats traces directly; elsewhere one SKIP says why (lib.sh no_direct),
+# and where kstats has no trampoline at all (arm64), that such a node is
+# refused, and why.
 
 D=/tmp/many
 M=/sys/kernel/debug/kstats_many/ctl
-if [ "$(uname -m)" != x86_64 ] || ! grep -q ' register_ftrace_direct' /proc/kallsyms ||
-	[ ! -r /sys/kernel/btf/vmlinux ]; then
-	skip "nodes over many functions" "no ftrace direct calls or no BTF in this kernel"
+why=$(no_direct)
+if [ -n "$why" ]; then
+	skip "nodes over many functions" "$why"
+	if ! direct_built; then
+		check "insmod kstats.ko (many, refused)" insmod $KB/kstats.ko
+		dmesg_mark
+		expect "a glob without the trampoline: EOPNOTSUPP" \
+			"$(ctl $KS/_control 'trace vfs_rea* name z')" EOPNOTSUPP
+		check "dmesg says why" dmesg_has \
+			"z: 'vfs_rea\*' names several functions, which the direct trampoline alone times, and this kernel has none"
+		expect "a list without the trampoline: EOPNOTSUPP" \
+			"$(ctl $KS/_control 'trace vfs_read,vfs_write name z by func')" EOPNOTSUPP
+		expect "nothing made by the refusals" "$(ls $KS | tr '\n' ' ')" "_control "
+		check "rmmod kstats (many, refused)" rmmod_wait kstats
+	fi
 else
 	check "insmod kstats.ko (many)" insmod $KB/kstats.ko
 	check "insmod kstats_many.ko" insmod $KB/kstats_many.ko

@@ -17,8 +17,8 @@ SECOND_MECH=$RET_MECH
 # where there is one (x86-64, ftrace direct calls, BTF), as the plain
 # duration's
 FILTER_MECH=$RET_MECH
-if [ "$(uname -m)" = x86_64 ] && grep -q ' register_ftrace_direct' /proc/kallsyms &&
-	[ -r /sys/kernel/btf/vmlinux ]; then
+DIRECT_WHY=$(no_direct)
+if [ -z "$DIRECT_WHY" ]; then
 	ENTRY_MECH=direct RET_MECH=direct FILTER_MECH=direct
 fi
 NCPU=$(grep -c ^processor /proc/cpuinfo)
@@ -171,7 +171,7 @@ if [ "$FILTER_MECH" = direct ]; then
 		"$(awk '$1 == "key" { printf "%s:%s ", $2, $4 }' $KS/d_byret)" "-9:4 10:3 "
 	ctl $KS/_control "remove d_byret" >/dev/null
 else
-	skip "direct: conditions on ret" "no direct trampoline in this kernel"
+	skip "direct: conditions on ret" "$DIRECT_WHY"
 fi
 
 # An int function: do_mkdirat() returns -errno zero-extended in rax.
@@ -343,18 +343,20 @@ expect "tracepoint arg1+0:s4 (info->si_signo)" "$(v_hist $KS/v_signo 12:5 28:3 1
 for n in v_sig v_sig12 v_signo; do
 	ctl $KS/_control "remove $n" >/dev/null
 done
-# sys_enter(struct pt_regs *regs, long id): regs->dx (+96) of read() is
-# its count, regs->r10 (+56) of pread64() its offset
-if grep -q '__tracepoint_sys_enter$' /proc/kallsyms; then
-	v_trace "trace tp:raw_syscalls:sys_enter name v_sysr value arg0+96:8 comm kvalue if arg1 == 0"
-	v_trace "trace tp:raw_syscalls:sys_enter name v_sysp value arg0+56:8 comm kvalue if arg1 == 17"
-	v_trace "trace tp:raw_syscalls:sys_enter name v_sysfd value arg0+112:8 comm kvalue if arg1 == 0 if arg0+112:8 < 0"
+# sys_enter(struct pt_regs *regs, long id): the register of read()'s third
+# argument in regs is its count, of pread64()'s fourth its offset, of the
+# first the fd (x86-64: dx +96, r10 +56, di +112; arm64: x2 +16, x3 +24,
+# x0 +0; the numbers of the calls too: lib.sh)
+if have_raw_syscalls; then
+	v_trace "trace tp:raw_syscalls:sys_enter name v_sysr value arg0$REGS_ARG2:8 comm kvalue if arg1 == $NR_read"
+	v_trace "trace tp:raw_syscalls:sys_enter name v_sysp value arg0$REGS_ARG3:8 comm kvalue if arg1 == $NR_pread64"
+	v_trace "trace tp:raw_syscalls:sys_enter name v_sysfd value arg0$REGS_ARG0:8 comm kvalue if arg1 == $NR_read if arg0$REGS_ARG0:8 < 0"
 	kv read /dev/zero 100 7
 	kv pread /tmp/kv.dat 4096 3
 	kv fail 9 2
-	expect "sys_enter of read: regs->dx is the count" "$(v_hist $KS/v_sysr 100:7 1:2)" ok
-	expect "sys_enter of pread64: regs->r10 is the offset" "$(v_hist $KS/v_sysp 4096:3)" ok
-	expect "sys_enter of read: regs->di < 0 is fd -100000" \
+	expect "sys_enter of read: regs' third argument is the count" "$(v_hist $KS/v_sysr 100:7 1:2)" ok
+	expect "sys_enter of pread64: regs' fourth argument is the offset" "$(v_hist $KS/v_sysp 4096:3)" ok
+	expect "sys_enter of read: regs' first argument < 0 is fd -100000" \
 		"$(v_line $KS/v_sysfd negative) $(field $KS/v_sysfd name samples)" \
 		"# negative samples 2 min -100000 max -100000 0"
 	for n in v_sysr v_sysp v_sysfd; do
@@ -463,7 +465,7 @@ v_refused "if ret on a tracepoint" "trace tp:signal:signal_generate name bad if 
 v_refused "value on a section" "trace bad start ksys_read end vfs_read value arg0" "section"
 v_refused "if ret on a section" "trace bad start ksys_read end vfs_read if ret < 0" "ret"
 v_refused "value with gap" "trace vfs_read name bad value arg2 gap" "gap"
-v_refused "value with clock tsc" "trace vfs_read name bad value arg2 clock tsc" "tsc"
+v_refused "value with clock $CYC" "trace vfs_read name bad value arg2 clock $CYC" "$CYC"
 v_refused "value on new" "new bad value arg0" "value"
 expect "nothing made by the refusals: same files" "$(ls $KS | tr '\n' ' ')" "$before_ls"
 expect "nothing made by the refusals: same _control listing" "$(cat $KS/_control)" "$before_ctl"

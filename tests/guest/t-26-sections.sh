@@ -24,10 +24,11 @@ s_min_avg() {
 	awk '$1 == "slot" && $3 == "CPUS" && (m == "" || $8 < m) { m = $8 } END { print m }' $KS/$1
 }
 
-# --- a section that sleeps: clock_nanosleep (230), from the system call's
-# entry to its exit on the same task, wherever it wakes
-SLP_START="start tp:raw_syscalls:sys_enter comm kvalue if arg1 == 230"
-SLP_END="end tp:raw_syscalls:sys_exit comm kvalue if arg0+120:8 == 230"
+# --- a section that sleeps: clock_nanosleep, from the system call's entry
+# to its exit on the same task, wherever it wakes (its number, and where
+# sys_exit's regs hold it: lib.sh)
+SLP_START="start tp:raw_syscalls:sys_enter comm kvalue if arg1 == $NR_clock_nanosleep"
+SLP_END="end tp:raw_syscalls:sys_exit comm kvalue if arg0$REGS_NR == $NR_clock_nanosleep"
 s_trace "trace slp $SLP_START $SLP_END"
 s_trace "trace slp_local $SLP_START $SLP_END clock local"
 for i in 1 2 3 4; do kvalue sleep 1000 50 & done
@@ -39,7 +40,7 @@ expect "every sleep lasted 1 ms or more (smallest slot average $m ns)" \
 	"$([ "${m:-0}" -ge 1000000 ] && echo yes)" yes
 expect "header: the keys of both points" "$(grep '^# key' $KS/slp)" "# key start task end task"
 expect "header: per-point filters" "$(grep '^# filter' $KS/slp | tr '\n' ';')" \
-	"# filter start comm kvalue if arg1 == 230;# filter end comm kvalue if arg0+120:8 == 230;"
+	"# filter start comm kvalue if arg1 == $NR_clock_nanosleep;# filter end comm kvalue if arg0$REGS_NR == $NR_clock_nanosleep;"
 expect "header: inflight max is the default, 1024" "$(field $KS/slp inflight max)" 1024
 n=$(field $KS/slp_local name samples)
 x=$(field $KS/slp_local name missed)
@@ -48,7 +49,7 @@ expect "clock local: a pair that crossed CPUs is missed, none lost ($n + $x)" \
 
 # --- further starts: an end pairs with whichever start its key has; a
 # start's filters and key are its own, the header shows each further start
-s_trace "trace s_two start tp:raw_syscalls:sys_enter comm kvalue if arg1 == 230 start tp:raw_syscalls:sys_enter comm kvalue if arg1 == 62 end tp:raw_syscalls:sys_exit comm kvalue"
+s_trace "trace s_two start tp:raw_syscalls:sys_enter comm kvalue if arg1 == $NR_clock_nanosleep start tp:raw_syscalls:sys_enter comm kvalue if arg1 == $NR_kill end tp:raw_syscalls:sys_exit comm kvalue"
 kvalue sleep 20000 10
 kvalue kill 10 20
 n=$(field $KS/s_two name samples)
@@ -57,15 +58,15 @@ expect "two starts: 10 sleeps and 20 kill()s timed, nothing missed ($n)" \
 m=$(awk '$1 == "slot" && $3 == "CPUS" && $8 >= 20000000 { n += $6 } END { print n + 0 }' $KS/s_two)
 expect "two starts: the 10 sleeps of 20 ms are the samples of 20 ms or more" "$m" 10
 expect "header: the further start, its filters" "$(grep '^# also' $KS/s_two)" \
-	"# also start tp:raw_syscalls:sys_enter key task filter comm kvalue if arg1 == 62"
+	"# also start tp:raw_syscalls:sys_enter key task filter comm kvalue if arg1 == $NR_kill"
 ctl $KS/_control "remove s_two" >/dev/null
 
 # --- what the table counts, each exactly
-s_trace "trace s_rep start tp:raw_syscalls:sys_enter comm kload if arg1 == 110 end vfs_write comm nobody"
+s_trace "trace s_rep start tp:raw_syscalls:sys_enter comm kload if arg1 == $NR_getppid end vfs_write comm nobody"
 kload getppid 10
 expect "a start replaced by the next of its task, the last dropped when it exits" \
 	"$(s_counts s_rep)" "0 0 pending 0 replaced 9 evicted 0 exited 1 unmatched 0 nested 0"
-s_trace "trace s_um start vfs_write comm nobody end tp:raw_syscalls:sys_exit comm kload if arg0+120:8 == 110"
+s_trace "trace s_um start vfs_write comm nobody end tp:raw_syscalls:sys_exit comm kload if arg0$REGS_NR == $NR_getppid"
 kload getppid 7
 expect "7 ends with no start: unmatched, not missed (no sample was lost)" \
 	"$(s_counts s_um)" "0 0 pending 0 replaced 0 evicted 0 exited 0 unmatched 7 nested 0"

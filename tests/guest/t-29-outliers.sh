@@ -93,9 +93,9 @@ expect "slow 0 keep 2: 10 calls, the newest 2 kept (9 and 10 ms), 8 dropped" \
 	"# outliers slow 0 keep 2 kept 2 dropped 8 stack 0 9 10"
 ctl $KS/_control "remove o_keep" > /dev/null
 
-# --- a section: kvalue's clock_nanosleep()s (230 on x86-64), 10 ms each ----
+# --- a section: kvalue's clock_nanosleep()s (its number: lib.sh), 10 ms each
 # (its other calls are left out: on the debug kernel an exit can take 5 ms)
-o_trace "trace o_sec start tp:raw_syscalls:sys_enter comm kvalue if arg1 == 230 end tp:raw_syscalls:sys_exit comm kvalue if arg0+120:8 == 230 slow 5000000 stack 8"
+o_trace "trace o_sec start tp:raw_syscalls:sys_enter comm kvalue if arg1 == $NR_clock_nanosleep end tp:raw_syscalls:sys_exit comm kvalue if arg0$REGS_NR == $NR_clock_nanosleep slow 5000000 stack 8"
 kvalue sleep 10000 5
 cat $KS/o_sec > $O.sec
 o_lines $O.sec | head -n 1 | sed 's/^/#   /'

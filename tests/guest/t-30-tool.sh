@@ -92,8 +92,7 @@ kstats show nosuch >/dev/null 2>/tmp/e; rc=$?
 expect "unknown name: exit 2, one line with the fix" "$rc $(wc -l < /tmp/e) $(cat /tmp/e)" \
 	"2 1 kstats: no distribution 'nosuch' in /sys/kernel/debug/kstats and no file 'nosuch': see 'kstats list'"
 
-SYM=__do_sys_getppid
-grep -q " $SYM$" /proc/kallsyms || SYM=__x64_sys_getppid
+SYM=$(sys_fn getppid)
 # a restricted range: the parser checks '# range ... overflow' against the
 # overflow slot
 kload ctl $KS/_control "trace $SYM name bounded bits 2 max 1" >/dev/null

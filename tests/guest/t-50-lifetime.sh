@@ -19,7 +19,7 @@ lt_load() {
 }
 
 lt_case1() {
-	local i=0 pid rc r n
+	local i=0 pid rc r n why
 	[ ! -e /sys/module/kstats_lifetime ] || rmmod kstats_lifetime
 	dmesg_mark
 	insmod $KB/kstats_lifetime.ko init_delay_ms=3000 init_fail=1 2>/dev/null &
@@ -35,12 +35,14 @@ lt_case1() {
 	expect "trace of a loading module's tracepoint: EBUSY" "$r" EBUSY
 	check "loading module: dmesg says why" dmesg_has "still loading"
 	# its function, directly: not pinned (a failed init frees it anyway)
-	if [ -r /sys/kernel/btf/kstats_lifetime ] && grep -q ' register_ftrace_direct' /proc/kallsyms; then
+	why=$(no_direct)
+	[ -n "$why" ] || [ -r /sys/kernel/btf/kstats_lifetime ] || why="no BTF for the test modules here"
+	if [ -z "$why" ]; then
 		expect "direct trace of a loading module's function: EBUSY" \
 			"$(ctl $KS/_control 'trace kstats_lifetime_leave name lt_dir mech direct')" EBUSY
 		check "dmesg says why (direct)" dmesg_has "lt_dir: cannot trace 'kstats_lifetime_leave' directly: its module is still loading"
 	else
-		skip "direct trace of a loading module's function" "no direct calls or no BTF for the test modules here"
+		skip "direct trace of a loading module's function" "$why"
 	fi
 	wait $pid
 	rc=$?
@@ -66,10 +68,8 @@ lt_case1() {
 }
 
 lt_case2() {
-	local sym= s how nm
-	for s in __do_sys_getppid __x64_sys_getppid; do
-		grep -q " $s$" /proc/kallsyms && sym=$s && break
-	done
+	local sym how nm
+	sym=$(sys_fn getppid)
 	lt_load
 	for how in atomic hardirq; do
 		nm=lt_put_$how
@@ -132,8 +132,8 @@ lt_case3() {
 # finds the TSC unstable: the header and the kernel log (once) say so.
 # Last of the suite: the guest changes clocksource after it.
 lt_tsc_unstable() {
-	local s=__do_sys_getppid
-	grep -q " $s$" /proc/kallsyms || s=__x64_sys_getppid
+	local s
+	s=$(sys_fn getppid)
 	if [ "$(ctl $KS/_control "trace $s name lt_tsc")" != ok ] ||
 	   [ "$(field $KS/lt_tsc source read)" != tsc ]; then
 		skip "the TSC found unstable under a direct node" \

@@ -40,11 +40,8 @@ done
 diag "stress: $NCPU CPUs, ${SECS} s of rounds, hung_task_timeout_secs ${ht_old:+10 (was $ht_old)}${ht_old:-absent}, rcu_task_stall_timeout $(cat $TST 2>/dev/null || echo absent) jiffies (HZ $hz)"
 
 check "insmod kstats.ko (stress)" insmod $KB/kstats.ko
-SYM=__do_sys_getppid
-grep -q " $SYM$" /proc/kallsyms || SYM=__x64_sys_getppid
-direct=
-[ "$(uname -m)" = x86_64 ] && grep -q ' register_ftrace_direct' /proc/kallsyms &&
-	[ -r /sys/kernel/btf/vmlinux ] && direct=1
+SYM=$(sys_fn getppid)
+why_direct=$(no_direct)
 
 # --- the load: four kinds, each on every vCPU, until $ST.stop appears -------
 rm -f $ST.stop $ST.bad
@@ -147,10 +144,10 @@ expect "stress: all removed in each of $((rounds - 1)) rounds (the last left to 
 	"$removed" $((nn * (rounds - 1)))
 expect "stress: every file read in each round" "$reads" $((nn * rounds))
 expect "stress: schedule() recorded samples in every round" "$sched_rounds" "$rounds"
-if [ -n "$direct" ]; then
+if [ -z "$why_direct" ]; then
 	expect "stress: schedule() traced directly in every round" "$sched_direct" "$rounds"
 else
-	skip "stress: schedule() traced directly" "no ftrace direct calls or no BTF in this kernel"
+	skip "stress: schedule() traced directly" "$why_direct"
 fi
 
 # --- the end: load stopped, rmmod with nodes attached -------------------------------
