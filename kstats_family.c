@@ -41,6 +41,7 @@
 #include "kstats_cgroup.h"
 #include "kstats_family.h"
 #include "kstats_internal.h"
+#include "kstats_point.h"
 
 #define KSTATS_FAMILY_EMPTY	0ULL
 #define KSTATS_FAMILY_BUSY	1ULL
@@ -365,7 +366,8 @@ notrace u32 kstats_family_stack_index(struct kstats_family *f,
 		key[1] = kstats_stack_at(&c->cache, c->frames, f->depth,
 					 instruction_pointer(regs),
 					 kernel_stack_pointer(regs),
-					 frame_pointer(regs));
+					 frame_pointer(regs),
+					 kstats_regs_link(regs));
 	else
 		key[1] = kstats_stack_here(c->frames, f->depth);
 	if (!key[1])

@@ -294,7 +294,7 @@ kstats_outlier_keep(struct kstats_outliers *o, u64 v, u32 key, bool has_key,
 		e->nr_frames = 0;
 	else if (ip)
 		e->nr_frames = kstats_stack_at(c->stacks, e->frames,
-					       o->cfg.stack, ip, sp, bp);
+					       o->cfg.stack, ip, sp, bp, 0);
 	else
 		e->nr_frames = stack_trace_save(e->frames, o->cfg.stack, 1);
 	smp_wmb();	/* the fields before the even seq */

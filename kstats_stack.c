@@ -56,7 +56,22 @@
 #endif
 
 #include "kstats_internal.h"
+#include "kstats_point.h"
 #include "kstats_stack.h"
+
+#ifdef CONFIG_ARM64
+#include <asm/pointer_auth.h>
+
+/* A return address saved signed (pointer authentication), stripped. */
+static __always_inline notrace unsigned long kstats_strip_pac(unsigned long ret)
+{
+#ifdef ptrauth_strip_kernel_insn_pac
+	return ptrauth_strip_kernel_insn_pac(ret);
+#else
+	return ptrauth_strip_insn_pac(ret);
+#endif
+}
+#endif
 
 /* Moves when a module goes: a cache filled before is empty. */
 static atomic_t kstats_stack_gen = ATOMIC_INIT(1);
@@ -308,7 +323,9 @@ static notrace unsigned int kstats_stack_walk(struct kstats_stack_chain *ch,
  * @size: frames at most, 1 to KSTATS_STACK_MAX
  * @ip: an instruction of the function the stack starts in, its first frame
  * @sp: the stack pointer there
- * @bp: %rbp there
+ * @bp: %rbp there (arm64: the frame pointer, x29)
+ * @lr: arm64, at a function's entry: the link register, where its caller
+ *	resumes (kstats_regs_link()); 0 elsewhere, and ignored on x86
  *
  * Context: any, NMI included; preemption disabled; @cache used by no one
  * else meanwhile (the outliers' capture holds its CPU's store alone).
@@ -317,7 +334,7 @@ static notrace unsigned int kstats_stack_walk(struct kstats_stack_chain *ch,
 notrace unsigned int kstats_stack_at(struct kstats_stack_cache *cache,
 				     unsigned long *frames, unsigned int size,
 				     unsigned long ip, unsigned long sp,
-				     unsigned long bp)
+				     unsigned long bp, unsigned long lr)
 {
 	unsigned long top = kstats_stack_top(sp);
 	const struct kstats_stack_chain *ch = NULL;
@@ -337,11 +354,45 @@ notrace unsigned int kstats_stack_at(struct kstats_stack_cache *cache,
 	}
 	return kstats_stack_walk(fill, frames, size, ip, sp, bp, top);
 }
+#elif defined(CONFIG_ARM64)
+/*
+ * arm64 keeps frame pointers: from @bp, the frame records, each the next
+ * record's address and a return address, up the task's stack (signed
+ * return addresses stripped, kretprobes' trampolines given back).  At a
+ * function's entry @lr is where its caller resumes, which no record holds
+ * yet (0 elsewhere).  The walk costs a few loads a frame: no cache.
+ */
+notrace unsigned int kstats_stack_at(struct kstats_stack_cache *cache,
+				     unsigned long *frames, unsigned int size,
+				     unsigned long ip, unsigned long sp,
+				     unsigned long bp, unsigned long lr)
+{
+	unsigned long lo = (unsigned long)task_stack_page(current);
+	unsigned long hi = lo + THREAD_SIZE, fp = bp;
+	unsigned int n = 0;
+
+	frames[n++] = ip;
+	if (lr && lr != ip && n < size)
+		frames[n++] = lr;
+	while (n < size && fp >= lo && fp + 16 <= hi && IS_ALIGNED(fp, 8)) {
+		unsigned long next = READ_ONCE_NOCHECK(((unsigned long *)fp)[0]);
+		unsigned long ret = READ_ONCE_NOCHECK(((unsigned long *)fp)[1]);
+
+		if (!ret)
+			break;
+		frames[n++] = kstats_kretprobe_ret(kstats_strip_pac(ret), next);
+		/* records lie ever higher on the stack */
+		if (next <= fp)
+			break;
+		fp = next;
+	}
+	return n;
+}
 #else
 notrace unsigned int kstats_stack_at(struct kstats_stack_cache *cache,
 				     unsigned long *frames, unsigned int size,
 				     unsigned long ip, unsigned long sp,
-				     unsigned long bp)
+				     unsigned long bp, unsigned long lr)
 {
 	return stack_trace_save(frames, size, 1);
 }

@@ -63,7 +63,7 @@ void kstats_stack_exit(void);
 unsigned int kstats_stack_at(struct kstats_stack_cache *cache,
 			     unsigned long *frames, unsigned int size,
 			     unsigned long ip, unsigned long sp,
-			     unsigned long bp);
+			     unsigned long bp, unsigned long lr);
 unsigned int kstats_stack_here(unsigned long *frames, unsigned int size);
 void kstats_stack_format_frame(unsigned long addr, bool module, char *buf);
 
