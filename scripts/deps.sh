@@ -17,7 +17,10 @@ pkgs=(qemu-system-x86 busybox-static cpio kmod sparse bc bison flex
 	linux-image-rt-amd64 linux-headers-rt-amd64 clang llvm libclang-rt-14-dev python3 prometheus libxml2-utils
 	dkms prometheus-node-exporter curl patch openssl
 	# the peers of make bench (both) and make check (libbpf-tools)
-	libbpf-tools bpftrace "$@")
+	libbpf-tools bpftrace
+	# arm64: the cross compiler and its libc, qemu-system-aarch64 (the
+	# kernels themselves: scripts/arm64-kernels.sh)
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm "$@")
 
 missing=()
 for p in "${pkgs[@]}"; do

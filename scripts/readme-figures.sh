@@ -35,6 +35,13 @@ cell() {
 		f == l { v = $(c + 1); gsub(/^ +| +$/, "", v); print v; exit }' "$3"
 }
 
+# cell_after HEADING LABEL COLUMN FILE: as cell, in the part of FILE after
+# its first line starting with HEADING.
+cell_after() {
+	awk -v h="$1" 'index($0, h) == 1 { p = 1 } p' "$4" > "$KSTATS_ROOT/build/.cell_after"
+	cell "$2" "$3" "$KSTATS_ROOT/build/.cell_after"
+}
+
 # need VALUE WHAT: VALUE, or stop: the source changed its shape.
 need() {
 	[ -n "$1" ] || die "$BENCH: no $2 (did make bench change its tables?)"
@@ -43,7 +50,7 @@ need() {
 
 fig_cost() {
 	local rec bits fast spin atomic rev
-	local direct fprobe kretprobe graph fl fl_x bt bt_x
+	local direct fprobe kretprobe graph fl fl_x bt bt_x a64 a64_bt
 
 	[ -s "$BENCH" ] || return 1
 	rev=$(sed -n 's/^Produced by .* at commit \([0-9a-f]*\) .*/\1/p' "$BENCH" | head -n1)
@@ -60,6 +67,9 @@ fig_cost() {
 	fl_x=$(cell 'libbpf-tools funclatency' 5 "$BENCH")
 	bt=$(need "$(cell 'bpftrace kfunc/kretfunc hist' 4 "$BENCH")" "bpftrace row")
 	bt_x=$(cell 'bpftrace kfunc/kretfunc hist' 5 "$BENCH")
+	mkdir -p build
+	a64=$(cell_after '## Debian 6.12' '**kstats `trace FUNC`** (default mechanism: direct)' 4 "$BENCH")
+	a64_bt=$(cell_after '### Peers on Debian 6.12 arm64' 'bpftrace kfunc/kretfunc hist' 4 "$BENCH")
 	cat <<-EOT
 	| per call, Debian 6.12 | instructions |
 	|---|---:|
@@ -70,6 +80,7 @@ fig_cost() {
 	| the same through fprobe / kretprobe (\`mech fprobe\`, \`mech kretprobe\`) | $fprobe / $kretprobe |
 	| ftrace's function_graph on the same call | $graph |
 	| libbpf-tools funclatency / bpftrace kfunc hist on the same call | $fl ($fl_x) / $bt ($bt_x) |
+	| Debian 6.12 arm64: \`kstats trace\` (a kretprobe: no trampoline there yet) / bpftrace kfunc hist | ${a64:-n/a} / ${a64_bt:-n/a} |
 
 	From \`make bench\`${rev:+ at commit $rev} (QEMU \`-icount\`: instructions, not cycles).
 	EOT
