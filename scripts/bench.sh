@@ -23,19 +23,22 @@
 # Writes build/bench/results.md (and prints it); raw guest output, console
 # logs and the objdump of the fast paths stay in build/bench/.
 # --quick: 300 ms instead of 1 s per scaling run, no peers, no 6.1 or
-# arm64 boot.
+# arm64 boot.  --table: no run, the table again from the last run's
+# outputs (a run cut short included: its result lines from its console).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-scale_ms=1000 quick=0
+scale_ms=1000 quick=0 table=0
 [ "${1:-}" = --quick ] && scale_ms=300 quick=1
+# --table: only the table again, from the last run's outputs
+[ "${1:-}" = --table ] && table=1
 out=$KSTATS_ROOT/build/bench
 src=$KSTATS_ROOT/build/bench-src
 mkdir -p "$out"
 t_start=$(now)
 
 scripts_dir=$(dirname "$0")
-"$scripts_dir/deps.sh" >&2 || die "missing packages (see above)"
+[ $table = 1 ] || "$scripts_dir/deps.sh" >&2 || die "missing packages (see above)"
 
 img= kdir=
 while read -r name i b; do
@@ -52,11 +55,12 @@ done < <(debian_kernels)
 # The peers: Debian's libbpf-tools and bpftrace with their libraries
 # (bpftrace's LLVM is most of the ~200 MB: the icount guests get 3 GB)
 PEER_ARGS=()
-if [ $quick = 0 ]; then
+if [ $quick = 0 ] && [ $table = 0 ]; then
 	peer_adds funclatency bpftrace || die "the peers are missing (scripts/deps.sh)"
 	PEER_ARGS=(--mem 3072 "${PEER_ADDS[@]}")
 fi
 
+if [ $table = 0 ]; then
 # --- build -------------------------------------------------------------------
 say "building kstats.ko and kstats_bench.ko for $kver in $src"
 rm -rf "$src"
@@ -116,12 +120,16 @@ vmrun() {
 	t0=$(now)
 	say "run $tag: smp=$smp icount=$ic parts=$parts"
 	"$scripts_dir/vm-run.sh" --kernel "$img" --smp "$smp" "${extra[@]}" \
-		--timeout 900 --log "$out/console-$tag.log" \
+		--timeout "${VMRUN_TIMEOUT:-900}" --log "$out/console-$tag.log" \
 		--add "$src/kstats.ko" --add "$src/bench/kstats_bench.ko" \
 		--add "$gb:/kstats/bin/getppid_bench" \
 		--add "$out/conf-$tag:/kstats/bench.conf" \
 		--script "$KSTATS_ROOT/bench/guest-bench.sh" > "$out/$tag.out" ||
 		say "run $tag: vm-run.sh exit $? (see $out/console-$tag.log)"
+	# a run cut short (its timeout) printed no TAP block: its result
+	# lines as the console has them
+	grep -q '^BENCH' "$out/$tag.out" ||
+		grep -a '^BENCH' "$out/console-$tag.log" | tr -d '\r' > "$out/$tag.out" || true
 	say "run $tag: $(( $(now) - t0 )) s, $(grep -c '^BENCH' "$out/$tag.out" || true) result lines"
 }
 
@@ -149,14 +157,16 @@ if [ $quick = 0 ] && "$scripts_dir/arm64-kernels.sh" --peers > "$out/arm64-kerne
 		modules bench-modules > "$out/build-arm64.log" 2>&1 &&
 	   aarch64-linux-gnu-gcc -static -O2 -Wall -o "$out/getppid_bench-arm64" \
 		"$KSTATS_ROOT/bench/getppid_bench.c" >> "$out/build-arm64.log" 2>&1; then
-		VMRUN_GB=$out/getppid_bench-arm64 VMRUN_EXTRA=(--arch arm64)
+		# bpftrace's kfunc wildcards attach slowly there (a JIT'd
+		# trampoline per function under icount): more time
+		VMRUN_GB=$out/getppid_bench-arm64 VMRUN_EXTRA=(--arch arm64) VMRUN_TIMEOUT=2400
 		x86_peers=("${PEER_ARGS[@]}")
 		PEER_ARGS=(--mem 3072
 			--add "$pr/usr/sbin/funclatency:/usr/sbin/funclatency"
 			--add "$pr/usr/bin/bpftrace:/usr/bin/bpftrace"
 			--add "$pr/lib:/lib" --add "$pr/usr/lib:/usr/lib")
 		vmrun icount-arm64 1 1 "record trace" 1 "$imga" "$src-arm64"
-		PEER_ARGS=("${x86_peers[@]}") VMRUN_EXTRA=() VMRUN_GB=
+		PEER_ARGS=("${x86_peers[@]}") VMRUN_EXTRA=() VMRUN_GB= VMRUN_TIMEOUT=
 	else
 		say "arm64 build failed: see $out/build-arm64.log"
 	fi
@@ -164,9 +174,18 @@ elif [ $quick = 0 ]; then
 	say "no arm64 kernels: see $out/arm64-kernels.log"
 fi
 
+else
+	kvera=$(sed -n 's|^6\.12 .*/vmlinuz-\([^ ]*\) .*|\1|p' "$out/arm64-kernels.txt" 2>/dev/null || true)
+fi
+
 # --- the table ---------------------------------------------------------------
 cmd="make bench  (scripts/bench.sh${1:+ $1})"
-python3 - "$out" "$kver" "$(nproc)" "$cmd" "$(git -C "$KSTATS_ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
+[ $table = 0 ] || cmd="make bench  (scripts/bench.sh; the table made again by scripts/bench.sh --table)"
+rev=$(git -C "$KSTATS_ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')
+# the table again: the commit the runs were made at
+[ $table = 0 ] || [ ! -s "$out/results.md" ] ||
+	rev=$(sed -n 's/^Produced by .* at commit \([0-9a-f?]*\) .*/\1/p' "$out/results.md" | head -n1)
+python3 - "$out" "$kver" "$(nproc)" "$cmd" "$rev" \
 	"$(qemu-system-x86_64 --version | head -n1)" "$scale_ms" "${img61#/boot/vmlinuz-}" "$kvera" <<'PY' > "$out/results.md"
 import sys, re, os
 out, kver, ncpu, cmd, rev, qemu, scale_ms, kver61, kvera = sys.argv[1:10]
