@@ -503,6 +503,15 @@ if load_peers("icount")[0] or any(k.endswith("peer_funclatency") for k in ic["NA
     P()
     peer_table(ic, "icount")
 
+def trace_table(d):
+    """the tracing rows of another boot, each with its ratio to its trace row"""
+    P("| tracer | target fn, insns (icount) | x kstats `trace` | getppid, insns (icount) | x kstats `trace` |")
+    P("|---|---:|---:|---:|---:|")
+    for label, k in trows:
+        r = k != "untraced"
+        P("| %s | %s | %s | %s | %s |" % (label, cell(d, "k", k), xk(d, "k", k) if r else "",
+                                         cell(d, "s", k), xk(d, "s", k) if r else ""))
+
 i61 = load("icount61")
 if i61["BENCH"] or i61["NA"]:
     P()
@@ -513,12 +522,7 @@ if i61["BENCH"] or i61["NA"]:
       "trampoline, its fallback the kretprobe), figures in instructions; "
       "`x kstats trace`: added cost over kstats' default `trace FUNC` row.")
     P()
-    P("| tracer | target fn, insns (icount) | x kstats `trace` | getppid, insns (icount) | x kstats `trace` |")
-    P("|---|---:|---:|---:|---:|")
-    for label, k in trows:
-        r = k != "untraced"
-        P("| %s | %s | %s | %s | %s |" % (label, cell(i61, "k", k), xk(i61, "k", k) if r else "",
-                                         cell(i61, "s", k), xk(i61, "s", k) if r else ""))
+    trace_table(i61)
     P()
     P("### Peers on Debian 6.1")
     P()
@@ -549,12 +553,7 @@ if ia["BENCH"] or ia["NA"]:
         v = ia["BENCH"].get(k)
         P("| %s | %s | %s |" % (label, fmt(v), ratio(v, rh) if k != "empty" else ""))
     P()
-    P("| tracer | target fn, insns (icount) | x kstats `trace` | getppid, insns (icount) | x kstats `trace` |")
-    P("|---|---:|---:|---:|---:|")
-    for label, k in trows:
-        r = k != "untraced"
-        P("| %s | %s | %s | %s | %s |" % (label, cell(ia, "k", k), xk(ia, "k", k) if r else "",
-                                         cell(ia, "s", k), xk(ia, "s", k) if r else ""))
+    trace_table(ia)
     P()
     P("### Peers on Debian 6.12 arm64")
     P()
