@@ -2321,7 +2321,7 @@ kstats_test_stack_leaf(struct kstats_stack_cache *cache, unsigned long *frames)
 
 	return kstats_stack_at(cache, frames, KSTATS_STACK_MAX,
 			       (unsigned long)__builtin_return_address(0),
-			       (unsigned long)(fp + 2), fp[0]);
+			       (unsigned long)(fp + 2), fp[0], 0);
 }
 
 /* @reps stacks from one call site, each with its cache of @caches. */
