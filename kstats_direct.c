@@ -219,16 +219,25 @@ static unsigned long kstats_direct_stub(int slot)
 	 * and keys): saved even for a function without arguments.  A task
 	 * entry reads none.
 	 */
-	if (h->fn && h->task)
-		v = KSTATS_DV_TASK + c * 3 + args;
-	else if (h->fn && h->ret)
-		v = KSTATS_DV_RET + args;
-	else if (h->fn && h->arg)
-		v = KSTATS_DV_ARG + (h->nstack ? 2 : 1);
-	else if (h->fn && h->tkey)
-		v = KSTATS_DV_TKEY + c * 3 + args;
-	else if (h->fn)
-		v = KSTATS_DV_RICH + (h->nstack ? 2 : 1);
+	if (h->fn) {
+		switch (h->kind) {
+		case KSTATS_DKIND_TASK:
+			v = KSTATS_DV_TASK + c * 3 + args;
+			break;
+		case KSTATS_DKIND_RET:
+			v = KSTATS_DV_RET + args;
+			break;
+		case KSTATS_DKIND_ARG:
+			v = KSTATS_DV_ARG + (h->nstack ? 2 : 1);
+			break;
+		case KSTATS_DKIND_TKEY:
+			v = KSTATS_DV_TKEY + c * 3 + args;
+			break;
+		default:
+			v = KSTATS_DV_RICH + (h->nstack ? 2 : 1);
+			break;
+		}
+	}
 	return (unsigned long)kstats_direct_stubs +
 	       (v * KSTATS_DIRECT_SLOTS + slot) * KSTATS_DIRECT_STUB_SIZE;
 }
@@ -429,7 +438,7 @@ NOKPROBE_SYMBOL(kstats_direct_enter_ktime);
 
 /*
  * The entries of a duration whose filters are all the task's (pid, tid,
- * cpu, comm, cgroup: kstats_direct_task_only()): checked here, reading
+ * cpu, comm, cgroup: kstats_direct_kind_of()): checked here, reading
  * neither the registers nor anything that calls a function, then the
  * clock as the plain entries read it; the exit is the plain one of the
  * clock.  False for a call the filters leave out (not counted, as in
@@ -500,7 +509,7 @@ kstats_direct_record_value(struct kstats_direct_hot *h, s64 val)
 /*
  * The exit of a node that records the return value alone, as it is or
  * cast (no dereference, no filter, no family, no outliers:
- * kstats_direct_value_only()): read from the trampoline's frame (the
+ * kstats_direct_kind_of()): read from the trampoline's frame (the
  * body's %rax, saved where %rdi was) with no call, so under no guard; a
  * negative one is counted apart, as by every mechanism.
  */
@@ -518,7 +527,7 @@ NOKPROBE_SYMBOL(kstats_direct_exit_ret);
 
 /*
  * The entry of a node that records an argument alone, in a register, as
- * it is or cast (kstats_direct_value_only()): read from the frame's saved
+ * it is or cast (kstats_direct_kind_of()): read from the frame's saved
  * registers and recorded; false, so that the body runs untimed and no
  * exit follows.
  */
@@ -537,7 +546,7 @@ NOKPROBE_SYMBOL(kstats_direct_enter_arg);
 
 /*
  * The entries of a duration split by a key of the task (comm, pid, tid,
- * cpu, cgroup), its filters all the task's (kstats_direct_task_key()):
+ * cpu, cgroup), its filters all the task's (kstats_direct_kind_of()):
  * the filters, then under the slot's guard (the key's lookup wants
  * preemption off) the key's index and the clock, as the rich entry takes
  * them but with no registers rebuilt; the exits are the clock's own,
@@ -1270,56 +1279,49 @@ static void kstats_direct_target_put(struct kstats_direct_target *tg)
 	kvfree(tg->ips);
 }
 
-/*
- * Whether @fn is a duration whose filters are all the task's: no value,
- * no family, no condition on an argument or ret, no outliers (the task
- * variants' exits are the plain ones).
- */
-static bool kstats_direct_task_only(const struct kstats_fn *fn)
+/* The keys of the task, which a duration's entry takes with no registers. */
+static bool kstats_direct_task_by(enum kstats_by_kind kind)
 {
-	return kstats_fn_kind(fn) == KSTATS_FN_RICH &&
-	       fn->value.base == KSTATS_BASE_NONE && !fn->filter.nr_conds &&
-	       !fn->ret_at_exit && !fn->exit_extra && !fn->outliers;
+	return kind == KSTATS_BY_COMM || kind == KSTATS_BY_PID ||
+	       kind == KSTATS_BY_TID || kind == KSTATS_BY_CPU ||
+	       kind == KSTATS_BY_CGROUP;
 }
 
 /*
- * Whether @fn records a value alone: the return value, or an argument in
- * a register (arg0-arg5), as it is or cast, with no dereference (which
- * reads memory under the guard), no filter, no family and no outliers
- * (the "ret" and "arg" variants).
+ * The variants @fn takes, with its slot's plain exit @exit: a duration
+ * whose filters are all the task's (no value, no condition, nothing read
+ * at the return, no outliers) takes the task ones where its exit is plain,
+ * the task key ones where it is split by a key of the task; a value alone
+ * (the return value, or an argument in a register, as it is or cast, with
+ * no dereference, which reads memory under the guard; no filter, no
+ * outliers) the ret or arg ones; anything else the rich ones.
  */
-static bool kstats_direct_value_only(const struct kstats_fn *fn,
-				     enum kstats_base base)
+static enum kstats_direct_kind
+kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit)
 {
-	const struct kstats_filter *f = &fn->filter;
+	const struct kstats_value *v = &fn->value;
+	bool task_duration = v->base == KSTATS_BASE_NONE && !fn->filter.nr_conds &&
+			     !fn->ret_at_exit && !fn->exit_extra && !fn->outliers;
+	bool value_alone = v->base != KSTATS_BASE_NONE && !v->nr_derefs &&
+			   kstats_filter_is_empty(&fn->filter) && !fn->outliers;
 
-	return kstats_fn_kind(fn) == KSTATS_FN_RICH &&
-	       fn->value.base == base && !fn->value.nr_derefs &&
-	       (base != KSTATS_BASE_ARG || fn->value.arg < 6) &&
-	       f->pid < 0 && f->tid < 0 && f->cpu < 0 && !f->comm[0] &&
-	       !f->cgroup_id && !f->nr_conds && !fn->outliers;
-}
-
-/*
- * Whether @fn is a duration split by a key of the task (comm, pid, tid,
- * cpu, cgroup) with filters all the task's: no value, no condition, no
- * outliers (the task key variants).
- */
-static bool kstats_direct_task_key(const struct kstats_fn *fn)
-{
-	switch (fn->by.kind) {
-	case KSTATS_BY_COMM:
-	case KSTATS_BY_PID:
-	case KSTATS_BY_TID:
-	case KSTATS_BY_CPU:
-	case KSTATS_BY_CGROUP:
+	switch (kstats_fn_kind(fn)) {
+	case KSTATS_FN_RICH:
+		if (task_duration && exit == KSTATS_DEXIT_PLAIN)
+			return KSTATS_DKIND_TASK;
+		if (value_alone && v->base == KSTATS_BASE_RET)
+			return KSTATS_DKIND_RET;
+		if (value_alone && v->base == KSTATS_BASE_ARG && v->arg < 6)
+			return KSTATS_DKIND_ARG;
+		break;
+	case KSTATS_FN_FAMILY:
+		if (task_duration && kstats_direct_task_by(fn->by.kind))
+			return KSTATS_DKIND_TKEY;
 		break;
 	default:
-		return false;
+		break;
 	}
-	return kstats_fn_kind(fn) == KSTATS_FN_FAMILY &&
-	       fn->value.base == KSTATS_BASE_NONE && !fn->filter.nr_conds &&
-	       !fn->ret_at_exit && !fn->exit_extra && !fn->outliers;
+	return KSTATS_DKIND_RICH;
 }
 
 /**
@@ -1393,11 +1395,7 @@ static int kstats_direct_attach(struct kstats *ks,
 	h->outliers = outliers;
 	h->ocpu = outliers ? outliers->pcpu : NULL;
 	h->fn = rich;
-	h->task = rich && kstats_direct_task_only(rich) &&
-		  h->exit == KSTATS_DEXIT_PLAIN;
-	h->ret = rich && kstats_direct_value_only(rich, KSTATS_BASE_RET);
-	h->arg = rich && kstats_direct_value_only(rich, KSTATS_BASE_ARG);
-	h->tkey = rich && kstats_direct_task_key(rich);
+	h->kind = rich ? kstats_direct_kind_of(rich, h->exit) : KSTATS_DKIND_RICH;
 	/* every function in one filter: one ftrace update */
 	err = ftrace_set_filter_ips(ops, tg->ips, tg->nr_ips, 0, 0);
 	if (!err)
@@ -1784,6 +1782,14 @@ static u64 kstats_direct_mech_missed(const struct kstats_fn *fn)
 	return 0;
 }
 
+/* The header's word for a slot's variants, those other than the rich. */
+static const char * const kstats_direct_kind_names[] = {
+	[KSTATS_DKIND_TASK] = " entry task",
+	[KSTATS_DKIND_RET] = " exit ret",
+	[KSTATS_DKIND_ARG] = " entry arg",
+	[KSTATS_DKIND_TKEY] = " entry task_key",
+};
+
 /* "read tsc", and whether the TSC has since stopped being CLOCK_MONOTONIC's. */
 static void kstats_direct_describe_tsc(struct kstats_direct_slot *s,
 				       const struct kstats_direct_hot *h,
@@ -1819,17 +1825,8 @@ static void kstats_direct_describe(const struct kstats_fn *fn,
 	seq_printf(m, " arg_regs %u stack_words %u", h->nregs, h->nstack);
 	if (h->tscns)
 		kstats_direct_describe_tsc(s, h, m);
-	/* a duration filtered by the task alone (the task variants) */
-	if (h->task)
-		seq_puts(m, " entry task");
-	/* a return value alone (the ret variants), an argument (arg) */
-	if (h->ret)
-		seq_puts(m, " exit ret");
-	if (h->arg)
-		seq_puts(m, " entry arg");
-	/* a duration split by a key of the task (the tkey variants) */
-	if (h->tkey)
-		seq_puts(m, " entry task_key");
+	if (h->fn && h->kind != KSTATS_DKIND_RICH)
+		seq_puts(m, kstats_direct_kind_names[h->kind]);
 }
 
 const struct kstats_mech_ops kstats_mech_direct = {

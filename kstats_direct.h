@@ -67,6 +67,27 @@ struct kstats_direct_pcpu {
 };
 
 /**
+ * enum kstats_direct_kind - the variants a node with filters, values or a
+ *	family takes (kstats_direct_kind_of())
+ * @KSTATS_DKIND_RICH: its registers rebuilt, anything checked and keyed
+ * @KSTATS_DKIND_TASK: a duration whose filters are all the task's: the
+ *	entry checks them, the exit is the clock's plain one ("entry task")
+ * @KSTATS_DKIND_RET: the return value alone, recorded at the exit, no
+ *	clock read ("exit ret")
+ * @KSTATS_DKIND_ARG: an argument in a register alone, recorded at the
+ *	entry, the body run untimed ("entry arg")
+ * @KSTATS_DKIND_TKEY: a duration split by a key of the task, its filters
+ *	all the task's: the entry takes the key ("entry task_key")
+ */
+enum kstats_direct_kind {
+	KSTATS_DKIND_RICH,
+	KSTATS_DKIND_TASK,
+	KSTATS_DKIND_RET,
+	KSTATS_DKIND_ARG,
+	KSTATS_DKIND_TKEY,
+};
+
+/**
  * struct kstats_direct_hot - what the trampoline of one slot reads
  * @nstack: stack words of arguments to copy for the body
  * @nregs: argument registers the function takes
@@ -81,14 +102,7 @@ struct kstats_direct_pcpu {
  * @fn: a node with filters or a family, which its entry checks and keys
  *	(the rich variants, kstats_direct_enter_rich()); NULL for a plain
  *	duration
- * @task: @fn is a duration whose filters are all the task's: the task
- *	variants check them at the entry and exit as the plain ones
- * @ret: @fn records the return value alone: the ret variants read no
- *	clock and record it at the exit
- * @arg: @fn records an argument alone: the arg variants record it at the
- *	entry, and the body runs untimed
- * @tkey: @fn is a duration split by a key of the task (comm, pid, tid,
- *	cpu, cgroup), its filters all the task's: the task key variants
+ * @kind: enum kstats_direct_kind, the variants @fn takes
  */
 struct kstats_direct_hot {
 	u32 nstack;
@@ -101,10 +115,7 @@ struct kstats_direct_hot {
 	struct kstats_outliers *outliers;
 	struct kstats_outlier_cpu __percpu *ocpu;
 	struct kstats_fn *fn;
-	bool task;
-	bool ret;
-	bool arg;
-	bool tkey;
+	u8 kind;
 } __aligned(KSTATS_DHOT_SIZE);
 
 /**
