@@ -41,7 +41,6 @@
 #include "kstats_cgroup.h"
 #include "kstats_family.h"
 #include "kstats_internal.h"
-#include "kstats_point.h"
 
 #define KSTATS_FAMILY_EMPTY	0ULL
 #define KSTATS_FAMILY_BUSY	1ULL

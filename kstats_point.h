@@ -10,7 +10,6 @@
 #ifndef _KSTATS_POINT_H
 #define _KSTATS_POINT_H
 
-#include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/rethook.h>
 #include <linux/sched.h>
@@ -234,47 +233,6 @@ struct kstats_args {
 	const unsigned long *tp;
 	u64 ret;
 };
-
-/*
- * A return address as the code it returns to knows it: where a kretprobe
- * of a kernel without rethook (arm64's) took it over, the trampoline's
- * address stands in the link register or in a frame record; the task's
- * instances keep the real one, the oldest hooked at frame pointer @fp
- * (the caller's, at the hooked function's entry).  As it is elsewhere.
- */
-static __always_inline notrace unsigned long
-kstats_kretprobe_ret(unsigned long ret, unsigned long fp)
-{
-#if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
-	struct llist_node *n;
-
-	for (n = READ_ONCE(current->kretprobe_instances.first); n;
-	     n = READ_ONCE(n->next)) {
-		const struct kretprobe_instance *ri =
-			container_of(n, struct kretprobe_instance, llist);
-
-		if ((unsigned long)ri->fp == fp)
-			ret = (unsigned long)ri->ret_addr;
-	}
-#endif
-	return ret;
-}
-
-/*
- * The link register of a function's registers, where the architecture
- * has one (arm64: at its entry, where its caller resumes), for the stacks
- * (kstats_stack_at()); 0 elsewhere.
- */
-static __always_inline notrace unsigned long
-kstats_regs_link(struct pt_regs *regs)
-{
-#ifdef CONFIG_ARM64
-	return kstats_kretprobe_ret(procedure_link_pointer(regs),
-				    frame_pointer(regs));
-#else
-	return 0;
-#endif
-}
 
 /*
  * The return address of a function, from its registers at its entry:

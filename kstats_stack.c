@@ -56,7 +56,6 @@
 #endif
 
 #include "kstats_internal.h"
-#include "kstats_point.h"
 #include "kstats_stack.h"
 
 #ifdef CONFIG_ARM64
