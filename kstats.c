@@ -90,7 +90,7 @@ const char *kstats_clock_unit(enum kstats_clock clock)
  * @clock: where to store the clock
  *
  * Context: any.
- * Return: 0, -EOPNOTSUPP for clock cycles off x86 and arm64 (cycles is its name there), or
+ * Return: 0, -EOPNOTSUPP for tsc off x86 (cycles is its name there), or
  * -EINVAL for another name.
  */
 int kstats_parse_clock(const char *s, enum kstats_clock *clock)
