@@ -871,7 +871,7 @@ static unsigned int rn(unsigned int n)
 static const char *const words[] = {
 	"new", "remove", "trace", "all", "bits", "clock", "max", "name",
 	"start", "end", "mech", "maxactive", "gap", "ktime", "local", "tsc",
-	"none", "direct", "fprobe", "kretprobe", "stop", "reset", "NEW", "Trace",
+	"cycles", "none", "direct", "fprobe", "kretprobe", "stop", "reset", "NEW", "Trace",
 	"fz0", "fz1", "fz2", "fz0.gap", "_control", "..", ".", "a/b", "fz/..",
 	"0", "1", "3", "5", "6", "-1", "4294967296", "18446744073709551615",
 	"18446744073709551616", "0x10", "010", "1e3", "+3", "tp:", "tp::",
@@ -901,7 +901,7 @@ static size_t gen_cmd(char *b, size_t max)
 		"keep", "stack", "by caller", "by stack", "by cgroup", "cgroup",
 		"by func" };
 	static const char *const vals[] = { "0", "3", "5", "6", "-1", "none",
-		"local", "ktime", "tsc", "direct", "kretprobe", "fprobe", "fz1",
+		"local", "ktime", "tsc", "cycles", "direct", "kretprobe", "fprobe", "fz1",
 		"fz2",
 		"1000", "0x10", "18446744073709551615", SYS_GETPPID,
 		SYS_GETPPID "+4", "tp:raw_syscalls:sys_exit", "ret",
