@@ -35,6 +35,12 @@ static struct dentry *kstats_control;
  */
 static umode_t kstats_node_mode = 0600;
 
+/* Lines printed once, at open: what the reader's @head and @tail hold. */
+struct kstats_text {
+	char *buf;
+	size_t len;
+};
+
 /*
  * What a reader of a distribution file iterates over: a snapshot taken at
  * open, with the per-CPU and all-CPU counts turned into running totals so
@@ -44,7 +50,12 @@ static umode_t kstats_node_mode = 0600;
  * A distribution that takes negative values also has their summary and,
  * in @errno_count, how many of each -errno: the "errno" rows after the
  * slots.  A family's file shows its keys instead of the slots: @fam,
- * copied, grouped and ordered at open.
+ * copied, grouped and ordered at open.  The header (@head) and the
+ * creator's lines after the rows (@tail, a trace node's outliers) read
+ * state that changes while the file is open (the node's state, a probe's
+ * counts, the outliers kept): they are printed at open too, since
+ * seq_file prints a record again for every read() or lseek() that starts
+ * inside it, and one open must read the same bytes every time.
  */
 struct kstats_reader {
 	struct kstats *ks;
@@ -53,6 +64,8 @@ struct kstats_reader {
 	struct kstats_neg_summary neg;
 	u64 *errno_count;
 	struct kstats_family_view fam;
+	struct kstats_text head;
+	struct kstats_text tail;
 };
 
 /* Running total of row @row up to and including slot @s. */
@@ -248,7 +261,7 @@ static int kstats_seq_show(struct seq_file *m, void *v)
 	struct kstats_reader *r = m->private;
 
 	if (!pos)
-		kstats_show_header(m, r);
+		seq_write(m, r->head.buf, r->head.len);
 	else if (pos <= kstats_nr_rows(r) && r->ks->family)
 		return kstats_show_key(m, r, r->fam.order[pos - 1]);
 	else if (pos <= kstats_nr_rows(r))
@@ -256,7 +269,7 @@ static int kstats_seq_show(struct seq_file *m, void *v)
 	else if (pos == kstats_nr_rows(r) + 1 && r->errno_count)
 		kstats_show_errno(m, r);
 	else
-		r->ks->show_tail(r->ks, m);
+		seq_write(m, r->tail.buf, r->tail.len);
 	return 0;
 }
 
@@ -267,8 +280,45 @@ static const struct seq_operations kstats_seq_ops = {
 	.show = kstats_seq_show,
 };
 
+/* The creator's lines after the rows, for kstats_text_print(). */
+static void kstats_show_tail(struct seq_file *m, struct kstats_reader *r)
+{
+	r->ks->show_tail(r->ks, m);
+}
+
+/*
+ * Print @show's lines into @t, in a seq_file of the reader's own whose
+ * buffer grows as seq_read() grows its own: from a page, doubled until
+ * the lines fit.
+ */
+static int kstats_text_print(struct kstats_text *t, struct kstats_reader *r,
+			     void (*show)(struct seq_file *m,
+					  struct kstats_reader *r))
+{
+	struct seq_file m = { .size = PAGE_SIZE };
+
+	for (;;) {
+		m.buf = kvmalloc(m.size, GFP_KERNEL);
+		if (!m.buf)
+			return -ENOMEM;
+		m.count = 0;
+		show(&m, r);
+		if (!seq_has_overflowed(&m))
+			break;
+		kvfree(m.buf);
+		if (m.size > MAX_RW_COUNT / 2)
+			return -ENOMEM;
+		m.size *= 2;
+	}
+	t->buf = m.buf;
+	t->len = m.count;
+	return 0;
+}
+
 static void kstats_reader_free(struct kstats_reader *r)
 {
+	kvfree(r->head.buf);
+	kvfree(r->tail.buf);
 	kvfree(r->errno_count);
 	kstats_family_view_free(&r->fam);
 	kstats_snapshot_free(&r->snap);
@@ -321,7 +371,14 @@ static int kstats_node_open(struct inode *inode, struct file *file)
 	}
 	for (s = 1; s < r->snap.nr_slots; s++)
 		r->snap.slot_samples[s] += r->snap.slot_samples[s - 1];
-	return 0;
+	err = kstats_text_print(&r->head, r, kstats_show_header);
+	if (!err && r->ks->show_tail)
+		err = kstats_text_print(&r->tail, r, kstats_show_tail);
+	if (err) {
+		kstats_reader_free(r);
+		seq_release_private(inode, file);
+	}
+	return err;
 }
 
 static int kstats_node_release(struct inode *inode, struct file *file)

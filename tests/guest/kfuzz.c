@@ -723,7 +723,6 @@ static void fo_exercise(struct fo *f)
 		fo_write(f, "reset", 0);
 		fo_write(f, "stop", 0);
 		fo_write(f, "start", 0);
-		f->have_ref = 0;	/* the header shows the state live */
 	} else {
 		fo_write(f, cmd, ENOENT);
 	}
