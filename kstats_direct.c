@@ -130,6 +130,8 @@ enum kstats_direct_variant {
 	KSTATS_DV_ARG = KSTATS_DV_RET + 3,
 	/* a duration split by a task key: per clock, three each */
 	KSTATS_DV_TKEY = KSTATS_DV_ARG + 3,
+	/* a duration filtered by the task's name alone: per clock, three each */
+	KSTATS_DV_COMM = KSTATS_DV_TKEY + 4 * 3,
 };
 
 /*
@@ -232,6 +234,9 @@ static unsigned long kstats_direct_stub(int slot)
 			break;
 		case KSTATS_DKIND_TKEY:
 			v = KSTATS_DV_TKEY + c * 3 + args;
+			break;
+		case KSTATS_DKIND_COMM:
+			v = KSTATS_DV_COMM + c * 3 + args;
 			break;
 		default:
 			v = KSTATS_DV_RICH + (h->nstack ? 2 : 1);
@@ -1307,6 +1312,9 @@ kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit)
 
 	switch (kstats_fn_kind(fn)) {
 	case KSTATS_FN_RICH:
+		if (task_duration && exit == KSTATS_DEXIT_PLAIN &&
+		    kstats_filter_comm_alone(&fn->filter))
+			return KSTATS_DKIND_COMM;
 		if (task_duration && exit == KSTATS_DEXIT_PLAIN)
 			return KSTATS_DKIND_TASK;
 		if (value_alone && v->base == KSTATS_BASE_RET)
@@ -1396,6 +1404,8 @@ static int kstats_direct_attach(struct kstats *ks,
 	h->ocpu = outliers ? outliers->pcpu : NULL;
 	h->fn = rich;
 	h->kind = rich ? kstats_direct_kind_of(rich, h->exit) : KSTATS_DKIND_RICH;
+	if (h->kind == KSTATS_DKIND_COMM)
+		memcpy(h->comm, rich->filter.comm, sizeof(h->comm));
 	/* every function in one filter: one ftrace update */
 	err = ftrace_set_filter_ips(ops, tg->ips, tg->nr_ips, 0, 0);
 	if (!err)
@@ -1788,6 +1798,7 @@ static const char * const kstats_direct_kind_names[] = {
 	[KSTATS_DKIND_RET] = " exit ret",
 	[KSTATS_DKIND_ARG] = " entry arg",
 	[KSTATS_DKIND_TKEY] = " entry task_key",
+	[KSTATS_DKIND_COMM] = " entry comm",
 };
 
 /* "read tsc", and whether the TSC has since stopped being CLOCK_MONOTONIC's. */
@@ -1853,6 +1864,9 @@ int kstats_direct_init(void)
 	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, pcpu) != KSTATS_DHOT_PCPU);
 	BUILD_BUG_ON(offsetof(struct kstats_direct_pcpu, inflight) != 0);
 	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, ks) != KSTATS_DHOT_KS);
+	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, comm) != KSTATS_DHOT_COMM);
+	BUILD_BUG_ON(sizeof_field(struct kstats_direct_hot, comm) !=
+		     sizeof_field(struct kstats_filter, comm));
 	BUILD_BUG_ON(sizeof(struct kstats_direct_hot) != KSTATS_DHOT_SIZE);
 
 	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)

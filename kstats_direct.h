@@ -32,6 +32,7 @@
 #define KSTATS_DHOT_CLOCK	5
 #define KSTATS_DHOT_PCPU	8
 #define KSTATS_DHOT_KS		16
+#define KSTATS_DHOT_COMM	48
 #define KSTATS_DHOT_SIZE	64
 
 #ifndef __ASSEMBLY__
@@ -78,6 +79,9 @@ struct kstats_direct_pcpu {
  *	entry, the body run untimed ("entry arg")
  * @KSTATS_DKIND_TKEY: a duration split by a key of the task, its filters
  *	all the task's: the entry takes the key ("entry task_key")
+ * @KSTATS_DKIND_COMM: a duration whose one filter is the task's name: the
+ *	trampoline compares it inline, then times as the plain variants do
+ *	("entry comm")
  */
 enum kstats_direct_kind {
 	KSTATS_DKIND_RICH,
@@ -85,11 +89,13 @@ enum kstats_direct_kind {
 	KSTATS_DKIND_RET,
 	KSTATS_DKIND_ARG,
 	KSTATS_DKIND_TKEY,
+	KSTATS_DKIND_COMM,
 };
 
 /**
  * struct kstats_direct_hot - what the trampoline of one slot reads
  * @nstack: stack words of arguments to copy for the body
+ * @kind: enum kstats_direct_kind, the variants @fn takes
  * @nregs: argument registers the function takes
  * @clock: enum kstats_clock of @ks
  * @tscns: clock ktime, read as the TSC (kstats_direct_exit_tscns())
@@ -102,20 +108,22 @@ enum kstats_direct_kind {
  * @fn: a node with filters or a family, which its entry checks and keys
  *	(the rich variants, kstats_direct_enter_rich()); NULL for a plain
  *	duration
- * @kind: enum kstats_direct_kind, the variants @fn takes
+ * @comm: the task name of the comm variants, as two words (struct
+ *	kstats_comm_words)
  */
 struct kstats_direct_hot {
-	u32 nstack;
+	u16 nstack;
+	u8 kind;
+	u8 exit;
 	u8 nregs;
 	u8 clock;
 	u8 tscns;
-	u8 exit;
 	struct kstats_direct_pcpu __percpu *pcpu;
 	struct kstats *ks;
 	struct kstats_outliers *outliers;
 	struct kstats_outlier_cpu __percpu *ocpu;
 	struct kstats_fn *fn;
-	u8 kind;
+	u64 comm[2];
 } __aligned(KSTATS_DHOT_SIZE);
 
 /**

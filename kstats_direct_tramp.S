@@ -48,9 +48,18 @@
 #include <asm/asm.h>
 #include <asm/cpufeatures.h>
 #include <asm/nospec-branch.h>
+#include <asm/percpu.h>
 #include <asm/unwind_hints.h>
 
+#include "kstats_asm_offsets.h"
 #include "kstats_direct.h"
+
+/* The current task, in the per-CPU area: in struct pcpu_hot from 6.2. */
+#ifdef KSTATS_PCPU_HOT_CURRENT
+#define KSTATS_CURRENT	PER_CPU_VAR(pcpu_hot + KSTATS_PCPU_HOT_CURRENT)
+#else
+#define KSTATS_CURRENT	PER_CPU_VAR(current_task)
+#endif
 
 /* CALL_DEPTH_ACCOUNT, where the kernel tracks the call depth. */
 #if defined(CONFIG_MITIGATION_CALL_DEPTH_TRACKING) || \
@@ -103,6 +112,9 @@
  * in C; "arg" an argument alone, at the entry, in C.  "tkey_<clock>" is
  * a duration split by a key of the task: the entry takes the key's index
  * and the clock in C, the exit (<clock>f) records in that key.
+ * "comm_<clock>" is a duration whose one filter is the task's name: the
+ * entry compares the name's two words with the slot's (@comm) before the
+ * clock, then is the plain one, as is its exit.
  * %rbp is the caller's, which the body gave back, until the exits
  * (compiled with -ffixed-rbp) take it for an outlier's stack
  * (kstats_direct_outlier_bp).
@@ -118,13 +130,23 @@
 	.endif
 .endm
 
-.macro KSTATS_DIRECT_COMMON name:req, clock:req, entry:req, args:req, tk:req
+.macro KSTATS_DIRECT_COMMON name:req, clock:req, entry:req, args:req, tk:req, comm=0
 SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
 	KSTATS_CALL_DEPTH_ACCOUNT
 	subq	$F_SIZE, %rsp
 	movq	%r11, F_HOT(%rsp)
+	.if \comm
+	/* Another task's name: the body runs untimed, nothing saved yet. */
+	movq	KSTATS_CURRENT, %rax
+	movq	KSTATS_TASK_COMM(%rax), %r10
+	cmpq	KSTATS_DHOT_COMM(%r11), %r10
+	jne	.Lother_\@
+	movq	KSTATS_TASK_COMM + 8(%rax), %r10
+	cmpq	KSTATS_DHOT_COMM + 8(%r11), %r10
+	jne	.Lother_\@
+	.endif
 	.if \args
 	movq	%rdi, F_RDI(%rsp)
 	movq	%rsi, F_RSI(%rsp)
@@ -171,7 +193,7 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 
 	.if \args == 2
 	/* Copy the stack arguments (one at least), the last one first. */
-	movl	KSTATS_DHOT_NSTACK(%r11), %ecx
+	movzwl	KSTATS_DHOT_NSTACK(%r11), %ecx
 .Lcopy_\@:
 	movq	F_ARGS - 8(%rsp, %rcx, 8), %rax
 	movq	%rax, -8(%rsp, %rcx, 8)
@@ -202,6 +224,14 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 .Lskip_\@:
 	/* Back to the function past its fentry call, arguments as they were. */
 	KSTATS_DIRECT_ARGS_RESTORE \args
+	addq	$F_SIZE, %rsp
+	UNWIND_HINT_FUNC
+	RET
+	.endif
+
+	.if \comm
+.Lother_\@:
+	/* The argument registers are untouched: back past the fentry call. */
 	addq	$F_SIZE, %rsp
 	UNWIND_HINT_FUNC
 	RET
@@ -315,6 +345,19 @@ KSTATS_DIRECT_COMMON tkey_local, localf, tkey_local, 2, 0
 KSTATS_DIRECT_COMMON tkey_tscns, tscnsf, tkey_tscns, 0, 0
 KSTATS_DIRECT_COMMON tkey_tscns, tscnsf, tkey_tscns, 1, 0
 KSTATS_DIRECT_COMMON tkey_tscns, tscnsf, tkey_tscns, 2, 0
+/* A duration whose one filter is the task's name, per clock: the plain ones. */
+KSTATS_DIRECT_COMMON comm_tsc, tscp, tsc, 0, 0, 1
+KSTATS_DIRECT_COMMON comm_tsc, tscp, tsc, 1, 0, 1
+KSTATS_DIRECT_COMMON comm_tsc, tscp, tsc, 2, 0, 1
+KSTATS_DIRECT_COMMON comm_ktime, ktimep, ktime, 0, 0, 1
+KSTATS_DIRECT_COMMON comm_ktime, ktimep, ktime, 1, 0, 1
+KSTATS_DIRECT_COMMON comm_ktime, ktimep, ktime, 2, 0, 1
+KSTATS_DIRECT_COMMON comm_local, localp, local, 0, 0, 1
+KSTATS_DIRECT_COMMON comm_local, localp, local, 1, 0, 1
+KSTATS_DIRECT_COMMON comm_local, localp, local, 2, 0, 1
+KSTATS_DIRECT_COMMON comm_tscns, tscnsp, tsc, 0, 1, 1
+KSTATS_DIRECT_COMMON comm_tscns, tscnsp, tsc, 1, 1, 1
+KSTATS_DIRECT_COMMON comm_tscns, tscnsp, tsc, 2, 1, 1
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
@@ -404,5 +447,17 @@ SYM_CODE_START(kstats_direct_stubs)
 	KSTATS_DIRECT_STUBS kstats_direct_tkey_tscns_0
 	KSTATS_DIRECT_STUBS kstats_direct_tkey_tscns_1
 	KSTATS_DIRECT_STUBS kstats_direct_tkey_tscns_2
+	KSTATS_DIRECT_STUBS kstats_direct_comm_tsc_0
+	KSTATS_DIRECT_STUBS kstats_direct_comm_tsc_1
+	KSTATS_DIRECT_STUBS kstats_direct_comm_tsc_2
+	KSTATS_DIRECT_STUBS kstats_direct_comm_ktime_0
+	KSTATS_DIRECT_STUBS kstats_direct_comm_ktime_1
+	KSTATS_DIRECT_STUBS kstats_direct_comm_ktime_2
+	KSTATS_DIRECT_STUBS kstats_direct_comm_local_0
+	KSTATS_DIRECT_STUBS kstats_direct_comm_local_1
+	KSTATS_DIRECT_STUBS kstats_direct_comm_local_2
+	KSTATS_DIRECT_STUBS kstats_direct_comm_tscns_0
+	KSTATS_DIRECT_STUBS kstats_direct_comm_tscns_1
+	KSTATS_DIRECT_STUBS kstats_direct_comm_tscns_2
 SYM_CODE_END(kstats_direct_stubs)
 _ASM_NOKPROBE(kstats_direct_stubs)

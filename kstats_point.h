@@ -322,6 +322,13 @@ static inline bool kstats_filter_is_empty(const struct kstats_filter *f)
 	       !f->nr_conds && !f->cgroup_id && !f->cgroup_path;
 }
 
+/* Whether the task's name is the one filter of @f. */
+static inline bool kstats_filter_comm_alone(const struct kstats_filter *f)
+{
+	return f->pid < 0 && f->tid < 0 && f->cpu < 0 && f->comm[0] &&
+	       !f->nr_conds && !f->cgroup_id && !f->cgroup_path;
+}
+
 /*
  * A function's return value as a signed number where its type is not
  * known (no BTF, no cast): the register as a long, except that an int

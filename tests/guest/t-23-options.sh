@@ -3,7 +3,8 @@
 # Every option the direct trampoline takes counts the same calls as
 # fprobe's handlers (the kretprobe's where the kernel has no fprobe) on
 # the same calls: filters on the task (the trampoline's "task" variants,
-# header "entry task"), with each clock, families keyed by the task (its
+# header "entry task"; the task's name alone, its "comm" variants, which
+# compare it inline, header "entry comm"), with each clock, families keyed by the task (its
 # "task key" variants, header "entry task_key") or otherwise (its "rich"
 # variants),
 # and a value alone: the return value (its "ret" variants, header "exit
@@ -70,12 +71,15 @@ else
 		done
 		expect "remove od$n of$n" "$(ctl $KS/_control "remove od$n")$(ctl $KS/_control "remove of$n")" okok
 	done <<-EOF
-	comm kload|ALL|entry task
-	comm nobody|0|entry task
+	comm kload|ALL|entry comm
+	comm nobody|0|entry comm
+	comm kloa|0|entry comm
+	comm kload_|0|entry comm
 	cpu 0 comm kload|N0|entry task
 	cgroup / comm kload|ALL|entry task
-	comm kload clock $CYC|ALL|entry task
-	comm kload clock local|ALL|entry task
+	comm kload clock $CYC|ALL|entry comm
+	comm kload clock local|ALL|entry comm
+	comm kload clock ktime|ALL|entry comm
 	comm kload by cpu|0=$N0 1=$N1|entry task_key
 	comm kload by comm|kload=$ALL|entry task_key
 	cgroup / by comm clock local|kload=$ALL|entry task_key
