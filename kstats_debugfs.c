@@ -118,8 +118,10 @@ static void kstats_show_header(struct seq_file *m, struct kstats_reader *r)
 	if (ks->family) {
 		const struct kstats_family *f = ks->family;
 
+		/* by CPU: the keys are the rows the distribution has anyway */
 		seq_printf(m, "# family by %s max %u keys %u other %llu key_bytes %zu",
 			   f->by, f->max, r->fam.keys, r->fam.other,
+			   kstats_family_per_cpu(f) ? 0 :
 			   kstats_family_key_bytes(ks->nr_slots, f->depth));
 		/* of key_bytes: a stack's frames, in use and spare */
 		if (f->depth)

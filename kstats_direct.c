@@ -132,6 +132,8 @@ enum kstats_direct_variant {
 	KSTATS_DV_TKEY = KSTATS_DV_ARG + 3,
 	/* a duration filtered by the task's name alone: per clock, three each */
 	KSTATS_DV_COMM = KSTATS_DV_TKEY + 4 * 3,
+	/* a duration filtered by a cgroup alone: per clock, three each */
+	KSTATS_DV_CGROUP = KSTATS_DV_COMM + 4 * 3,
 };
 
 /*
@@ -237,6 +239,9 @@ static unsigned long kstats_direct_stub(int slot)
 			break;
 		case KSTATS_DKIND_COMM:
 			v = KSTATS_DV_COMM + c * 3 + args;
+			break;
+		case KSTATS_DKIND_CGROUP:
+			v = KSTATS_DV_CGROUP + c * 3 + args;
 			break;
 		default:
 			v = KSTATS_DV_RICH + (h->nstack ? 2 : 1);
@@ -388,6 +393,24 @@ kstats_direct_unguard(struct kstats_direct_hot *h)
 }
 
 /*
+ * The filters on the task, from an entry that runs with preemption on (the
+ * trampoline's, at the traced function's entry): the task's cgroup is read
+ * as an RCU reader, its css_set freed a grace period after the task moves
+ * to another, so preemption is off around the read as it is in the probes'
+ * handlers.
+ */
+static __always_inline notrace bool
+kstats_direct_filter_task_holds(const struct kstats_filter *f)
+{
+	bool holds;
+
+	preempt_disable_notrace();
+	holds = kstats_filter_task_holds(f);
+	preempt_enable_notrace();
+	return holds;
+}
+
+/*
  * The exits a slot takes: plain for the default frac_bits and no upper
  * bound, with the outliers' compare if it keeps them (only those exits
  * make it, so that a node without outliers pays nothing for them).
@@ -447,57 +470,70 @@ NOKPROBE_SYMBOL(kstats_direct_enter_ktime);
  * neither the registers nor anything that calls a function, then the
  * clock as the plain entries read it; the exit is the plain one of the
  * clock.  False for a call the filters leave out (not counted, as in
- * every mechanism) and for one from the clock's own read (missed).
+ * every mechanism) and for one from the clock's own read (missed).  The
+ * "cgroup" ones are for a cgroup filter alone: it is the one check.
  */
 static __always_inline notrace bool
 kstats_direct_task_holds(const struct kstats_direct_hot *h)
 {
-	return kstats_filter_task_holds(&h->fn->filter);
+	return kstats_direct_filter_task_holds(&h->fn->filter);
 }
 
-notrace __noendbr bool
-kstats_direct_enter_task_tsc(struct kstats_direct_hot *h,
-			     struct kstats_direct_entry *e)
+static __always_inline notrace bool
+kstats_direct_cgroup_holds(const struct kstats_direct_hot *h)
 {
-	if (!kstats_direct_task_holds(h))
-		return false;
-	e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);
-	return true;
+	const struct kstats_filter *f = &h->fn->filter;
+	bool holds;
+
+	/* an RCU reader, as kstats_direct_filter_task_holds() */
+	preempt_disable_notrace();
+	holds = kstats_cgroup_under(f->cgroup_id, f->cgroup_level);
+	preempt_enable_notrace();
+	return holds;
 }
 
-NOKPROBE_SYMBOL(kstats_direct_enter_task_tsc);
+#define KSTATS_DIRECT_TASK_ENTRIES(name)				\
+notrace __noendbr bool							\
+kstats_direct_enter_##name##_tsc(struct kstats_direct_hot *h,		\
+				 struct kstats_direct_entry *e)		\
+{									\
+	if (!kstats_direct_##name##_holds(h))			\
+		return false;						\
+	e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);			\
+	return true;							\
+}									\
+NOKPROBE_SYMBOL(kstats_direct_enter_##name##_tsc);			\
+/* Clock ktime on the TSC: the epoch, then the TSC, as the inline entry. */ \
+notrace __noendbr bool							\
+kstats_direct_enter_##name##_tscns(struct kstats_direct_hot *h,	\
+				   struct kstats_direct_entry *e)	\
+{									\
+	if (!kstats_direct_##name##_holds(h))			\
+		return false;						\
+	e->cpu = (u32)(READ_ONCE(kstats_direct_tk) >> 32);		\
+	e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);			\
+	return true;							\
+}									\
+NOKPROBE_SYMBOL(kstats_direct_enter_##name##_tscns);			\
+notrace __noendbr bool							\
+kstats_direct_enter_##name##_ktime(struct kstats_direct_hot *h,	\
+				   struct kstats_direct_entry *e)	\
+{									\
+	return kstats_direct_##name##_holds(h) &&			\
+	       kstats_direct_enter_ktime(h, e);				\
+}									\
+NOKPROBE_SYMBOL(kstats_direct_enter_##name##_ktime);			\
+notrace __noendbr bool							\
+kstats_direct_enter_##name##_local(struct kstats_direct_hot *h,	\
+				   struct kstats_direct_entry *e)	\
+{									\
+	return kstats_direct_##name##_holds(h) &&			\
+	       kstats_direct_enter_local(h, e);				\
+}									\
+NOKPROBE_SYMBOL(kstats_direct_enter_##name##_local)
 
-/* Clock ktime on the TSC: the epoch, then the TSC, as the inline entry. */
-notrace __noendbr bool
-kstats_direct_enter_task_tscns(struct kstats_direct_hot *h,
-			       struct kstats_direct_entry *e)
-{
-	if (!kstats_direct_task_holds(h))
-		return false;
-	e->cpu = (u32)(READ_ONCE(kstats_direct_tk) >> 32);
-	e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);
-	return true;
-}
-
-NOKPROBE_SYMBOL(kstats_direct_enter_task_tscns);
-
-notrace __noendbr bool
-kstats_direct_enter_task_ktime(struct kstats_direct_hot *h,
-			       struct kstats_direct_entry *e)
-{
-	return kstats_direct_task_holds(h) && kstats_direct_enter_ktime(h, e);
-}
-
-NOKPROBE_SYMBOL(kstats_direct_enter_task_ktime);
-
-notrace __noendbr bool
-kstats_direct_enter_task_local(struct kstats_direct_hot *h,
-			       struct kstats_direct_entry *e)
-{
-	return kstats_direct_task_holds(h) && kstats_direct_enter_local(h, e);
-}
-
-NOKPROBE_SYMBOL(kstats_direct_enter_task_local);
+KSTATS_DIRECT_TASK_ENTRIES(task);
+KSTATS_DIRECT_TASK_ENTRIES(cgroup);
 
 /* A value of the ret and arg variants: recorded as kstats_record_signed(). */
 static __always_inline notrace void
@@ -566,7 +602,7 @@ kstats_direct_tkey_enter(struct kstats_direct_hot *h,
 	struct kstats_fn *fn = h->fn;
 	u64 fam;
 
-	if (!kstats_filter_task_holds(&fn->filter))
+	if (!kstats_direct_filter_task_holds(&fn->filter))
 		return false;
 	if (!kstats_direct_guard(h)) {
 		kstats_record_missed(h->ks);
@@ -1292,6 +1328,17 @@ static bool kstats_direct_task_by(enum kstats_by_kind kind)
 	       kind == KSTATS_BY_CGROUP;
 }
 
+/* The task variants for filters @f: the name or a cgroup alone, or any. */
+static enum kstats_direct_kind
+kstats_direct_task_kind(const struct kstats_filter *f)
+{
+	if (kstats_filter_comm_alone(f))
+		return KSTATS_DKIND_COMM;
+	if (kstats_filter_cgroup_alone(f))
+		return KSTATS_DKIND_CGROUP;
+	return KSTATS_DKIND_TASK;
+}
+
 /*
  * The variants @fn takes, with its slot's plain exit @exit: a duration
  * whose filters are all the task's (no value, no condition, nothing read
@@ -1312,17 +1359,18 @@ kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit)
 
 	switch (kstats_fn_kind(fn)) {
 	case KSTATS_FN_RICH:
-		if (task_duration && exit == KSTATS_DEXIT_PLAIN &&
-		    kstats_filter_comm_alone(&fn->filter))
-			return KSTATS_DKIND_COMM;
 		if (task_duration && exit == KSTATS_DEXIT_PLAIN)
-			return KSTATS_DKIND_TASK;
+			return kstats_direct_task_kind(&fn->filter);
 		if (value_alone && v->base == KSTATS_BASE_RET)
 			return KSTATS_DKIND_RET;
 		if (value_alone && v->base == KSTATS_BASE_ARG && v->arg < 6)
 			return KSTATS_DKIND_ARG;
 		break;
 	case KSTATS_FN_FAMILY:
+		/* by cpu: its keys are the per-CPU rows the plain exits fill */
+		if (task_duration && exit == KSTATS_DEXIT_PLAIN &&
+		    kstats_family_per_cpu(fn->ks->family))
+			return kstats_direct_task_kind(&fn->filter);
 		if (task_duration && kstats_direct_task_by(fn->by.kind))
 			return KSTATS_DKIND_TKEY;
 		break;
@@ -1799,6 +1847,7 @@ static const char * const kstats_direct_kind_names[] = {
 	[KSTATS_DKIND_ARG] = " entry arg",
 	[KSTATS_DKIND_TKEY] = " entry task_key",
 	[KSTATS_DKIND_COMM] = " entry comm",
+	[KSTATS_DKIND_CGROUP] = " entry cgroup",
 };
 
 /* "read tsc", and whether the TSC has since stopped being CLOCK_MONOTONIC's. */

@@ -82,6 +82,8 @@ struct kstats_direct_pcpu {
  * @KSTATS_DKIND_COMM: a duration whose one filter is the task's name: the
  *	trampoline compares it inline, then times as the plain variants do
  *	("entry comm")
+ * @KSTATS_DKIND_CGROUP: a duration whose one filter is a cgroup: the task
+ *	variants with that one check ("entry cgroup")
  */
 enum kstats_direct_kind {
 	KSTATS_DKIND_RICH,
@@ -90,6 +92,7 @@ enum kstats_direct_kind {
 	KSTATS_DKIND_ARG,
 	KSTATS_DKIND_TKEY,
 	KSTATS_DKIND_COMM,
+	KSTATS_DKIND_CGROUP,
 };
 
 /**
@@ -216,6 +219,18 @@ kstats_direct_enter_task_ktime(struct kstats_direct_hot *h,
 __noendbr bool
 kstats_direct_enter_task_local(struct kstats_direct_hot *h,
 			       struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_cgroup_tsc(struct kstats_direct_hot *h,
+			       struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_cgroup_tscns(struct kstats_direct_hot *h,
+				 struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_cgroup_ktime(struct kstats_direct_hot *h,
+				 struct kstats_direct_entry *e);
+__noendbr bool
+kstats_direct_enter_cgroup_local(struct kstats_direct_hot *h,
+				 struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_ret(struct kstats_direct_hot *h,
 		       struct kstats_direct_entry *e);

@@ -358,6 +358,19 @@ KSTATS_DIRECT_COMMON comm_local, localp, local, 2, 0, 1
 KSTATS_DIRECT_COMMON comm_tscns, tscnsp, tsc, 0, 1, 1
 KSTATS_DIRECT_COMMON comm_tscns, tscnsp, tsc, 1, 1, 1
 KSTATS_DIRECT_COMMON comm_tscns, tscnsp, tsc, 2, 1, 1
+/* A duration whose one filter is a cgroup: the task ones, with that check. */
+KSTATS_DIRECT_COMMON cgroup_tsc, tscp, cgroup_tsc, 0, 0
+KSTATS_DIRECT_COMMON cgroup_tsc, tscp, cgroup_tsc, 1, 0
+KSTATS_DIRECT_COMMON cgroup_tsc, tscp, cgroup_tsc, 2, 0
+KSTATS_DIRECT_COMMON cgroup_ktime, ktimep, cgroup_ktime, 0, 0
+KSTATS_DIRECT_COMMON cgroup_ktime, ktimep, cgroup_ktime, 1, 0
+KSTATS_DIRECT_COMMON cgroup_ktime, ktimep, cgroup_ktime, 2, 0
+KSTATS_DIRECT_COMMON cgroup_local, localp, cgroup_local, 0, 0
+KSTATS_DIRECT_COMMON cgroup_local, localp, cgroup_local, 1, 0
+KSTATS_DIRECT_COMMON cgroup_local, localp, cgroup_local, 2, 0
+KSTATS_DIRECT_COMMON cgroup_tscns, tscnsp, cgroup_tscns, 0, 0
+KSTATS_DIRECT_COMMON cgroup_tscns, tscnsp, cgroup_tscns, 1, 0
+KSTATS_DIRECT_COMMON cgroup_tscns, tscnsp, cgroup_tscns, 2, 0
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
@@ -459,5 +472,17 @@ SYM_CODE_START(kstats_direct_stubs)
 	KSTATS_DIRECT_STUBS kstats_direct_comm_tscns_0
 	KSTATS_DIRECT_STUBS kstats_direct_comm_tscns_1
 	KSTATS_DIRECT_STUBS kstats_direct_comm_tscns_2
+	KSTATS_DIRECT_STUBS kstats_direct_cgroup_tsc_0
+	KSTATS_DIRECT_STUBS kstats_direct_cgroup_tsc_1
+	KSTATS_DIRECT_STUBS kstats_direct_cgroup_tsc_2
+	KSTATS_DIRECT_STUBS kstats_direct_cgroup_ktime_0
+	KSTATS_DIRECT_STUBS kstats_direct_cgroup_ktime_1
+	KSTATS_DIRECT_STUBS kstats_direct_cgroup_ktime_2
+	KSTATS_DIRECT_STUBS kstats_direct_cgroup_local_0
+	KSTATS_DIRECT_STUBS kstats_direct_cgroup_local_1
+	KSTATS_DIRECT_STUBS kstats_direct_cgroup_local_2
+	KSTATS_DIRECT_STUBS kstats_direct_cgroup_tscns_0
+	KSTATS_DIRECT_STUBS kstats_direct_cgroup_tscns_1
+	KSTATS_DIRECT_STUBS kstats_direct_cgroup_tscns_2
 SYM_CODE_END(kstats_direct_stubs)
 _ASM_NOKPROBE(kstats_direct_stubs)

@@ -88,6 +88,13 @@ int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 	if (!f)
 		return -ENOMEM;
 	f->max = max;
+	f->keys = keys;
+	strscpy(f->by, by, sizeof(f->by));
+	/* by CPU: the keys are the distribution's own rows, nothing more */
+	if (kstats_family_per_cpu(f)) {
+		ks->family = f;
+		return 0;
+	}
 	f->bits = max_t(u32, ilog2(roundup_pow_of_two(max)) + 2,
 			ilog2(KSTATS_FAMILY_WINDOW));
 	for (i = 0; i < ARRAY_SIZE(f->space); i++) {
@@ -118,9 +125,7 @@ int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 		return -ENOMEM;
 	}
 	f->salt = get_random_u64();
-	f->keys = keys;
 	f->depth = depth;
-	strscpy(f->by, by, sizeof(f->by));
 	ks->family = f;
 	return 0;
 }
@@ -190,6 +195,9 @@ void kstats_family_clear(struct kstats_family *f, u32 nr_slots)
 	size_t i, n = (size_t)(f->max + 1) * nr_slots;
 	unsigned long flags;
 
+	/* by CPU: the distribution's reset empties its rows */
+	if (kstats_family_per_cpu(f))
+		return;
 	if (preemptible() && READ_ONCE(f->retired_dirty))
 		cond_synchronize_rcu(READ_ONCE(f->retired));
 	if (raw_spin_trylock_irqsave(&f->lock, flags)) {
@@ -450,14 +458,13 @@ static int kstats_family_cmp_samples(const void *a, const void *b,
 
 /*
  * The histogram of group @g, read now into @count and @sum (nr_slots
- * each), each sum clamped to what its count allows.  Return: its samples.
+ * each), each sum clamped to what its count allows.
  */
-static u64 kstats_family_read_group(struct kstats *ks,
-				    const struct kstats_family_view *v, u32 g,
-				    u64 *count, u64 *sum)
+static void kstats_family_read_group(struct kstats *ks,
+				     const struct kstats_family_view *v, u32 g,
+				     u64 *count, u64 *sum)
 {
 	u32 i, s, n = ks->nr_slots;
-	u64 total = 0;
 
 	memset(count, 0, n * sizeof(*count));
 	memset(sum, 0, n * sizeof(*sum));
@@ -473,9 +480,36 @@ static u64 kstats_family_read_group(struct kstats *ks,
 					kstats_sum_max(c));
 		}
 	}
-	for (s = 0; s < n; s++)
-		total += count[s];
-	return total;
+}
+
+/*
+ * Group @g of @v: its non-empty slots of @count and @sum (@n each, each
+ * sum clamped to what its count allows), and its samples.
+ */
+static int kstats_family_cells(struct kstats_family_view *v, u32 g,
+			       const u64 *count, const u64 *sum, u32 n)
+{
+	u32 s, c;
+
+	v->samples[g] = 0;
+	for (s = 0, c = 0; s < n; s++)
+		c += !!count[s];
+	v->nr_cells[g] = c;
+	if (!c)
+		return 0;
+	v->cells[g] = kvcalloc(c, sizeof(*v->cells[g]), GFP_KERNEL);
+	if (!v->cells[g])
+		return -ENOMEM;
+	for (s = 0, c = 0; s < n; s++) {
+		if (!count[s])
+			continue;
+		v->cells[g][c].slot = s;
+		v->cells[g][c].count = count[s];
+		v->cells[g][c].sum = min(sum[s], kstats_sum_max(count[s]));
+		v->samples[g] += count[s];
+		c++;
+	}
+	return 0;
 }
 
 /*
@@ -485,7 +519,7 @@ static u64 kstats_family_read_group(struct kstats *ks,
  */
 static int kstats_family_copy(struct kstats *ks, struct kstats_family_view *v)
 {
-	u32 g, s, c, n = ks->nr_slots;
+	u32 g, n = ks->nr_slots;
 	u64 *count, *sum;
 	int err = 0;
 
@@ -496,29 +530,100 @@ static int kstats_family_copy(struct kstats *ks, struct kstats_family_view *v)
 		goto out;
 	}
 	for (g = 0; g < v->nr; g++) {
-		v->samples[g] = kstats_family_read_group(ks, v, g, count, sum);
-		for (s = 0, c = 0; s < n; s++)
-			c += !!count[s];
-		if (!c)
-			continue;
-		v->cells[g] = kvcalloc(c, sizeof(*v->cells[g]), GFP_KERNEL);
-		if (!v->cells[g]) {
-			err = -ENOMEM;
-			goto out;
-		}
-		for (s = 0, c = 0; s < n; s++) {
-			if (!count[s])
-				continue;
-			v->cells[g][c].slot = s;
-			v->cells[g][c].count = count[s];
-			v->cells[g][c].sum = sum[s];
-			c++;
-		}
-		v->nr_cells[g] = c;
+		kstats_family_read_group(ks, v, g, count, sum);
+		err = kstats_family_cells(v, g, count, sum, n);
+		if (err)
+			break;
 	}
 out:
 	kvfree(count);
 	kvfree(sum);
+	return err;
+}
+
+/* Groups by samples, most first, as kstats_family_view() orders them. */
+static void kstats_family_view_order(struct kstats_family_view *v)
+{
+	u32 g;
+
+	for (g = 0; g < v->nr; g++)
+		v->order[g] = g;
+	sort_r(v->order, v->nr, sizeof(u32), kstats_family_cmp_samples, NULL,
+	       v);
+	/* "other" is the last group, by the key order. */
+	v->keys = v->nr - 1;
+	v->other = v->samples[v->nr - 1];
+}
+
+/*
+ * The view of a family by CPU, from a snapshot of the distribution: a
+ * group per CPU below @max that has samples, its key the CPU (index and
+ * key alike), in the order of their numbers, then "other", the rows of
+ * the CPUs from @max on.
+ */
+static int kstats_family_view_cpus(struct kstats *ks,
+				   struct kstats_family_view *v)
+{
+	struct kstats_family *f = ks->family;
+	u32 row, s, g, n = ks->nr_slots;
+	struct kstats_snapshot snap;
+	u64 *count = NULL, *sum = NULL;
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	err = kstats_snapshot_take(ks, &snap);
+	if (err)
+		return err;
+	err = -ENOMEM;
+	count = kvcalloc(n, sizeof(u64), GFP_KERNEL);
+	sum = kvcalloc(n, sizeof(u64), GFP_KERNEL);
+	v->member = kvcalloc(snap.nr_cpus + 1, sizeof(u32), GFP_KERNEL);
+	v->first = kvcalloc(snap.nr_cpus + 2, sizeof(u32), GFP_KERNEL);
+	v->samples = kvcalloc(snap.nr_cpus + 1, sizeof(u64), GFP_KERNEL);
+	v->cells = kvcalloc(snap.nr_cpus + 1, sizeof(*v->cells), GFP_KERNEL);
+	v->nr_cells = kvcalloc(snap.nr_cpus + 1, sizeof(u32), GFP_KERNEL);
+	v->order = kvcalloc(snap.nr_cpus + 1, sizeof(u32), GFP_KERNEL);
+	v->key = kvcalloc((size_t)f->max + 1, sizeof(*v->key), GFP_KERNEL);
+	if (!count || !sum || !v->member || !v->first || !v->samples ||
+	    !v->cells || !v->nr_cells || !v->order || !v->key)
+		goto out;
+	for (row = 0; row < snap.nr_cpus; row++) {
+		const u64 *c = snap.count + (size_t)row * n;
+		const u64 *m = snap.sum + (size_t)row * n;
+		u32 cpu = snap.cpu[row];
+
+		if (cpu >= f->max || !snap.cpu_samples[row])
+			continue;
+		g = v->nr++;
+		v->first[g] = g;
+		v->member[g] = cpu;
+		v->key[cpu].k[0] = cpu;
+		v->key[cpu].set = 1;
+		err = kstats_family_cells(v, g, c, m, n);
+		if (err)
+			goto out;
+	}
+	for (row = 0; row < snap.nr_cpus; row++) {
+		if (snap.cpu[row] < f->max)
+			continue;
+		for (s = 0; s < n; s++) {
+			count[s] += snap.count[(size_t)row * n + s];
+			sum[s] += snap.sum[(size_t)row * n + s];
+		}
+	}
+	g = v->nr++;
+	v->first[g] = g;
+	v->member[g] = f->max;
+	v->first[v->nr] = v->nr;
+	err = kstats_family_cells(v, g, count, sum, n);
+	if (!err)
+		kstats_family_view_order(v);
+out:
+	kvfree(count);
+	kvfree(sum);
+	kstats_snapshot_free(&snap);
+	if (err)
+		kstats_family_view_free(v);
 	return err;
 }
 
@@ -535,9 +640,11 @@ int kstats_family_view(struct kstats *ks, struct kstats_family_view *v)
 	struct kstats_family *f = ks->family;
 	struct kstats_family_sort order;
 	struct kstats_family_space *sp;
-	u32 n, i, g, nr, gen, tries = 0;
+	u32 n, i, nr, gen, tries = 0;
 	int err;
 
+	if (kstats_family_per_cpu(f))
+		return kstats_family_view_cpus(ks, v);
 again:
 	/* Pairs with the reset's release, as a lookup does. */
 	gen = smp_load_acquire(&f->gen);
@@ -600,14 +707,7 @@ again:
 		kstats_family_view_free(v);
 		return err;
 	}
-	for (g = 0; g < v->nr; g++)
-		v->order[g] = g;
-	sort_r(v->order, v->nr, sizeof(u32), kstats_family_cmp_samples, NULL,
-	       v);
-
-	/* "other" is the last group, by the key order. */
-	v->keys = v->nr - 1;
-	v->other = v->samples[v->nr - 1];
+	kstats_family_view_order(v);
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(kstats_family_view, KSTATS_NS);
@@ -791,8 +891,13 @@ int kstats_family_format_index(const struct kstats_family *f, u32 index,
 			       char *buf, size_t size)
 {
 	const struct kstats_family_space *sp;
-	u32 i = kstats_family_slot_index(f, index);
+	u32 i;
 
+	/* by CPU: the index is the CPU */
+	if (kstats_family_per_cpu(f))
+		return index < f->max ? scnprintf(buf, size, "%u", index) :
+					scnprintf(buf, size, "other");
+	i = kstats_family_slot_index(f, index);
 	if (i >= f->max)
 		return scnprintf(buf, size, "other");
 	sp = &f->space[READ_ONCE(f->gen) & 1];

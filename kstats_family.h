@@ -4,7 +4,9 @@
  * argument), one histogram per key beside the distribution's own, which
  * keeps the total (kstats_family.c).  Bounded: at most @max keys, the
  * samples of any further key go to one more histogram, "other", so the
- * keys always add up to the total.
+ * keys always add up to the total.  A family by CPU has no histogram of
+ * its own: its keys are the distribution's per-CPU rows, each sample in
+ * the row of the CPU that records it, as a family of no key records.
  */
 #ifndef _KSTATS_FAMILY_H
 #define _KSTATS_FAMILY_H
@@ -34,6 +36,8 @@
  * @KSTATS_KEYS_STACK: a kernel stack, its frames kept beside the key, as
  *	symbol+0xOFF;... root first
  * @KSTATS_KEYS_FUNC: an address in a function, as the function's name
+ * @KSTATS_KEYS_CPU: a CPU, in decimal: the distribution's own row of that
+ *	CPU, CPUs @max and above in "other" (kstats_family_per_cpu())
  */
 enum kstats_keys {
 	KSTATS_KEYS_NUMBER,
@@ -43,6 +47,7 @@ enum kstats_keys {
 	KSTATS_KEYS_CGROUP,
 	KSTATS_KEYS_STACK,
 	KSTATS_KEYS_FUNC,
+	KSTATS_KEYS_CPU,
 };
 
 /**
@@ -125,6 +130,7 @@ struct kstats_family_stack_cpu {
  * @retired_dirty: the spare holds the keys of a generation before
  * @lock: one reset at a time switches
  * @hist: (@max + 1) histograms of the distribution's nr_slots slots
+ *	(none, nor @space, for a family by CPU)
  * @keys: enum kstats_keys
  * @depth: for stacks, the frames of a key, 1..KSTATS_STACK_KEY_MAX
  * @stack: for stacks, each CPU's unwinding
@@ -145,6 +151,18 @@ struct kstats_family {
 	struct kstats_family_stack_cpu __percpu *stack;
 	char by[KSTATS_FAMILY_BY_MAX];
 };
+
+/*
+ * Whether @f is a family by CPU: its keys are the distribution's per-CPU
+ * rows, which every record fills (each on the CPU that records), so no
+ * recorder looks a key up or adds to a key's histogram, and the keys scale
+ * with the CPUs as the distribution does.
+ */
+static __always_inline notrace bool
+kstats_family_per_cpu(const struct kstats_family *f)
+{
+	return f->keys == KSTATS_KEYS_CPU;
+}
 
 /* The index of @index that the family's histograms are indexed by. */
 static __always_inline notrace u32 kstats_family_slot_index(const struct kstats_family *f,
@@ -176,7 +194,8 @@ u32 kstats_family_stack_index(struct kstats_family *f, struct pt_regs *regs);
  *
  * Context: any, NMI included: one lock-free add to the key's slot, which
  * all CPUs share (a per-CPU copy of every key would cost nr_cpus times
- * the memory).  Nothing is added to the key while @ks is stopped.
+ * the memory).  Nothing is added to the key while @ks is stopped.  A
+ * family by CPU takes the record alone: its keys are the per-CPU rows.
  */
 static __always_inline notrace void kstats_family_record(struct kstats *ks,
 							 u32 index, u64 val)
@@ -188,7 +207,7 @@ static __always_inline notrace void kstats_family_record(struct kstats *ks,
 	u32 slot;
 
 	kstats_record(ks, val);
-	if (READ_ONCE(ks->slots) != ks->hist)
+	if (READ_ONCE(ks->slots) != ks->hist || kstats_family_per_cpu(f))
 		return;
 	slot = kstats_locate(v, ks->frac_bits, &shift);
 	index = kstats_family_slot_index(f, index);

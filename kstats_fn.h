@@ -228,6 +228,9 @@ static __always_inline notrace u32 kstats_family_key_by(struct kstats *ks,
 {
 	u64 key[2];
 
+	/* a family by CPU: no lookup, its keys are the per-CPU rows */
+	if (kstats_family_per_cpu(ks->family))
+		return raw_smp_processor_id();
 	if (by->kind == KSTATS_BY_STACK)
 		return kstats_family_stack_index(ks->family, a->regs);
 	if (!kstats_by_fetch(by, a, key))

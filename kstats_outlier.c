@@ -433,7 +433,9 @@ static void kstats_outlier_frame(struct seq_file *m, unsigned long addr)
  * @o: the store, or NULL (nothing is shown)
  * @m: the file
  * @stack_at: where the stack is taken, for the header ("end"), or NULL
- * @key_format: writes a family key index as text, for nodes with one
+ * @key_format: writes an outlier's family key as text, from its index
+ *	(if it has one) and the CPU that recorded it; returns 0 for none.
+ *	For nodes with a family
  * @arg: for @key_format
  *
  * "# outliers slow V keep M kept K dropped D stack N" or "# outliers top
@@ -448,7 +450,8 @@ static void kstats_outlier_frame(struct seq_file *m, unsigned long addr)
  */
 int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 			 const char *stack_at,
-			 int (*key_format)(void *arg, u32 key, char *buf,
+			 int (*key_format)(void *arg, u32 key, bool has_key,
+					   u32 cpu, char *buf,
 					   size_t size),
 			 void *arg)
 {
@@ -516,10 +519,9 @@ int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 		kstats_format_name(e->comm, buf, KEY_BUF);
 		seq_printf(m, " time %llu cpu %u pid %d tid %d comm %s",
 			   e->time, e->cpu, e->pid, e->tid, buf);
-		if (e->has_key && key_format) {
-			key_format(arg, e->key, buf, KEY_BUF);
+		if (key_format && key_format(arg, e->key, e->has_key, e->cpu,
+					     buf, KEY_BUF))
 			seq_printf(m, " key %s", buf);
-		}
 		if (o->cfg.stack)
 			seq_puts(m, " stack ");
 		/* the probe's own frames, innermost, say nothing of it */

@@ -107,7 +107,8 @@ void kstats_outlier_capture_at(struct kstats_outliers *o, u64 v, u32 key,
 			       unsigned long sp, unsigned long bp);
 int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 			 const char *stack_at,
-			 int (*key_format)(void *arg, u32 key, char *buf,
+			 int (*key_format)(void *arg, u32 key, bool has_key,
+					   u32 cpu, char *buf,
 					   size_t size),
 			 void *arg);
 

@@ -329,6 +329,13 @@ static inline bool kstats_filter_comm_alone(const struct kstats_filter *f)
 	       !f->nr_conds && !f->cgroup_id && !f->cgroup_path;
 }
 
+/* Whether a cgroup is the one filter of @f. */
+static inline bool kstats_filter_cgroup_alone(const struct kstats_filter *f)
+{
+	return f->pid < 0 && f->tid < 0 && f->cpu < 0 && !f->comm[0] &&
+	       !f->nr_conds && f->cgroup_id;
+}
+
 /*
  * A function's return value as a signed number where its type is not
  * known (no BTF, no cast): the register as a long, except that an int
@@ -590,13 +597,14 @@ kstats_by_fetch(const struct kstats_by *b, const struct kstats_args *a,
 	key[1] = 0;
 	switch (b->kind) {
 	case KSTATS_BY_COMM: {
-		const char *comm = current->comm;
-		char *dst = (char *)key;
-		int i;
+		/*
+		 * The name's two words: the kernel NUL-pads a task's name
+		 * (kstats_comm_is()), and its last byte is always the NUL.
+		 */
+		const struct kstats_comm_words *c = (const void *)current->comm;
 
-		key[0] = 0;
-		for (i = 0; i < 2 * sizeof(u64) - 1 && comm[i]; i++)
-			dst[i] = comm[i];
+		key[0] = c->w[0];
+		key[1] = c->w[1];
 		return true;
 	}
 	case KSTATS_BY_PID:

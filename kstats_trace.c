@@ -1025,12 +1025,19 @@ static void kstats_trace_reset(struct kstats *ks)
 	}
 }
 
-/* An outlier's family key, as the key blocks of the file show it. */
-static int kstats_trace_outlier_key(void *arg, u32 key, char *buf,
-				    size_t size)
+/*
+ * An outlier's family key, as the key blocks of the file show it: by CPU,
+ * the CPU that recorded it, whose row holds it.
+ */
+static int kstats_trace_outlier_key(void *arg, u32 key, bool has_key,
+				    u32 cpu, char *buf, size_t size)
 {
 	struct kstats *ks = arg;
 
+	if (kstats_family_per_cpu(ks->family))
+		key = cpu;
+	else if (!has_key)
+		return 0;
 	return kstats_family_format_index(ks->family, key, buf, size);
 }
 
@@ -1309,6 +1316,9 @@ static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 		break;
 	case KSTATS_BY_FUNC:
 		keys = KSTATS_KEYS_FUNC;
+		break;
+	case KSTATS_BY_CPU:
+		keys = KSTATS_KEYS_CPU;
 		break;
 	default:
 		if (cmd->by.str)
@@ -1612,9 +1622,11 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	t->fn.value = cmd->value;
 	t->fn.filter = cmd->filter;
 	t->fn.by = cmd->by;
+	/* by cpu alone records as no key does: its keys are the CPUs' rows */
 	t->fn.rich = t->fn.value.base != KSTATS_BASE_NONE ||
 		  !kstats_filter_is_empty(&t->fn.filter) ||
-		  t->fn.by.kind != KSTATS_BY_NONE;
+		  (t->fn.by.kind != KSTATS_BY_NONE &&
+		   t->fn.by.kind != KSTATS_BY_CPU);
 	/* Nothing to take at the return: probe the entry alone. */
 	t->fn.entry_only = t->fn.value.base == KSTATS_BASE_ARG &&
 			!kstats_filter_uses_ret(&t->fn.filter) &&

@@ -12,6 +12,7 @@
 #include <linux/kthread.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/vmalloc.h>
 #include <linux/sort.h>
 #include <linux/spinlock.h>
@@ -1796,6 +1797,73 @@ static int family_worker_fn(void *data)
 	return 0;
 }
 
+/* One sample of @info's distribution, recorded on the CPU this runs on. */
+static void kstats_test_record_here(void *info)
+{
+	kstats_family_record(info, 0, 1000);
+}
+
+/*
+ * A family by CPU: no key looked up (an index passed to the record is
+ * not read), each sample in the row of the CPU that records it, the CPUs
+ * from max on in "other"; the view, the key of an index and the reset
+ * agree with that.
+ */
+static void kstats_test_family_cpus(struct kunit *test)
+{
+	struct kstats *ks = test_new(test, "kunit_family_cpus", 3, 0);
+	struct kstats_family_view v;
+	char want[16], buf[80];
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 64, "cpu", KSTATS_KEYS_CPU, 0),
+			0);
+	KUNIT_EXPECT_TRUE(test, kstats_family_per_cpu(ks->family));
+	cpu = get_cpu();
+	kstats_family_record(ks, 12345, 100);
+	kstats_family_record(ks, 0, 100);
+	kstats_record(ks, 7);
+	put_cpu();
+	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
+	snprintf(want, sizeof(want), "%d", cpu);
+	KUNIT_EXPECT_EQ(test, v.keys, 1U);
+	KUNIT_EXPECT_EQ(test, v.nr, 2U);
+	KUNIT_EXPECT_EQ(test, v.other, 0ULL);
+	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, want), 3ULL);
+	/* slot of 100 then slot of 7: two cells, 2 and 1 samples */
+	KUNIT_EXPECT_EQ(test, v.nr_cells[v.order[0]], 2U);
+	kstats_family_format_index(ks->family, cpu, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, want);
+	kstats_family_format_index(ks->family, 64, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "other");
+	kstats_family_view_free(&v);
+	kstats_reset(ks);
+	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
+	KUNIT_EXPECT_EQ(test, v.keys, 0U);
+	KUNIT_EXPECT_EQ(test, v.samples[0], 0ULL);
+	kstats_family_view_free(&v);
+	kstats_delete(ks);
+
+	/* max 1: CPU 0's row is the one key, CPU 1's goes to "other" */
+	if (!cpu_online(0) || !cpu_online(1))
+		kunit_skip(test, "CPU 0 and CPU 1 are not both online");
+	ks = test_new(test, "kunit_family_cpus1", 3, 0);
+	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 1, "cpu", KSTATS_KEYS_CPU, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(0, kstats_test_record_here,
+						       ks, 1), 0);
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(1, kstats_test_record_here,
+						       ks, 1), 0);
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(1, kstats_test_record_here,
+						       ks, 1), 0);
+	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
+	KUNIT_EXPECT_EQ(test, v.keys, 1U);
+	KUNIT_EXPECT_EQ(test, v.other, 2ULL);
+	KUNIT_EXPECT_EQ(test, family_samples(ks, &v, "0"), 1ULL);
+	kstats_family_view_free(&v);
+	kstats_delete(ks);
+}
+
 /* Concurrent keys: nothing lost, no key shown twice, at most max keys. */
 static void kstats_test_family_concurrent(struct kunit *test)
 {
@@ -2430,6 +2498,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_string_key),
 	KUNIT_CASE(kstats_test_family),
 	KUNIT_CASE(kstats_test_stack_key),
+	KUNIT_CASE(kstats_test_family_cpus),
 	KUNIT_CASE(kstats_test_family_concurrent),
 	KUNIT_CASE(kstats_test_record_key),
 	KUNIT_CASE(kstats_test_btf_place),

@@ -11,6 +11,10 @@
  *   kload ctlraw FILE HEX      the same with bytes given in hex (NUL, ...)
  *   kload hold FILE SECONDS    keep FILE open for SECONDS
  *   kload pin CPU CMD [ARG...] run CMD bound to CPU (busybox may lack taskset)
+ *   kload cgroup DIR CMD [ARG...]
+ *                              run CMD in the cgroup v2 of directory DIR,
+ *                              moved there before the exec (a shell would
+ *                              call getppid() itself on the way)
  *
  * Static, libc only: it runs in the busybox initramfs.
  */
@@ -26,7 +30,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: kload write DEV N SIZE | getppid N | ctl FILE TEXT | ctlraw FILE HEX | hold FILE SECONDS | pin CPU CMD [ARG...]\n");
+	fprintf(stderr, "usage: kload write DEV N SIZE | getppid N | ctl FILE TEXT | ctlraw FILE HEX | hold FILE SECONDS | pin CPU CMD [ARG...] | cgroup DIR CMD [ARG...]\n");
 	return 2;
 }
 
@@ -166,6 +170,22 @@ int main(int argc, char **argv)
 			perror("sched_setaffinity");
 			return 1;
 		}
+		execvp(argv[3], argv + 3);
+		perror(argv[3]);
+		return 127;
+	}
+	if (!strcmp(argv[1], "cgroup") && argc >= 4) {
+		char path[4096], pid[32];
+		int fd, n;
+
+		snprintf(path, sizeof(path), "%s/cgroup.procs", argv[2]);
+		n = snprintf(pid, sizeof(pid), "%d", getpid());
+		fd = open(path, O_WRONLY);
+		if (fd < 0 || write(fd, pid, n) != n) {
+			perror(path);
+			return 1;
+		}
+		close(fd);
 		execvp(argv[3], argv + 3);
 		perror(argv[3]);
 		return 127;

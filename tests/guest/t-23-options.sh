@@ -4,15 +4,16 @@
 # fprobe's handlers (the kretprobe's where the kernel has no fprobe) on
 # the same calls: filters on the task (the trampoline's "task" variants,
 # header "entry task"; the task's name alone, its "comm" variants, which
-# compare it inline, header "entry comm"), with each clock, families keyed by the task (its
-# "task key" variants, header "entry task_key") or otherwise (its "rich"
-# variants),
-# and a value alone: the return value (its "ret" variants, header "exit
-# ret") or an argument (its "arg" variants, header "entry arg").  Each pair of nodes, one of each mechanism, is on the same
-# function at once while kload makes getppid() calls pinned to CPU 0, then
-# to CPU 1: both must count exactly those the option asks for, per key for
-# a family, and miss none.  Runs where kstats traces directly; elsewhere
-# one SKIP says why (lib.sh no_direct).
+# compare it inline, header "entry comm"; a cgroup alone, its "cgroup"
+# variants, header "entry cgroup"), with each clock, families keyed by
+# the task (its "task key" variants, header "entry task_key") or
+# otherwise (its "rich" variants), and a value alone: the return value
+# (its "ret" variants, header "exit ret") or an argument (its "arg"
+# variants, header "entry arg").  Each pair of nodes, one of each
+# mechanism, is on the same function at once while kload makes getppid()
+# calls pinned to CPU 0, then to CPU 1: both must count exactly those the
+# option asks for, per key for a family, and miss none.  Runs where kstats
+# traces directly; elsewhere one SKIP says why (lib.sh no_direct).
 
 why=$(no_direct)
 if [ -n "$why" ]; then
@@ -30,6 +31,47 @@ else
 	o_key() { awk -v k="$2" '$1 == "key" && $2 == k { print $4 }' "$1"; }
 
 	check "insmod kstats.ko (options)" insmod $KB/kstats.ko
+	# A cgroup filter alone (the "cgroup" variants, header "entry
+	# cgroup"): kload runs in /ko23/sub (kload cgroup), which a filter on
+	# it or on its parent takes and one on the sibling /ko23x does not.
+	CG=/sys/fs/cgroup
+	cat > $O.rows <<-EOF
+	comm kload|ALL|entry comm
+	comm nobody|0|entry comm
+	comm kloa|0|entry comm
+	comm kload_|0|entry comm
+	cpu 0 comm kload|N0|entry task
+	cgroup / comm kload|ALL|entry task
+	comm kload clock $CYC|ALL|entry comm
+	comm kload clock local|ALL|entry comm
+	comm kload clock ktime|ALL|entry comm
+	comm kload by cpu|0=$N0 1=$N1|entry comm
+	comm kload by cpu max 1|0=$N0 other=$N1|entry comm
+	comm kload by comm|kload=$ALL|entry task_key
+	cgroup / by comm clock local|kload=$ALL|entry task_key
+	comm kload by caller|sum=$ALL|
+	EOF
+	if grep -qw cgroup2 /proc/filesystems; then
+		mkdir -p $CG
+		grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG
+		mkdir -p $CG/ko23/sub $CG/ko23x
+		cat >> $O.rows <<-EOF
+		cgroup /ko23|ALL|entry cgroup
+		cgroup /ko23/sub clock $CYC|ALL|entry cgroup
+		cgroup /ko23 clock local|ALL|entry cgroup
+		cgroup /ko23x|0|entry cgroup
+		cgroup /ko23 comm kload|ALL|entry task
+		cgroup /ko23 by cpu|0=$N0 1=$N1|entry cgroup
+		EOF
+	fi
+	# o_load CPU N: kload's N getppid() calls on CPU, in /ko23/sub for a
+	# row on those cgroups
+	o_load() {
+		case $opt in
+		*/ko23*) kload cgroup $CG/ko23/sub kload pin "$1" kload getppid "$2" ;;
+		*) kload pin "$1" kload getppid "$2" ;;
+		esac
+	}
 	n=0
 	# OPTIONS | samples of the node, or key=samples of its family |
 	# what the direct node's source line says of its entry
@@ -47,8 +89,8 @@ else
 		else
 			expect_match "$opt: no task entry (rich)" "$(grep '^# source' $O.d)" "stack_words [0-9]+( read tsc)?$"
 		fi
-		kload pin 0 kload getppid $N0
-		[ $N1 = 0 ] || kload pin 1 kload getppid $N1
+		o_load 0 $N0
+		[ $N1 = 0 ] || o_load 1 $N1
 		cat $KS/od$n > $O.d
 		cat $KS/of$n > $O.f
 		for m in d f; do
@@ -61,7 +103,7 @@ else
 			*=*)
 				for kv in $want; do
 					k=${kv%%=*} v=${kv#*=}
-					[ "$k" = 1 ] && [ $N1 = 0 ] && v=
+					case $k in 1|other) [ $N1 = 0 ] && v= ;; esac
 					expect "$opt ($mech): key $k" "$(o_key $O.$m "$k")" "$v"
 				done ;;
 			*)
@@ -70,21 +112,8 @@ else
 			expect "$opt ($mech): nothing missed" "$(field $O.$m name missed)" 0
 		done
 		expect "remove od$n of$n" "$(ctl $KS/_control "remove od$n")$(ctl $KS/_control "remove of$n")" okok
-	done <<-EOF
-	comm kload|ALL|entry comm
-	comm nobody|0|entry comm
-	comm kloa|0|entry comm
-	comm kload_|0|entry comm
-	cpu 0 comm kload|N0|entry task
-	cgroup / comm kload|ALL|entry task
-	comm kload clock $CYC|ALL|entry comm
-	comm kload clock local|ALL|entry comm
-	comm kload clock ktime|ALL|entry comm
-	comm kload by cpu|0=$N0 1=$N1|entry task_key
-	comm kload by comm|kload=$ALL|entry task_key
-	cgroup / by comm clock local|kload=$ALL|entry task_key
-	comm kload by caller|sum=$ALL|
-	EOF
+	done < $O.rows
+	[ ! -d $CG/ko23 ] || rmdir $CG/ko23/sub $CG/ko23 $CG/ko23x
 
 	# The return value alone (the trampoline's "ret" variants, header
 	# "exit ret"): getppid() returns kload's parent (one per pinned run),
@@ -139,6 +168,28 @@ else
 			done
 			expect "remove od$n of$n" "$(ctl $KS/_control "remove od$n")$(ctl $KS/_control "remove of$n")" okok
 		done
+		# by cpu alone: its keys are the CPUs' own rows, which the
+		# plain variants fill as they fill any distribution's (no entry
+		# of their own, no key's memory): 100 calls on CPU 0, 50 on 1
+		n=$((n + 1))
+		expect "trace $W by cpu (direct)" \
+			"$(ctl $KS/_control "trace $W name od$n by cpu")" ok
+		expect "trace $W mech $FB by cpu" \
+			"$(ctl $KS/_control "trace $W name of$n mech $FB by cpu")" ok
+		kload pin 0 kload ctl /sys/kernel/debug/kstats_many/ctl "call 100" > /dev/null
+		[ $N1 = 0 ] || kload pin 1 kload ctl /sys/kernel/debug/kstats_many/ctl "call 50" > /dev/null
+		cat $KS/od$n > $O.d
+		cat $KS/of$n > $O.f
+		expect_match "$W by cpu: the plain variants" "$(grep '^# source' $O.d)" \
+			"mechanism direct .*stack_words 2( read tsc)?$"
+		want="100 "
+		[ $N1 = 0 ] || want="100 50"
+		for m in d f; do
+			expect "$W by cpu ($m): keys 0 and 1" "$(o_key $O.$m 0) $(o_key $O.$m 1)" "$want"
+			expect "$W by cpu ($m): no key's memory, nothing missed" \
+				"$(field $O.$m family key_bytes) $(field $O.$m name missed)" "0 0"
+		done
+		expect "remove od$n of$n" "$(ctl $KS/_control "remove od$n")$(ctl $KS/_control "remove of$n")" okok
 		check "rmmod kstats_many (options)" rmmod_wait kstats_many
 	else
 		skip "value arg5 and ret on kstats_many_wide8" "no kstats_many.ko"
