@@ -1318,7 +1318,12 @@ static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 		keys = KSTATS_KEYS_FUNC;
 		break;
 	case KSTATS_BY_CPU:
-		keys = KSTATS_KEYS_CPU;
+		/*
+		 * the rows of the CPUs that record; a section's key is its
+		 * start's, and it may end on another CPU: a key of its own
+		 */
+		if (!cmd->end)
+			keys = KSTATS_KEYS_CPU;
 		break;
 	default:
 		if (cmd->by.str)
@@ -1622,11 +1627,14 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	t->fn.value = cmd->value;
 	t->fn.filter = cmd->filter;
 	t->fn.by = cmd->by;
-	/* by cpu alone records as no key does: its keys are the CPUs' rows */
+	/*
+	 * by cpu alone records as no key does, but in a section: its keys
+	 * are the rows of the CPUs that record (kstats_trace_family())
+	 */
 	t->fn.rich = t->fn.value.base != KSTATS_BASE_NONE ||
 		  !kstats_filter_is_empty(&t->fn.filter) ||
 		  (t->fn.by.kind != KSTATS_BY_NONE &&
-		   t->fn.by.kind != KSTATS_BY_CPU);
+		   (t->fn.by.kind != KSTATS_BY_CPU || cmd->end));
 	/* Nothing to take at the return: probe the entry alone. */
 	t->fn.entry_only = t->fn.value.base == KSTATS_BASE_ARG &&
 			!kstats_filter_uses_ret(&t->fn.filter) &&

@@ -420,8 +420,10 @@ P("### Memory per key of a family")
 P()
 P("Each key of a family (`by KEY max N`) has one histogram shared by all CPUs "
   "(count and sum per slot, 16 bytes), its key and four lookup-table entries; "
-  "all N + 1 (with `other`) are allocated when the node is made. As the "
-  "module reports it (`key_bytes` of the `# family` line, bits 3):")
+  "all N + 1 (with `other`) are allocated when the node is made; `by cpu` "
+  "on a function has none, its keys being the per-CPU rows every "
+  "distribution has. As the module reports it (`key_bytes` of the "
+  "`# family` line, bits 3):")
 P()
 seen = set()
 for l in ic["INFO"]:
