@@ -322,7 +322,8 @@ kstats_direct_done(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
 {
 	if (exit == KSTATS_DEXIT_FAMILY) {
 		/* the key the entry took, in the high half */
-		kstats_family_record(h->ks, e->cpu >> 32, v);
+		kstats_family_record_bits(h->ks, e->cpu >> 32, v,
+					  KSTATS_DEFAULT_FRAC_BITS);
 		this_cpu_dec(h->pcpu->inflight);
 		return;
 	}
@@ -586,6 +587,39 @@ kstats_direct_enter_arg(struct kstats_direct_hot *h,
 NOKPROBE_SYMBOL(kstats_direct_enter_arg);
 
 /*
+ * The family index of the task's key, through the last one this CPU took:
+ * a task runs many calls in a row, and its key's lookup is most of a
+ * family's cost.  Under the slot's guard, which nothing on this CPU takes
+ * twice (an NMI's call is missed), so the cache is never read half
+ * written; an index is good while the family's generation lasts (a reset
+ * forgets the keys), which its high bits name.
+ */
+static __always_inline notrace u32
+kstats_direct_tkey_index(struct kstats_direct_hot *h, struct kstats_fn *fn)
+{
+	static const struct kstats_args none;
+	struct kstats_direct_pcpu *c = this_cpu_ptr(h->pcpu);
+	struct kstats_family *f = fn->ks->family;
+	u64 key[2];
+	u32 index;
+
+	if (kstats_family_per_cpu(f))
+		return raw_smp_processor_id();
+	if (!kstats_by_fetch(&fn->by, &none, key))
+		return f->max;
+	if (c->last && c->key[0] == key[0] && c->key[1] == key[1] &&
+	    (c->index ^ READ_ONCE(f->gen) << KSTATS_FAMILY_INDEX_BITS) <=
+	    KSTATS_FAMILY_INDEX_MASK)
+		return c->index;
+	index = kstats_family_index(f, key);
+	c->key[0] = key[0];
+	c->key[1] = key[1];
+	c->index = index;
+	c->last = true;
+	return index;
+}
+
+/*
  * The entries of a duration split by a key of the task (comm, pid, tid,
  * cpu, cgroup), its filters all the task's (kstats_direct_kind_of()):
  * the filters, then under the slot's guard (the key's lookup wants
@@ -598,7 +632,6 @@ kstats_direct_tkey_enter(struct kstats_direct_hot *h,
 			 struct kstats_direct_entry *e,
 			 enum kstats_clock clock, bool tscns)
 {
-	static const struct kstats_args none;
 	struct kstats_fn *fn = h->fn;
 	u64 fam;
 
@@ -608,7 +641,7 @@ kstats_direct_tkey_enter(struct kstats_direct_hot *h,
 		kstats_record_missed(h->ks);
 		return false;
 	}
-	fam = (u64)kstats_fn_family_key(fn, &none) << 32;
+	fam = (u64)kstats_direct_tkey_index(h, fn) << 32;
 	if (tscns) {
 		e->cpu = fam | (u32)(READ_ONCE(kstats_direct_tk) >> 32);
 		e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);

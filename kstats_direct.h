@@ -61,10 +61,17 @@ struct kstats_outliers;
  * @busy: the slot's exit work or clock read is running on this CPU; a
  *	call that enters then (the clock read called the traced function
  *	itself: read_hpet() under clock ktime on the HPET) is not timed
+ * @last: @key and @index hold the task key the entry took last on this
+ *	CPU, for the task key variants (kstats_direct_tkey_index())
+ * @index: its family index
+ * @key: the key
  */
 struct kstats_direct_pcpu {
 	long inflight;
 	int busy;
+	bool last;
+	u32 index;
+	u64 key[2];
 };
 
 /**

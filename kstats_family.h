@@ -185,6 +185,33 @@ size_t kstats_family_key_bytes(u32 nr_slots, u32 depth);
 u32 kstats_family_index(struct kstats_family *f, const u64 key[2]);
 u32 kstats_family_stack_index(struct kstats_family *f, struct pt_regs *regs);
 
+/*
+ * The record of kstats_family_record(), @frac_bits given: the slot is
+ * located once, for the distribution's row and for the key's.
+ */
+static __always_inline notrace void
+__kstats_family_record(struct kstats *ks, u32 index, u64 val,
+		       unsigned int frac_bits)
+{
+	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
+	struct kstats_family *f = ks->family;
+	struct kstats_family_slot *s;
+	unsigned int shift;
+	u64 v = min(val, ks->clamp), term;
+	u32 slot;
+
+	slot = kstats_locate(v, frac_bits, &shift);
+	term = kstats_sum_term(v, shift);
+	this_cpu_inc(slots[slot].count);
+	this_cpu_add(slots[slot].sum, term);
+	if (slots != ks->hist || kstats_family_per_cpu(f))
+		return;
+	index = kstats_family_slot_index(f, index);
+	s = &f->hist[(size_t)index * ks->nr_slots + slot];
+	atomic64_inc(&s->count);
+	atomic64_add(term, &s->sum);
+}
+
 /**
  * kstats_family_record() - add a sample to a distribution and to one key
  * @ks: a distribution with a family (kstats_family_enable())
@@ -200,20 +227,30 @@ u32 kstats_family_stack_index(struct kstats_family *f, struct pt_regs *regs);
 static __always_inline notrace void kstats_family_record(struct kstats *ks,
 							 u32 index, u64 val)
 {
-	struct kstats_family *f = ks->family;
-	struct kstats_family_slot *s;
-	unsigned int shift;
-	u64 v = min(val, ks->clamp);
-	u32 slot;
+	__kstats_family_record(ks, index, val, ks->frac_bits);
+}
 
-	kstats_record(ks, val);
-	if (READ_ONCE(ks->slots) != ks->hist || kstats_family_per_cpu(f))
-		return;
-	slot = kstats_locate(v, ks->frac_bits, &shift);
-	index = kstats_family_slot_index(f, index);
-	s = &f->hist[(size_t)index * ks->nr_slots + slot];
-	atomic64_inc(&s->count);
-	atomic64_add(kstats_sum_term(v, shift), &s->sum);
+/**
+ * kstats_family_record_bits() - kstats_family_record() for a frac_bits
+ *	known when compiling
+ * @ks: a distribution with a family
+ * @index: the key's index, as for kstats_family_record()
+ * @val: the sample
+ * @frac_bits: the frac_bits @ks was created with, a constant
+ *
+ * As kstats_record_bits(): a few instructions fewer, and should @frac_bits
+ * differ from @ks's, kstats_family_record() records instead.
+ *
+ * Context: any, as kstats_family_record().
+ */
+static __always_inline notrace void
+kstats_family_record_bits(struct kstats *ks, u32 index, u64 val,
+			  unsigned int frac_bits)
+{
+	if (likely(ks->frac_bits == frac_bits))
+		__kstats_family_record(ks, index, val, frac_bits);
+	else
+		kstats_family_record(ks, index, val);
 }
 
 /*
