@@ -312,7 +312,8 @@ kstats_family_find(struct kstats_family *f, struct kstats_family_space *sp,
 
 /**
  * kstats_family_index() - the index of a key, made if it is new
- * @f: the family
+ * @f: the family, one with a table of keys: not by CPU, whose index is
+ *	the CPU (kstats_family_per_cpu())
  * @key: the key: a number in @key[0] (@key[1] 0), or a task name
  *
  * Context: any, NMI included, with preemption off (an RCU reader of the
@@ -406,7 +407,8 @@ notrace void kstats_record_key(struct kstats *ks, u64 key, u64 val)
 {
 	u64 k[2] = { key, 0 };
 
-	if (unlikely(!ks->family)) {
+	/* no family, or one by CPU: the per-CPU rows are the keys */
+	if (unlikely(!ks->family || kstats_family_per_cpu(ks->family))) {
 		kstats_record(ks, val);
 		return;
 	}
