@@ -498,7 +498,7 @@ notrace __noendbr bool							\
 kstats_direct_enter_##name##_tsc(struct kstats_direct_hot *h,		\
 				 struct kstats_direct_entry *e)		\
 {									\
-	if (!kstats_direct_##name##_holds(h))			\
+	if (!kstats_direct_##name##_holds(h))				\
 		return false;						\
 	e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);			\
 	return true;							\
@@ -509,7 +509,7 @@ notrace __noendbr bool							\
 kstats_direct_enter_##name##_tscns(struct kstats_direct_hot *h,	\
 				   struct kstats_direct_entry *e)	\
 {									\
-	if (!kstats_direct_##name##_holds(h))			\
+	if (!kstats_direct_##name##_holds(h))				\
 		return false;						\
 	e->cpu = (u32)(READ_ONCE(kstats_direct_tk) >> 32);		\
 	e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);			\
@@ -608,7 +608,7 @@ kstats_direct_tkey_index(struct kstats_direct_hot *h, struct kstats_fn *fn)
 	if (!kstats_by_fetch(&fn->by, &none, key))
 		return f->max;
 	if (c->last && c->key[0] == key[0] && c->key[1] == key[1] &&
-	    (c->index ^ READ_ONCE(f->gen) << KSTATS_FAMILY_INDEX_BITS) <=
+	    (c->index ^ (READ_ONCE(f->gen) << KSTATS_FAMILY_INDEX_BITS)) <=
 	    KSTATS_FAMILY_INDEX_MASK)
 		return c->index;
 	index = kstats_family_index(f, key);
