@@ -114,7 +114,9 @@
  * and the clock in C, the exit (<clock>f) records in that key.
  * "comm_<clock>" is a duration whose one filter is the task's name: the
  * entry compares the name's two words with the slot's (@comm) before the
- * clock, then is the plain one, as is its exit.
+ * clock, then is the plain one, as is its exit.  "cgroup_<clock>" is
+ * one whose one filter is a cgroup: the task ones, with that one check
+ * (kstats_direct_enter_cgroup_<clock>()).
  * %rbp is the caller's, which the body gave back, until the exits
  * (compiled with -ffixed-rbp) take it for an outlier's stack
  * (kstats_direct_outlier_bp).
