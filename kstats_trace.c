@@ -1293,6 +1293,17 @@ static void kstats_trace_origin(struct kstats_cmd *cmd, char *buf, size_t size)
 	}
 }
 
+/*
+ * Whether the node's keys are the per-CPU rows (KSTATS_KEYS_CPU): "by cpu"
+ * on a function or a tracepoint, whose samples are recorded on the CPU
+ * they key.  A section's key is its start's, and it may end on another
+ * CPU: a key of the table.
+ */
+static bool kstats_trace_by_rows(const struct kstats_cmd *cmd)
+{
+	return cmd->by.kind == KSTATS_BY_CPU && !cmd->end;
+}
+
 /* "by KEY max N": the node's keys, made before its probes can fire. */
 static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
@@ -1318,11 +1329,7 @@ static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 		keys = KSTATS_KEYS_FUNC;
 		break;
 	case KSTATS_BY_CPU:
-		/*
-		 * the rows of the CPUs that record; a section's key is its
-		 * start's, and it may end on another CPU: a key of its own
-		 */
-		if (!cmd->end)
+		if (kstats_trace_by_rows(cmd))
 			keys = KSTATS_KEYS_CPU;
 		break;
 	default:
@@ -1627,14 +1634,10 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	t->fn.value = cmd->value;
 	t->fn.filter = cmd->filter;
 	t->fn.by = cmd->by;
-	/*
-	 * by cpu alone records as no key does, but in a section: its keys
-	 * are the rows of the CPUs that record (kstats_trace_family())
-	 */
+	/* keys that are the per-CPU rows are recorded as no key is */
 	t->fn.rich = t->fn.value.base != KSTATS_BASE_NONE ||
 		  !kstats_filter_is_empty(&t->fn.filter) ||
-		  (t->fn.by.kind != KSTATS_BY_NONE &&
-		   (t->fn.by.kind != KSTATS_BY_CPU || cmd->end));
+		  (t->fn.by.kind != KSTATS_BY_NONE && !kstats_trace_by_rows(cmd));
 	/* Nothing to take at the return: probe the entry alone. */
 	t->fn.entry_only = t->fn.value.base == KSTATS_BASE_ARG &&
 			!kstats_filter_uses_ret(&t->fn.filter) &&
