@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel's offsets that the direct trampoline reads
- * (kstats_direct_tramp.S), turned into kstats_asm_offsets.h by Kbuild as
+ * (kstats_direct_tramp_*.S), turned into kstats_asm_offsets.h by Kbuild as
  * the kernel's own asm-offsets.h is (filechk_offsets): the task's name, for
- * the comm filter it checks inline, and where the current task is in the
- * per-CPU area.
+ * the comm filter it checks inline, and on x86-64 where the current task
+ * is in the per-CPU area (arm64 keeps it in sp_el0).
  */
 #include <linux/kbuild.h>
 #include <linux/sched.h>
@@ -13,7 +13,7 @@
 int main(void)
 {
 	DEFINE(KSTATS_TASK_COMM, offsetof(struct task_struct, comm));
-#ifdef KSTATS_PCPU_HOT
+#if defined(CONFIG_X86_64) && defined(KSTATS_PCPU_HOT)
 	DEFINE(KSTATS_PCPU_HOT_CURRENT, offsetof(struct pcpu_hot, current_task));
 #endif
 	return 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The direct mechanism: a function timed by a trampoline of kstats' own
- * (kstats_direct_tramp.S), which ftrace calls straight from the function's
+ * (kstats_direct_tramp_*.S), which ftrace calls straight from the function's
  * fentry call site, as BPF's fentry/fexit programs are.  fprobe, by
  * contrast, goes through ftrace's ops dispatch on the way in and rethook's
  * return hijack on the way out; the trampoline is a stub, one clock read,
@@ -60,8 +60,14 @@
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
+#ifdef CONFIG_X86_64
 #include <asm/tsc.h>
 #include <asm/unwind.h>
+#else
+#include <linux/sched/task_stack.h>
+#include <asm/arch_timer.h>
+#include <asm/pointer_auth.h>
+#endif
 
 #include "kstats.h"
 #include "kstats_btf.h"
@@ -70,7 +76,7 @@
 #include "kstats_multi.h"
 #include "kstats_syms.h"
 
-/* The trampoline's fields, one per stub; read by kstats_direct_tramp.S. */
+/* The trampoline's fields, one per stub; read by kstats_direct_tramp_*.S. */
 struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
 
 /**
@@ -158,6 +164,16 @@ enum kstats_direct_variant {
 #define KSTATS_TK_EPOCH_ONE	BIT_ULL(40)
 
 u64 kstats_direct_tk;
+
+/*
+ * The clocksource that is the counter the trampoline reads inline: the
+ * TSC, or arm64's generic timer's counter (cntvct_el0).
+ */
+#ifdef CONFIG_X86_64
+#define KSTATS_DIRECT_COUNTER_CS	"tsc"
+#else
+#define KSTATS_DIRECT_COUNTER_CS	"arch_sys_counter"
+#endif
 /* The timekeeper's clocksource when last seen, and whether it is the TSC */
 static struct clocksource *kstats_direct_tk_cs;
 static bool kstats_direct_tk_on_tsc;
@@ -172,7 +188,8 @@ static notrace int kstats_direct_tk_notify(struct notifier_block *nb,
 
 	if (cs != kstats_direct_tk_cs) {
 		kstats_direct_tk_cs = cs;
-		WRITE_ONCE(kstats_direct_tk_on_tsc, !strcmp(cs->name, "tsc"));
+		WRITE_ONCE(kstats_direct_tk_on_tsc,
+			   !strcmp(cs->name, KSTATS_DIRECT_COUNTER_CS));
 		was_set = 1;
 	}
 	if (was_set)
@@ -188,6 +205,42 @@ static struct notifier_block kstats_direct_tk_nb = {
 	.notifier_call = kstats_direct_tk_notify,
 };
 
+#ifdef CONFIG_X86_64
+/* Whether the trampoline may read the TSC (rdtsc, inline). */
+static bool kstats_direct_counter_inline(void)
+{
+	return boot_cpu_has(X86_FEATURE_TSC);
+}
+
+static bool kstats_direct_counter_unstable(void)
+{
+	return check_tsc_unstable();
+}
+#else
+/*
+ * Whether the trampoline may read cntvct_el0 inline (isb; mrs): on no CPU
+ * does the counter need an erratum's workaround, whose reads the kernel's
+ * own accessors take (kstats_clock_now()).
+ */
+static bool kstats_direct_counter_inline(void)
+{
+#if IS_ENABLED(CONFIG_ARM_ARCH_TIMER_OOL_WORKAROUND)
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (per_cpu(timer_unstable_counter_workaround, cpu))
+			return false;
+#endif
+	return true;
+}
+
+/* The generic timer's counter is one for all CPUs: never found unstable. */
+static bool kstats_direct_counter_unstable(void)
+{
+	return false;
+}
+#endif
+
 /*
  * Whether clock ktime may be read as the TSC: the timekeeper runs on it
  * (its notifier says so, and a snapshot's raw cycles fall between two TSC
@@ -198,12 +251,12 @@ static bool kstats_direct_tsc_is_ktime(void)
 	struct system_time_snapshot snap;
 	u64 t0, t1;
 
-	if (!boot_cpu_has(X86_FEATURE_TSC) || check_tsc_unstable() ||
+	if (!kstats_direct_counter_inline() || kstats_direct_counter_unstable() ||
 	    !READ_ONCE(kstats_direct_tk_on_tsc) || !(u32)READ_ONCE(kstats_direct_tk))
 		return false;
-	t0 = rdtsc_ordered();
+	t0 = kstats_clock_now(KSTATS_CLOCK_TSC);
 	ktime_get_snapshot(&snap);
-	t1 = rdtsc_ordered();
+	t1 = kstats_clock_now(KSTATS_CLOCK_TSC);
 	return snap.cycles >= t0 && snap.cycles <= t1;
 }
 
@@ -286,6 +339,42 @@ static __always_inline notrace void kstats_direct_record(struct kstats *ks,
 	}
 }
 
+/**
+ * struct kstats_direct_at - the traced function at its entry, from the
+ *	trampoline's frame: what an unwinder starts from
+ * @ip: the body's first instruction, past the ftrace call
+ * @sp: the stack pointer at the entry
+ * @bp: the frame pointer to walk from: the caller's %rbp on x86-64 (this
+ *	file is built with -ffixed-rbp, so it is still that), on arm64 the
+ *	frame record of the caller that the trampoline made
+ * @lr: on arm64, where the caller resumes (x30 at the entry), else 0
+ */
+struct kstats_direct_at {
+	unsigned long ip;
+	unsigned long sp;
+	unsigned long bp;
+	unsigned long lr;
+};
+
+static __always_inline notrace void
+kstats_direct_at(const struct kstats_direct_entry *e, struct kstats_direct_at *at)
+{
+	const unsigned long *f = (const void *)e - KSTATS_DFRAME_TS;
+#ifdef CONFIG_X86_64
+	const unsigned long *ret = (const void *)f + KSTATS_DFRAME_SIZE;
+
+	at->ip = ret[0];
+	at->sp = (unsigned long)&ret[1];
+	asm volatile("movq %%rbp, %0" : "=r" (at->bp));
+	at->lr = 0;
+#else
+	at->ip = f[KSTATS_DFRAME_FUNC / 8 + 1];
+	at->sp = (unsigned long)f + KSTATS_DFRAME_SIZE;
+	at->bp = (unsigned long)f + KSTATS_DFRAME_CALLER;
+	at->lr = f[KSTATS_DFRAME_CALLER / 8 + 1];
+#endif
+}
+
 /*
  * An outlier of the slot's function, kept, then the call out of flight;
  * reached from the exits through kstats_direct_outlier_bp(), which adds
@@ -299,10 +388,11 @@ notrace __noendbr void kstats_direct_outlier(struct kstats_direct_hot *h,
 					     struct kstats_direct_entry *e,
 					     u64 v, unsigned long bp)
 {
-	unsigned long *ret = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_SIZE;
+	struct kstats_direct_at at;
 
-	kstats_outlier_capture_at(h->outliers, v, 0, false, ret[0],
-				  (unsigned long)&ret[1], bp);
+	kstats_direct_at(e, &at);
+	kstats_outlier_capture_at(h->outliers, v, 0, false, at.ip, at.sp,
+				  IS_ENABLED(CONFIG_X86_64) ? bp : at.bp);
 	this_cpu_dec(h->pcpu->inflight);
 }
 
@@ -701,6 +791,7 @@ kstats_direct_ktime_done(struct kstats_direct_hot *h,
  */
 static __always_inline notrace u64 kstats_direct_scale(u64 cycles, u64 tk)
 {
+#ifdef CONFIG_X86_64
 	u64 ns, hi;
 
 	/* %cl is bits 32-39 of @tk, the shift: shrd takes its low 6 bits */
@@ -709,6 +800,10 @@ static __always_inline notrace u64 kstats_direct_scale(u64 cycles, u64 tk)
 	    : "a" (cycles), [mult] "rm" ((u64)(u32)tk), "c" (tk >> 32)
 	    : "cc");
 	return ns;
+#else
+	/* umulh and mul, then the shift: arm64 has no double shift */
+	return mul_u64_u32_shr(cycles, (u32)tk, (u8)(tk >> 32));
+#endif
 }
 
 /*
@@ -789,31 +884,37 @@ KSTATS_DIRECT_EXITS(local);
 
 /*
  * The traced function's registers at its entry, from the trampoline's
- * frame: its arguments (saved there), its stack pointer (at the return
- * address into its caller, above the frame), its instruction pointer (the
- * body's start, past the fentry call) and %rbp, the caller's still (this
- * file is built with -ffixed-rbp): what the filters' values, a caller and
- * a stack's unwinding read (struct kstats_args), and nothing else is.
+ * frame: its arguments (saved there), its stack pointer (on x86-64 at the
+ * return address into its caller, above the frame), its instruction
+ * pointer (the body's start, past the fentry call) and its frame pointer
+ * (kstats_direct_at()), on arm64 also its link register: what the
+ * filters' values, a caller and a stack's unwinding read (struct
+ * kstats_args), and nothing else is.
  */
 static __always_inline notrace void
 kstats_direct_entry_regs(struct kstats_direct_entry *e, struct pt_regs *regs)
 {
 	const unsigned long *r = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_REGS;
-	unsigned long *ret = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_SIZE;
-	unsigned long bp;
+	struct kstats_direct_at at;
 
-	asm volatile("movq %%rbp, %0" : "=r" (bp));
+	kstats_direct_at(e, &at);
+#ifdef CONFIG_X86_64
 	regs->di = r[0];
 	regs->si = r[1];
 	regs->dx = r[2];
 	regs->cx = r[3];
 	regs->r8 = r[4];
 	regs->r9 = r[5];
-	regs->ip = ret[0];
-	regs->sp = (unsigned long)&ret[1];
-	regs->bp = bp;
+	regs->bp = at.bp;
+#else
+	memcpy(regs->regs, r, 9 * sizeof(*r));
+	/* the caller's x29 and x30, as the function's entry had them */
+	regs->regs[29] = ((const unsigned long *)at.bp)[0];
+	regs->regs[30] = at.lr;
+#endif
+	instruction_pointer_set(regs, at.ip);
+	regs->sp = at.sp;
 }
-
 /*
  * A rich slot's entry (a node with values, filters or a family): under the
  * slot's guard (its filters' reads, its key's and its clock's may call the
@@ -887,21 +988,19 @@ NOKPROBE_SYMBOL(kstats_direct_enter_rich);
 /*
  * A rich node's sample kept if it is one of its outliers: its stack from
  * the function's own frame where the body returned, as the plain exits'
- * (kstats_direct_outlier()): the return address into the function, the
- * caller's above it, and %rbp, the caller's still (-ffixed-rbp).
+ * (kstats_direct_outlier(), kstats_direct_at()).
  */
 static __always_inline notrace void
 kstats_direct_rich_outlier(struct kstats_direct_hot *h,
 			   struct kstats_direct_entry *e, u64 v, u32 fam)
 {
-	unsigned long *ret = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_SIZE;
-	unsigned long bp;
+	struct kstats_direct_at at;
 
 	if (!kstats_outlier_wanted(h->outliers, v))
 		return;
-	asm volatile("movq %%rbp, %0" : "=r" (bp));
-	kstats_outlier_capture_at(h->outliers, v, fam, !!h->ks->family, ret[0],
-				  (unsigned long)&ret[1], bp);
+	kstats_direct_at(e, &at);
+	kstats_outlier_capture_at(h->outliers, v, fam, !!h->ks->family, at.ip,
+				  at.sp, at.bp);
 }
 
 /*
@@ -919,11 +1018,12 @@ kstats_direct_exit_value(struct kstats_direct_hot *h,
 	struct kstats_fn *fn = h->fn;
 	struct kstats *ks = fn->ks;
 	bool family = ks->family;
-	struct pt_regs regs = { .ax = r[0] };
+	struct pt_regs regs = { };
 	struct kstats_args a = { .regs = &regs, .ret = r[0] };
 	u32 fam = e->cpu >> 32;
 	u64 v = e->ts;
 
+	regs_set_return_value(&regs, r[0]);
 	if (!kstats_direct_guard(h)) {
 		kstats_direct_miss(h);
 		return;
@@ -1053,6 +1153,110 @@ kstats_direct_exit_rich(struct kstats_direct_hot *h,
 
 NOKPROBE_SYMBOL(kstats_direct_exit_rich);
 
+/**
+ * struct kstats_direct_walk - a walk up a task's stack, for the calls in
+ *	flight through the trampoline on it (kstats_direct_walk_next())
+ * @state: x86-64: ORC's unwind state
+ * @fp: arm64: the frame record to read next
+ * @lo: arm64: the task's stack, from @lo
+ * @hi: to @hi
+ */
+struct kstats_direct_walk {
+#ifdef CONFIG_X86_64
+	struct unwind_state state;
+#else
+	unsigned long fp;
+	unsigned long lo;
+	unsigned long hi;
+#endif
+};
+
+/* Whether @addr is in the trampoline's variants: a call in flight. */
+static bool kstats_direct_in_code(unsigned long addr)
+{
+	return addr >= (unsigned long)kstats_direct_code &&
+	       addr < (unsigned long)kstats_direct_stubs;
+}
+
+/* The slot a trampoline's frame at @frame names, read with care. */
+static struct kstats_direct_hot *kstats_direct_frame_slot(unsigned long frame)
+{
+	struct kstats_direct_hot *h;
+
+	/* another task's stack: it may wake and change it meanwhile */
+	if (copy_from_kernel_nofault(&h, (void *)(frame + KSTATS_DFRAME_HOT),
+				     sizeof(h)) ||
+	    h < kstats_direct_hot || h >= kstats_direct_hot + KSTATS_DIRECT_SLOTS)
+		return NULL;
+	return h;
+}
+
+#ifdef CONFIG_X86_64
+/* Walk @p's stack: @p is current, or asleep. */
+static void kstats_direct_walk_start(struct kstats_direct_walk *w,
+				     struct task_struct *p)
+{
+	unwind_start(&w->state, p, NULL, NULL);
+}
+
+/*
+ * The slot of the next call in flight up the stack, or NULL at its end:
+ * a return address into the trampoline's code is one, whose frame (a
+ * fixed size from the stack pointer there) holds the slot.
+ */
+static struct kstats_direct_hot *kstats_direct_walk_next(struct kstats_direct_walk *w)
+{
+	struct kstats_direct_hot *h;
+
+	for (; !unwind_done(&w->state); unwind_next_frame(&w->state)) {
+		unsigned long sp = w->state.sp;
+
+		if (!kstats_direct_in_code(unwind_get_return_address(&w->state)))
+			continue;
+		unwind_next_frame(&w->state);
+		h = kstats_direct_frame_slot(sp);
+		if (h && h->pcpu)
+			return h;
+	}
+	return NULL;
+}
+#else
+static void kstats_direct_walk_start(struct kstats_direct_walk *w,
+				     struct task_struct *p)
+{
+	w->lo = (unsigned long)task_stack_page(p);
+	w->hi = w->lo + THREAD_SIZE;
+	w->fp = p == current ? (unsigned long)__builtin_frame_address(0) :
+			       thread_saved_fp(p);
+}
+
+/*
+ * arm64: up the frame records.  The body's record, or that of a C entry
+ * or exit the trampoline called, holds a return address into the
+ * trampoline's code and, as its next record, the traced function's one
+ * that the trampoline made at the base of its frame.
+ */
+static struct kstats_direct_hot *kstats_direct_walk_next(struct kstats_direct_walk *w)
+{
+	struct kstats_direct_hot *h;
+	unsigned long rec[2];
+
+	while (w->fp >= w->lo && w->fp + sizeof(rec) <= w->hi &&
+	       IS_ALIGNED(w->fp, 8)) {
+		if (copy_from_kernel_nofault(rec, (void *)w->fp, sizeof(rec)) ||
+		    rec[0] <= w->fp)
+			break;
+		w->fp = rec[0];
+		if (!kstats_direct_in_code(ptrauth_strip_kernel_insn_pac(rec[1])))
+			continue;
+		h = kstats_direct_frame_slot(rec[0] - KSTATS_DFRAME_FUNC);
+		if (h && h->pcpu)
+			return h;
+	}
+	return NULL;
+}
+#endif
+
 /*
  * A task that exits inside a traced function never returns through the
  * trampoline: its calls would stay in flight, and their slots (and the
@@ -1063,27 +1267,15 @@ NOKPROBE_SYMBOL(kstats_direct_exit_rich);
  */
 static notrace void kstats_direct_task_exit(void *data, struct task_struct *p)
 {
-	unsigned long lo = (unsigned long)kstats_direct_code;
-	unsigned long hi = (unsigned long)kstats_direct_stubs;
-	struct unwind_state state;
+	struct kstats_direct_walk w;
+	struct kstats_direct_hot *h;
 
 	if (p != current)
 		return;
-	for (unwind_start(&state, p, NULL, NULL); !unwind_done(&state);
-	     unwind_next_frame(&state)) {
-		unsigned long addr = unwind_get_return_address(&state);
-		struct kstats_direct_hot *h;
-
-		if (addr < lo || addr >= hi)
-			continue;
-		h = *(struct kstats_direct_hot **)(state.sp + KSTATS_DFRAME_HOT);
-		if (h < kstats_direct_hot ||
-		    h >= kstats_direct_hot + KSTATS_DIRECT_SLOTS || !h->pcpu)
-			continue;
+	kstats_direct_walk_start(&w, p);
+	while ((h = kstats_direct_walk_next(&w)))
 		kstats_direct_miss(h);
-	}
 }
-
 static void kstats_direct_find_exit(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sched_process_exit"))
@@ -1123,7 +1315,7 @@ static long kstats_direct_inflight(struct kstats_direct_hot *h)
  * function with the trampoline: ftrace then calls that user's handler
  * from its regs caller, which returns into the stub with the (possibly
  * changed) ip as the return address, and the trampoline enters the body
- * through that return address anyway (kstats_direct_tramp.S).  So every
+ * through that return address anyway (kstats_direct_tramp_*.S).  So every
  * request to share is granted, as it needs no change of the trampoline.
  */
 static int kstats_direct_ops_func(struct ftrace_ops *ops,
@@ -1198,27 +1390,15 @@ static void kstats_direct_release(struct kstats_direct_slot *s,
 static bool kstats_direct_task_in(struct task_struct *p,
 				  const struct kstats_direct_hot *h)
 {
-	unsigned long lo = (unsigned long)kstats_direct_code;
-	unsigned long hi = (unsigned long)kstats_direct_stubs;
-	struct unwind_state state;
+	struct kstats_direct_walk w;
+	struct kstats_direct_hot *fh;
 
-	for (unwind_start(&state, p, NULL, NULL); !unwind_done(&state);
-	     unwind_next_frame(&state)) {
-		unsigned long addr = unwind_get_return_address(&state);
-		const struct kstats_direct_hot *fh;
-
-		if (addr < lo || addr >= hi)
-			continue;
-		/* another task's stack: it may wake and change it meanwhile */
-		if (copy_from_kernel_nofault(&fh, (void *)(state.sp + KSTATS_DFRAME_HOT),
-					     sizeof(fh)))
-			return false;
+	kstats_direct_walk_start(&w, p);
+	while ((fh = kstats_direct_walk_next(&w)))
 		if (fh == h)
 			return true;
-	}
 	return false;
 }
-
 /*
  * Wake the tasks asleep in a call in flight of @h's function.  A function
  * such as schedule() returns only when its task is woken, and an idle
@@ -1396,7 +1576,8 @@ kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit)
 			return kstats_direct_task_kind(&fn->filter);
 		if (value_alone && v->base == KSTATS_BASE_RET)
 			return KSTATS_DKIND_RET;
-		if (value_alone && v->base == KSTATS_BASE_ARG && v->arg < 6)
+		if (value_alone && v->base == KSTATS_BASE_ARG &&
+		    v->arg < KSTATS_DIRECT_ARG_REGS)
 			return KSTATS_DKIND_ARG;
 		break;
 	case KSTATS_FN_FAMILY:
@@ -1559,6 +1740,11 @@ static bool kstats_is_noreturn(const char *sym)
 		"cpu_startup_entry", "do_idle", "start_kernel", "rest_init",
 		"start_secondary", "worker_thread", "rescuer_thread",
 		"smpboot_thread_fn",
+		/* arm64's syscall path and its exits */
+		"__arm64_sys_exit", "__arm64_sys_exit_group", "invoke_syscall",
+		"el0_svc_common", "do_el0_svc", "do_el0_svc_compat", "el0_svc",
+		"el0_svc_compat", "el0t_64_sync_handler",
+		"el0t_32_sync_handler", "secondary_start_kernel",
 	};
 	int i;
 
@@ -1569,19 +1755,27 @@ static bool kstats_is_noreturn(const char *sym)
 }
 
 /*
- * The fentry call site of the function at @addr: past an ENDBR, where IBT
- * puts one; and the module it is in, if @mod is not NULL.  ftrace checks that it is one of its
- * sites.
+ * The ftrace call site of the function at @addr, and the module it is in,
+ * if @mod is not NULL; ftrace checks that it is one of its sites.  x86-64:
+ * the fentry call, past an ENDBR where IBT puts one.  arm64: the BL of the
+ * patched entry, past its BTI where the kernel has them and past the MOV
+ * that keeps the caller's return address in x9 (ftrace_call_adjust()).
  */
 static unsigned long kstats_direct_site(unsigned long addr, char *mod,
 					size_t size)
 {
+#ifdef CONFIG_X86_64
 	u32 insn;
 
 	/* endbr64: f3 0f 1e fa */
 	if (!copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)) &&
 	    insn == 0xfa1e0ff3)
 		addr += sizeof(insn);
+#else
+	if (IS_ENABLED(CONFIG_ARM64_BTI_KERNEL))
+		addr += AARCH64_INSN_SIZE;
+	addr += AARCH64_INSN_SIZE;
+#endif
 	if (mod)
 		kstats_syms_module(addr, mod, size);
 	return addr;
@@ -1786,6 +1980,10 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 
 	if (!kstats_direct_takes(fn, why))
 		return -EOPNOTSUPP;
+	if (fn->ks->clock == KSTATS_CLOCK_TSC && !kstats_direct_counter_inline()) {
+		*why = "the cycle counter needs a workaround the trampoline does not take";
+		return -EOPNOTSUPP;
+	}
 	if (fn->multi)
 		return kstats_direct_multi_attach(fn, why);
 	if (fn->target[0] && kstats_is_noreturn(fn->target)) {
@@ -1808,7 +2006,9 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 			return err;
 		}
 		if (f.ret_regs > 1) {
-			*why = "it returns 16 bytes, in %rax and %rdx";
+			*why = IS_ENABLED(CONFIG_X86_64) ?
+			       "it returns 16 bytes, in %rax and %rdx" :
+			       "it returns 16 bytes, in x0 and x1";
 			return -EOPNOTSUPP;
 		}
 		/* several of that name: which one the BTF describes is unknown */
@@ -1888,15 +2088,16 @@ static void kstats_direct_describe_tsc(struct kstats_direct_slot *s,
 				       const struct kstats_direct_hot *h,
 				       struct seq_file *m)
 {
-	seq_puts(m, " read tsc");
-	if (!check_tsc_unstable() && READ_ONCE(kstats_direct_tk_on_tsc))
+	bool unstable = kstats_direct_counter_unstable();
+
+	seq_puts(m, IS_ENABLED(CONFIG_X86_64) ? " read tsc" : " read cycles");
+	if (!unstable && READ_ONCE(kstats_direct_tk_on_tsc))
 		return;
 	/* still scaled by the timekeeper's last rate on the TSC */
-	seq_puts(m, check_tsc_unstable() ? " tsc_unstable yes" :
-					   " clocksource_changed yes");
+	seq_puts(m, unstable ? " tsc_unstable yes" : " clocksource_changed yes");
 	if (!xchg(&s->unstable_said, true))
-		pr_warn("%s: reads the TSC for clock ktime, which the kernel has since %s: remove the node and make it again\n",
-			h->ks->name, check_tsc_unstable() ? "found unstable" :
+		pr_warn("%s: reads the counter for clock ktime, which the kernel has since %s: remove the node and make it again\n",
+			h->ks->name, unstable ? "found unstable" :
 			"stopped using as its clocksource");
 }
 

@@ -2,7 +2,7 @@
 /*
  * The direct mechanism: a trampoline of kstats' own, called straight from
  * a function's ftrace call site, that times the function's body.  Shared
- * by kstats_direct.c and the trampoline (kstats_direct_tramp.S).
+ * by kstats_direct.c and the trampoline (kstats_direct_tramp_*.S).
  */
 #ifndef _KSTATS_DIRECT_H
 #define _KSTATS_DIRECT_H
@@ -11,8 +11,11 @@
 #define KSTATS_DIRECT_SLOTS	64
 /* Bytes between two stubs. */
 #define KSTATS_DIRECT_STUB_SIZE	16
+#ifdef CONFIG_X86_64
 /* Stack words of arguments the trampoline copies at most. */
 #define KSTATS_DIRECT_MAX_STACK	16
+/* Argument registers it saves. */
+#define KSTATS_DIRECT_ARG_REGS	6
 
 /*
  * The trampoline's frame, from its %rsp: the slot's address, the call's
@@ -25,6 +28,27 @@
 /* The argument registers, saved: %rdi, %rsi, %rdx, %rcx, %r8, %r9. */
 #define KSTATS_DFRAME_REGS	(KSTATS_DFRAME_HOT + 24)
 #define KSTATS_DFRAME_SIZE	(KSTATS_DFRAME_HOT + 72)
+#else
+/* Stack words of arguments the trampoline copies at most. */
+#define KSTATS_DIRECT_MAX_STACK	16
+/* Argument registers it saves: x0-x7, and x8 (an indirect result's). */
+#define KSTATS_DIRECT_ARG_REGS	8
+
+/*
+ * arm64: the frame, from sp: the stack arguments' copies, where the body
+ * finds them; the traced function's frame record (the next one's address
+ * and the body's address, where it resumes past its ftrace call); its
+ * caller's (the caller's x29 and return address, x9 at the entry); the
+ * slot's address; the call's struct kstats_direct_entry; x0-x8, saved.
+ * Each record lies above the one before it, as the unwinder wants them.
+ */
+#define KSTATS_DFRAME_FUNC	(KSTATS_DIRECT_MAX_STACK * 8)
+#define KSTATS_DFRAME_CALLER	(KSTATS_DFRAME_FUNC + 16)
+#define KSTATS_DFRAME_HOT	(KSTATS_DFRAME_FUNC + 32)
+#define KSTATS_DFRAME_TS	(KSTATS_DFRAME_FUNC + 40)
+#define KSTATS_DFRAME_REGS	(KSTATS_DFRAME_FUNC + 56)
+#define KSTATS_DFRAME_SIZE	(KSTATS_DFRAME_FUNC + 128)
+#endif
 
 /* struct kstats_direct_hot, as the trampoline reads it. */
 #define KSTATS_DHOT_NSTACK	0
@@ -41,10 +65,13 @@
 /*
  * Built where the trampoline can be: x86-64 with ftrace's direct calls,
  * and ORC, whose unwind state the exit hook reads to find the calls in
- * flight of a task that exits (kstats_direct_task_exit()).
+ * flight of a task that exits (kstats_direct_task_exit()); arm64 with
+ * ftrace's direct calls, whose frame records it reads instead.
  */
 #if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && \
 	defined(CONFIG_UNWINDER_ORC)
+#define KSTATS_HAVE_DIRECT 1
+#elif defined(CONFIG_ARM64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
 #define KSTATS_HAVE_DIRECT 1
 #endif
 
@@ -174,7 +201,12 @@ struct kstats_direct_entry {
 static inline int kstats_direct_init(void) { return 0; }
 static inline void kstats_direct_exit(void) { }
 #else
+#ifdef CONFIG_X86_64
 #include <asm/ibt.h>
+#else
+/* No ENDBR to leave out: arm64's landing pads are the stubs' BTI. */
+#define __noendbr
+#endif
 
 int kstats_direct_init(void);
 void kstats_direct_exit(void);
@@ -184,7 +216,7 @@ extern struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
 
 /*
  * The trampoline's code, from its first variant up to the stubs, which
- * follow it: KSTATS_DIRECT_SLOTS stubs per variant (kstats_direct_tramp.S).
+ * follow it: KSTATS_DIRECT_SLOTS stubs per variant (kstats_direct_tramp_*.S).
  */
 extern const u8 kstats_direct_code[];
 extern const u8 kstats_direct_stubs[];
@@ -197,12 +229,21 @@ extern const u8 kstats_direct_stubs[];
  */
 extern u64 kstats_direct_tk;
 
-/* An outlier's end, from the exits: %rbp added (kstats_direct_tramp.S). */
-__noendbr void kstats_direct_outlier_bp(struct kstats_direct_hot *h,
-					struct kstats_direct_entry *e, u64 v);
 __noendbr void kstats_direct_outlier(struct kstats_direct_hot *h,
 				     struct kstats_direct_entry *e, u64 v,
 				     unsigned long bp);
+#ifdef CONFIG_X86_64
+/* An outlier's end, from the exits: %rbp added (kstats_direct_tramp_x86_64.S). */
+__noendbr void kstats_direct_outlier_bp(struct kstats_direct_hot *h,
+					struct kstats_direct_entry *e, u64 v);
+#else
+/* arm64: the frame pointer is the caller's record, in the frame. */
+static inline void kstats_direct_outlier_bp(struct kstats_direct_hot *h,
+					    struct kstats_direct_entry *e, u64 v)
+{
+	kstats_direct_outlier(h, e, v, 0);
+}
+#endif
 
 /* Called by the trampoline only, with direct calls: no ENDBR. */
 __noendbr bool

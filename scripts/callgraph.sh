@@ -12,7 +12,7 @@
 #   -v (first): print the edges, "A -> B: symbols"
 #
 # Exit 0 without a cycle, 1 with one (tsort prints each).  An assembly
-# file counts with the C file it serves: kstats_direct_tramp.S is the
+# file counts with the C file it serves: kstats_direct_tramp_*.S are the
 # other half of kstats_direct.c.  kstats.c is built as kstats_core.o.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -59,7 +59,7 @@ unit() {
 	u=$(basename "$1" .o)
 	case $u in
 	kstats_core) u=kstats ;;
-	kstats_direct_tramp) u=kstats_direct ;;
+	kstats_direct_tramp_*) u=kstats_direct ;;
 	esac
 	printf '%s' "$u"
 }

@@ -110,13 +110,16 @@ have_raw_syscalls() {
 # the default mechanism is fprobe or kretprobe, and a node over several
 # functions is refused (EOPNOTSUPP).
 direct_built() {
-	[ "$(uname -m)" = x86_64 ] && grep -q ' register_ftrace_direct' /proc/kallsyms
+	case $(uname -m) in
+	x86_64|aarch64) grep -q ' register_ftrace_direct' /proc/kallsyms ;;
+	*) return 1 ;;
+	esac
 }
 # no_direct: why kstats cannot trace directly here, or nothing where it
 # can: the trampoline also takes a function's prototype from the BTF.
 no_direct() {
-	if [ "$(uname -m)" != x86_64 ]; then
-		echo "kstats' direct trampoline is x86-64's, this is $(uname -m)"
+	if [ "$(uname -m)" != x86_64 ] && [ "$(uname -m)" != aarch64 ]; then
+		echo "kstats' direct trampoline is x86-64's and arm64's, this is $(uname -m)"
 	elif ! direct_built; then
 		echo "no ftrace direct calls in this kernel"
 	elif [ ! -r /sys/kernel/btf/vmlinux ]; then

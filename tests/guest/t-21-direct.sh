@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The direct mechanism (kstats_direct.c, kstats_direct_tramp.S): exact
+# The direct mechanism (kstats_direct.c, kstats_direct_tramp_*.S): exact
 # counts, arguments and results intact under the trampoline (do_mmap()'s
 # nine arguments, three on the stack), a stack trace that unwinds through
 # it, a task asleep inside a traced function while its node is removed and
 # while kstats is unloaded, and the fallback when the function already has
-# a direct caller.  Runs where kstats traces directly (x86-64 kernels with
+# a direct caller.  Runs where kstats traces directly (x86-64 and arm64 kernels with
 # ftrace direct calls and BTF); elsewhere one SKIP says why (lib.sh
 # no_direct).
 
@@ -26,21 +26,28 @@ if [ -n "$why" ]; then
 else
 	check "insmod kstats.ko (direct)" insmod $KB/kstats.ko
 	SYM=$(sys_fn getppid)
+	# the cycle counter's clock and the clocksource that is it: the TSC,
+	# arm64's generic timer (clock cycles, the header's "read cycles")
+	if [ "$(uname -m)" = x86_64 ]; then
+		TSC=tsc CS=tsc
+	else
+		TSC=cycles CS=arch_sys_counter
+	fi
 
 	# --- exact counts, the header, the floor, both clocks --------------
 	expect "trace $SYM mech direct" "$(ctl $KS/_control "trace $SYM name d_pp mech direct")" ok
 	expect "a second explicit direct caller of $SYM: EBUSY" \
-		"$(ctl $KS/_control "trace $SYM name d_pp_tsc clock tsc mech direct")" EBUSY
+		"$(ctl $KS/_control "trace $SYM name d_pp_tsc clock $TSC mech direct")" EBUSY
 	kload ctl $KS/d_pp reset >/dev/null
 	cat $KS/d_pp > $D.1
 	expect "header: mechanism direct" "$(field $D.1 source mechanism)" direct
 	expect_match "direct floor calibrated" "$(field $D.1 source floor_p50)" "^[1-9][0-9]*$"
 	diag "direct floor_p50 $(field $D.1 source floor_p50) ns"
-	# clock ktime reads the TSC when timekeeping runs on it, else calls
-	# ktime_get_mono_fast_ns(); the header says which
+	# clock ktime reads the counter when timekeeping runs on it, else
+	# calls ktime_get_mono_fast_ns(); the header says which
 	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
-	expect "clock ktime on clocksource $cs: read tsc only on the TSC" \
-		"$(field $D.1 source read)" "$([ "$cs" = tsc ] && echo tsc)"
+	expect "clock ktime on clocksource $cs: read $TSC only on $CS" \
+		"$(field $D.1 source read)" "$([ "$cs" = $CS ] && echo $TSC)"
 	kdirect getppid 5000
 	cat $KS/d_pp > $D.1
 	expect "5000 getppid() calls: 5000 samples" "$(field $D.1 name samples)" 5000
@@ -59,16 +66,16 @@ else
 	expect "remove d_loc" "$(ctl $KS/_control 'remove d_loc')" ok
 
 	# Without mech, a second node falls back to fprobe and says why.
-	expect "trace $SYM clock tsc (direct)" \
-		"$(ctl $KS/_control "trace $SYM name d_pp_tsc clock tsc")" ok
+	expect "trace $SYM clock $TSC (direct)" \
+		"$(ctl $KS/_control "trace $SYM name d_pp_tsc clock $TSC")" ok
 	dmesg_mark
 	expect "a second node on $SYM" "$(ctl $KS/_control "trace $SYM name d_pp2")" ok
 	check "the second node falls back: dmesg says why" \
 		dmesg_has "d_pp2: '$SYM' not traced directly: another kstats node traces it directly"
 	expect_match "the second node's mechanism is a fallback" \
 		"$(field $KS/d_pp2 source mechanism)" "^(fprobe|kretprobe)$"
-	expect "the first is direct, tsc" \
-		"$(field $KS/d_pp_tsc source mechanism) $(field $KS/d_pp_tsc name clock)" "direct tsc"
+	expect "the first is direct, $TSC" \
+		"$(field $KS/d_pp_tsc source mechanism) $(field $KS/d_pp_tsc name clock)" "direct $TSC"
 	kload ctl $KS/d_pp_tsc reset >/dev/null
 	kload ctl $KS/d_pp2 reset >/dev/null
 	kdirect getppid 3000

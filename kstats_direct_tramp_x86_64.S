@@ -53,6 +53,7 @@
 
 #include "kstats_asm_offsets.h"
 #include "kstats_direct.h"
+#include "kstats_direct_variants.h"
 
 /* The current task, in the per-CPU area: in struct pcpu_hot from 6.2. */
 #ifdef KSTATS_PCPU_HOT_CURRENT
@@ -262,117 +263,18 @@ SYM_CODE_START(kstats_direct_outlier_bp)
 SYM_CODE_END(kstats_direct_outlier_bp)
 _ASM_NOKPROBE(kstats_direct_outlier_bp)
 
+/* A variant, for each kind of arguments (kstats_direct_variants.h). */
+.macro KSTATS_DIRECT_CODE name:req, exit:req, entry:req, tk=0, comm=0
+	KSTATS_DIRECT_COMMON \name, \exit, \entry, 0, \tk, \comm
+	KSTATS_DIRECT_COMMON \name, \exit, \entry, 1, \tk, \comm
+	KSTATS_DIRECT_COMMON \name, \exit, \entry, 2, \tk, \comm
+.endm
+
 /* The start of the variants: a return address from here to the stubs is
  * a call of a traced function's body in flight (kstats_direct.c). */
 	.globl	kstats_direct_code
 kstats_direct_code:
-KSTATS_DIRECT_COMMON tsc, tsc, tsc, 0, 0
-KSTATS_DIRECT_COMMON tsc, tsc, tsc, 1, 0
-KSTATS_DIRECT_COMMON tsc, tsc, tsc, 2, 0
-KSTATS_DIRECT_COMMON tscp, tscp, tsc, 0, 0
-KSTATS_DIRECT_COMMON tscp, tscp, tsc, 1, 0
-KSTATS_DIRECT_COMMON tscp, tscp, tsc, 2, 0
-KSTATS_DIRECT_COMMON tsco, tsco, tsc, 0, 0
-KSTATS_DIRECT_COMMON tsco, tsco, tsc, 1, 0
-KSTATS_DIRECT_COMMON tsco, tsco, tsc, 2, 0
-KSTATS_DIRECT_COMMON ktime, ktime, ktime, 0, 0
-KSTATS_DIRECT_COMMON ktime, ktime, ktime, 1, 0
-KSTATS_DIRECT_COMMON ktime, ktime, ktime, 2, 0
-KSTATS_DIRECT_COMMON ktimep, ktimep, ktime, 0, 0
-KSTATS_DIRECT_COMMON ktimep, ktimep, ktime, 1, 0
-KSTATS_DIRECT_COMMON ktimep, ktimep, ktime, 2, 0
-KSTATS_DIRECT_COMMON ktimeo, ktimeo, ktime, 0, 0
-KSTATS_DIRECT_COMMON ktimeo, ktimeo, ktime, 1, 0
-KSTATS_DIRECT_COMMON ktimeo, ktimeo, ktime, 2, 0
-KSTATS_DIRECT_COMMON local, local, local, 0, 0
-KSTATS_DIRECT_COMMON local, local, local, 1, 0
-KSTATS_DIRECT_COMMON local, local, local, 2, 0
-KSTATS_DIRECT_COMMON localp, localp, local, 0, 0
-KSTATS_DIRECT_COMMON localp, localp, local, 1, 0
-KSTATS_DIRECT_COMMON localp, localp, local, 2, 0
-KSTATS_DIRECT_COMMON localo, localo, local, 0, 0
-KSTATS_DIRECT_COMMON localo, localo, local, 1, 0
-KSTATS_DIRECT_COMMON localo, localo, local, 2, 0
-KSTATS_DIRECT_COMMON tscns, tscns, tsc, 0, 1
-KSTATS_DIRECT_COMMON tscns, tscns, tsc, 1, 1
-KSTATS_DIRECT_COMMON tscns, tscns, tsc, 2, 1
-KSTATS_DIRECT_COMMON tscnsp, tscnsp, tsc, 0, 1
-KSTATS_DIRECT_COMMON tscnsp, tscnsp, tsc, 1, 1
-KSTATS_DIRECT_COMMON tscnsp, tscnsp, tsc, 2, 1
-KSTATS_DIRECT_COMMON tscnso, tscnso, tsc, 0, 1
-KSTATS_DIRECT_COMMON tscnso, tscnso, tsc, 1, 1
-KSTATS_DIRECT_COMMON tscnso, tscnso, tsc, 2, 1
-/* Filters and families: the entry and the exit in C, any clock. */
-KSTATS_DIRECT_COMMON rich, rich, rich, 0, 0
-KSTATS_DIRECT_COMMON rich, rich, rich, 1, 0
-KSTATS_DIRECT_COMMON rich, rich, rich, 2, 0
-/*
- * Durations whose filters are all the task's: the entry checks them in C
- * (kstats_direct_enter_task_<clock>()), the exit is the plain one.
- */
-KSTATS_DIRECT_COMMON task_tsc, tscp, task_tsc, 0, 0
-KSTATS_DIRECT_COMMON task_tsc, tscp, task_tsc, 1, 0
-KSTATS_DIRECT_COMMON task_tsc, tscp, task_tsc, 2, 0
-KSTATS_DIRECT_COMMON task_ktime, ktimep, task_ktime, 0, 0
-KSTATS_DIRECT_COMMON task_ktime, ktimep, task_ktime, 1, 0
-KSTATS_DIRECT_COMMON task_ktime, ktimep, task_ktime, 2, 0
-KSTATS_DIRECT_COMMON task_local, localp, task_local, 0, 0
-KSTATS_DIRECT_COMMON task_local, localp, task_local, 1, 0
-KSTATS_DIRECT_COMMON task_local, localp, task_local, 2, 0
-KSTATS_DIRECT_COMMON task_tscns, tscnsp, task_tscns, 0, 0
-KSTATS_DIRECT_COMMON task_tscns, tscnsp, task_tscns, 1, 0
-KSTATS_DIRECT_COMMON task_tscns, tscnsp, task_tscns, 2, 0
-/* A return value alone: no clock, the exit records it (kstats_direct_exit_ret()). */
-KSTATS_DIRECT_COMMON ret, ret, none, 0, 0
-KSTATS_DIRECT_COMMON ret, ret, none, 1, 0
-KSTATS_DIRECT_COMMON ret, ret, none, 2, 0
-/*
- * An argument alone: the entry records it and returns false, so the body
- * runs untimed and the exit is never reached (ret's, named for the
- * macro).  Variant 0 is never chosen: the entry reads the registers.
- */
-KSTATS_DIRECT_COMMON arg, ret, arg, 0, 0
-KSTATS_DIRECT_COMMON arg, ret, arg, 1, 0
-KSTATS_DIRECT_COMMON arg, ret, arg, 2, 0
-/* A duration split by a key of the task: the entry takes it, C at both ends. */
-KSTATS_DIRECT_COMMON tkey_tsc, tscf, tkey_tsc, 0, 0
-KSTATS_DIRECT_COMMON tkey_tsc, tscf, tkey_tsc, 1, 0
-KSTATS_DIRECT_COMMON tkey_tsc, tscf, tkey_tsc, 2, 0
-KSTATS_DIRECT_COMMON tkey_ktime, ktimef, tkey_ktime, 0, 0
-KSTATS_DIRECT_COMMON tkey_ktime, ktimef, tkey_ktime, 1, 0
-KSTATS_DIRECT_COMMON tkey_ktime, ktimef, tkey_ktime, 2, 0
-KSTATS_DIRECT_COMMON tkey_local, localf, tkey_local, 0, 0
-KSTATS_DIRECT_COMMON tkey_local, localf, tkey_local, 1, 0
-KSTATS_DIRECT_COMMON tkey_local, localf, tkey_local, 2, 0
-KSTATS_DIRECT_COMMON tkey_tscns, tscnsf, tkey_tscns, 0, 0
-KSTATS_DIRECT_COMMON tkey_tscns, tscnsf, tkey_tscns, 1, 0
-KSTATS_DIRECT_COMMON tkey_tscns, tscnsf, tkey_tscns, 2, 0
-/* A duration whose one filter is the task's name, per clock: the plain ones. */
-KSTATS_DIRECT_COMMON comm_tsc, tscp, tsc, 0, 0, 1
-KSTATS_DIRECT_COMMON comm_tsc, tscp, tsc, 1, 0, 1
-KSTATS_DIRECT_COMMON comm_tsc, tscp, tsc, 2, 0, 1
-KSTATS_DIRECT_COMMON comm_ktime, ktimep, ktime, 0, 0, 1
-KSTATS_DIRECT_COMMON comm_ktime, ktimep, ktime, 1, 0, 1
-KSTATS_DIRECT_COMMON comm_ktime, ktimep, ktime, 2, 0, 1
-KSTATS_DIRECT_COMMON comm_local, localp, local, 0, 0, 1
-KSTATS_DIRECT_COMMON comm_local, localp, local, 1, 0, 1
-KSTATS_DIRECT_COMMON comm_local, localp, local, 2, 0, 1
-KSTATS_DIRECT_COMMON comm_tscns, tscnsp, tsc, 0, 1, 1
-KSTATS_DIRECT_COMMON comm_tscns, tscnsp, tsc, 1, 1, 1
-KSTATS_DIRECT_COMMON comm_tscns, tscnsp, tsc, 2, 1, 1
-/* A duration whose one filter is a cgroup: the task ones, with that check. */
-KSTATS_DIRECT_COMMON cgroup_tsc, tscp, cgroup_tsc, 0, 0
-KSTATS_DIRECT_COMMON cgroup_tsc, tscp, cgroup_tsc, 1, 0
-KSTATS_DIRECT_COMMON cgroup_tsc, tscp, cgroup_tsc, 2, 0
-KSTATS_DIRECT_COMMON cgroup_ktime, ktimep, cgroup_ktime, 0, 0
-KSTATS_DIRECT_COMMON cgroup_ktime, ktimep, cgroup_ktime, 1, 0
-KSTATS_DIRECT_COMMON cgroup_ktime, ktimep, cgroup_ktime, 2, 0
-KSTATS_DIRECT_COMMON cgroup_local, localp, cgroup_local, 0, 0
-KSTATS_DIRECT_COMMON cgroup_local, localp, cgroup_local, 1, 0
-KSTATS_DIRECT_COMMON cgroup_local, localp, cgroup_local, 2, 0
-KSTATS_DIRECT_COMMON cgroup_tscns, tscnsp, cgroup_tscns, 0, 0
-KSTATS_DIRECT_COMMON cgroup_tscns, tscnsp, cgroup_tscns, 1, 0
-KSTATS_DIRECT_COMMON cgroup_tscns, tscnsp, cgroup_tscns, 2, 0
+KSTATS_DIRECT_EACH KSTATS_DIRECT_CODE
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
@@ -390,101 +292,16 @@ KSTATS_DIRECT_COMMON cgroup_tscns, tscnsp, cgroup_tscns, 2, 0
 	.endr
 .endm
 
+/* A variant's stubs, for each kind of arguments. */
+.macro KSTATS_DIRECT_STUBS3 name:req, exit:req, entry:req, tk=0, comm=0
+	KSTATS_DIRECT_STUBS kstats_direct_\name\()_0
+	KSTATS_DIRECT_STUBS kstats_direct_\name\()_1
+	KSTATS_DIRECT_STUBS kstats_direct_\name\()_2
+.endm
+
 	.balign	KSTATS_DIRECT_STUB_SIZE
 SYM_CODE_START(kstats_direct_stubs)
 	ANNOTATE_NOENDBR
-	KSTATS_DIRECT_STUBS kstats_direct_tsc_0
-	KSTATS_DIRECT_STUBS kstats_direct_tsc_1
-	KSTATS_DIRECT_STUBS kstats_direct_tsc_2
-	KSTATS_DIRECT_STUBS kstats_direct_tscp_0
-	KSTATS_DIRECT_STUBS kstats_direct_tscp_1
-	KSTATS_DIRECT_STUBS kstats_direct_tscp_2
-	KSTATS_DIRECT_STUBS kstats_direct_tsco_0
-	KSTATS_DIRECT_STUBS kstats_direct_tsco_1
-	KSTATS_DIRECT_STUBS kstats_direct_tsco_2
-	KSTATS_DIRECT_STUBS kstats_direct_ktime_0
-	KSTATS_DIRECT_STUBS kstats_direct_ktime_1
-	KSTATS_DIRECT_STUBS kstats_direct_ktime_2
-	KSTATS_DIRECT_STUBS kstats_direct_ktimep_0
-	KSTATS_DIRECT_STUBS kstats_direct_ktimep_1
-	KSTATS_DIRECT_STUBS kstats_direct_ktimep_2
-	KSTATS_DIRECT_STUBS kstats_direct_ktimeo_0
-	KSTATS_DIRECT_STUBS kstats_direct_ktimeo_1
-	KSTATS_DIRECT_STUBS kstats_direct_ktimeo_2
-	KSTATS_DIRECT_STUBS kstats_direct_local_0
-	KSTATS_DIRECT_STUBS kstats_direct_local_1
-	KSTATS_DIRECT_STUBS kstats_direct_local_2
-	KSTATS_DIRECT_STUBS kstats_direct_localp_0
-	KSTATS_DIRECT_STUBS kstats_direct_localp_1
-	KSTATS_DIRECT_STUBS kstats_direct_localp_2
-	KSTATS_DIRECT_STUBS kstats_direct_localo_0
-	KSTATS_DIRECT_STUBS kstats_direct_localo_1
-	KSTATS_DIRECT_STUBS kstats_direct_localo_2
-	KSTATS_DIRECT_STUBS kstats_direct_tscns_0
-	KSTATS_DIRECT_STUBS kstats_direct_tscns_1
-	KSTATS_DIRECT_STUBS kstats_direct_tscns_2
-	KSTATS_DIRECT_STUBS kstats_direct_tscnsp_0
-	KSTATS_DIRECT_STUBS kstats_direct_tscnsp_1
-	KSTATS_DIRECT_STUBS kstats_direct_tscnsp_2
-	KSTATS_DIRECT_STUBS kstats_direct_tscnso_0
-	KSTATS_DIRECT_STUBS kstats_direct_tscnso_1
-	KSTATS_DIRECT_STUBS kstats_direct_tscnso_2
-	KSTATS_DIRECT_STUBS kstats_direct_rich_0
-	KSTATS_DIRECT_STUBS kstats_direct_rich_1
-	KSTATS_DIRECT_STUBS kstats_direct_rich_2
-	KSTATS_DIRECT_STUBS kstats_direct_task_tsc_0
-	KSTATS_DIRECT_STUBS kstats_direct_task_tsc_1
-	KSTATS_DIRECT_STUBS kstats_direct_task_tsc_2
-	KSTATS_DIRECT_STUBS kstats_direct_task_ktime_0
-	KSTATS_DIRECT_STUBS kstats_direct_task_ktime_1
-	KSTATS_DIRECT_STUBS kstats_direct_task_ktime_2
-	KSTATS_DIRECT_STUBS kstats_direct_task_local_0
-	KSTATS_DIRECT_STUBS kstats_direct_task_local_1
-	KSTATS_DIRECT_STUBS kstats_direct_task_local_2
-	KSTATS_DIRECT_STUBS kstats_direct_task_tscns_0
-	KSTATS_DIRECT_STUBS kstats_direct_task_tscns_1
-	KSTATS_DIRECT_STUBS kstats_direct_task_tscns_2
-	KSTATS_DIRECT_STUBS kstats_direct_ret_0
-	KSTATS_DIRECT_STUBS kstats_direct_ret_1
-	KSTATS_DIRECT_STUBS kstats_direct_ret_2
-	KSTATS_DIRECT_STUBS kstats_direct_arg_0
-	KSTATS_DIRECT_STUBS kstats_direct_arg_1
-	KSTATS_DIRECT_STUBS kstats_direct_arg_2
-	KSTATS_DIRECT_STUBS kstats_direct_tkey_tsc_0
-	KSTATS_DIRECT_STUBS kstats_direct_tkey_tsc_1
-	KSTATS_DIRECT_STUBS kstats_direct_tkey_tsc_2
-	KSTATS_DIRECT_STUBS kstats_direct_tkey_ktime_0
-	KSTATS_DIRECT_STUBS kstats_direct_tkey_ktime_1
-	KSTATS_DIRECT_STUBS kstats_direct_tkey_ktime_2
-	KSTATS_DIRECT_STUBS kstats_direct_tkey_local_0
-	KSTATS_DIRECT_STUBS kstats_direct_tkey_local_1
-	KSTATS_DIRECT_STUBS kstats_direct_tkey_local_2
-	KSTATS_DIRECT_STUBS kstats_direct_tkey_tscns_0
-	KSTATS_DIRECT_STUBS kstats_direct_tkey_tscns_1
-	KSTATS_DIRECT_STUBS kstats_direct_tkey_tscns_2
-	KSTATS_DIRECT_STUBS kstats_direct_comm_tsc_0
-	KSTATS_DIRECT_STUBS kstats_direct_comm_tsc_1
-	KSTATS_DIRECT_STUBS kstats_direct_comm_tsc_2
-	KSTATS_DIRECT_STUBS kstats_direct_comm_ktime_0
-	KSTATS_DIRECT_STUBS kstats_direct_comm_ktime_1
-	KSTATS_DIRECT_STUBS kstats_direct_comm_ktime_2
-	KSTATS_DIRECT_STUBS kstats_direct_comm_local_0
-	KSTATS_DIRECT_STUBS kstats_direct_comm_local_1
-	KSTATS_DIRECT_STUBS kstats_direct_comm_local_2
-	KSTATS_DIRECT_STUBS kstats_direct_comm_tscns_0
-	KSTATS_DIRECT_STUBS kstats_direct_comm_tscns_1
-	KSTATS_DIRECT_STUBS kstats_direct_comm_tscns_2
-	KSTATS_DIRECT_STUBS kstats_direct_cgroup_tsc_0
-	KSTATS_DIRECT_STUBS kstats_direct_cgroup_tsc_1
-	KSTATS_DIRECT_STUBS kstats_direct_cgroup_tsc_2
-	KSTATS_DIRECT_STUBS kstats_direct_cgroup_ktime_0
-	KSTATS_DIRECT_STUBS kstats_direct_cgroup_ktime_1
-	KSTATS_DIRECT_STUBS kstats_direct_cgroup_ktime_2
-	KSTATS_DIRECT_STUBS kstats_direct_cgroup_local_0
-	KSTATS_DIRECT_STUBS kstats_direct_cgroup_local_1
-	KSTATS_DIRECT_STUBS kstats_direct_cgroup_local_2
-	KSTATS_DIRECT_STUBS kstats_direct_cgroup_tscns_0
-	KSTATS_DIRECT_STUBS kstats_direct_cgroup_tscns_1
-	KSTATS_DIRECT_STUBS kstats_direct_cgroup_tscns_2
+	KSTATS_DIRECT_EACH KSTATS_DIRECT_STUBS3
 SYM_CODE_END(kstats_direct_stubs)
 _ASM_NOKPROBE(kstats_direct_stubs)

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The direct trampoline, arm64: ftrace patches a traced function's entry
+ * into "mov x9, x30; bl <stub>" (or, out of the BL's range, a BL to
+ * ftrace_caller, which branches to the stub with BR x17 when the function
+ * has a direct call: hence the stub's BTI landing pad).  The stub names
+ * its slot (struct kstats_direct_hot) in x10 and branches to the common
+ * code, entered with the arguments in x0-x8, the caller's return address
+ * in x9 and the body's address (past the BL) in x30.  That reads the
+ * clock, calls the body itself, reads the clock again when the body
+ * returns, records the difference and returns to the function's caller.
+ * While the body runs, the stack is:
+ *
+ *	caller's frame, its stack arguments
+ *	x0-x8 saved, the call's struct kstats_direct_entry, the slot
+ *	frame record of the caller: its x29, its return address (x9)
+ *	frame record of the function: the one above, the body's address
+ *	copies of the stack arguments
+ *	the body's own frame, whose record returns into this trampoline
+ *
+ * so the kernel's unwinder walks from the body into the trampoline, into
+ * the function (at the body's address) and on into its caller, each
+ * record above the one before.
+ *
+ * The body is entered with a RET to its address, x30 pointing back here:
+ * a RET takes no landing pad, where a BR or BLR would need a BTI at the
+ * body.  The body signs x30 (pointer authentication) with the stack
+ * pointer it is entered with and authenticates it at its return with the
+ * same: the trampoline's frame is then in place, as it was at the entry.
+ * The caller's return address is never signed here: it is kept in the
+ * frame and given back in x30.
+ *
+ * Registers: x9-x17 are free at the entry (ftrace's own code clobbers
+ * them), x0-x8 are the arguments (x8: an indirect result's address);
+ * x18 is left alone.  The return value (x0) is kept across the exit work;
+ * x1 is not, so a function that returns 16 bytes is never traced
+ * directly.  Stack arguments are copied to the bottom of the frame, where
+ * the body finds them, as on x86-64.
+ *
+ * Recursion: as on x86-64 (kstats_direct_tramp_x86_64.S), a clock that
+ * the trampoline calls takes the slot's per-CPU guard in C; the counter
+ * (cntvct_el0) is read inline and cannot recurse.
+ *
+ * In flight: the slot's per-CPU count is incremented with an exclusive
+ * load and store pair on the CPU whose offset was read: a task moved
+ * meanwhile increments the other CPU's count, which every reader sums,
+ * and every decrement (this_cpu_dec()) is atomic too.
+ */
+#include <linux/linkage.h>
+#include <asm/assembler.h>
+
+#include "kstats_asm_offsets.h"
+#include "kstats_direct.h"
+#include "kstats_direct_variants.h"
+
+#define F_FUNC		KSTATS_DFRAME_FUNC
+#define F_CALLER	KSTATS_DFRAME_CALLER
+#define F_HOT		KSTATS_DFRAME_HOT
+#define F_TS		KSTATS_DFRAME_TS
+#define F_CPU		(KSTATS_DFRAME_TS + 8)
+#define F_X0		KSTATS_DFRAME_REGS
+#define F_SIZE		KSTATS_DFRAME_SIZE
+
+	.text
+
+.macro KSTATS_DIRECT_ARGS_SAVE args:req
+	.if \args
+	stp	x0, x1, [sp, #F_X0]
+	stp	x2, x3, [sp, #F_X0 + 16]
+	stp	x4, x5, [sp, #F_X0 + 32]
+	stp	x6, x7, [sp, #F_X0 + 48]
+	str	x8, [sp, #F_X0 + 64]
+	.endif
+.endm
+
+.macro KSTATS_DIRECT_ARGS_RESTORE args:req
+	.if \args
+	ldp	x0, x1, [sp, #F_X0]
+	ldp	x2, x3, [sp, #F_X0 + 16]
+	ldp	x4, x5, [sp, #F_X0 + 32]
+	ldp	x6, x7, [sp, #F_X0 + 48]
+	ldr	x8, [sp, #F_X0 + 64]
+	.endif
+.endm
+
+/*
+ * One variant (kstats_direct_variants.h): args 0 saves no register, 1
+ * saves x0-x8, 2 also copies the stack words (one at least).  The
+ * variants that read the counter inline, or compare the task's name,
+ * touch only x10-x15 before the body: the arguments need no restore.
+ */
+.macro KSTATS_DIRECT_COMMON name:req, clock:req, entry:req, args:req, tk:req, comm=0
+SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
+	sub	sp, sp, #F_SIZE
+	stp	x29, x9, [sp, #F_CALLER]
+	add	x29, sp, #F_CALLER
+	stp	x29, x30, [sp, #F_FUNC]
+	add	x29, sp, #F_FUNC
+	str	x10, [sp, #F_HOT]
+	.if \comm
+	/* Another task's name: the body runs untimed, nothing saved yet. */
+	mrs	x11, sp_el0
+	mov	x12, #KSTATS_TASK_COMM
+	add	x11, x11, x12
+	ldp	x12, x13, [x11]
+	ldp	x14, x15, [x10, #KSTATS_DHOT_COMM]
+	cmp	x12, x14
+	ccmp	x13, x15, #0, eq
+	b.ne	.Lother_\@
+	.endif
+	KSTATS_DIRECT_ARGS_SAVE \args
+
+	/* The clock: the counter inline, the others called. */
+	.ifc \entry, tsc
+	.if \tk
+	adrp	x11, kstats_direct_tk
+	ldr	w11, [x11, #:lo12:kstats_direct_tk + 4]
+	.endif
+	isb
+	mrs	x12, cntvct_el0
+	str	x12, [sp, #F_TS]
+	.if \tk
+	str	w11, [sp, #F_CPU]
+	.endif
+	.endif
+	/* "none": a return value alone, no clock at the entry */
+	.set	kstats_c_entry, 1
+	.ifc \entry, tsc
+	.set	kstats_c_entry, 0
+	.endif
+	.ifc \entry, none
+	.set	kstats_c_entry, 0
+	.endif
+	.if kstats_c_entry
+	/* false: entered from its own clock read, run the body untimed */
+	mov	x0, x10
+	add	x1, sp, #F_TS
+	bl	kstats_direct_enter_\entry
+	tst	w0, #0xff
+	b.eq	.Lskip_\@
+	ldr	x10, [sp, #F_HOT]
+	.endif
+
+	/* One more call in flight: the slot stays until it returns. */
+	ldr	x11, [x10, #KSTATS_DHOT_PCPU]
+	get_this_cpu_offset x12
+	add	x11, x11, x12
+.Linc_\@:
+	ldxr	x12, [x11]
+	add	x12, x12, #1
+	stxr	w13, x12, [x11]
+	cbnz	w13, .Linc_\@
+
+	.if \args == 2
+	/* Copy the stack arguments, the last one first. */
+	ldrh	w11, [x10, #KSTATS_DHOT_NSTACK]
+	add	x12, sp, #F_SIZE
+.Lcopy_\@:
+	sub	w11, w11, #1
+	ldr	x13, [x12, w11, uxtw #3]
+	str	x13, [sp, w11, uxtw #3]
+	cbnz	w11, .Lcopy_\@
+	.endif
+	.if kstats_c_entry
+	KSTATS_DIRECT_ARGS_RESTORE \args
+	.endif
+	ldr	x16, [sp, #F_FUNC + 8]
+	adr	x30, .Lret_\@
+	ret	x16
+
+.Lret_\@:
+	/* The body returned here, the frame as it left it. */
+	str	x0, [sp, #F_X0]
+	ldr	x0, [sp, #F_HOT]
+	add	x1, sp, #F_TS
+	bl	kstats_direct_exit_\clock
+	ldr	x0, [sp, #F_X0]
+	ldp	x29, x30, [sp, #F_CALLER]
+	add	sp, sp, #F_SIZE
+	ret
+
+	.if kstats_c_entry
+.Lskip_\@:
+	/* Into the body, arguments as they were, returning to the caller. */
+	KSTATS_DIRECT_ARGS_RESTORE \args
+	.endif
+.Lother_\@:
+	ldr	x16, [sp, #F_FUNC + 8]
+	ldp	x29, x30, [sp, #F_CALLER]
+	add	sp, sp, #F_SIZE
+	ret	x16
+SYM_CODE_END(kstats_direct_\name\()_\args)
+NOKPROBE(kstats_direct_\name\()_\args)
+.endm
+
+/* A variant, for each kind of arguments (kstats_direct_variants.h). */
+.macro KSTATS_DIRECT_CODE name:req, exit:req, entry:req, tk=0, comm=0
+	KSTATS_DIRECT_COMMON \name, \exit, \entry, 0, \tk, \comm
+	KSTATS_DIRECT_COMMON \name, \exit, \entry, 1, \tk, \comm
+	KSTATS_DIRECT_COMMON \name, \exit, \entry, 2, \tk, \comm
+.endm
+
+/* The start of the variants: a return address from here to the stubs is
+ * a call of a traced function's body in flight (kstats_direct.c). */
+	.globl	kstats_direct_code
+kstats_direct_code:
+KSTATS_DIRECT_EACH KSTATS_DIRECT_CODE
+
+/*
+ * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
+ * variant in the order of enum kstats_direct_variant: stub i of a variant
+ * is a landing pad (BTI C, a NOP on a CPU without BTI), the address of
+ * kstats_direct_hot[i] in x10 and a branch to the variant.
+ */
+.macro KSTATS_DIRECT_STUBS common:req
+	.set	kstats_stub, 0
+	.rept	KSTATS_DIRECT_SLOTS
+	hint	#34
+	adrp	x10, kstats_direct_hot + kstats_stub * KSTATS_DHOT_SIZE
+	add	x10, x10, #:lo12:kstats_direct_hot + kstats_stub * KSTATS_DHOT_SIZE
+	b	\common
+	.set	kstats_stub, kstats_stub + 1
+	.endr
+.endm
+
+.macro KSTATS_DIRECT_STUBS3 name:req, exit:req, entry:req, tk=0, comm=0
+	KSTATS_DIRECT_STUBS kstats_direct_\name\()_0
+	KSTATS_DIRECT_STUBS kstats_direct_\name\()_1
+	KSTATS_DIRECT_STUBS kstats_direct_\name\()_2
+.endm
+
+	.balign	KSTATS_DIRECT_STUB_SIZE
+SYM_CODE_START(kstats_direct_stubs)
+	KSTATS_DIRECT_EACH KSTATS_DIRECT_STUBS3
+SYM_CODE_END(kstats_direct_stubs)
+NOKPROBE(kstats_direct_stubs)
