@@ -915,6 +915,7 @@ kstats_direct_entry_regs(struct kstats_direct_entry *e, struct pt_regs *regs)
 	instruction_pointer_set(regs, at.ip);
 	regs->sp = at.sp;
 }
+
 /*
  * A rich slot's entry (a node with values, filters or a family): under the
  * slot's guard (its filters' reads, its key's and its clock's may call the
@@ -1276,6 +1277,7 @@ static notrace void kstats_direct_task_exit(void *data, struct task_struct *p)
 	while ((h = kstats_direct_walk_next(&w)))
 		kstats_direct_miss(h);
 }
+
 static void kstats_direct_find_exit(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sched_process_exit"))
@@ -1399,6 +1401,7 @@ static bool kstats_direct_task_in(struct task_struct *p,
 			return true;
 	return false;
 }
+
 /*
  * Wake the tasks asleep in a call in flight of @h's function.  A function
  * such as schedule() returns only when its task is woken, and an idle

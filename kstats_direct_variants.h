@@ -19,7 +19,7 @@
 #define _KSTATS_DIRECT_VARIANTS_H
 
 #ifdef __ASSEMBLY__
-.macro KSTATS_DIRECT_EACH m:req
+.macro KSTATS_DIRECT_EACH m
 	/* per clock, one per enum kstats_direct_exit */
 	\m tsc, tsc, tsc
 	\m tscp, tscp, tsc

@@ -1441,7 +1441,7 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	if (cmd->mech) {
 		want = kstats_mech_wanted(cmd->mech);
 		if (want == KSTATS_WANT_ANY) {
-			pr_warn_ratelimited("%s: mechanism '%s' is not available: use direct (x86-64), fprobe (kernels with CONFIG_FPROBE) or kretprobe\n",
+			pr_warn_ratelimited("%s: mechanism '%s' is not available: use direct (x86-64, arm64 with ftrace direct calls), fprobe (kernels with CONFIG_FPROBE) or kretprobe\n",
 					    name, cmd->mech);
 			return -EINVAL;
 		}

@@ -537,10 +537,10 @@ if ia["BENCH"] or ia["NA"]:
     P()
     P("One boot of Debian's 6.12 arm64 kernel in `qemu-system-aarch64 -M virt "
       "-cpu max -icount shift=0,sleep=off -smp 1`, the modules cross-built; "
-      "figures in instructions. No direct trampoline on arm64 yet and no "
-      "fprobe in Debian's arm64 kernels: kstats' default mechanism there is "
-      "the kretprobe. The `tsc` rows read arm64's cycle counter (`clock "
-      "cycles`, cntvct_el0).")
+      "figures in instructions. No fprobe in Debian's arm64 kernels: "
+      "kstats' default mechanism on 6.12 is the direct trampoline "
+      "(kstats_direct_tramp_arm64.S), its fallback the kretprobe. The `tsc` "
+      "rows read arm64's cycle counter (`clock cycles`, cntvct_el0).")
     P()
     P("| operation | insns (icount) | x kstats_record |")
     P("|---|---:|---:|")

@@ -71,8 +71,14 @@ aarch64 | arm64)
 	# struct pt_regs: regs[N] at 8 * N; the system call's number is
 	# syscallno, an s32 after pstate and orig_x0
 	REGS_ARG0=+0 REGS_ARG2=+16 REGS_ARG3=+24 REGS_NR=+280:s4
-	# the clock of the cycle counter (cntvct_el0): cycles
-	CYC=cycles
+	# the clock of the cycle counter (cntvct_el0): cycles; the
+	# clocksource that is that counter
+	CYC=cycles CYC_CS=arch_sys_counter
+	# kstats_many_wide8's eight arguments: all in x0-x7
+	WIDE8_STACK=0
+	# seconds within which 200 functions, and the system calls' several
+	# hundred, attach directly (TCG emulates arm64's text patching slowly)
+	MANY_S=8 SYS_S=10
 	;;
 *)
 	SYS_PFX=__x64_sys_
@@ -81,7 +87,10 @@ aarch64 | arm64)
 	# fourth arguments), orig_ax (its number)
 	REGS_ARG0=+112 REGS_ARG2=+96 REGS_ARG3=+56 REGS_NR=+120:8
 	# clock cycles is the TSC here, and its node says clock tsc
-	CYC=tsc
+	CYC=tsc CYC_CS=tsc
+	# kstats_many_wide8's eight arguments: two on the stack
+	WIDE8_STACK=2
+	MANY_S=2 SYS_S=3
 	;;
 esac
 
@@ -106,9 +115,9 @@ have_raw_syscalls() {
 }
 
 # direct_built: kstats has its direct trampoline (kstats_direct.c) here,
-# built for x86-64 kernels with ftrace's direct calls.  Elsewhere (arm64)
-# the default mechanism is fprobe or kretprobe, and a node over several
-# functions is refused (EOPNOTSUPP).
+# built for x86-64 and arm64 kernels with ftrace's direct calls.  Elsewhere
+# (Debian's arm64 6.1) the default mechanism is fprobe or kretprobe, and a
+# node over several functions is refused (EOPNOTSUPP).
 direct_built() {
 	case $(uname -m) in
 	x86_64|aarch64) grep -q ' register_ftrace_direct' /proc/kallsyms ;;

@@ -26,18 +26,11 @@ if [ -n "$why" ]; then
 else
 	check "insmod kstats.ko (direct)" insmod $KB/kstats.ko
 	SYM=$(sys_fn getppid)
-	# the cycle counter's clock and the clocksource that is it: the TSC,
-	# arm64's generic timer (clock cycles, the header's "read cycles")
-	if [ "$(uname -m)" = x86_64 ]; then
-		TSC=tsc CS=tsc
-	else
-		TSC=cycles CS=arch_sys_counter
-	fi
 
 	# --- exact counts, the header, the floor, both clocks --------------
 	expect "trace $SYM mech direct" "$(ctl $KS/_control "trace $SYM name d_pp mech direct")" ok
 	expect "a second explicit direct caller of $SYM: EBUSY" \
-		"$(ctl $KS/_control "trace $SYM name d_pp_tsc clock $TSC mech direct")" EBUSY
+		"$(ctl $KS/_control "trace $SYM name d_pp_tsc clock $CYC mech direct")" EBUSY
 	kload ctl $KS/d_pp reset >/dev/null
 	cat $KS/d_pp > $D.1
 	expect "header: mechanism direct" "$(field $D.1 source mechanism)" direct
@@ -46,8 +39,8 @@ else
 	# clock ktime reads the counter when timekeeping runs on it, else
 	# calls ktime_get_mono_fast_ns(); the header says which
 	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
-	expect "clock ktime on clocksource $cs: read $TSC only on $CS" \
-		"$(field $D.1 source read)" "$([ "$cs" = $CS ] && echo $TSC)"
+	expect "clock ktime on clocksource $cs: read $CYC only on $CYC_CS" \
+		"$(field $D.1 source read)" "$([ "$cs" = $CYC_CS ] && echo $CYC)"
 	kdirect getppid 5000
 	cat $KS/d_pp > $D.1
 	expect "5000 getppid() calls: 5000 samples" "$(field $D.1 name samples)" 5000
@@ -66,16 +59,16 @@ else
 	expect "remove d_loc" "$(ctl $KS/_control 'remove d_loc')" ok
 
 	# Without mech, a second node falls back to fprobe and says why.
-	expect "trace $SYM clock $TSC (direct)" \
-		"$(ctl $KS/_control "trace $SYM name d_pp_tsc clock $TSC")" ok
+	expect "trace $SYM clock $CYC (direct)" \
+		"$(ctl $KS/_control "trace $SYM name d_pp_tsc clock $CYC")" ok
 	dmesg_mark
 	expect "a second node on $SYM" "$(ctl $KS/_control "trace $SYM name d_pp2")" ok
 	check "the second node falls back: dmesg says why" \
 		dmesg_has "d_pp2: '$SYM' not traced directly: another kstats node traces it directly"
 	expect_match "the second node's mechanism is a fallback" \
 		"$(field $KS/d_pp2 source mechanism)" "^(fprobe|kretprobe)$"
-	expect "the first is direct, $TSC" \
-		"$(field $KS/d_pp_tsc source mechanism) $(field $KS/d_pp_tsc name clock)" "direct $TSC"
+	expect "the first is direct, $CYC" \
+		"$(field $KS/d_pp_tsc source mechanism) $(field $KS/d_pp_tsc name clock)" "direct $CYC"
 	kload ctl $KS/d_pp_tsc reset >/dev/null
 	kload ctl $KS/d_pp2 reset >/dev/null
 	kdirect getppid 3000

@@ -46,8 +46,10 @@ else
 		"$(ctl $KS/_control 'trace kstats_many_fn* name many by func')" ok
 	t1=$(m_ms)
 	diag "200 functions attached in $((t1 - t0)) ms"
-	expect "200 functions attached within 2 s ($((t1 - t0)) ms)" \
-		"$([ $((t1 - t0)) -le 2000 ] && echo yes)" yes
+	# one ftrace update for all: 200 updates would take minutes under TCG
+	# (arm64's text patching, emulated, is the slower)
+	expect "200 functions attached within $MANY_S s ($((t1 - t0)) ms)" \
+		"$([ $((t1 - t0)) -le $((MANY_S * 1000)) ] && echo yes)" yes
 	cat $KS/many > $D.1
 	expect "header: 200 matched, 200 traced" "$(grep '^# functions' $D.1)" \
 		"# functions matched 200 traced 200 skipped 0"
@@ -72,8 +74,8 @@ else
 	expect "remove it" "$(ctl $KS/_control 'remove many')" ok
 	t1=$(m_ms)
 	diag "200 functions detached in $((t1 - t0)) ms"
-	expect "200 functions detached within 2 s ($((t1 - t0)) ms)" \
-		"$([ $((t1 - t0)) -le 2000 ] && echo yes)" yes
+	expect "200 functions detached within $MANY_S s ($((t1 - t0)) ms)" \
+		"$([ $((t1 - t0)) -le $((MANY_S * 1000)) ] && echo yes)" yes
 
 	# --- a glob without a family: one distribution -------------------
 	expect "trace kstats_many_fn1* (one distribution)" \
@@ -116,14 +118,19 @@ else
 	expect "remove mlist" "$(ctl $KS/_control 'remove mlist')" ok
 
 	# --- a function with stack arguments: timed by a fallback ---------
+	# (kstats_many_wide8's eight arguments: two stack words on x86-64,
+	# all in registers on arm64, where it is traced directly)
 	expect "trace kstats_many_fn1,kstats_many_wide8 by func" \
 		"$(ctl $KS/_control 'trace kstats_many_fn1,kstats_many_wide8 name mfb by func')" ok
-	expect "kstats_many_wide8 (two stack words) falls back, fn1 is direct" \
+	want="# functions matched 2 traced 2 skipped 0|"
+	[ $WIDE8_STACK = 0 ] ||
+		want="# functions matched 2 traced 2 skipped 0 fallback 1|# fallback kstats_many_wide8:MECH:stack_args|"
+	expect "kstats_many_wide8 ($WIDE8_STACK stack words): a fallback for stack words, fn1 is direct" \
 		"$(grep -E '^# (functions|fallback)' $KS/mfb | sed -E 's/:(fprobe|kretprobe):/:MECH:/' | tr '\n' '|')" \
-		"# functions matched 2 traced 2 skipped 0 fallback 1|# fallback kstats_many_wide8:MECH:stack_args|"
+		"$want"
 	ctl $M "call 2" >/dev/null && ok "kstats_many_wide8's eight arguments intact under its probe" ||
 		not_ok "kstats_many_wide8's sum under its probe"
-	expect "fn1: 4 calls (direct), kstats_many_wide8: 2 (its fallback), one node" \
+	expect "fn1: 4 calls (direct), kstats_many_wide8: 2, one node" \
 		"$(m_samples $KS/mfb kstats_many_fn1) $(m_samples $KS/mfb kstats_many_wide8) $(field $KS/mfb name samples)" "4 2 6"
 	expect "remove mfb" "$(ctl $KS/_control 'remove mfb')" ok
 
@@ -139,23 +146,23 @@ else
 
 	# --- the syscalls, by function, of one command ---------------------
 	t0=$(m_ms)
-	expect "trace __x64_sys_* by func comm kdirect" \
-		"$(ctl $KS/_control 'trace __x64_sys_* name sys by func comm kdirect')" ok
+	expect "trace ${SYS_PFX}* by func comm kdirect" \
+		"$(ctl $KS/_control "trace ${SYS_PFX}* name sys by func comm kdirect")" ok
 	t1=$(m_ms)
 	n=$(field $KS/sys functions traced)
 	diag "$(grep '^# functions' $KS/sys); attached in $((t1 - t0)) ms"
 	diag "$(grep '^# skipped' $KS/sys)"
 	expect_match "hundreds of syscalls traced ($n)" "$n" "^[1-9][0-9][0-9]$"
-	expect "attached within 3 s ($((t1 - t0)) ms)" "$([ $((t1 - t0)) -le 3000 ] && echo yes)" yes
+	expect "attached within $SYS_S s ($((t1 - t0)) ms)" "$([ $((t1 - t0)) -le $((SYS_S * 1000)) ] && echo yes)" yes
 	kdirect read 300
 	cat $KS/sys > $D.4
-	expect "kdirect's 300 read()s under __x64_sys_read" "$(m_samples $D.4 __x64_sys_read)" 300
-	expect "other commands' calls filtered out: no __x64_sys_wait4 of the shell" \
-		"$(m_samples $D.4 __x64_sys_wait4)" ""
+	expect "kdirect's 300 read()s under ${SYS_PFX}read" "$(m_samples $D.4 ${SYS_PFX}read)" 300
+	expect "other commands' calls filtered out: no ${SYS_PFX}wait4 of the shell" \
+		"$(m_samples $D.4 ${SYS_PFX}wait4)" ""
 	t0=$(m_ms)
 	expect "remove sys" "$(ctl $KS/_control 'remove sys')" ok
 	t1=$(m_ms)
-	expect "detached within 3 s ($((t1 - t0)) ms)" "$([ $((t1 - t0)) -le 3000 ] && echo yes)" yes
+	expect "detached within $SYS_S s ($((t1 - t0)) ms)" "$([ $((t1 - t0)) -le $((SYS_S * 1000)) ] && echo yes)" yes
 
 	# --- the refusals ---------------------------------------------------
 	dmesg_mark

@@ -87,7 +87,7 @@ else
 		if [ -n "$entry" ]; then
 			expect_match "$opt: $entry" "$(grep '^# source' $O.d)" " $entry( |$)"
 		else
-			expect_match "$opt: no task entry (rich)" "$(grep '^# source' $O.d)" "stack_words [0-9]+( read tsc)?$"
+			expect_match "$opt: no task entry (rich)" "$(grep '^# source' $O.d)" "stack_words [0-9]+( read (tsc|cycles))?$"
 		fi
 		o_load 0 $N0
 		[ $N1 = 0 ] || o_load 1 $N1
@@ -160,7 +160,7 @@ else
 			want="100 6 6 0" entry="entry arg"
 			[ "$opt" = "value ret" ] && want="100 28 127 0" entry="exit ret"
 			expect_match "$W $opt: $entry, stack words copied" "$(grep '^# source' $O.d)" \
-				"mechanism direct .*stack_words 2 $entry( |$)"
+				"mechanism direct .*stack_words $WIDE8_STACK $entry( |$)"
 			for m in d f; do
 				expect "$W $opt ($m): samples, min, max, missed" \
 					"$(field $O.$m name samples) $(field $O.$m summary min) $(field $O.$m summary max) $(field $O.$m name missed)" \
@@ -181,7 +181,7 @@ else
 		cat $KS/od$n > $O.d
 		cat $KS/of$n > $O.f
 		expect_match "$W by cpu: the plain variants" "$(grep '^# source' $O.d)" \
-			"mechanism direct .*stack_words 2( read tsc)?$"
+			"mechanism direct .*stack_words $WIDE8_STACK( read (tsc|cycles))?$"
 		want="100 "
 		[ $N1 = 0 ] || want="100 50"
 		for m in d f; do
