@@ -242,6 +242,23 @@ static bool kstats_direct_counter_unstable(void)
 #endif
 
 /*
+ * The counter, as the trampoline's inline entries read it: rdtsc ordered,
+ * or isb and cntvct_el0, with no erratum's workaround (a slot reads it
+ * only where no CPU needs one: kstats_direct_counter_inline()).
+ */
+static __always_inline notrace u64 kstats_direct_counter(void)
+{
+#ifdef CONFIG_X86_64
+	return rdtsc_ordered();
+#else
+	u64 cnt;
+
+	asm volatile("isb\n\tmrs %0, cntvct_el0" : "=r" (cnt) : : "memory");
+	return cnt;
+#endif
+}
+
+/*
  * Whether clock ktime may be read as the TSC: the timekeeper runs on it
  * (its notifier says so, and a snapshot's raw cycles fall between two TSC
  * readings around it), and the TSC was not found unstable.
@@ -435,13 +452,18 @@ kstats_direct_done(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
 	this_cpu_dec(h->pcpu->inflight);
 }
 
-/* A call not recorded: counted as missed, and out of flight. */
-static __always_inline notrace void
+/*
+ * A call not recorded: counted as missed, and out of flight.  Out of line:
+ * the exits' path that records keeps no register across a call.
+ */
+static noinline notrace void
 kstats_direct_miss(struct kstats_direct_hot *h)
 {
 	kstats_record_missed(h->ks);
 	this_cpu_dec(h->pcpu->inflight);
 }
+
+NOKPROBE_SYMBOL(kstats_direct_miss);
 
 /*
  * A difference of two clock readings: a negative one (two CPUs' TSCs, a
@@ -590,7 +612,7 @@ kstats_direct_enter_##name##_tsc(struct kstats_direct_hot *h,		\
 {									\
 	if (!kstats_direct_##name##_holds(h))				\
 		return false;						\
-	e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);			\
+	e->ts = kstats_direct_counter();			\
 	return true;							\
 }									\
 NOKPROBE_SYMBOL(kstats_direct_enter_##name##_tsc);			\
@@ -602,7 +624,7 @@ kstats_direct_enter_##name##_tscns(struct kstats_direct_hot *h,	\
 	if (!kstats_direct_##name##_holds(h))				\
 		return false;						\
 	e->cpu = (u32)(READ_ONCE(kstats_direct_tk) >> 32);		\
-	e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);			\
+	e->ts = kstats_direct_counter();			\
 	return true;							\
 }									\
 NOKPROBE_SYMBOL(kstats_direct_enter_##name##_tscns);			\
@@ -734,7 +756,7 @@ kstats_direct_tkey_enter(struct kstats_direct_hot *h,
 	fam = (u64)kstats_direct_tkey_index(h, fn) << 32;
 	if (tscns) {
 		e->cpu = fam | (u32)(READ_ONCE(kstats_direct_tk) >> 32);
-		e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);
+		e->ts = kstats_direct_counter();
 	} else {
 		e->ts = kstats_clock_now(clock);
 		e->cpu = fam | raw_smp_processor_id();
@@ -763,7 +785,7 @@ kstats_direct_tsc_done(struct kstats_direct_hot *h,
 		       struct kstats_direct_entry *e,
 		       enum kstats_direct_exit exit)
 {
-	kstats_direct_delta(h, e, kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts,
+	kstats_direct_delta(h, e, kstats_direct_counter() - e->ts,
 			    exit);
 }
 
@@ -801,8 +823,24 @@ static __always_inline notrace u64 kstats_direct_scale(u64 cycles, u64 tk)
 	    : "cc");
 	return ns;
 #else
-	/* umulh and mul, then the shift: arm64 has no double shift */
-	return mul_u64_u32_shr(cycles, (u32)tk, (u8)(tk >> 32));
+	/*
+	 * umulh and mul, then the two halves shifted: the high one by one,
+	 * then by 63 - shift, so that a shift of 0 needs no test.  A shift
+	 * by a register takes its low 6 bits: the epoch above the shift's
+	 * 8 bits needs no mask.
+	 */
+	u64 mult = (u32)tk, shift = tk >> 32, hi, lo;
+
+	asm("umulh %[hi], %[c], %[m]\n\t"
+	    "mul %[lo], %[c], %[m]\n\t"
+	    "lsr %[lo], %[lo], %[s]\n\t"
+	    "lsl %[hi], %[hi], #1\n\t"
+	    "mvn %[m], %[s]\n\t"
+	    "lsl %[hi], %[hi], %[m]\n\t"
+	    "orr %[lo], %[lo], %[hi]"
+	    : [hi] "=&r" (hi), [lo] "=&r" (lo), [m] "+r" (mult)
+	    : [c] "r" (cycles), [s] "r" (shift));
+	return lo;
 #endif
 }
 
@@ -815,7 +853,7 @@ kstats_direct_tscns_done(struct kstats_direct_hot *h,
 			 struct kstats_direct_entry *e,
 			 enum kstats_direct_exit exit)
 {
-	u64 cycles = kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts;
+	u64 cycles = kstats_direct_counter() - e->ts;
 	u64 tk = READ_ONCE(kstats_direct_tk);
 
 	if (unlikely((s64)cycles < 0 || (u32)(tk >> 32) != (u32)e->cpu)) {
@@ -972,7 +1010,7 @@ kstats_direct_enter_rich(struct kstats_direct_hot *h,
 	} else if (h->tscns) {
 		/* ktime on the TSC as the plain exits read it: the TSC, its epoch */
 		e->cpu = (u64)fam << 32 | (u32)(READ_ONCE(kstats_direct_tk) >> 32);
-		e->ts = kstats_clock_now(KSTATS_CLOCK_TSC);
+		e->ts = kstats_direct_counter();
 	} else {
 		e->ts = kstats_clock_now(ks->clock);
 		e->cpu = (u64)fam << 32 | raw_smp_processor_id();
@@ -1068,7 +1106,7 @@ kstats_direct_rich_delta(struct kstats_direct_hot *h,
 	u64 tk;
 
 	if (h->tscns) {
-		*v = kstats_clock_now(KSTATS_CLOCK_TSC) - e->ts;
+		*v = kstats_direct_counter() - e->ts;
 		tk = READ_ONCE(kstats_direct_tk);
 		if (unlikely((s64)*v < 0 || (u32)(tk >> 32) != (u32)e->cpu)) {
 			kstats_direct_miss(h);

@@ -3,7 +3,8 @@
  * The direct trampoline, arm64: ftrace patches a traced function's entry
  * into "mov x9, x30; bl <stub>" (or, out of the BL's range, a BL to
  * ftrace_caller, which branches to the stub with BR x17 when the function
- * has a direct call: hence the stub's BTI landing pad).  The stub names
+ * has a direct call: hence the stub's BTI landing pad, where the kernel
+ * enforces BTI).  The stub names
  * its slot (struct kstats_direct_hot) in x10 and branches to the common
  * code, entered with the arguments in x0-x8, the caller's return address
  * in x9 and the body's address (past the BL) in x30.  That reads the
@@ -22,11 +23,12 @@
  * the function (at the body's address) and on into its caller, each
  * record above the one before.
  *
- * The body is entered with a RET to its address, x30 pointing back here:
- * a RET takes no landing pad, where a BR or BLR would need a BTI at the
- * body.  The body signs x30 (pointer authentication) with the stack
- * pointer it is entered with and authenticates it at its return with the
- * same: the trampoline's frame is then in place, as it was at the entry.
+ * The body is called with a BLR, or, where the kernel enforces BTI, with
+ * a RET to its address, x30 pointing back here: a RET takes no landing
+ * pad, where a BLR would need a BTI at the body.  The body signs x30
+ * (pointer authentication) with the stack pointer it is entered with and
+ * authenticates it at its return with the same: the trampoline's frame is
+ * then in place, as it was at the entry.
  * The caller's return address is never signed here: it is kept in the
  * frame and given back in x30.
  *
@@ -41,10 +43,10 @@
  * the trampoline calls takes the slot's per-CPU guard in C; the counter
  * (cntvct_el0) is read inline and cannot recurse.
  *
- * In flight: the slot's per-CPU count is incremented with an exclusive
- * load and store pair on the CPU whose offset was read: a task moved
- * meanwhile increments the other CPU's count, which every reader sums,
- * and every decrement (this_cpu_dec()) is atomic too.
+ * In flight: the slot's per-CPU count is incremented with an atomic add
+ * (LSE, or an exclusive load and store pair) on the CPU whose offset was
+ * read: a task moved meanwhile increments the other CPU's count, which
+ * every reader sums, and every decrement (this_cpu_dec()) is atomic too.
  */
 #include <linux/linkage.h>
 #include <asm/assembler.h>
@@ -62,6 +64,8 @@
 #define F_SIZE		KSTATS_DFRAME_SIZE
 
 	.text
+	/* stadd, patched in where the CPUs have LSE atomics */
+	.arch_extension lse
 
 .macro KSTATS_DIRECT_ARGS_SAVE args:req
 	.if \args
@@ -85,9 +89,10 @@
 
 /*
  * One variant (kstats_direct_variants.h): args 0 saves no register, 1
- * saves x0-x8, 2 also copies the stack words (one at least).  The
- * variants that read the counter inline, or compare the task's name,
- * touch only x10-x15 before the body: the arguments need no restore.
+ * saves x0-x8 for a C entry, 2 also copies the stack words (one at
+ * least).  The variants without a C entry (the counter read inline, the
+ * task's name compared, nothing read) touch only x10-x15 before the body
+ * and read no argument after it: x0-x8 are neither saved nor restored.
  */
 .macro KSTATS_DIRECT_COMMON name:req, clock:req, entry:req, args:req, tk:req, comm=0
 SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
@@ -108,7 +113,10 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	ccmp	x13, x15, #0, eq
 	b.ne	.Lother_\@
 	.endif
+	KSTATS_DIRECT_C_ENTRY \entry
+	.if kstats_c_entry
 	KSTATS_DIRECT_ARGS_SAVE \args
+	.endif
 
 	/* The clock: the counter inline, the others called. */
 	.ifc \entry, tsc
@@ -118,18 +126,11 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	.endif
 	isb
 	mrs	x12, cntvct_el0
-	str	x12, [sp, #F_TS]
 	.if \tk
-	str	w11, [sp, #F_CPU]
+	stp	x12, x11, [sp, #F_TS]
+	.else
+	str	x12, [sp, #F_TS]
 	.endif
-	.endif
-	/* "none": a return value alone, no clock at the entry */
-	.set	kstats_c_entry, 1
-	.ifc \entry, tsc
-	.set	kstats_c_entry, 0
-	.endif
-	.ifc \entry, none
-	.set	kstats_c_entry, 0
 	.endif
 	.if kstats_c_entry
 	/* false: entered from its own clock read, run the body untimed */
@@ -141,15 +142,20 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	ldr	x10, [sp, #F_HOT]
 	.endif
 
-	/* One more call in flight: the slot stays until it returns. */
+	/*
+	 * One more call in flight: the slot stays until it returns.  An LSE
+	 * atomic add where the CPUs have them, else the exclusive pair (out
+	 * of line, at the end).
+	 */
 	ldr	x11, [x10, #KSTATS_DHOT_PCPU]
 	get_this_cpu_offset x12
 	add	x11, x11, x12
-.Linc_\@:
-	ldxr	x12, [x11]
-	add	x12, x12, #1
-	stxr	w13, x12, [x11]
-	cbnz	w13, .Linc_\@
+alternative_if_not ARM64_HAS_LSE_ATOMICS
+	b	.Lllsc_\@
+alternative_else_nop_endif
+	mov	x12, #1
+	stadd	x12, [x11]
+.Lcounted_\@:
 
 	.if \args == 2
 	/* Copy the stack arguments, the last one first. */
@@ -165,8 +171,12 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	KSTATS_DIRECT_ARGS_RESTORE \args
 	.endif
 	ldr	x16, [sp, #F_FUNC + 8]
+#ifdef CONFIG_ARM64_BTI_KERNEL
 	adr	x30, .Lret_\@
 	ret	x16
+#else
+	blr	x16
+#endif
 
 .Lret_\@:
 	/* The body returned here, the frame as it left it. */
@@ -189,44 +199,38 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	ldp	x29, x30, [sp, #F_CALLER]
 	add	sp, sp, #F_SIZE
 	ret	x16
+
+.Lllsc_\@:
+	ldxr	x12, [x11]
+	add	x12, x12, #1
+	stxr	w13, x12, [x11]
+	cbnz	w13, .Lllsc_\@
+	b	.Lcounted_\@
 SYM_CODE_END(kstats_direct_\name\()_\args)
 NOKPROBE(kstats_direct_\name\()_\args)
 .endm
 
-/* A variant, for each kind of arguments (kstats_direct_variants.h). */
-.macro KSTATS_DIRECT_CODE name:req, exit:req, entry:req, tk=0, comm=0
-	KSTATS_DIRECT_COMMON \name, \exit, \entry, 0, \tk, \comm
-	KSTATS_DIRECT_COMMON \name, \exit, \entry, 1, \tk, \comm
-	KSTATS_DIRECT_COMMON \name, \exit, \entry, 2, \tk, \comm
-.endm
-
-/* The start of the variants: a return address from here to the stubs is
- * a call of a traced function's body in flight (kstats_direct.c). */
-	.globl	kstats_direct_code
-kstats_direct_code:
-KSTATS_DIRECT_EACH KSTATS_DIRECT_CODE
+/* The variants (kstats_direct_variants.h), then the stubs. */
+KSTATS_DIRECT_VARIANTS_CODE
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
  * variant in the order of enum kstats_direct_variant: stub i of a variant
- * is a landing pad (BTI C, a NOP on a CPU without BTI), the address of
- * kstats_direct_hot[i] in x10 and a branch to the variant.
+ * is a landing pad (BTI C, where the kernel enforces BTI), the address
+ * of kstats_direct_hot[i] in x10 and a branch to the variant.
  */
 .macro KSTATS_DIRECT_STUBS common:req
 	.set	kstats_stub, 0
 	.rept	KSTATS_DIRECT_SLOTS
+#ifdef CONFIG_ARM64_BTI_KERNEL
 	hint	#34
+#endif
 	adrp	x10, kstats_direct_hot + kstats_stub * KSTATS_DHOT_SIZE
 	add	x10, x10, #:lo12:kstats_direct_hot + kstats_stub * KSTATS_DHOT_SIZE
 	b	\common
+	.balign	KSTATS_DIRECT_STUB_SIZE
 	.set	kstats_stub, kstats_stub + 1
 	.endr
-.endm
-
-.macro KSTATS_DIRECT_STUBS3 name:req, exit:req, entry:req, tk=0, comm=0
-	KSTATS_DIRECT_STUBS kstats_direct_\name\()_0
-	KSTATS_DIRECT_STUBS kstats_direct_\name\()_1
-	KSTATS_DIRECT_STUBS kstats_direct_\name\()_2
 .endm
 
 	.balign	KSTATS_DIRECT_STUB_SIZE

@@ -172,14 +172,7 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	movl	%r10d, F_CPU(%rsp)
 	.endif
 	.endif
-	/* "none": a return value alone, no clock at the entry */
-	.set	kstats_c_entry, 1
-	.ifc \entry, tsc
-	.set	kstats_c_entry, 0
-	.endif
-	.ifc \entry, none
-	.set	kstats_c_entry, 0
-	.endif
+	KSTATS_DIRECT_C_ENTRY \entry
 	.if kstats_c_entry
 	/* false: entered from its own clock read, run the body untimed */
 	movq	%r11, %rdi
@@ -263,18 +256,8 @@ SYM_CODE_START(kstats_direct_outlier_bp)
 SYM_CODE_END(kstats_direct_outlier_bp)
 _ASM_NOKPROBE(kstats_direct_outlier_bp)
 
-/* A variant, for each kind of arguments (kstats_direct_variants.h). */
-.macro KSTATS_DIRECT_CODE name:req, exit:req, entry:req, tk=0, comm=0
-	KSTATS_DIRECT_COMMON \name, \exit, \entry, 0, \tk, \comm
-	KSTATS_DIRECT_COMMON \name, \exit, \entry, 1, \tk, \comm
-	KSTATS_DIRECT_COMMON \name, \exit, \entry, 2, \tk, \comm
-.endm
-
-/* The start of the variants: a return address from here to the stubs is
- * a call of a traced function's body in flight (kstats_direct.c). */
-	.globl	kstats_direct_code
-kstats_direct_code:
-KSTATS_DIRECT_EACH KSTATS_DIRECT_CODE
+/* The variants (kstats_direct_variants.h), then the stubs. */
+KSTATS_DIRECT_VARIANTS_CODE
 
 /*
  * The stubs, KSTATS_DIRECT_STUB_SIZE bytes apart, KSTATS_DIRECT_SLOTS per
@@ -290,13 +273,6 @@ KSTATS_DIRECT_EACH KSTATS_DIRECT_CODE
 	.balign	KSTATS_DIRECT_STUB_SIZE, 0xcc
 	.set	kstats_stub, kstats_stub + 1
 	.endr
-.endm
-
-/* A variant's stubs, for each kind of arguments. */
-.macro KSTATS_DIRECT_STUBS3 name:req, exit:req, entry:req, tk=0, comm=0
-	KSTATS_DIRECT_STUBS kstats_direct_\name\()_0
-	KSTATS_DIRECT_STUBS kstats_direct_\name\()_1
-	KSTATS_DIRECT_STUBS kstats_direct_\name\()_2
 .endm
 
 	.balign	KSTATS_DIRECT_STUB_SIZE

@@ -6,14 +6,14 @@
  * place is computed the same way on both.
  *
  * KSTATS_DIRECT_EACH calls macro @m once per variant, as
- *	@m NAME, EXIT, ENTRY[, TK[, COMM]]
+ *	@m NAME, EXIT, ENTRY, TK, COMM
  * NAME names the variant (kstats_direct_NAME_<args>, args 0, 1, 2: no
  * arguments, registers, registers and stack words); EXIT is the C exit it
  * calls (kstats_direct_exit_EXIT); ENTRY the clock read at the entry: tsc
  * inline (the TSC, arm64's counter), none, or the C entry
- * kstats_direct_enter_ENTRY; TK: the entry keeps the timekeeper's epoch
- * (clock ktime read as the counter); COMM: the entry compares the task's
- * name with the slot's first.
+ * kstats_direct_enter_ENTRY; TK 1: the entry keeps the timekeeper's epoch
+ * (clock ktime read as the counter); COMM 1: the entry compares the
+ * task's name with the slot's first.
  */
 #ifndef _KSTATS_DIRECT_VARIANTS_H
 #define _KSTATS_DIRECT_VARIANTS_H
@@ -21,51 +21,93 @@
 #ifdef __ASSEMBLY__
 .macro KSTATS_DIRECT_EACH m
 	/* per clock, one per enum kstats_direct_exit */
-	\m tsc, tsc, tsc
-	\m tscp, tscp, tsc
-	\m tsco, tsco, tsc
-	\m ktime, ktime, ktime
-	\m ktimep, ktimep, ktime
-	\m ktimeo, ktimeo, ktime
-	\m local, local, local
-	\m localp, localp, local
-	\m localo, localo, local
-	\m tscns, tscns, tsc, 1
-	\m tscnsp, tscnsp, tsc, 1
-	\m tscnso, tscnso, tsc, 1
+	\m tsc, tsc, tsc, 0, 0
+	\m tscp, tscp, tsc, 0, 0
+	\m tsco, tsco, tsc, 0, 0
+	\m ktime, ktime, ktime, 0, 0
+	\m ktimep, ktimep, ktime, 0, 0
+	\m ktimeo, ktimeo, ktime, 0, 0
+	\m local, local, local, 0, 0
+	\m localp, localp, local, 0, 0
+	\m localo, localo, local, 0, 0
+	\m tscns, tscns, tsc, 1, 0
+	\m tscnsp, tscnsp, tsc, 1, 0
+	\m tscnso, tscnso, tsc, 1, 0
 	/* filters and families: the entry and the exit in C, any clock */
-	\m rich, rich, rich
+	\m rich, rich, rich, 0, 0
 	/*
 	 * Durations whose filters are all the task's: the entry checks them
 	 * in C (kstats_direct_enter_task_<clock>()), the exit is the plain one.
 	 */
-	\m task_tsc, tscp, task_tsc
-	\m task_ktime, ktimep, task_ktime
-	\m task_local, localp, task_local
-	\m task_tscns, tscnsp, task_tscns
+	\m task_tsc, tscp, task_tsc, 0, 0
+	\m task_ktime, ktimep, task_ktime, 0, 0
+	\m task_local, localp, task_local, 0, 0
+	\m task_tscns, tscnsp, task_tscns, 0, 0
 	/* a return value alone: no clock, the exit records it */
-	\m ret, ret, none
+	\m ret, ret, none, 0, 0
 	/*
 	 * An argument alone: the entry records it and returns false, so the
 	 * body runs untimed and the exit is never reached (ret's, named for
 	 * the macro).  Variant 0 is never chosen: the entry reads registers.
 	 */
-	\m arg, ret, arg
+	\m arg, ret, arg, 0, 0
 	/* a duration split by a key of the task: the entry takes it */
-	\m tkey_tsc, tscf, tkey_tsc
-	\m tkey_ktime, ktimef, tkey_ktime
-	\m tkey_local, localf, tkey_local
-	\m tkey_tscns, tscnsf, tkey_tscns
+	\m tkey_tsc, tscf, tkey_tsc, 0, 0
+	\m tkey_ktime, ktimef, tkey_ktime, 0, 0
+	\m tkey_local, localf, tkey_local, 0, 0
+	\m tkey_tscns, tscnsf, tkey_tscns, 0, 0
 	/* a duration whose one filter is the task's name: the plain ones */
 	\m comm_tsc, tscp, tsc, 0, 1
 	\m comm_ktime, ktimep, ktime, 0, 1
 	\m comm_local, localp, local, 0, 1
 	\m comm_tscns, tscnsp, tsc, 1, 1
 	/* a duration whose one filter is a cgroup: the task ones, that check */
-	\m cgroup_tsc, tscp, cgroup_tsc
-	\m cgroup_ktime, ktimep, cgroup_ktime
-	\m cgroup_local, localp, cgroup_local
-	\m cgroup_tscns, tscnsp, cgroup_tscns
+	\m cgroup_tsc, tscp, cgroup_tsc, 0, 0
+	\m cgroup_ktime, ktimep, cgroup_ktime, 0, 0
+	\m cgroup_local, localp, cgroup_local, 0, 0
+	\m cgroup_tscns, tscnsp, cgroup_tscns, 0, 0
+.endm
+
+/*
+ * A variant's code and its stubs, for each kind of arguments: through the
+ * architecture's KSTATS_DIRECT_COMMON (the code) and KSTATS_DIRECT_STUBS
+ * (KSTATS_DIRECT_SLOTS stubs that jump to it).
+ */
+.macro KSTATS_DIRECT_CODE name, exit, entry, tk, comm
+	KSTATS_DIRECT_COMMON \name, \exit, \entry, 0, \tk, \comm
+	KSTATS_DIRECT_COMMON \name, \exit, \entry, 1, \tk, \comm
+	KSTATS_DIRECT_COMMON \name, \exit, \entry, 2, \tk, \comm
+.endm
+
+.macro KSTATS_DIRECT_STUBS3 name, exit, entry, tk, comm
+	KSTATS_DIRECT_STUBS kstats_direct_\name\()_0
+	KSTATS_DIRECT_STUBS kstats_direct_\name\()_1
+	KSTATS_DIRECT_STUBS kstats_direct_\name\()_2
+.endm
+
+/*
+ * Every variant's code, from kstats_direct_code: a return address from
+ * there up to the stubs, which follow, is a call of a traced function's
+ * body in flight (kstats_direct.c).
+ */
+.macro KSTATS_DIRECT_VARIANTS_CODE
+	.globl	kstats_direct_code
+	.set	kstats_direct_code, .
+	KSTATS_DIRECT_EACH KSTATS_DIRECT_CODE
+.endm
+
+/*
+ * kstats_c_entry: whether ENTRY @entry is a call of C (an entry that
+ * reads the counter inline, tsc, or none, a return value alone, is not).
+ */
+.macro KSTATS_DIRECT_C_ENTRY entry
+	.set	kstats_c_entry, 1
+	.ifc \entry, tsc
+	.set	kstats_c_entry, 0
+	.endif
+	.ifc \entry, none
+	.set	kstats_c_entry, 0
+	.endif
 .endm
 #endif /* __ASSEMBLY__ */
 
