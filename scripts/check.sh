@@ -118,7 +118,7 @@ tap_result() {
 }
 mech_of() {
 	local d=
-	grep -q '^CONFIG_X86_64=y' "$1/.config" 2>/dev/null &&
+	grep -qE '^CONFIG_(X86_64|ARM64)=y' "$1/.config" 2>/dev/null &&
 		grep -q '^CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' "$1/.config" 2>/dev/null &&
 		grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$1/.config" 2>/dev/null && d="direct, then "
 	if grep -q '^CONFIG_FPROBE=y' "$1/.config" 2>/dev/null; then

@@ -50,7 +50,7 @@ need() {
 
 fig_cost() {
 	local rec bits fast spin atomic rev
-	local direct fprobe kretprobe graph fl fl_x bt bt_x a64 a64_bt
+	local direct fprobe kretprobe graph fl fl_x bt bt_x a64 a64_kp a64_bt
 
 	[ -s "$BENCH" ] || return 1
 	rev=$(sed -n 's/^Produced by .* at commit \([0-9a-f]*\) .*/\1/p' "$BENCH" | head -n1)
@@ -69,6 +69,7 @@ fig_cost() {
 	bt_x=$(cell 'bpftrace kfunc/kretfunc hist' 5 "$BENCH")
 	mkdir -p build
 	a64=$(cell_after '## Debian 6.12' '**kstats `trace FUNC`** (default mechanism: direct)' 4 "$BENCH")
+	a64_kp=$(cell_after '## Debian 6.12' 'kstats `trace FUNC mech kretprobe`' 4 "$BENCH")
 	a64_bt=$(cell_after '### Peers on Debian 6.12 arm64' 'bpftrace kfunc/kretfunc hist' 4 "$BENCH")
 	cat <<-EOT
 	| per call, Debian 6.12 | instructions |
@@ -80,7 +81,7 @@ fig_cost() {
 	| the same through fprobe / kretprobe (\`mech fprobe\`, \`mech kretprobe\`) | $fprobe / $kretprobe |
 	| ftrace's function_graph on the same call | $graph |
 	| libbpf-tools funclatency / bpftrace kfunc hist on the same call | $fl ($fl_x) / $bt ($bt_x) |
-	| Debian 6.12 arm64: \`kstats trace\` (a kretprobe: no trampoline there yet) / bpftrace kfunc hist | ${a64:-n/a} / ${a64_bt:-n/a} |
+	| Debian 6.12 arm64: \`kstats trace\` (direct trampoline) / kretprobe / bpftrace kfunc hist | ${a64:-n/a} / ${a64_kp:-n/a} / ${a64_bt:-n/a} |
 
 	From \`make bench\`${rev:+ at commit $rev} (QEMU \`-icount\`: instructions, not cycles).
 	EOT
