@@ -612,7 +612,7 @@ kstats_direct_enter_##name##_tsc(struct kstats_direct_hot *h,		\
 {									\
 	if (!kstats_direct_##name##_holds(h))				\
 		return false;						\
-	e->ts = kstats_direct_counter();			\
+	e->ts = kstats_direct_counter();				\
 	return true;							\
 }									\
 NOKPROBE_SYMBOL(kstats_direct_enter_##name##_tsc);			\
@@ -624,7 +624,7 @@ kstats_direct_enter_##name##_tscns(struct kstats_direct_hot *h,	\
 	if (!kstats_direct_##name##_holds(h))				\
 		return false;						\
 	e->cpu = (u32)(READ_ONCE(kstats_direct_tk) >> 32);		\
-	e->ts = kstats_direct_counter();			\
+	e->ts = kstats_direct_counter();				\
 	return true;							\
 }									\
 NOKPROBE_SYMBOL(kstats_direct_enter_##name##_tscns);			\
@@ -2137,9 +2137,9 @@ static void kstats_direct_describe_tsc(struct kstats_direct_slot *s,
 	/* still scaled by the timekeeper's last rate on the TSC */
 	seq_puts(m, unstable ? " tsc_unstable yes" : " clocksource_changed yes");
 	if (!xchg(&s->unstable_said, true))
-		pr_warn("%s: reads the counter for clock ktime, which the kernel has since %s: remove the node and make it again\n",
-			h->ks->name, unstable ? "found unstable" :
-			"stopped using as its clocksource");
+		pr_warn("%s: reads the %s for clock ktime, which the kernel has since %s: remove the node and make it again\n",
+			h->ks->name, IS_ENABLED(CONFIG_X86_64) ? "TSC" : "counter",
+			unstable ? "found unstable" : "stopped using as its clocksource");
 }
 
 /*
