@@ -11,9 +11,9 @@
 #define KSTATS_DIRECT_SLOTS	64
 /* Bytes between two stubs. */
 #define KSTATS_DIRECT_STUB_SIZE	16
-#ifdef CONFIG_X86_64
 /* Stack words of arguments the trampoline copies at most. */
 #define KSTATS_DIRECT_MAX_STACK	16
+#ifdef CONFIG_X86_64
 /* Argument registers it saves. */
 #define KSTATS_DIRECT_ARG_REGS	6
 
@@ -29,8 +29,6 @@
 #define KSTATS_DFRAME_REGS	(KSTATS_DFRAME_HOT + 24)
 #define KSTATS_DFRAME_SIZE	(KSTATS_DFRAME_HOT + 72)
 #else
-/* Stack words of arguments the trampoline copies at most. */
-#define KSTATS_DIRECT_MAX_STACK	16
 /* Argument registers it saves: x0-x7, and x8 (an indirect result's). */
 #define KSTATS_DIRECT_ARG_REGS	8
 
