@@ -140,6 +140,10 @@ enum kstats_direct_variant {
 	KSTATS_DV_COMM = KSTATS_DV_TKEY + 4 * 3,
 	/* a duration filtered by a cgroup alone: per clock, three each */
 	KSTATS_DV_CGROUP = KSTATS_DV_COMM + 4 * 3,
+	/* a duration split by a frame key: per clock, three each */
+	KSTATS_DV_FKEY = KSTATS_DV_CGROUP + 4 * 3,
+	/* the same, filtered by the task's name alone */
+	KSTATS_DV_FKEY_COMM = KSTATS_DV_FKEY + 4 * 3,
 };
 
 /*
@@ -313,6 +317,12 @@ static unsigned long kstats_direct_stub(int slot)
 		case KSTATS_DKIND_CGROUP:
 			v = KSTATS_DV_CGROUP + c * 3 + args;
 			break;
+		case KSTATS_DKIND_FKEY:
+			v = KSTATS_DV_FKEY + c * 3 + args;
+			break;
+		case KSTATS_DKIND_FKEY_COMM:
+			v = KSTATS_DV_FKEY_COMM + c * 3 + args;
+			break;
 		default:
 			v = KSTATS_DV_RICH + (h->nstack ? 2 : 1);
 			break;
@@ -379,10 +389,13 @@ kstats_direct_at(const struct kstats_direct_entry *e, struct kstats_direct_at *a
 	const unsigned long *f = (const void *)e - KSTATS_DFRAME_TS;
 #ifdef CONFIG_X86_64
 	const unsigned long *ret = (const void *)f + KSTATS_DFRAME_SIZE;
+	unsigned long bp;
 
+	/* into a scalar: a struct field as the output would keep @at in memory */
+	asm("movq %%rbp, %0" : "=r" (bp));
 	at->ip = ret[0];
 	at->sp = (unsigned long)&ret[1];
-	asm volatile("movq %%rbp, %0" : "=r" (at->bp));
+	at->bp = bp;
 	at->lr = 0;
 #else
 	at->ip = f[KSTATS_DFRAME_FUNC / 8 + 1];
@@ -416,43 +429,6 @@ notrace __noendbr void kstats_direct_outlier(struct kstats_direct_hot *h,
 NOKPROBE_SYMBOL(kstats_direct_outlier);
 
 /*
- * A call's end: its sample recorded (and kept, if an outlier), then the
- * call leaves the in-flight count, last.  @exit (a constant): plain, the
- * slot's distribution has the default frac_bits, no upper bound and no
- * outliers (kstats_direct_exit_of()), so the sample needs neither a test
- * of frac_bits, nor the clamp, nor the outliers' compare; outliers, as
- * plain but for that compare, with @ocpu's bar on this CPU.
- */
-static __always_inline notrace void
-kstats_direct_done(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
-		   u64 v, enum kstats_direct_exit exit)
-{
-	if (exit == KSTATS_DEXIT_FAMILY) {
-		/* the key the entry took, in the high half */
-		kstats_family_record_bits(h->ks, e->cpu >> 32, v,
-					  KSTATS_DEFAULT_FRAC_BITS);
-		this_cpu_dec(h->pcpu->inflight);
-		return;
-	}
-	if (exit == KSTATS_DEXIT_GENERIC)
-		kstats_direct_record(h->ks, v);
-	else
-		__KSTATS_RECORD_IN_RANGE(h->ks, v, KSTATS_DEFAULT_FRAC_BITS);
-	/*
-	 * The bar of this CPU, or of the one it moves to (a preempted exit:
-	 * any CPU's bar will do), read as one operand of the compare.  The
-	 * outlier's path ends the call itself: a tail call.
-	 */
-	if (exit != KSTATS_DEXIT_PLAIN &&
-	    (exit == KSTATS_DEXIT_OUTLIERS || h->ocpu) &&
-	    unlikely((s64)v >= (s64)raw_cpu_read(h->ocpu->min))) {
-		kstats_direct_outlier_bp(h, e, v);
-		return;
-	}
-	this_cpu_dec(h->pcpu->inflight);
-}
-
-/*
  * A call not recorded: counted as missed, and out of flight.  Out of line:
  * the exits' path that records keeps no register across a call.
  */
@@ -464,22 +440,6 @@ kstats_direct_miss(struct kstats_direct_hot *h)
 }
 
 NOKPROBE_SYMBOL(kstats_direct_miss);
-
-/*
- * A difference of two clock readings: a negative one (two CPUs' TSCs, a
- * clock stepped back) is dropped and counted, never recorded as a huge
- * unsigned value.
- */
-static __always_inline notrace void
-kstats_direct_delta(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
-		    u64 delta, enum kstats_direct_exit exit)
-{
-	if (unlikely((s64)delta < 0)) {
-		kstats_direct_miss(h);
-		return;
-	}
-	kstats_direct_done(h, e, delta, exit);
-}
 
 /*
  * The slot's guard on this CPU, around a clock read that may call the
@@ -503,6 +463,178 @@ kstats_direct_unguard(struct kstats_direct_hot *h)
 {
 	this_cpu_dec(h->pcpu->busy);
 	preempt_enable_notrace();
+}
+
+/* The keys the trampoline's frame holds (kstats_direct_frame_key()). */
+static __always_inline bool kstats_direct_frame_by(enum kstats_by_kind kind)
+{
+	return kind == KSTATS_BY_CALLER || kind == KSTATS_BY_FUNC;
+}
+
+/*
+ * A key the trampoline's frame holds (kstats_direct_at()): the caller, as
+ * kstats_by_fetch() takes it from the registers the rich entry rebuilds
+ * (the return address above the frame, or the caller's link register and
+ * frame pointer in it), or the function, as its instruction pointer.
+ * Return: the key, 0 if it cannot be read.
+ */
+static __always_inline notrace u64
+kstats_direct_frame_key(enum kstats_by_kind kind,
+			const struct kstats_direct_entry *e)
+{
+	struct kstats_direct_at at;
+
+	kstats_direct_at(e, &at);
+	if (kind == KSTATS_BY_FUNC)
+		return at.ip;
+	return kstats_return_address_at(at.sp, at.lr,
+					IS_ENABLED(CONFIG_ARM64) ?
+					*(unsigned long *)at.bp : 0);
+}
+
+/*
+ * A key not the one this CPU took last: looked up, and kept as the last.
+ * Out of line, so that the calls that find the last one keep no key in
+ * memory.
+ */
+static noinline notrace u32
+kstats_direct_key_lookup(struct kstats_direct_pcpu *c, struct kstats_family *f,
+			 u64 key0, u64 key1)
+{
+	u64 key[2] = { key0, key1 };
+
+	c->index = kstats_family_index(f, key);
+	c->key[0] = key0;
+	c->key[1] = key1;
+	c->last = true;
+	return c->index;
+}
+
+NOKPROBE_SYMBOL(kstats_direct_key_lookup);
+
+/*
+ * The family index of a key, through the last one this CPU took: a task
+ * runs many calls in a row, from the same callers, and the key's lookup
+ * is most of a family's cost.  Under the slot's guard, which nothing on
+ * this CPU takes twice (an NMI's call is missed), so the cache is never
+ * read half written; an index is good while the family's generation lasts
+ * (a reset forgets the keys), which its high bits name.
+ */
+static __always_inline notrace u32
+kstats_direct_key_index(struct kstats_direct_hot *h, struct kstats_family *f,
+			u64 key0, u64 key1)
+{
+	struct kstats_direct_pcpu *c = this_cpu_ptr(h->pcpu);
+
+	if (likely(c->last && c->key[0] == key0 && c->key[1] == key1 &&
+		   (c->index ^ (READ_ONCE(f->gen) << KSTATS_FAMILY_INDEX_BITS)) <=
+		   KSTATS_FAMILY_INDEX_MASK))
+		return c->index;
+	return kstats_direct_key_lookup(c, f, key0, key1);
+}
+
+/* The family index of the task's key or the frame's, at the entry. */
+static __always_inline notrace u32
+kstats_direct_tkey_index(struct kstats_direct_hot *h, struct kstats_fn *fn,
+			 const struct kstats_direct_entry *e)
+{
+	struct kstats_family *f = fn->ks->family;
+	u64 key[2];
+
+	if (kstats_family_per_cpu(f))
+		return raw_smp_processor_id();
+	if (kstats_direct_frame_by(fn->by.kind)) {
+		key[0] = kstats_direct_frame_key(fn->by.kind, e);
+		key[1] = 0;
+		if (!key[0])
+			return f->max;
+	} else if (!kstats_by_task_fetch(fn->by.kind, key)) {
+		return f->max;
+	}
+	return kstats_direct_key_index(h, f, key[0], key[1]);
+}
+
+/*
+ * The end of a call split by a key of the frame: the key taken now, from
+ * the frame that holds it as the entry found it, through the last one
+ * this CPU took (kstats_direct_key_index()), under the slot's guard: an
+ * NMI's call that comes while this CPU holds it is counted as missed.
+ */
+static __always_inline notrace void
+kstats_direct_frame_key_done(struct kstats_direct_hot *h,
+			     struct kstats_direct_entry *e, u64 v)
+{
+	struct kstats_fn *fn = h->fn;
+	struct kstats_family *f = fn->ks->family;
+	u64 key;
+	u32 index;
+
+	if (!kstats_direct_guard(h)) {
+		kstats_direct_miss(h);
+		return;
+	}
+	key = kstats_direct_frame_key(fn->by.kind, e);
+	index = key ? kstats_direct_key_index(h, f, key, 0) : f->max;
+	kstats_family_record_bits(h->ks, index, v, KSTATS_DEFAULT_FRAC_BITS);
+	kstats_direct_unguard(h);
+	this_cpu_dec(h->pcpu->inflight);
+}
+
+/*
+ * A call's end: its sample recorded (and kept, if an outlier), then the
+ * call leaves the in-flight count, last.  @exit (a constant): plain, the
+ * slot's distribution has the default frac_bits, no upper bound and no
+ * outliers (kstats_direct_exit_of()), so the sample needs neither a test
+ * of frac_bits, nor the clamp, nor the outliers' compare; outliers, as
+ * plain but for that compare, with @ocpu's bar on this CPU.
+ */
+static __always_inline notrace void
+kstats_direct_done(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
+		   u64 v, enum kstats_direct_exit exit)
+{
+	if (exit == KSTATS_DEXIT_FAMILY) {
+		/* the key the entry took, in the high half */
+		kstats_family_record_bits(h->ks, e->cpu >> 32, v,
+					  KSTATS_DEFAULT_FRAC_BITS);
+		this_cpu_dec(h->pcpu->inflight);
+		return;
+	}
+	if (exit == KSTATS_DEXIT_FRAME_KEY) {
+		kstats_direct_frame_key_done(h, e, v);
+		return;
+	}
+	if (exit == KSTATS_DEXIT_GENERIC)
+		kstats_direct_record(h->ks, v);
+	else
+		__KSTATS_RECORD_IN_RANGE(h->ks, v, KSTATS_DEFAULT_FRAC_BITS);
+	/*
+	 * The bar of this CPU, or of the one it moves to (a preempted exit:
+	 * any CPU's bar will do), read as one operand of the compare.  The
+	 * outlier's path ends the call itself: a tail call.
+	 */
+	if (exit != KSTATS_DEXIT_PLAIN &&
+	    (exit == KSTATS_DEXIT_OUTLIERS || h->ocpu) &&
+	    unlikely((s64)v >= (s64)raw_cpu_read(h->ocpu->min))) {
+		kstats_direct_outlier_bp(h, e, v);
+		return;
+	}
+	this_cpu_dec(h->pcpu->inflight);
+}
+
+/*
+ * A difference of two clock readings: a negative one (two CPUs' TSCs, a
+ * clock stepped back) is dropped and counted, never recorded as a huge
+ * unsigned value.
+ */
+static __always_inline notrace void
+kstats_direct_delta(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
+		    u64 delta, enum kstats_direct_exit exit)
+{
+	if (unlikely((s64)delta < 0)) {
+		kstats_direct_miss(h);
+		return;
+	}
+	kstats_direct_done(h, e, delta, exit);
 }
 
 /*
@@ -699,45 +831,13 @@ kstats_direct_enter_arg(struct kstats_direct_hot *h,
 NOKPROBE_SYMBOL(kstats_direct_enter_arg);
 
 /*
- * The family index of the task's key, through the last one this CPU took:
- * a task runs many calls in a row, and its key's lookup is most of a
- * family's cost.  Under the slot's guard, which nothing on this CPU takes
- * twice (an NMI's call is missed), so the cache is never read half
- * written; an index is good while the family's generation lasts (a reset
- * forgets the keys), which its high bits name.
- */
-static __always_inline notrace u32
-kstats_direct_tkey_index(struct kstats_direct_hot *h, struct kstats_fn *fn)
-{
-	static const struct kstats_args none;
-	struct kstats_direct_pcpu *c = this_cpu_ptr(h->pcpu);
-	struct kstats_family *f = fn->ks->family;
-	u64 key[2];
-	u32 index;
-
-	if (kstats_family_per_cpu(f))
-		return raw_smp_processor_id();
-	if (!kstats_by_fetch(&fn->by, &none, key))
-		return f->max;
-	if (c->last && c->key[0] == key[0] && c->key[1] == key[1] &&
-	    (c->index ^ (READ_ONCE(f->gen) << KSTATS_FAMILY_INDEX_BITS)) <=
-	    KSTATS_FAMILY_INDEX_MASK)
-		return c->index;
-	index = kstats_family_index(f, key);
-	c->key[0] = key[0];
-	c->key[1] = key[1];
-	c->index = index;
-	c->last = true;
-	return index;
-}
-
-/*
  * The entries of a duration split by a key of the task (comm, pid, tid,
- * cpu, cgroup), its filters all the task's (kstats_direct_kind_of()):
- * the filters, then under the slot's guard (the key's lookup wants
- * preemption off) the key's index and the clock, as the rich entry takes
- * them but with no registers rebuilt; the exits are the clock's own,
- * recording in that key (KSTATS_DEXIT_FAMILY).
+ * cpu, cgroup) or of the frame (caller, func), its filters all the task's
+ * (kstats_direct_kind_of()): under the slot's guard (the filters' cgroup
+ * and the key's lookup want preemption off), the filters, the key's index
+ * and the clock, as the rich entry takes them but with no registers
+ * rebuilt; the exits are the clock's own, recording in that key
+ * (KSTATS_DEXIT_FAMILY).
  */
 static __always_inline notrace bool
 kstats_direct_tkey_enter(struct kstats_direct_hot *h,
@@ -747,13 +847,15 @@ kstats_direct_tkey_enter(struct kstats_direct_hot *h,
 	struct kstats_fn *fn = h->fn;
 	u64 fam;
 
-	if (!kstats_direct_filter_task_holds(&fn->filter))
-		return false;
 	if (!kstats_direct_guard(h)) {
 		kstats_record_missed(h->ks);
 		return false;
 	}
-	fam = (u64)kstats_direct_tkey_index(h, fn) << 32;
+	if (h->task_filter && !kstats_filter_task_holds(&fn->filter)) {
+		kstats_direct_unguard(h);
+		return false;
+	}
+	fam = (u64)kstats_direct_tkey_index(h, fn, e) << 32;
 	if (tscns) {
 		e->cpu = fam | (u32)(READ_ONCE(kstats_direct_tk) >> 32);
 		e->ts = kstats_direct_counter();
@@ -913,7 +1015,14 @@ kstats_direct_exit_##clock##f(struct kstats_direct_hot *h,		\
 {									\
 	kstats_direct_##clock##_done(h, e, KSTATS_DEXIT_FAMILY);	\
 }									\
-NOKPROBE_SYMBOL(kstats_direct_exit_##clock##f)
+NOKPROBE_SYMBOL(kstats_direct_exit_##clock##f);				\
+notrace __noendbr void							\
+kstats_direct_exit_##clock##k(struct kstats_direct_hot *h,		\
+			      struct kstats_direct_entry *e)		\
+{									\
+	kstats_direct_##clock##_done(h, e, KSTATS_DEXIT_FRAME_KEY);	\
+}									\
+NOKPROBE_SYMBOL(kstats_direct_exit_##clock##k)
 
 KSTATS_DIRECT_EXITS(tsc);
 KSTATS_DIRECT_EXITS(ktime);
@@ -1626,7 +1735,19 @@ kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit)
 		if (task_duration && exit == KSTATS_DEXIT_PLAIN &&
 		    kstats_family_per_cpu(fn->ks->family))
 			return kstats_direct_task_kind(&fn->filter);
-		if (task_duration && kstats_direct_task_by(fn->by.kind))
+		/*
+		 * a key of the frame: read at the exit, where it still is,
+		 * after the plain entries (the task's name compared inline);
+		 * with other filters, at the entry that checks them
+		 */
+		if (task_duration && kstats_direct_frame_by(fn->by.kind) &&
+		    kstats_filter_is_empty(&fn->filter))
+			return KSTATS_DKIND_FKEY;
+		if (task_duration && kstats_direct_frame_by(fn->by.kind) &&
+		    kstats_filter_comm_alone(&fn->filter))
+			return KSTATS_DKIND_FKEY_COMM;
+		if (task_duration && (kstats_direct_task_by(fn->by.kind) ||
+				      kstats_direct_frame_by(fn->by.kind)))
 			return KSTATS_DKIND_TKEY;
 		break;
 	default:
@@ -1707,7 +1828,8 @@ static int kstats_direct_attach(struct kstats *ks,
 	h->ocpu = outliers ? outliers->pcpu : NULL;
 	h->fn = rich;
 	h->kind = rich ? kstats_direct_kind_of(rich, h->exit) : KSTATS_DKIND_RICH;
-	if (h->kind == KSTATS_DKIND_COMM)
+	h->task_filter = rich && !kstats_filter_is_empty(&rich->filter);
+	if (h->kind == KSTATS_DKIND_COMM || h->kind == KSTATS_DKIND_FKEY_COMM)
 		memcpy(h->comm, rich->filter.comm, sizeof(h->comm));
 	/* every function in one filter: one ftrace update */
 	err = ftrace_set_filter_ips(ops, tg->ips, tg->nr_ips, 0, 0);
@@ -2122,6 +2244,8 @@ static const char * const kstats_direct_kind_names[] = {
 	[KSTATS_DKIND_TKEY] = " entry task_key",
 	[KSTATS_DKIND_COMM] = " entry comm",
 	[KSTATS_DKIND_CGROUP] = " entry cgroup",
+	[KSTATS_DKIND_FKEY] = " exit frame_key",
+	[KSTATS_DKIND_FKEY_COMM] = " entry comm exit frame_key",
 };
 
 /* "read tsc", and whether the TSC has since stopped being CLOCK_MONOTONIC's. */
@@ -2160,7 +2284,12 @@ static void kstats_direct_describe(const struct kstats_fn *fn,
 	seq_printf(m, " arg_regs %u stack_words %u", h->nregs, h->nstack);
 	if (h->tscns)
 		kstats_direct_describe_tsc(s, h, m);
-	if (h->fn && h->kind != KSTATS_DKIND_RICH)
+	if (!h->fn || h->kind == KSTATS_DKIND_RICH)
+		return;
+	/* a key the frame holds, taken by the task keys' variants */
+	if (h->kind == KSTATS_DKIND_TKEY && kstats_direct_frame_by(fn->by.kind))
+		seq_puts(m, " entry frame_key");
+	else
 		seq_puts(m, kstats_direct_kind_names[h->kind]);
 }
 

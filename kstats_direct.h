@@ -86,8 +86,8 @@ struct kstats_outliers;
  * @busy: the slot's exit work or clock read is running on this CPU; a
  *	call that enters then (the clock read called the traced function
  *	itself: read_hpet() under clock ktime on the HPET) is not timed
- * @last: @key and @index hold the task key the entry took last on this
- *	CPU, for the task key variants (kstats_direct_tkey_index())
+ * @last: @key and @index hold the key the task key or frame key
+ *	variants took last on this CPU (kstats_direct_key_index())
  * @index: its family index
  * @key: the key
  */
@@ -110,12 +110,19 @@ struct kstats_direct_pcpu {
  * @KSTATS_DKIND_ARG: an argument in a register alone, recorded at the
  *	entry, the body run untimed ("entry arg")
  * @KSTATS_DKIND_TKEY: a duration split by a key of the task, its filters
- *	all the task's: the entry takes the key ("entry task_key")
+ *	all the task's: the entry takes the key ("entry task_key"); or by
+ *	one the trampoline's frame holds, the caller or the function
+ *	("entry frame_key")
  * @KSTATS_DKIND_COMM: a duration whose one filter is the task's name: the
  *	trampoline compares it inline, then times as the plain variants do
  *	("entry comm")
  * @KSTATS_DKIND_CGROUP: a duration whose one filter is a cgroup: the task
  *	variants with that one check ("entry cgroup")
+ * @KSTATS_DKIND_FKEY: a duration split by a key of the frame, with no
+ *	filter: the plain entries, the exit takes the key ("exit frame_key")
+ * @KSTATS_DKIND_FKEY_COMM: the same whose one filter is the task's name,
+ *	compared inline as the comm variants do ("entry comm exit
+ *	frame_key")
  */
 enum kstats_direct_kind {
 	KSTATS_DKIND_RICH,
@@ -125,6 +132,8 @@ enum kstats_direct_kind {
 	KSTATS_DKIND_TKEY,
 	KSTATS_DKIND_COMM,
 	KSTATS_DKIND_CGROUP,
+	KSTATS_DKIND_FKEY,
+	KSTATS_DKIND_FKEY_COMM,
 };
 
 /**
@@ -134,6 +143,8 @@ enum kstats_direct_kind {
  * @nregs: argument registers the function takes
  * @clock: enum kstats_clock of @ks
  * @tscns: clock ktime, read as the TSC (kstats_direct_exit_tscns())
+ * @task_filter: @fn has filters to check (the task key variants skip
+ *	kstats_filter_task_holds() otherwise)
  * @exit: enum kstats_direct_exit, the exits the slot takes
  * @pcpu: per CPU, the calls in flight and the recursion guard
  * @ks: the distribution
@@ -153,6 +164,7 @@ struct kstats_direct_hot {
 	u8 nregs;
 	u8 clock;
 	u8 tscns;
+	u8 task_filter;
 	struct kstats_direct_pcpu __percpu *pcpu;
 	struct kstats *ks;
 	struct kstats_outliers *outliers;
@@ -171,6 +183,9 @@ struct kstats_direct_hot {
  * @KSTATS_DEXITS: how many kinds
  * @KSTATS_DEXIT_FAMILY: not a kind of the plain variants: the task key
  *	variants' exits, which record in the key the entry took
+ * @KSTATS_DEXIT_FRAME_KEY: nor this: the frame key variants' exits, which
+ *	take the key (the caller, the function) from the frame, where it
+ *	still is, and record in it
  *
  * The trampoline's variants are in this order, per clock.
  */
@@ -180,6 +195,7 @@ enum kstats_direct_exit {
 	KSTATS_DEXIT_OUTLIERS,
 	KSTATS_DEXITS,
 	KSTATS_DEXIT_FAMILY = KSTATS_DEXITS,
+	KSTATS_DEXIT_FRAME_KEY,
 };
 
 /**
@@ -345,6 +361,18 @@ kstats_direct_exit_tscnsf(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_localf(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tsck(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_ktimek(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tscnsk(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_localk(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
 #endif /* KSTATS_HAVE_DIRECT */
 #endif /* __ASSEMBLY__ */

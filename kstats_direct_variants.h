@@ -66,6 +66,19 @@
 	\m cgroup_ktime, ktimep, cgroup_ktime, 0, 0
 	\m cgroup_local, localp, cgroup_local, 0, 0
 	\m cgroup_tscns, tscnsp, cgroup_tscns, 0, 0
+	/*
+	 * A duration split by a key of the frame (the caller, the function):
+	 * the plain entries, the exit takes the key; with no filter, then
+	 * with the task's name alone, compared inline
+	 */
+	\m fkey_tsc, tsck, tsc, 0, 0
+	\m fkey_ktime, ktimek, ktime, 0, 0
+	\m fkey_local, localk, local, 0, 0
+	\m fkey_tscns, tscnsk, tsc, 1, 0
+	\m fkey_comm_tsc, tsck, tsc, 0, 1
+	\m fkey_comm_ktime, ktimek, ktime, 0, 1
+	\m fkey_comm_local, localk, local, 0, 1
+	\m fkey_comm_tscns, tscnsk, tsc, 1, 1
 .endm
 
 /*

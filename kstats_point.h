@@ -235,19 +235,23 @@ struct kstats_args {
 };
 
 /*
- * The return address of a function, from its registers at its entry:
- * where its caller resumes.  0 if it cannot be read.
+ * Where a function's caller resumes, from its entry's stack pointer @sp
+ * (x86-64: the call pushed the address there) or its link register @lr
+ * and frame pointer @fp (arm64): for the registers a probe gives
+ * (kstats_entry_return_address()) and for the direct trampoline's frame.
+ * 0 if it cannot be read.
  */
 static __always_inline notrace unsigned long
-kstats_entry_return_address(struct pt_regs *regs)
+kstats_return_address_at(unsigned long sp, unsigned long lr, unsigned long fp)
 {
 #if defined(CONFIG_X86_64)
 	/*
-	 * The call pushed it: the entry's stack pointer points at it, on
-	 * this task's stack (checked, then read plainly: no fault to catch)
+	 * On this task's stack, the one running (checked as
+	 * regs_within_kernel_stack() does, then read plainly: no fault to
+	 * catch)
 	 */
-	unsigned long sp = kernel_stack_pointer(regs);
-	unsigned long ret = regs_within_kernel_stack(regs, sp) ?
+	unsigned long ret = (sp & ~(THREAD_SIZE - 1)) ==
+			    (current_stack_pointer & ~(THREAD_SIZE - 1)) ?
 			    READ_ONCE(*(unsigned long *)sp) : 0;
 #ifdef CONFIG_RETHOOK
 	struct llist_node *n;
@@ -268,9 +272,23 @@ kstats_entry_return_address(struct pt_regs *regs)
 #endif
 	return ret;
 #elif defined(CONFIG_ARM64)
-	return kstats_regs_link(regs);
+	return kstats_kretprobe_ret(lr, fp);
 #else
 	return 0;
+#endif
+}
+
+/*
+ * The return address of a function, from its registers at its entry:
+ * where its caller resumes.  0 if it cannot be read.
+ */
+static __always_inline notrace unsigned long
+kstats_entry_return_address(struct pt_regs *regs)
+{
+#ifdef CONFIG_ARM64
+	return kstats_regs_link(regs);
+#else
+	return kstats_return_address_at(kernel_stack_pointer(regs), 0, 0);
 #endif
 }
 
@@ -580,6 +598,45 @@ static __always_inline notrace bool kstats_string_fetch(u64 addr, u64 key[2])
 	return true;
 }
 
+/*
+ * The key of the task or its CPU (comm, pid, tid, cpu, cgroup), as
+ * kstats_by_fetch() stores it.  Return: false for another kind, @key
+ * untouched; true with the key, which never fails.
+ */
+static __always_inline notrace bool
+kstats_by_task_fetch(enum kstats_by_kind kind, u64 key[2])
+{
+	switch (kind) {
+	case KSTATS_BY_COMM: {
+		/*
+		 * The name's two words: the kernel NUL-pads a task's name
+		 * (kstats_comm_is()), and its last byte is always the NUL.
+		 */
+		const struct kstats_comm_words *c = (const void *)current->comm;
+
+		key[0] = c->w[0];
+		key[1] = c->w[1];
+		return true;
+	}
+	case KSTATS_BY_PID:
+		key[0] = current->tgid;
+		break;
+	case KSTATS_BY_TID:
+		key[0] = current->pid;
+		break;
+	case KSTATS_BY_CPU:
+		key[0] = raw_smp_processor_id();
+		break;
+	case KSTATS_BY_CGROUP:
+		key[0] = kstats_cgroup_id_current();
+		break;
+	default:
+		return false;
+	}
+	key[1] = 0;
+	return true;
+}
+
 /**
  * kstats_by_fetch() - the key of a family, for this event
  * @b: what the family is split by
@@ -594,35 +651,14 @@ static __always_inline notrace bool
 kstats_by_fetch(const struct kstats_by *b, const struct kstats_args *a,
 		u64 key[2])
 {
+	if (kstats_by_task_fetch(b->kind, key))
+		return true;
 	key[1] = 0;
 	switch (b->kind) {
-	case KSTATS_BY_COMM: {
-		/*
-		 * The name's two words: the kernel NUL-pads a task's name
-		 * (kstats_comm_is()), and its last byte is always the NUL.
-		 */
-		const struct kstats_comm_words *c = (const void *)current->comm;
-
-		key[0] = c->w[0];
-		key[1] = c->w[1];
-		return true;
-	}
-	case KSTATS_BY_PID:
-		key[0] = current->tgid;
-		return true;
-	case KSTATS_BY_TID:
-		key[0] = current->pid;
-		return true;
-	case KSTATS_BY_CPU:
-		key[0] = raw_smp_processor_id();
-		return true;
 	case KSTATS_BY_CALLER:
 		/* the grammar allows it at a function's entry only */
 		key[0] = a->regs ? kstats_entry_return_address(a->regs) : 0;
 		return key[0];
-	case KSTATS_BY_CGROUP:
-		key[0] = kstats_cgroup_id_current();
-		return true;
 	case KSTATS_BY_FUNC:
 		/* the grammar allows it on a node over functions only */
 		key[0] = a->regs ? instruction_pointer(a->regs) : 0;

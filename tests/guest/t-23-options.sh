@@ -6,8 +6,11 @@
 # header "entry task"; the task's name alone, its "comm" variants, which
 # compare it inline, header "entry comm"; a cgroup alone, its "cgroup"
 # variants, header "entry cgroup"), with each clock, families keyed by
-# the task (its "task key" variants, header "entry task_key") or
-# otherwise (its "rich" variants), and a value alone: the return value
+# the task (its "task key" variants, header "entry task_key") or by
+# the caller (read at the exit with no filter or the task's name alone,
+# its "frame key" variants, header "exit frame_key"; the task key ones
+# with other filters, header "entry frame_key") or otherwise (its "rich"
+# variants), and a value alone: the return value
 # (its "ret" variants, header "exit ret") or an argument (its "arg"
 # variants, header "entry arg").  Each pair of nodes, one of each
 # mechanism, is on the same function at once while kload makes getppid()
@@ -48,8 +51,12 @@ else
 	comm kload by cpu|0=$N0 1=$N1|entry comm
 	comm kload by cpu max 1|0=$N0 other=$N1|entry comm
 	comm kload by comm|kload=$ALL|entry task_key
+	by comm|kload=$ALL|entry task_key
 	cgroup / by comm clock local|kload=$ALL|entry task_key
-	comm kload by caller|sum=$ALL|
+	comm kload by caller|same=$ALL|entry comm exit frame_key
+	comm kload by caller clock $CYC|same=$ALL|entry comm exit frame_key
+	comm kload by caller clock ktime|same=$ALL|entry comm exit frame_key
+	comm kload cpu 0 by caller clock local|same=$N0|entry frame_key
 	EOF
 	if grep -qw cgroup2 /proc/filesystems; then
 		mkdir -p $CG
@@ -97,9 +104,13 @@ else
 			mech=direct
 			[ $m = f ] && mech=$FB
 			case $want in
-			sum=*)
+			sum=*|same=*)
 				expect "$opt ($mech): the keys' samples" \
-					"$(awk '$1 == "key" { n += $4 } END { print n + 0 }' $O.$m)" "${want#sum=}" ;;
+					"$(awk '$1 == "key" { n += $4 } END { print n + 0 }' $O.$m)" "${want#*=}"
+				# the same keys, each with the same samples
+				[ "${want%%=*}" = same ] && [ $m = f ] &&
+					expect "$opt: the same keys through direct and $FB" \
+						"$(grep '^key ' $O.f | sort)" "$(grep '^key ' $O.d | sort)" ;;
 			*=*)
 				for kv in $want; do
 					k=${kv%%=*} v=${kv#*=}
