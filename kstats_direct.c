@@ -48,7 +48,6 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
-#include <linux/pvclock_gtod.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/sched.h>
@@ -56,7 +55,6 @@
 #include <linux/uaccess.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <linux/timekeeper_internal.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
@@ -70,6 +68,7 @@
 #endif
 
 #include "kstats.h"
+#include "kstats_counter.h"
 #include "kstats_btf.h"
 #include "kstats_direct.h"
 #include "kstats_fn.h"
@@ -145,141 +144,6 @@ enum kstats_direct_variant {
 	/* the same, filtered by the task's name alone */
 	KSTATS_DV_FKEY_COMM = KSTATS_DV_FKEY + 4 * 3,
 };
-
-/*
- * Clock ktime on the TSC: CLOCK_MONOTONIC is the timekeeper's clocksource
- * scaled by its mult and shift (ns = cycles * mult >> shift), mult moved
- * by NTP and adjtimex (ADJ_TICK changes the rate by up to 10 %).  Where
- * the clocksource is the TSC, the trampoline reads the TSC at both ends
- * and scales the difference with the timekeeper's mult and shift of the
- * moment of the return, which the timekeeper publishes at every update
- * through the pvclock_gtod notifier, as it does to KVM: a duration is then
- * a difference of two CLOCK_MONOTONIC readings but for a mult change
- * inside it (the next tick's NTP step applied to its whole length rather
- * than to its part after the tick).
- *
- * kstats_direct_tk packs mult (bits 0-31), shift (32-39) and an epoch
- * (40-63) into one word, so that a reader in any context, NMI included,
- * sees a consistent triple.  The epoch moves when the clock is set (a
- * resume from suspend, during which CLOCK_MONOTONIC stops and the TSC may
- * not) and when the clocksource changes: a call whose entry saw another
- * epoch than its return is not recorded but counted as missed.
- */
-#define KSTATS_TK_EPOCH_ONE	BIT_ULL(40)
-
-u64 kstats_direct_tk;
-
-/*
- * The clocksource that is the counter the trampoline reads inline: the
- * TSC, or arm64's generic timer's counter (cntvct_el0).
- */
-#ifdef CONFIG_X86_64
-#define KSTATS_DIRECT_COUNTER_CS	"tsc"
-#else
-#define KSTATS_DIRECT_COUNTER_CS	"arch_sys_counter"
-#endif
-/* The timekeeper's clocksource when last seen, and whether it is the TSC */
-static struct clocksource *kstats_direct_tk_cs;
-static bool kstats_direct_tk_on_tsc;
-
-static notrace int kstats_direct_tk_notify(struct notifier_block *nb,
-					   unsigned long was_set, void *data)
-{
-	struct timekeeper *tk = data;
-	struct clocksource *cs = tk->tkr_mono.clock;
-	u64 w = READ_ONCE(kstats_direct_tk);
-	u64 epoch = w & ~(KSTATS_TK_EPOCH_ONE - 1);
-
-	if (cs != kstats_direct_tk_cs) {
-		kstats_direct_tk_cs = cs;
-		WRITE_ONCE(kstats_direct_tk_on_tsc,
-			   !strcmp(cs->name, KSTATS_DIRECT_COUNTER_CS));
-		was_set = 1;
-	}
-	if (was_set)
-		epoch += KSTATS_TK_EPOCH_ONE;
-	/* Off the TSC, the last TSC rate stays (see kstats_direct_describe()) */
-	if (kstats_direct_tk_on_tsc)
-		w = tk->tkr_mono.mult | (u64)tk->tkr_mono.shift << 32;
-	WRITE_ONCE(kstats_direct_tk, epoch | (w & (KSTATS_TK_EPOCH_ONE - 1)));
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block kstats_direct_tk_nb = {
-	.notifier_call = kstats_direct_tk_notify,
-};
-
-#ifdef CONFIG_X86_64
-/* Whether the trampoline may read the TSC (rdtsc, inline). */
-static bool kstats_direct_counter_inline(void)
-{
-	return boot_cpu_has(X86_FEATURE_TSC);
-}
-
-static bool kstats_direct_counter_unstable(void)
-{
-	return check_tsc_unstable();
-}
-#else
-/*
- * Whether the trampoline may read cntvct_el0 inline (isb; mrs): on no CPU
- * does the counter need an erratum's workaround, whose reads the kernel's
- * own accessors take (kstats_clock_now()).
- */
-static bool kstats_direct_counter_inline(void)
-{
-#if IS_ENABLED(CONFIG_ARM_ARCH_TIMER_OOL_WORKAROUND)
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		if (per_cpu(timer_unstable_counter_workaround, cpu))
-			return false;
-#endif
-	return true;
-}
-
-/* The generic timer's counter is one for all CPUs: never found unstable. */
-static bool kstats_direct_counter_unstable(void)
-{
-	return false;
-}
-#endif
-
-/*
- * The counter, as the trampoline's inline entries read it: rdtsc ordered,
- * or isb and cntvct_el0, with no erratum's workaround (a slot reads it
- * only where no CPU needs one: kstats_direct_counter_inline()).
- */
-static __always_inline notrace u64 kstats_direct_counter(void)
-{
-#ifdef CONFIG_X86_64
-	return rdtsc_ordered();
-#else
-	u64 cnt;
-
-	asm volatile("isb\n\tmrs %0, cntvct_el0" : "=r" (cnt) : : "memory");
-	return cnt;
-#endif
-}
-
-/*
- * Whether clock ktime may be read as the TSC: the timekeeper runs on it
- * (its notifier says so, and a snapshot's raw cycles fall between two TSC
- * readings around it), and the TSC was not found unstable.
- */
-static bool kstats_direct_tsc_is_ktime(void)
-{
-	struct system_time_snapshot snap;
-	u64 t0, t1;
-
-	if (!kstats_direct_counter_inline() || kstats_direct_counter_unstable() ||
-	    !READ_ONCE(kstats_direct_tk_on_tsc) || !(u32)READ_ONCE(kstats_direct_tk))
-		return false;
-	t0 = kstats_clock_now(KSTATS_CLOCK_TSC);
-	ktime_get_snapshot(&snap);
-	t1 = kstats_clock_now(KSTATS_CLOCK_TSC);
-	return snap.cycles >= t0 && snap.cycles <= t1;
-}
 
 /* The stub of @slot for its clock and arguments. */
 static unsigned long kstats_direct_stub(int slot)
@@ -744,7 +608,7 @@ kstats_direct_enter_##name##_tsc(struct kstats_direct_hot *h,		\
 {									\
 	if (!kstats_direct_##name##_holds(h))				\
 		return false;						\
-	e->ts = kstats_direct_counter();				\
+	e->ts = kstats_counter_read();				\
 	return true;							\
 }									\
 NOKPROBE_SYMBOL(kstats_direct_enter_##name##_tsc);			\
@@ -755,8 +619,8 @@ kstats_direct_enter_##name##_tscns(struct kstats_direct_hot *h,	\
 {									\
 	if (!kstats_direct_##name##_holds(h))				\
 		return false;						\
-	e->cpu = (u32)(READ_ONCE(kstats_direct_tk) >> 32);		\
-	e->ts = kstats_direct_counter();				\
+	e->cpu = (u32)(READ_ONCE(kstats_counter_tk) >> 32);		\
+	e->ts = kstats_counter_read();				\
 	return true;							\
 }									\
 NOKPROBE_SYMBOL(kstats_direct_enter_##name##_tscns);			\
@@ -857,8 +721,8 @@ kstats_direct_tkey_enter(struct kstats_direct_hot *h,
 	}
 	fam = (u64)kstats_direct_tkey_index(h, fn, e) << 32;
 	if (tscns) {
-		e->cpu = fam | (u32)(READ_ONCE(kstats_direct_tk) >> 32);
-		e->ts = kstats_direct_counter();
+		e->cpu = fam | (u32)(READ_ONCE(kstats_counter_tk) >> 32);
+		e->ts = kstats_counter_read();
 	} else {
 		e->ts = kstats_clock_now(clock);
 		e->cpu = fam | raw_smp_processor_id();
@@ -887,7 +751,7 @@ kstats_direct_tsc_done(struct kstats_direct_hot *h,
 		       struct kstats_direct_entry *e,
 		       enum kstats_direct_exit exit)
 {
-	kstats_direct_delta(h, e, kstats_direct_counter() - e->ts,
+	kstats_direct_delta(h, e, kstats_counter_read() - e->ts,
 			    exit);
 }
 
@@ -909,60 +773,22 @@ kstats_direct_ktime_done(struct kstats_direct_hot *h,
 }
 
 /*
- * cycles * mult >> shift of @tk, the product in 128 bits: the timekeeper's
- * shift is below 64, so one double shift takes the result (where
- * mul_u64_u32_shr() also handles a shift of 64 or more).
- */
-static __always_inline notrace u64 kstats_direct_scale(u64 cycles, u64 tk)
-{
-#ifdef CONFIG_X86_64
-	u64 ns, hi;
-
-	/* %cl is bits 32-39 of @tk, the shift: shrd takes its low 6 bits */
-	asm("mulq %[mult]\n\tshrdq %%cl, %%rdx, %%rax"
-	    : "=a" (ns), "=d" (hi)
-	    : "a" (cycles), [mult] "rm" ((u64)(u32)tk), "c" (tk >> 32)
-	    : "cc");
-	return ns;
-#else
-	/*
-	 * umulh and mul, then the two halves shifted: the high one by one,
-	 * then by 63 - shift, so that a shift of 0 needs no test.  A shift
-	 * by a register takes its low 6 bits: the epoch above the shift's
-	 * 8 bits needs no mask.
-	 */
-	u64 mult = (u32)tk, shift = tk >> 32, hi, lo;
-
-	asm("umulh %[hi], %[c], %[m]\n\t"
-	    "mul %[lo], %[c], %[m]\n\t"
-	    "lsr %[lo], %[lo], %[s]\n\t"
-	    "lsl %[hi], %[hi], #1\n\t"
-	    "mvn %[m], %[s]\n\t"
-	    "lsl %[hi], %[hi], %[m]\n\t"
-	    "orr %[lo], %[lo], %[hi]"
-	    : [hi] "=&r" (hi), [lo] "=&r" (lo), [m] "+r" (mult)
-	    : [c] "r" (cycles), [s] "r" (shift));
-	return lo;
-#endif
-}
-
-/*
  * Clock ktime read as the TSC: the cycles scaled by the timekeeper's mult
- * and shift, unless the epoch moved during the call (kstats_direct_tk).
+ * and shift, unless the epoch moved during the call (kstats_counter_tk).
  */
 static __always_inline notrace void
 kstats_direct_tscns_done(struct kstats_direct_hot *h,
 			 struct kstats_direct_entry *e,
 			 enum kstats_direct_exit exit)
 {
-	u64 cycles = kstats_direct_counter() - e->ts;
-	u64 tk = READ_ONCE(kstats_direct_tk);
+	u64 cycles = kstats_counter_read() - e->ts;
+	u64 tk = READ_ONCE(kstats_counter_tk);
 
 	if (unlikely((s64)cycles < 0 || (u32)(tk >> 32) != (u32)e->cpu)) {
 		kstats_direct_miss(h);
 		return;
 	}
-	kstats_direct_done(h, e, kstats_direct_scale(cycles, tk), exit);
+	kstats_direct_done(h, e, kstats_counter_scale(cycles, tk), exit);
 }
 
 /* local_clock(): a pair that crossed CPUs is dropped, counted as missed. */
@@ -1064,6 +890,19 @@ kstats_direct_entry_regs(struct kstats_direct_entry *e, struct pt_regs *regs)
 }
 
 /*
+ * The gap sibling's sample at an entry at @now: the time since the last
+ * return on this CPU (kstats_fn_enter(), as fprobe's handlers take it).
+ */
+static __always_inline notrace void kstats_direct_gap(struct kstats_fn *fn,
+						      u64 now)
+{
+	u64 last = this_cpu_read(*fn->last_end);
+
+	if (last && now > last)
+		kstats_record(fn->gap, now - last);
+}
+
+/*
  * A rich slot's entry (a node with values, filters or a family): under the
  * slot's guard (its filters' reads, its key's and its clock's may call the
  * traced function), the filters, then the family's key (unless it is
@@ -1118,11 +957,13 @@ kstats_direct_enter_rich(struct kstats_direct_hot *h,
 		e->cpu = (u64)fam << 32;
 	} else if (h->tscns) {
 		/* ktime on the TSC as the plain exits read it: the TSC, its epoch */
-		e->cpu = (u64)fam << 32 | (u32)(READ_ONCE(kstats_direct_tk) >> 32);
-		e->ts = kstats_direct_counter();
+		e->cpu = (u64)fam << 32 | (u32)(READ_ONCE(kstats_counter_tk) >> 32);
+		e->ts = kstats_counter_read();
 	} else {
 		e->ts = kstats_clock_now(ks->clock);
 		e->cpu = (u64)fam << 32 | raw_smp_processor_id();
+		if (unlikely(fn->gap))
+			kstats_direct_gap(fn, e->ts);
 	}
 	kstats_direct_unguard(h);
 	return true;
@@ -1215,13 +1056,13 @@ kstats_direct_rich_delta(struct kstats_direct_hot *h,
 	u64 tk;
 
 	if (h->tscns) {
-		*v = kstats_direct_counter() - e->ts;
-		tk = READ_ONCE(kstats_direct_tk);
+		*v = kstats_counter_read() - e->ts;
+		tk = READ_ONCE(kstats_counter_tk);
 		if (unlikely((s64)*v < 0 || (u32)(tk >> 32) != (u32)e->cpu)) {
 			kstats_direct_miss(h);
 			return false;
 		}
-		*v = kstats_direct_scale(*v, tk);
+		*v = kstats_counter_scale(*v, tk);
 		return true;
 	}
 	if ((ks->clock == KSTATS_CLOCK_LOCAL &&
@@ -1269,6 +1110,9 @@ kstats_direct_exit_extra(struct kstats_direct_hot *h,
 	else
 		kstats_record(ks, v);
 	kstats_direct_rich_outlier(h, e, v, e->cpu >> 32);
+	/* the return's time, which the next entry's gap starts from */
+	if (fn->gap)
+		this_cpu_write(*fn->last_end, e->ts + v);
 	this_cpu_dec(h->pcpu->inflight);
 }
 
@@ -1821,7 +1665,12 @@ static int kstats_direct_attach(struct kstats *ks,
 	h->nstack = tg->nstack;
 	h->nregs = tg->nregs;
 	h->clock = ks->clock;
-	h->tscns = ks->clock == KSTATS_CLOCK_KTIME && kstats_direct_tsc_is_ktime();
+	/*
+	 * A gap sibling compares a return's time with the next entry's: both
+	 * in the clock's own units, never cycles
+	 */
+	h->tscns = ks->clock == KSTATS_CLOCK_KTIME && !(rich && rich->gap) &&
+		   kstats_counter_is_ktime();
 	h->exit = kstats_direct_exit_of(ks, outliers);
 	h->ks = ks;
 	h->outliers = outliers;
@@ -1986,19 +1835,15 @@ static const char *kstats_direct_holder(unsigned long ip)
 
 /*
  * Whether the trampoline has the handlers @fn needs: a duration, plain, or
- * with values, filters, a family and outliers (the rich variants, which
- * read the return value from the trampoline's frame); gap takes fprobe's.
+ * with values, filters, a family, outliers and gap (the rich variants,
+ * which read the return value from the trampoline's frame); a gap sibling
+ * of a node over several functions is refused.
  */
 static bool kstats_direct_takes(const struct kstats_fn *fn, const char **why)
 {
-	switch (kstats_fn_kind(fn)) {
-	case KSTATS_FN_FAST:
-		return true;
-	case KSTATS_FN_GAP:
-		*why = "gap takes fprobe's handlers";
+	if (fn->gap && fn->multi) {
+		*why = "gap times one function's calls, not a glob's or a list's";
 		return false;
-	default:
-		break;
 	}
 	return true;
 }
@@ -2143,7 +1988,7 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 
 	if (!kstats_direct_takes(fn, why))
 		return -EOPNOTSUPP;
-	if (fn->ks->clock == KSTATS_CLOCK_TSC && !kstats_direct_counter_inline()) {
+	if (fn->ks->clock == KSTATS_CLOCK_TSC && !kstats_counter_inline()) {
 		*why = "the cycle counter needs a workaround the trampoline does not take";
 		return -EOPNOTSUPP;
 	}
@@ -2253,17 +2098,7 @@ static void kstats_direct_describe_tsc(struct kstats_direct_slot *s,
 				       const struct kstats_direct_hot *h,
 				       struct seq_file *m)
 {
-	bool unstable = kstats_direct_counter_unstable();
-
-	seq_puts(m, IS_ENABLED(CONFIG_X86_64) ? " read tsc" : " read cycles");
-	if (!unstable && READ_ONCE(kstats_direct_tk_on_tsc))
-		return;
-	/* still scaled by the timekeeper's last rate on the TSC */
-	seq_puts(m, unstable ? " tsc_unstable yes" : " clocksource_changed yes");
-	if (!xchg(&s->unstable_said, true))
-		pr_warn("%s: reads the %s for clock ktime, which the kernel has since %s: remove the node and make it again\n",
-			h->ks->name, IS_ENABLED(CONFIG_X86_64) ? "TSC" : "counter",
-			unstable ? "found unstable" : "stopped using as its clocksource");
+	kstats_counter_describe(m, h->ks->name, &s->unstable_said);
 }
 
 /*
@@ -2309,7 +2144,7 @@ const struct kstats_mech_ops kstats_mech_direct = {
  */
 int kstats_direct_init(void)
 {
-	int i, err;
+	int i;
 
 	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, nstack) != KSTATS_DHOT_NSTACK);
 	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, nregs) != KSTATS_DHOT_NREGS);
@@ -2327,11 +2162,7 @@ int kstats_direct_init(void)
 	kstats_direct_wq = alloc_workqueue("kstats_direct", WQ_UNBOUND, 0);
 	if (!kstats_direct_wq)
 		return -ENOMEM;
-	/* called at once, with the timekeeper as it is */
-	err = pvclock_gtod_register_notifier(&kstats_direct_tk_nb);
-	if (err)
-		destroy_workqueue(kstats_direct_wq);
-	return err;
+	return 0;
 }
 
 /* Whether a slot is still draining (its work item has not ended). */
@@ -2367,7 +2198,6 @@ void kstats_direct_exit(void)
 		schedule_timeout_idle(msecs_to_jiffies(20));
 	}
 	destroy_workqueue(kstats_direct_wq);
-	pvclock_gtod_unregister_notifier(&kstats_direct_tk_nb);
 	kstats_syms_free();
 	if (kstats_direct_exit_probed) {
 		tracepoint_probe_unregister(kstats_direct_exit_tp,

@@ -202,7 +202,7 @@ enum kstats_direct_exit {
  * struct kstats_direct_entry - a call's start, in the trampoline's frame
  * @ts: the clock at the entry
  * @cpu: the CPU of the entry, for local_clock(); for clock ktime on the
- *	TSC, the timekeeper's epoch and shift (kstats_direct_tk); for a rich
+ *	TSC, the timekeeper's epoch and shift (kstats_counter_tk); for a rich
  *	variant, the CPU in the low half and the family's key index in the
  *	high one
  */
@@ -234,14 +234,6 @@ extern struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
  */
 extern const u8 kstats_direct_code[];
 extern const u8 kstats_direct_stubs[];
-
-/*
- * CLOCK_MONOTONIC's rate on the TSC, for clock ktime read as the TSC:
- * mult (bits 0-31) and shift (32-39) of the timekeeper, and its epoch
- * (40-63), which a resume or a change of clocksource advances.  The
- * trampoline's entry keeps the upper half (kstats_direct.c).
- */
-extern u64 kstats_direct_tk;
 
 __noendbr void kstats_direct_outlier(struct kstats_direct_hot *h,
 				     struct kstats_direct_entry *e, u64 v,

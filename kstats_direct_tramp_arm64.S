@@ -121,8 +121,8 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	/* The clock: the counter inline, the others called. */
 	.ifc \entry, tsc
 	.if \tk
-	adrp	x11, kstats_direct_tk
-	ldr	w11, [x11, #:lo12:kstats_direct_tk + 4]
+	adrp	x11, kstats_counter_tk
+	ldr	w11, [x11, #:lo12:kstats_counter_tk + 4]
 	.endif
 	isb
 	mrs	x12, cntvct_el0

@@ -117,19 +117,51 @@
  * entry compares the name's two words with the slot's (@comm) before the
  * clock, then is the plain one, as is its exit.  "cgroup_<clock>" is
  * one whose one filter is a cgroup: the task ones, with that one check
- * (kstats_direct_enter_cgroup_<clock>()).
+ * (kstats_direct_enter_cgroup_<clock>()).  "fkey_<clock>" and
+ * "fkey_comm_<clock>" are the plain and comm entries with an exit
+ * (<clock>k) that takes a key from the frame (the caller, the function).
  * %rbp is the caller's, which the body gave back, until the exits
  * (compiled with -ffixed-rbp) take it for an outlier's stack
  * (kstats_direct_outlier_bp).
  */
-.macro KSTATS_DIRECT_ARGS_RESTORE args:req
+/*
+ * The argument registers, saved in the frame before the entry's work and
+ * given back to the body (or to the function, for a call not timed): all
+ * of them around a C entry, which may clobber any; around an inline one,
+ * only those it uses: %rdx (rdtsc's high half) and, for stack words,
+ * %rcx (the copy's count).
+ */
+.macro KSTATS_DIRECT_ARGS_SAVE args:req, c_entry:req
 	.if \args
+	.if \c_entry
+	movq	%rdi, F_RDI(%rsp)
+	movq	%rsi, F_RSI(%rsp)
+	.endif
+	movq	%rdx, F_RDX(%rsp)
+	.if \c_entry || \args == 2
+	movq	%rcx, F_RCX(%rsp)
+	.endif
+	.if \c_entry
+	movq	%r8, F_R8(%rsp)
+	movq	%r9, F_R9(%rsp)
+	.endif
+	.endif
+.endm
+
+.macro KSTATS_DIRECT_ARGS_RESTORE args:req, c_entry:req
+	.if \args
+	.if \c_entry
 	movq	F_RDI(%rsp), %rdi
 	movq	F_RSI(%rsp), %rsi
+	.endif
 	movq	F_RDX(%rsp), %rdx
+	.if \c_entry || \args == 2
 	movq	F_RCX(%rsp), %rcx
+	.endif
+	.if \c_entry
 	movq	F_R8(%rsp), %r8
 	movq	F_R9(%rsp), %r9
+	.endif
 	.endif
 .endm
 
@@ -150,19 +182,13 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	cmpq	KSTATS_DHOT_COMM + 8(%r11), %r10
 	jne	.Lother_\@
 	.endif
-	.if \args
-	movq	%rdi, F_RDI(%rsp)
-	movq	%rsi, F_RSI(%rsp)
-	movq	%rdx, F_RDX(%rsp)
-	movq	%rcx, F_RCX(%rsp)
-	movq	%r8, F_R8(%rsp)
-	movq	%r9, F_R9(%rsp)
-	.endif
+	KSTATS_DIRECT_C_ENTRY \entry
+	KSTATS_DIRECT_ARGS_SAVE \args, kstats_c_entry
 
 	/* The clock: the time stamp counter inline, the others called. */
 	.ifc \entry, tsc
 	.if \tk
-	movl	kstats_direct_tk + 4(%rip), %r10d
+	movl	kstats_counter_tk + 4(%rip), %r10d
 	.endif
 	ALTERNATIVE_2 "rdtsc", "lfence; rdtsc", X86_FEATURE_LFENCE_RDTSC, \
 		      "rdtscp", X86_FEATURE_RDTSCP
@@ -172,7 +198,6 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	movl	%r10d, F_CPU(%rsp)
 	.endif
 	.endif
-	KSTATS_DIRECT_C_ENTRY \entry
 	.if kstats_c_entry
 	/* false: entered from its own clock read, run the body untimed */
 	movq	%r11, %rdi
@@ -196,7 +221,7 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	decl	%ecx
 	jnz	.Lcopy_\@
 	.endif
-	KSTATS_DIRECT_ARGS_RESTORE \args
+	KSTATS_DIRECT_ARGS_RESTORE \args, kstats_c_entry
 	KSTATS_CALL_DEPTH_ACCOUNT
 	ANNOTATE_INTRA_FUNCTION_CALL
 	call	.Lbody_\@
@@ -219,7 +244,7 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	.if kstats_c_entry
 .Lskip_\@:
 	/* Back to the function past its fentry call, arguments as they were. */
-	KSTATS_DIRECT_ARGS_RESTORE \args
+	KSTATS_DIRECT_ARGS_RESTORE \args, kstats_c_entry
 	addq	$F_SIZE, %rsp
 	UNWIND_HINT_FUNC
 	RET

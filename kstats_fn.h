@@ -45,8 +45,8 @@ struct seq_file;
  * @ret_at_exit: a duration whose filters or key read the return value
  * @ret_at_exit_key: its family's key is the return value's, taken then
  * @exit_extra: the return has more to do than record a duration: a value,
- *	conditions or a key on ret, outliers (the direct trampoline's rich
- *	exit takes its slower path)
+ *	conditions or a key on ret, outliers, the gap sibling's last return
+ *	(the direct trampoline's rich exit takes its slower path)
  * @outliers: the samples it keeps with their context ("slow", "top"), or
  *	NULL: every handler compares its sample with their bar, but for the
  *	direct trampoline's plain exits, taken by the nodes without them

@@ -90,12 +90,31 @@ static __always_inline notrace u64 kstats_pair_tag(const struct kstats_pair *p,
 	return key ^ p->salt;
 }
 
-static __always_inline notrace struct kstats_pair_slot *
-kstats_pair_slot(const struct kstats_pair *p, u64 key, unsigned int i)
-{
-	u64 mask = (1ULL << p->bits) - 1;
+/*
+ * A key's KSTATS_PAIR_WINDOW slots, from its hash on, the last slot
+ * followed by the first: walked with one pointer, the table's bounds
+ * read once (kstats_pair_window()), not again after each cmpxchg, whose
+ * barrier reloads what is read through @p.
+ */
+struct kstats_pair_window {
+	struct kstats_pair_slot *first;
+	struct kstats_pair_slot *slots;
+	struct kstats_pair_slot *end;
+};
 
-	return &p->slots[(hash_64(key, p->bits) + i) & mask];
+static __always_inline notrace void
+kstats_pair_window(const struct kstats_pair *p, u64 key,
+		   struct kstats_pair_window *w)
+{
+	w->slots = p->slots;
+	w->end = w->slots + (1UL << p->bits);
+	w->first = w->slots + hash_64(key, p->bits);
+}
+
+static __always_inline notrace struct kstats_pair_slot *
+kstats_pair_next(const struct kstats_pair_window *w, struct kstats_pair_slot *s)
+{
+	return ++s == w->end ? w->slots : s;
 }
 
 /* Take slot @s from @old; then fill it and give it @tag. */
@@ -139,6 +158,7 @@ notrace bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
 {
 	u64 tag = kstats_pair_tag(p, key), cur, oldest_ts = U64_MAX;
 	struct kstats_pair_slot *s, *oldest = NULL;
+	struct kstats_pair_window w;
 	unsigned int i;
 
 	if (unlikely(tag <= KSTATS_PAIR_BUSY)) {
@@ -146,8 +166,10 @@ notrace bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
 		this_cpu_inc(p->counts->evicted);
 		return true;
 	}
-	for (i = 0; i < KSTATS_PAIR_WINDOW; i++) {
-		s = kstats_pair_slot(p, key, i);
+	kstats_pair_window(p, key, &w);
+	/* The key's own slot, if it is in flight. */
+	for (i = 0, s = w.first; i < KSTATS_PAIR_WINDOW;
+	     i++, s = kstats_pair_next(&w, s)) {
 		if (READ_ONCE(s->key) != tag)
 			continue;
 		if (p->outer) {
@@ -160,8 +182,9 @@ notrace bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
 			return true;
 		}
 	}
-	for (i = 0; i < KSTATS_PAIR_WINDOW; i++) {
-		s = kstats_pair_slot(p, key, i);
+	/* The first empty slot, else the window's oldest start, evicted. */
+	for (i = 0, s = w.first; i < KSTATS_PAIR_WINDOW;
+	     i++, s = kstats_pair_next(&w, s)) {
 		cur = READ_ONCE(s->key);
 		if (cur == KSTATS_PAIR_EMPTY && kstats_pair_take(s, cur)) {
 			kstats_pair_fill(s, tag, match, ts, cpu, aux);
@@ -196,13 +219,15 @@ static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
 							 u32 *aux)
 {
 	u64 tag = kstats_pair_tag(p, key);
+	struct kstats_pair_window w;
 	struct kstats_pair_slot *s;
 	unsigned int i;
 
 	if (unlikely(tag <= KSTATS_PAIR_BUSY))
 		return false;
-	for (i = 0; i < KSTATS_PAIR_WINDOW; i++) {
-		s = kstats_pair_slot(p, key, i);
+	kstats_pair_window(p, key, &w);
+	for (i = 0, s = w.first; i < KSTATS_PAIR_WINDOW;
+	     i++, s = kstats_pair_next(&w, s)) {
 		if (READ_ONCE(s->key) == tag && kstats_pair_take(s, tag)) {
 			if (match && s->match != *match) {
 				/* another lock's wait: it stays */

@@ -59,6 +59,7 @@
 
 #include "kstats_btf.h"
 #include "kstats_cmd.h"
+#include "kstats_counter.h"
 #include "kstats_direct.h"
 #include "kstats_family.h"
 #include "kstats_fn.h"
@@ -87,10 +88,14 @@ static const char * const kstats_mech_names[] = {
 	[KSTATS_MECH_ARRIVAL] = "tracepoint",
 };
 
-/* The last arrival of a tracepoint on a CPU. */
+/*
+ * The last arrival of a tracepoint on a CPU: its time and what it kept
+ * beside it (kstats_trace_now()).
+ */
 struct kstats_mark {
 	struct task_struct *task;
 	u64 ts;
+	u32 kept;
 };
 
 struct kstats_trace;
@@ -143,6 +148,11 @@ struct kstats_point {
  * @under: and of @under or less ("under V"; U64_MAX without)
  * @nr_short: durations under @over, not recorded
  * @nr_long: durations over @under, not recorded
+ * @counter: a section or tracepoint whose clock ktime is read as the
+ *	counter at both points (or arrivals), the difference scaled by the
+ *	timekeeper's rate (kstats_counter.h): a start keeps the timekeeper's
+ *	epoch and shift where the CPU would be
+ * @counter_said: the kernel log said the counter stopped being ktime's
  * @marks: per CPU, the last arrival of a tracepoint
  * @target: the function
  * @floor_p50: median of the calibration, in the clock's unit
@@ -171,6 +181,8 @@ struct kstats_trace {
 	u64 under;
 	atomic64_t nr_short;
 	atomic64_t nr_long;
+	bool counter;
+	bool counter_said;
 	struct kstats_mark __percpu *marks;
 	char target[KSTATS_SPEC_MAX + 1];
 	u64 floor_p50;
@@ -233,6 +245,53 @@ static __always_inline notrace bool kstats_point_key(struct kstats_trace *t,
 }
 
 /*
+ * A section's or tracepoint's clock at a point, and what a start (or the
+ * last arrival) keeps beside it: the counter and the timekeeper's epoch
+ * and shift (@t->counter), or the node's clock and the CPU.
+ */
+static __always_inline notrace u64 kstats_trace_now(const struct kstats_trace *t,
+						    u32 *cpu)
+{
+#ifdef KSTATS_HAVE_COUNTER
+	if (t->counter) {
+		*cpu = READ_ONCE(kstats_counter_tk) >> 32;
+		return kstats_counter_read();
+	}
+#endif
+	*cpu = raw_smp_processor_id();
+	return kstats_now(t->fn.ks);
+}
+
+/*
+ * The time from a start at @ts, which kept @cpu (kstats_trace_now()),
+ * to @now, in the node's clock.  Return: false for a time that went
+ * backwards, a local_clock() pair that crossed CPUs (their readings do
+ * not compare) and a counter pair across a change of the timekeeper's
+ * epoch.
+ */
+static __always_inline notrace bool kstats_trace_delta(const struct kstats_trace *t,
+						       u64 now, u64 ts, u32 cpu,
+						       u64 *delta)
+{
+	if ((s64)(now - ts) < 0)
+		return false;
+#ifdef KSTATS_HAVE_COUNTER
+	if (t->counter) {
+		u64 tk = READ_ONCE(kstats_counter_tk);
+
+		if ((u32)(tk >> 32) != cpu)
+			return false;
+		*delta = kstats_counter_scale(now - ts, tk);
+		return true;
+	}
+#endif
+	if (t->fn.ks->clock == KSTATS_CLOCK_LOCAL && cpu != raw_smp_processor_id())
+		return false;
+	*delta = now - ts;
+	return true;
+}
+
+/*
  * A start of a section (any of them): a further start reads its own
  * family key, the first the node's.
  */
@@ -240,79 +299,82 @@ static notrace void kstats_section_start(struct kstats_point *p,
 					 const struct kstats_args *a)
 {
 	struct kstats_trace *t = p->t;
-	u64 now = kstats_now(t->fn.ks), key, match;
-	u32 fam = 0;
+	u64 key, match, now;
+	u32 fam = 0, cpu;
 
+	now = kstats_trace_now(t, &cpu);
 	if (!kstats_point_key(t, p, a, &key, &match))
 		return;
 	/* A family's key is the start's, carried to the end. */
 	if (t->fn.ks->family)
 		fam = kstats_family_key_by(t->fn.ks, p->opts.by.kind ?
 					   &p->opts.by : &t->fn.by, a);
-	if (!kstats_pair_start(&t->pair, key, match, now,
-			       raw_smp_processor_id(), fam))
+	if (!kstats_pair_start(&t->pair, key, match, now, cpu, fam))
 		kstats_record_missed(t->fn.ks);	/* full, and refusing */
 }
 
 NOKPROBE_SYMBOL(kstats_section_start);
 
 /*
- * The end of a section: the time since its start.  A local_clock() pair
- * that crossed CPUs (their readings do not compare) and a time that went
- * backwards are counted as missed; an end with no start in flight is no
- * sample lost: the table counts it as unmatched.
+ * The end of a section: the time since its start
+ * (kstats_trace_delta()), or a missed sample; an end with no start in
+ * flight is no sample lost: the table counts it as unmatched.
  */
 static notrace void kstats_section_end(struct kstats_point *p,
 				       const struct kstats_args *a)
 {
 	struct kstats_trace *t = p->t;
 	struct kstats *ks = t->fn.ks;
-	u64 now = kstats_now(ks), key, match, ts;
-	u32 cpu, fam;
+	u64 key, match, ts, now, v;
+	u32 cpu, fam, here;
 
+	now = kstats_trace_now(t, &here);
 	if (!kstats_point_key(t, p, a, &key, &match))
 		return;
 	if (!kstats_pair_end(&t->pair, key, match, &ts, &cpu, &fam))
 		return;
-	if ((ks->clock == KSTATS_CLOCK_LOCAL && cpu != raw_smp_processor_id()) ||
-	    (s64)(now - ts) < 0) {
+	if (!kstats_trace_delta(t, now, ts, cpu, &v)) {
 		kstats_record_missed(ks);
 		return;
 	}
 	/* Out of "over V under V": not lost, but left out, and counted. */
-	if (unlikely(now - ts < t->over)) {
+	if (unlikely(v < t->over)) {
 		atomic64_inc(&t->nr_short);
 		return;
 	}
-	if (unlikely(now - ts > t->under)) {
+	if (unlikely(v > t->under)) {
 		atomic64_inc(&t->nr_long);
 		return;
 	}
-	kstats_outlier_check(t->fn.outliers, now - ts, fam, ks->family, NULL);
+	kstats_outlier_check(t->fn.outliers, v, fam, ks->family, NULL);
 	if (ks->family)
-		kstats_family_record(ks, fam, now - ts);
+		kstats_family_record(ks, fam, v);
 	else
-		kstats_record(ks, now - ts);
+		kstats_record(ks, v);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end);
 
-/* The time since the last arrival on this CPU; @fam, a family's key. */
+/*
+ * The time since the last arrival on this CPU; @fam, a family's key.  The
+ * first has none; nor has one the clock did not see advance.
+ */
 static notrace void kstats_arrival(struct kstats_trace *t, u32 fam)
 {
-	u64 now = kstats_now(t->fn.ks);
 	struct kstats_mark *m = this_cpu_ptr(t->marks);
-	u64 last = m->ts;
+	u64 last = m->ts, now, v;
+	u32 kept = m->kept, here;
 
+	now = kstats_trace_now(t, &here);
 	m->ts = now;
-	if (!last || now <= last)
+	m->kept = here;
+	if (!last || !kstats_trace_delta(t, now, last, kept, &v) || !v)
 		return;
 	if (t->fn.ks->family)
-		kstats_family_record(t->fn.ks, fam, now - last);
+		kstats_family_record(t->fn.ks, fam, v);
 	else
-		kstats_record(t->fn.ks, now - last);
-	kstats_outlier_check(t->fn.outliers, now - last, fam,
-			     t->fn.ks->family, NULL);
+		kstats_record(t->fn.ks, v);
+	kstats_outlier_check(t->fn.outliers, v, fam, t->fn.ks->family, NULL);
 }
 
 NOKPROBE_SYMBOL(kstats_arrival);
@@ -1165,6 +1227,10 @@ static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
 			   t->floor_unmeasured ? " floor_measured no" : "");
 	if (t->registered && t->ops->describe)
 		t->ops->describe(&t->fn, m);
+#ifdef KSTATS_HAVE_COUNTER
+	if (t->counter)
+		kstats_counter_describe(m, ks->name, &t->counter_said);
+#endif
 	seq_puts(m, kstats_trace_probes(t));
 	seq_putc(m, '\n');
 	if (t->fn.multi)
@@ -1447,6 +1513,9 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		}
 	}
 
+	if (cmd->start || kstats_is_tracepoint(cmd->target))
+		t->counter = t->fn.ks->clock == KSTATS_CLOCK_KTIME &&
+			     kstats_counter_is_ktime();
 	if (cmd->start)
 		return kstats_section_setup(t, cmd);
 	if (kstats_is_tracepoint(cmd->target)) {
@@ -1666,7 +1735,7 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	if (t->fn.outliers)
 		ks->show_tail = kstats_trace_show_tail;
 	t->fn.exit_extra = t->fn.value.base != KSTATS_BASE_NONE ||
-			   t->fn.ret_at_exit || t->fn.outliers;
+			   t->fn.ret_at_exit || t->fn.outliers || cmd->gap;
 	err = kstats_trace_multi(t, cmd);
 	if (!err && cmd->gap)
 		err = kstats_trace_gap(t, cmd);
@@ -1702,7 +1771,14 @@ fail:
  */
 int kstats_trace_module_init(void)
 {
-	return kstats_direct_init();
+	int err = kstats_counter_init();
+
+	if (err)
+		return err;
+	err = kstats_direct_init();
+	if (err)
+		kstats_counter_exit();
+	return err;
 }
 
 /**
@@ -1715,4 +1791,5 @@ int kstats_trace_module_init(void)
 void kstats_trace_module_exit(void)
 {
 	kstats_direct_exit();
+	kstats_counter_exit();
 }

@@ -122,6 +122,11 @@ expect "gap sibling" "$(ctl $KS/_control "trace $SYM name g1 gap")" ok
 kload getppid 300
 expect "g1 counts 300 calls" "$(field $KS/g1 name samples)" 300
 expect "g1.gap counts the 299 gaps between them" "$(field $KS/g1.gap name samples)" 299
+check "g1.gap: its longest gap under 1 s (ns, not cycles)" \
+	test "$(field $KS/g1.gap summary max)" -lt 1000000000
+if [ -z "$(no_direct)" ]; then
+	expect "gap on a glob: EOPNOTSUPP" "$(ctl $KS/_control "trace ${SYM%?}* name g2 gap")" EOPNOTSUPP
+fi
 expect "gap sibling cannot be removed alone" "$(ctl $KS/_control 'remove g1.gap')" EPERM
 expect "remove g1 removes g1.gap too" "$(ctl $KS/_control 'remove g1'; ls $KS | grep -c '^g1')" "ok
 0"

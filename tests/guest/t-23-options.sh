@@ -126,6 +126,26 @@ else
 	done < $O.rows
 	[ ! -d $CG/ko23 ] || rmdir $CG/ko23/sub $CG/ko23 $CG/ko23x
 
+	# A gap sibling (the rich variants): the same calls and the same
+	# gaps between them through both mechanisms; kload's calls on each
+	# CPU all but the first have a gap before them (a few other tasks'
+	# calls are allowed, the same in both)
+	expect "trace $SYM gap (direct)" "$(ctl $KS/_control "trace $SYM name ogd gap")" ok
+	expect "trace $SYM mech $FB gap" "$(ctl $KS/_control "trace $SYM name ogf mech $FB gap")" ok
+	expect "gap: the default node is direct" "$(field $KS/ogd source mechanism)" direct
+	kload pin 0 kload getppid $N0
+	[ $N1 = 0 ] || kload pin 1 kload getppid $N1
+	ncpu=1
+	[ $N1 = 0 ] || ncpu=2
+	ds=$(field $KS/ogd name samples) dg=$(field $KS/ogd.gap name samples)
+	expect_match "gap (direct): kload's $ALL calls, or a few more" "$ds" "^$ALL$|^$((ALL + 1))$|^$((ALL + 2))$"
+	expect_match "gap (direct): a gap before each but the first on each CPU" \
+		"$dg" "^$((ALL - ncpu))$|^$((ALL - ncpu + 1))$|^$((ALL - ncpu + 2))$"
+	expect "gap: the same calls through $FB" "$(field $KS/ogf name samples)" "$ds"
+	expect "gap: the same gaps through $FB" "$(field $KS/ogf.gap name samples)" "$dg"
+	expect "gap: nothing missed (direct)" "$(field $KS/ogd name missed)" 0
+	expect "remove ogd ogf" "$(ctl $KS/_control "remove ogd")$(ctl $KS/_control "remove ogf")" okok
+
 	# The return value alone (the trampoline's "ret" variants, header
 	# "exit ret"): getppid() returns kload's parent (one per pinned run),
 	# so both nodes see the same values, as their minimum and maximum,
