@@ -271,22 +271,21 @@ kstats_direct_at(const struct kstats_direct_entry *e, struct kstats_direct_at *a
 
 /*
  * An outlier of the slot's function, kept, then the call out of flight;
- * reached from the exits through kstats_direct_outlier_bp(), which adds
- * @bp.  Its stack is unwound from the function's own frame, as it was when
- * the body returned (the return address into the function past its fentry
- * call, the caller's above it, and @bp, the caller's %rbp), not from here:
- * the trampoline's and the exit's frames are no part of it, and are not
- * walked.
+ * the exits' tail call.  Its stack is unwound from the function's own
+ * frame, as it was when the body returned (kstats_direct_at(): the return
+ * address into the function past its fentry call, the caller's above it,
+ * and the caller's frame pointer), not from here: the trampoline's and
+ * the exit's frames are no part of it, and are not walked.
  */
 notrace __noendbr void kstats_direct_outlier(struct kstats_direct_hot *h,
 					     struct kstats_direct_entry *e,
-					     u64 v, unsigned long bp)
+					     u64 v)
 {
 	struct kstats_direct_at at;
 
 	kstats_direct_at(e, &at);
 	kstats_outlier_capture_at(h->outliers, v, 0, false, at.ip, at.sp,
-				  IS_ENABLED(CONFIG_X86_64) ? bp : at.bp);
+				  at.bp);
 	this_cpu_dec(h->pcpu->inflight);
 }
 
@@ -479,7 +478,7 @@ kstats_direct_done(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
 	if (exit != KSTATS_DEXIT_PLAIN &&
 	    (exit == KSTATS_DEXIT_OUTLIERS || h->ocpu) &&
 	    unlikely((s64)v >= (s64)raw_cpu_read(h->ocpu->min))) {
-		kstats_direct_outlier_bp(h, e, v);
+		kstats_direct_outlier(h, e, v);
 		return;
 	}
 	this_cpu_dec(h->pcpu->inflight);

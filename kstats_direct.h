@@ -236,20 +236,7 @@ extern const u8 kstats_direct_code[];
 extern const u8 kstats_direct_stubs[];
 
 __noendbr void kstats_direct_outlier(struct kstats_direct_hot *h,
-				     struct kstats_direct_entry *e, u64 v,
-				     unsigned long bp);
-#ifdef CONFIG_X86_64
-/* An outlier's end, from the exits: %rbp added (kstats_direct_tramp_x86_64.S). */
-__noendbr void kstats_direct_outlier_bp(struct kstats_direct_hot *h,
-					struct kstats_direct_entry *e, u64 v);
-#else
-/* arm64: the frame pointer is the caller's record, in the frame. */
-static inline void kstats_direct_outlier_bp(struct kstats_direct_hot *h,
-					    struct kstats_direct_entry *e, u64 v)
-{
-	kstats_direct_outlier(h, e, v, 0);
-}
-#endif
+				     struct kstats_direct_entry *e, u64 v);
 
 /* Called by the trampoline only, with direct calls: no ENDBR. */
 __noendbr bool

@@ -122,7 +122,7 @@
  * (<clock>k) that takes a key from the frame (the caller, the function).
  * %rbp is the caller's, which the body gave back, until the exits
  * (compiled with -ffixed-rbp) take it for an outlier's stack
- * (kstats_direct_outlier_bp).
+ * (kstats_direct_at()).
  */
 /*
  * The argument registers, saved in the frame before the entry's work and
@@ -266,20 +266,6 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 SYM_CODE_END(kstats_direct_\name\()_\args)
 _ASM_NOKPROBE(kstats_direct_\name\()_\args)
 .endm
-
-/*
- * An outlier's end of a call: the exits tail-call this with their three
- * arguments, and it adds the caller's %rbp as the fourth, untouched since
- * the body returned (the trampoline leaves it alone, and kstats_direct.c
- * is built with -ffixed-rbp), for the outlier's stack.
- */
-SYM_CODE_START(kstats_direct_outlier_bp)
-	UNWIND_HINT_FUNC
-	ANNOTATE_NOENDBR
-	movq	%rbp, %rcx
-	jmp	kstats_direct_outlier
-SYM_CODE_END(kstats_direct_outlier_bp)
-_ASM_NOKPROBE(kstats_direct_outlier_bp)
 
 /* The variants (kstats_direct_variants.h), then the stubs. */
 KSTATS_DIRECT_VARIANTS_CODE
