@@ -23,7 +23,9 @@
 # 6. make -C tools check.
 # The kernels' results go to build/support.md (scripts/support-table.sh).
 # Each kernel's build is in build/<kernel release>/, logs in build/logs/.
-# KSTATS_VM_TIMEOUT (default 600) bounds each QEMU run.
+# KSTATS_VM_TIMEOUT (default 600) bounds each QEMU run;
+# KSTATS_ARM64_VM_TIMEOUT (default 1200) the arm64 suites', which run about
+# ten minutes under TCG (its text patching, emulated, is the slow part).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$KSTATS_ROOT"
@@ -31,6 +33,7 @@ cd "$KSTATS_ROOT"
 B=$KSTATS_ROOT/build
 LOGS=$B/logs
 VM_TIMEOUT=${KSTATS_VM_TIMEOUT:-600}
+ARM64_VM_TIMEOUT=${KSTATS_ARM64_VM_TIMEOUT:-1200}
 rm -rf "$LOGS" "$B/guest-bin"
 mkdir -p "$LOGS"
 
@@ -381,7 +384,7 @@ else
 		GUEST_ARCH=arm64 guest_adds "$B/$kver"
 		suite_args integration "$B/$kver" "$mdir"
 		vm_test "integration-arm64-$name" --arch arm64 --kernel "$image" \
-			"${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}"
+			"${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}" --timeout "$ARM64_VM_TIMEOUT"
 		support_row "$label (\`$kver\`)" "ok (W=1, sparse)" \
 			"$(tap_result "integration-arm64-$name")" "$(mech_of "$kdir")"
 	done < "$LOGS/arm64-kernels.txt"
