@@ -809,50 +809,40 @@ kstats_direct_local_done(struct kstats_direct_hot *h,
 }
 
 /*
- * The three exits of a clock, in the order of enum kstats_direct_exit,
- * and the task key variants' (f).
+ * The exits, kstats_direct_exit_NAME: per clock the three of enum
+ * kstats_direct_exit (NAME the clock, then with "p" and "o"), the task key
+ * variants' ("f") and the frame key variants' ("k"), each one call of the
+ * clock's done with its kind.
  */
-#define KSTATS_DIRECT_EXITS(clock)					\
+#define KSTATS_DIRECT_EXIT(name, clock, exit)				\
 notrace __noendbr void							\
-kstats_direct_exit_##clock(struct kstats_direct_hot *h,			\
-			   struct kstats_direct_entry *e)		\
+kstats_direct_exit_##name(struct kstats_direct_hot *h,			\
+			  struct kstats_direct_entry *e)		\
 {									\
-	kstats_direct_##clock##_done(h, e, KSTATS_DEXIT_GENERIC);	\
+	kstats_direct_##clock##_done(h, e, exit);			\
 }									\
-NOKPROBE_SYMBOL(kstats_direct_exit_##clock);				\
-notrace __noendbr void							\
-kstats_direct_exit_##clock##p(struct kstats_direct_hot *h,		\
-			      struct kstats_direct_entry *e)		\
-{									\
-	kstats_direct_##clock##_done(h, e, KSTATS_DEXIT_PLAIN);		\
-}									\
-NOKPROBE_SYMBOL(kstats_direct_exit_##clock##p);				\
-notrace __noendbr void							\
-kstats_direct_exit_##clock##o(struct kstats_direct_hot *h,		\
-			      struct kstats_direct_entry *e)		\
-{									\
-	kstats_direct_##clock##_done(h, e, KSTATS_DEXIT_OUTLIERS);	\
-}									\
-NOKPROBE_SYMBOL(kstats_direct_exit_##clock##o);				\
-notrace __noendbr void							\
-kstats_direct_exit_##clock##f(struct kstats_direct_hot *h,		\
-			      struct kstats_direct_entry *e)		\
-{									\
-	kstats_direct_##clock##_done(h, e, KSTATS_DEXIT_FAMILY);	\
-}									\
-NOKPROBE_SYMBOL(kstats_direct_exit_##clock##f);				\
-notrace __noendbr void							\
-kstats_direct_exit_##clock##k(struct kstats_direct_hot *h,		\
-			      struct kstats_direct_entry *e)		\
-{									\
-	kstats_direct_##clock##_done(h, e, KSTATS_DEXIT_FRAME_KEY);	\
-}									\
-NOKPROBE_SYMBOL(kstats_direct_exit_##clock##k)
+NOKPROBE_SYMBOL(kstats_direct_exit_##name)
 
-KSTATS_DIRECT_EXITS(tsc);
-KSTATS_DIRECT_EXITS(ktime);
-KSTATS_DIRECT_EXITS(tscns);
-KSTATS_DIRECT_EXITS(local);
+KSTATS_DIRECT_EXIT(tsc, tsc, KSTATS_DEXIT_GENERIC);
+KSTATS_DIRECT_EXIT(tscp, tsc, KSTATS_DEXIT_PLAIN);
+KSTATS_DIRECT_EXIT(tsco, tsc, KSTATS_DEXIT_OUTLIERS);
+KSTATS_DIRECT_EXIT(tscf, tsc, KSTATS_DEXIT_FAMILY);
+KSTATS_DIRECT_EXIT(tsck, tsc, KSTATS_DEXIT_FRAME_KEY);
+KSTATS_DIRECT_EXIT(ktime, ktime, KSTATS_DEXIT_GENERIC);
+KSTATS_DIRECT_EXIT(ktimep, ktime, KSTATS_DEXIT_PLAIN);
+KSTATS_DIRECT_EXIT(ktimeo, ktime, KSTATS_DEXIT_OUTLIERS);
+KSTATS_DIRECT_EXIT(ktimef, ktime, KSTATS_DEXIT_FAMILY);
+KSTATS_DIRECT_EXIT(ktimek, ktime, KSTATS_DEXIT_FRAME_KEY);
+KSTATS_DIRECT_EXIT(tscns, tscns, KSTATS_DEXIT_GENERIC);
+KSTATS_DIRECT_EXIT(tscnsp, tscns, KSTATS_DEXIT_PLAIN);
+KSTATS_DIRECT_EXIT(tscnso, tscns, KSTATS_DEXIT_OUTLIERS);
+KSTATS_DIRECT_EXIT(tscnsf, tscns, KSTATS_DEXIT_FAMILY);
+KSTATS_DIRECT_EXIT(tscnsk, tscns, KSTATS_DEXIT_FRAME_KEY);
+KSTATS_DIRECT_EXIT(local, local, KSTATS_DEXIT_GENERIC);
+KSTATS_DIRECT_EXIT(localp, local, KSTATS_DEXIT_PLAIN);
+KSTATS_DIRECT_EXIT(localo, local, KSTATS_DEXIT_OUTLIERS);
+KSTATS_DIRECT_EXIT(localf, local, KSTATS_DEXIT_FAMILY);
+KSTATS_DIRECT_EXIT(localk, local, KSTATS_DEXIT_FRAME_KEY);
 
 /*
  * The traced function's registers at its entry, from the trampoline's
