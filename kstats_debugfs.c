@@ -7,6 +7,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
@@ -127,6 +128,12 @@ static void kstats_show_header(struct seq_file *m, struct kstats_reader *r)
 		if (f->depth)
 			seq_printf(m, " frames %u stack_bytes %zu", f->depth,
 				   2 * f->depth * sizeof(unsigned long));
+		/* hot keys: each takes a per-CPU histogram, on every CPU */
+		if (!kstats_family_per_cpu(f))
+			seq_printf(m, " hot_keys %u hot_max %u hot_bytes %zu",
+				   min_t(u32, atomic_read(&f->hot_used), f->nr_hot),
+				   f->nr_hot, (size_t)ks->nr_slots *
+				   sizeof(struct kstats_slot) * num_possible_cpus());
 		seq_putc(m, '\n');
 	}
 	if (ks->neg && (ks->neg->show_empty || r->neg.count))

@@ -13,6 +13,16 @@
  * at once may give it two indexes: the reader merges them (by key), and
  * nothing is counted twice or lost.
  *
+ * A key's histogram is shared by all CPUs: two atomic adds to a line every
+ * CPU recording the key writes.  The keys that take the most samples get
+ * per-CPU histograms instead, as the distribution's own rows are: a key is
+ * hot once one of its shared slots reaches KSTATS_FAMILY_HOT_AT samples,
+ * and then takes a row of the family's pool, made with the family (at
+ * most KSTATS_FAMILY_HOT rows, KSTATS_FAMILY_HOT_BYTES per CPU), and
+ * records there from then on.  Its shared histogram keeps what it had;
+ * the reader adds the two.  Cold keys stay as cheap in memory as they
+ * were; the pool's memory is paid once per family.
+ *
  * A reset forgets the keys, so that a family by pid keeps working on a
  * live system: the recorders switch to a spare set of keys (a generation)
  * with one store, and an index handed out before, which a recorder may
@@ -30,6 +40,8 @@
 #include <linux/limits.h>
 #include <linux/log2.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
 #include <linux/random.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
@@ -45,6 +57,11 @@
 #define KSTATS_FAMILY_EMPTY	0ULL
 #define KSTATS_FAMILY_BUSY	1ULL
 
+static unsigned int family_hot_keys = KSTATS_FAMILY_HOT;
+module_param(family_hot_keys, uint, 0644);
+MODULE_PARM_DESC(family_hot_keys,
+		 "keys of a family that may get per-CPU histograms once hot (0-8, default 8), for the families made from then on");
+
 /**
  * kstats_family_key_bytes() - the memory of one key
  * @nr_slots: the distribution's slots
@@ -54,11 +71,34 @@
  */
 size_t kstats_family_key_bytes(u32 nr_slots, u32 depth)
 {
-	/* the key, its frames and its table entries twice: in use, spare */
-	return nr_slots * sizeof(struct kstats_family_slot) +
+	/*
+	 * its histogram and whether it is hot; the key, its frames and its
+	 * table entries twice: in use, spare
+	 */
+	return nr_slots * sizeof(struct kstats_family_slot) + sizeof(u32) +
 	       2 * (sizeof(struct kstats_family_key) +
 		    depth * sizeof(unsigned long) +
 		    4 * sizeof(struct kstats_family_ent));
+}
+
+/*
+ * The pool of hot keys' rows: family_hot_keys rows at most, within
+ * KSTATS_FAMILY_HOT_BYTES per CPU; fewer when per-CPU memory is short
+ * (the keys stay shared: slower, nothing lost).
+ */
+static void kstats_family_pool(struct kstats_family *f, u32 nr_slots)
+{
+	size_t row = nr_slots * sizeof(struct kstats_slot);
+	u32 n = min_t(u32, READ_ONCE(family_hot_keys), KSTATS_FAMILY_HOT);
+
+	n = min_t(size_t, n, KSTATS_FAMILY_HOT_BYTES / row);
+	for (f->nr_hot = 0; f->nr_hot < min(n, f->max + 1); f->nr_hot++) {
+		f->pool[f->nr_hot] = __alloc_percpu_gfp(row,
+							__alignof__(struct kstats_slot),
+							GFP_KERNEL | __GFP_NOWARN);
+		if (!f->pool[f->nr_hot])
+			break;
+	}
 }
 
 /**
@@ -118,18 +158,47 @@ int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 	/* Up to half a GiB: fail rather than wake the OOM killer. */
 	f->hist = kvcalloc((size_t)(max + 1) * ks->nr_slots, sizeof(*f->hist),
 			   GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+	f->hot = kvcalloc(max + 1, sizeof(*f->hot), GFP_KERNEL);
 	if (depth)
 		f->stack = alloc_percpu(struct kstats_family_stack_cpu);
-	if (!f->hist || (depth && !f->stack)) {
+	if (!f->hist || !f->hot || (depth && !f->stack)) {
 		kstats_family_free(f);
 		return -ENOMEM;
 	}
+	kstats_family_pool(f, ks->nr_slots);
 	f->salt = get_random_u64();
 	f->depth = depth;
 	ks->family = f;
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(kstats_family_enable, KSTATS_NS);
+
+/**
+ * kstats_family_heat() - give a hot key a per-CPU histogram
+ * @f: the family
+ * @index: the key's index, as kstats_family_slot_index() gives it
+ *
+ * Called once a slot of the key's shared histogram reached
+ * KSTATS_FAMILY_HOT_AT samples.  The key takes the next row of the pool,
+ * or, when none is left, stays shared for good.  A recorder that read the
+ * key as shared a moment before adds to the shared slot: the reader adds
+ * the two.
+ *
+ * Context: any, NMI included: a cmpxchg and an atomic add.
+ */
+notrace void kstats_family_heat(struct kstats_family *f, u32 index)
+{
+	u32 n;
+
+	/* one caller per key takes it */
+	if (cmpxchg(&f->hot[index], 0, KSTATS_FAMILY_HOT_NONE))
+		return;
+	n = atomic_fetch_inc(&f->hot_used);
+	if (n < f->nr_hot)
+		WRITE_ONCE(f->hot[index], n + 1);
+}
+EXPORT_SYMBOL_NS_GPL(kstats_family_heat, KSTATS_NS);
+NOKPROBE_SYMBOL(kstats_family_heat);
 
 /**
  * kstats_family_free() - free a family
@@ -148,7 +217,10 @@ void kstats_family_free(struct kstats_family *f)
 		kvfree(f->space[i].keys);
 		kvfree(f->space[i].frames);
 	}
+	for (i = 0; i < f->nr_hot; i++)
+		free_percpu(f->pool[i]);
 	free_percpu(f->stack);
+	kvfree(f->hot);
 	kvfree(f->hist);
 	kfree(f);
 }
@@ -207,6 +279,14 @@ void kstats_family_clear(struct kstats_family *f, u32 nr_slots)
 	for (i = 0; i < n; i++) {
 		atomic64_set(&f->hist[i].count, 0);
 		atomic64_set(&f->hist[i].sum, 0);
+	}
+	/* hot keys stay hot: their rows are emptied, as the CPUs' rows are */
+	for (i = 0; i < f->nr_hot; i++) {
+		int cpu;
+
+		for_each_possible_cpu(cpu)
+			memset(per_cpu_ptr(f->pool[i], cpu), 0,
+			       nr_slots * sizeof(struct kstats_slot));
 	}
 }
 
@@ -471,8 +551,10 @@ static void kstats_family_read_group(struct kstats *ks,
 	memset(count, 0, n * sizeof(*count));
 	memset(sum, 0, n * sizeof(*sum));
 	for (i = v->first[g]; i < v->first[g + 1]; i++) {
-		const struct kstats_family_slot *h =
-			&ks->family->hist[(size_t)v->member[i] * n];
+		const struct kstats_family *f = ks->family;
+		const struct kstats_family_slot *h = &f->hist[(size_t)v->member[i] * n];
+		u32 hot = READ_ONCE(f->hot[v->member[i]]);
+		int cpu;
 
 		for (s = 0; s < n; s++) {
 			u64 c = atomic64_read(&h[s].count);
@@ -480,6 +562,20 @@ static void kstats_family_read_group(struct kstats *ks,
 			count[s] += c;
 			sum[s] += min_t(u64, atomic64_read(&h[s].sum),
 					kstats_sum_max(c));
+		}
+		if (hot - 1 >= f->nr_hot)
+			continue;
+		/* a hot key: its row on each CPU, as the CPUs' rows are read */
+		for_each_possible_cpu(cpu) {
+			const struct kstats_slot *r = per_cpu_ptr(f->pool[hot - 1], cpu);
+
+			for (s = 0; s < n; s++) {
+				u64 c = READ_ONCE(r[s].count);
+
+				count[s] += c;
+				sum[s] += min_t(u64, READ_ONCE(r[s].sum),
+						kstats_sum_max(c));
+			}
 		}
 	}
 }

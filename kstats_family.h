@@ -25,6 +25,18 @@
 #define KSTATS_FAMILY_WINDOW	16
 /* Longest "by" text the file shows. */
 #define KSTATS_FAMILY_BY_MAX	80
+/*
+ * Hot keys: at most this many keys of a family get per-CPU histograms (the
+ * module parameter family_hot_keys, 0 for none), each the size of the
+ * distribution's own per-CPU histogram, and together at most
+ * KSTATS_FAMILY_HOT_BYTES per CPU.  A key becomes hot when one of its
+ * slots reaches KSTATS_FAMILY_HOT_AT samples in the shared histogram.
+ */
+#define KSTATS_FAMILY_HOT	8
+#define KSTATS_FAMILY_HOT_BYTES	(64 * 1024)
+#define KSTATS_FAMILY_HOT_AT	1024
+/* struct kstats_family's @hot of a key that will stay shared */
+#define KSTATS_FAMILY_HOT_NONE	(KSTATS_FAMILY_HOT + 1)
 
 /**
  * enum kstats_keys - what a family's keys are, and how they are shown
@@ -72,7 +84,7 @@ struct kstats_family_ent {
 };
 
 /**
- * struct kstats_family_slot - one slot of one key's histogram
+ * struct kstats_family_slot - one slot of one key's shared histogram
  * @count: samples; shared by all CPUs
  * @sum: offsets in the slot, as struct kstats_slot's sum
  */
@@ -130,7 +142,13 @@ struct kstats_family_stack_cpu {
  * @retired_dirty: the spare holds the keys of a generation before
  * @lock: one reset at a time switches
  * @hist: (@max + 1) histograms of the distribution's nr_slots slots
- *	(none, nor @space, for a family by CPU)
+ *	(none, nor @space, for a family by CPU), shared by all CPUs
+ * @hot: for each index, 0 while its samples go to @hist alone, 1..@nr_hot
+ *	once it is hot: they go to @pool[@hot - 1] from then on (a reset
+ *	keeps it); KSTATS_FAMILY_HOT_NONE when it was hot with no row left
+ * @pool: per-CPU histograms of nr_slots slots for the hot keys
+ * @nr_hot: rows in @pool
+ * @hot_used: rows of @pool handed out, or asked for past @nr_hot
  * @keys: enum kstats_keys
  * @depth: for stacks, the frames of a key, 1..KSTATS_STACK_KEY_MAX
  * @stack: for stacks, each CPU's unwinding
@@ -146,6 +164,10 @@ struct kstats_family {
 	bool retired_dirty;
 	raw_spinlock_t lock;
 	struct kstats_family_slot *hist;
+	u32 *hot;
+	struct kstats_slot __percpu *pool[KSTATS_FAMILY_HOT];
+	u32 nr_hot;
+	atomic_t hot_used;
 	u8 keys;
 	u32 depth;
 	struct kstats_family_stack_cpu __percpu *stack;
@@ -184,6 +206,7 @@ void kstats_family_clear(struct kstats_family *f, u32 nr_slots);
 size_t kstats_family_key_bytes(u32 nr_slots, u32 depth);
 u32 kstats_family_index(struct kstats_family *f, const u64 key[2]);
 u32 kstats_family_stack_index(struct kstats_family *f, struct pt_regs *regs);
+void kstats_family_heat(struct kstats_family *f, u32 index);
 
 /*
  * The record of kstats_family_record(), @frac_bits given: the slot is
@@ -200,6 +223,8 @@ __kstats_family_record(struct kstats *ks, u32 index, u64 val,
 	u64 v = min(val, ks->clamp), term;
 	u32 slot;
 
+	u32 hot;
+
 	slot = kstats_locate(v, frac_bits, &shift);
 	term = kstats_sum_term(v, shift);
 	this_cpu_inc(slots[slot].count);
@@ -207,8 +232,18 @@ __kstats_family_record(struct kstats *ks, u32 index, u64 val,
 	if (slots != ks->hist || kstats_family_per_cpu(f))
 		return;
 	index = kstats_family_slot_index(f, index);
+	hot = READ_ONCE(f->hot[index]);
+	if (hot - 1 < KSTATS_FAMILY_HOT) {
+		struct kstats_slot __percpu *row = f->pool[hot - 1];
+
+		this_cpu_inc(row[slot].count);
+		this_cpu_add(row[slot].sum, term);
+		return;
+	}
 	s = &f->hist[(size_t)index * ks->nr_slots + slot];
-	atomic64_inc(&s->count);
+	if (unlikely(atomic64_inc_return(&s->count) == KSTATS_FAMILY_HOT_AT) &&
+	    !hot)
+		kstats_family_heat(f, index);
 	atomic64_add(term, &s->sum);
 }
 
@@ -221,8 +256,11 @@ __kstats_family_record(struct kstats *ks, u32 index, u64 val,
  *
  * Context: any, NMI included: one lock-free add to the key's slot, which
  * all CPUs share (a per-CPU copy of every key would cost nr_cpus times
- * the memory).  Nothing is added to the key while @ks is stopped.  A
- * family by CPU takes the record alone: its keys are the per-CPU rows.
+ * the memory), or, once the key is hot (KSTATS_FAMILY_HOT_AT samples in
+ * one slot), a per-CPU add to its own per-CPU histogram, while the family
+ * has one left (KSTATS_FAMILY_HOT).  Nothing is added to the key while @ks
+ * is stopped.  A family by CPU takes the record alone: its keys are the
+ * per-CPU rows.
  */
 static __always_inline notrace void kstats_family_record(struct kstats *ks,
 							 u32 index, u64 val)

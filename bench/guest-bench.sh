@@ -405,7 +405,23 @@ for p in $PARTS; do
 			S=__do_sys_getppid
 		trace_rows s $S bench_getppid
 		;;
-	scale)	run "scale $NCPUS $SCALE_MS" ;;
+	scale)
+		run "scale $NCPUS $SCALE_MS"
+		# one key of a family on every CPU: per CPU once hot (the
+		# default), then shared (family_hot_keys 0); each family's
+		# "# family" line as BENCHKEYMEM LABEL WORD=VALUE...
+		HK=/sys/module/kstats/parameters/family_hot_keys
+		hk=$(cat $HK)
+		for label in percpu shared; do
+			[ $label = shared ] && echo 0 > $HK
+			run "scalekey $NCPUS $SCALE_MS $label"
+			grep -m1 '^# family' /sys/kernel/debug/kstats/bench_key_$label |
+				awk -v l=$label '{ printf "BENCHKEYMEM %s", l
+					for (i = 3; i < NF; i += 2) printf " %s=%s", $i, $(i + 1)
+					print "" }'
+		done
+		echo "$hk" > $HK
+		;;
 	esac
 done
 rmmod kstats_bench

@@ -20,6 +20,13 @@
  *                        exit)
  *   scale NCPUS MS       NCPUS pinned kthreads recording for MS ms each into
  *                        one distribution, then into the shared baselines
+ *   scalekey NCPUS MS LABEL
+ *                        as scale, into one key of a family, found
+ *                        once per 1024 records as a node's last key is
+ *                        (kstats_family_index(), kstats_family_record()):
+ *                        a distribution
+ *                        bench_key_LABEL of max_keys 16, left in debugfs
+ *                        until the module goes, for its "# family" line
  *   clear                empty out
  *
  * Result lines: "BENCH key value" (ns per call, net of the empty loop; under
@@ -54,6 +61,8 @@
 #endif
 
 #include "kstats.h"
+#include "kstats_family.h"
+#include "kstats_internal.h"
 
 #define BENCH_REPS	5
 #define BENCH_ITERS	100000UL
@@ -648,7 +657,7 @@ static int cmd_floor(const char *mech, const char *sym, bool on)
 
 /* ---- scaling ------------------------------------------------------------- */
 
-enum { SC_KSTATS, SC_ATOMIC, SC_SPIN, SC_NR };
+enum { SC_KSTATS, SC_ATOMIC, SC_SPIN, SC_NR, SC_KEY = SC_NR };
 static const char *const sc_name[SC_NR] = { "kstats", "atomic", "spinlock" };
 
 struct sc_thread {
@@ -662,13 +671,19 @@ struct sc_thread {
 
 /* Common start and end times of a run, guest ktime. */
 static u64 sc_start, sc_deadline;
+/* The family of SC_KEY's runs, and those of the runs before. */
+#define SC_KEYS_MAX	4
+static struct kstats *sc_key, *sc_keys[SC_KEYS_MAX];
+static int sc_nr_keys;
 
 static int sc_fn(void *arg)
 {
 	struct sc_thread *t = arg;
 	struct kstats *ks = bench_ks;
 	const u64 *vals = t->vals;
+	const u64 k[2] = { 7, 0 };
 	u64 n = 0, t0;
+	u32 key;
 	int i;
 
 	/* Yield while waiting: the creator may share this CPU. */
@@ -684,6 +699,14 @@ static int sc_fn(void *arg)
 		case SC_ATOMIC:
 			for (i = 0; i < 1024; i++)
 				op_atomic(ks, vals[i & (NVALS - 1)]);
+			break;
+		case SC_KEY:
+			/* as a node does: the key found once, then recorded */
+			preempt_disable();
+			key = kstats_family_index(sc_key->family, k);
+			for (i = 0; i < 1024; i++)
+				kstats_family_record(sc_key, key, vals[i & (NVALS - 1)]);
+			preempt_enable();
 			break;
 		default:
 			for (i = 0; i < 1024; i++)
@@ -710,8 +733,8 @@ static int sc_fn(void *arg)
 static const char scale_fmt[] =
 	"BENCHSCALE %s_%s cpus=%d ms=%u mops_per_cpu=%llu.%llu min=%llu.%llu max=%llu.%llu\n";
 
-static void scale_one(int ncpus, unsigned int ms, int mode, const u64 *vals,
-		      const char *vname)
+static void scale_one(int ncpus, unsigned int ms, int mode, const char *name,
+		      const u64 *vals, const char *vname)
 {
 	struct sc_thread *th;
 	u64 total = 0, min = U64_MAX, max = 0, r;
@@ -751,7 +774,7 @@ static void scale_one(int ncpus, unsigned int ms, int mode, const u64 *vals,
 	}
 	/* Million calls per second per CPU, with one decimal. */
 	if (started)
-		out(scale_fmt, sc_name[mode], vname, started, ms,
+		out(scale_fmt, name, vname, started, ms,
 		    total / started / 1000, total / started % 1000 / 100,
 		    min / 1000, min % 1000 / 100, max / 1000, max % 1000 / 100);
 	kfree(th);
@@ -763,9 +786,39 @@ static void cmd_scale(int ncpus, unsigned int ms)
 
 	ncpus = clamp(ncpus, 1, (int)num_online_cpus());
 	for (mode = 0; mode < SC_NR; mode++) {
-		scale_one(ncpus, ms, mode, vals_hot, "hot");
-		scale_one(ncpus, ms, mode, vals_spread, "spread");
+		scale_one(ncpus, ms, mode, sc_name[mode], vals_hot, "hot");
+		scale_one(ncpus, ms, mode, sc_name[mode], vals_spread, "spread");
 	}
+}
+
+/*
+ * One key of a family recorded by every CPU: shared by all CPUs, or per
+ * CPU once hot, as kstats' family_hot_keys parameter says when the
+ * family is made.
+ */
+static void cmd_scalekey(int ncpus, unsigned int ms, const char *label)
+{
+	char name[48], key[48];
+	struct kstats_config cfg = {
+		.name = name, .frac_bits = BENCH_BITS,
+		.clock = KSTATS_CLOCK_NONE, .max_keys = 16,
+	};
+
+	if (sc_nr_keys == SC_KEYS_MAX) {
+		out("BENCHNA key_%s more than %d families\n", label, SC_KEYS_MAX);
+		return;
+	}
+	snprintf(name, sizeof(name), "bench_key_%s", label);
+	snprintf(key, sizeof(key), "key_%s", label);
+	sc_key = kstats_new_config(&cfg);
+	if (IS_ERR(sc_key)) {
+		out("BENCHNA %s kstats_new_config: %ld\n", key, PTR_ERR(sc_key));
+		return;
+	}
+	sc_keys[sc_nr_keys++] = sc_key;
+	ncpus = clamp(ncpus, 1, (int)num_online_cpus());
+	scale_one(ncpus, ms, SC_KEY, key, vals_hot, "hot");
+	scale_one(ncpus, ms, SC_KEY, key, vals_spread, "spread");
 }
 
 /* ---- debugfs ------------------------------------------------------------- */
@@ -798,6 +851,8 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		cmd_call(a, BENCH_CALLS);
 	} else if (sscanf(buf, "floor %31s %63s %7s", a, b, c) == 3) {
 		err = cmd_floor(a, b, !strcmp(c, "on"));
+	} else if (sscanf(buf, "scalekey %d %lu %31s", &i, &n, a) == 3) {
+		cmd_scalekey(i, n, a);
 	} else if (sscanf(buf, "scale %d %lu", &i, &n) == 2) {
 		cmd_scale(i, n);
 	} else {
@@ -874,6 +929,8 @@ static void __exit kstats_bench_exit(void)
 	if (floor_krp)
 		cmd_floor("kretprobe", "", false);
 	mutex_unlock(&bench_mutex);
+	while (sc_nr_keys)
+		kstats_delete(sc_keys[--sc_nr_keys]);
 	kstats_delete(bench_timed);
 	kstats_delete(bench_ks);
 }
@@ -882,4 +939,5 @@ module_init(kstats_bench_init);
 module_exit(kstats_bench_exit);
 
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(KSTATS_NS);
 MODULE_DESCRIPTION("kstats benchmarks: record and tracing path costs, scaling, memory");

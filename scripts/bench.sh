@@ -191,7 +191,7 @@ import sys, re, os
 out, kver, ncpu, cmd, rev, qemu, scale_ms, kver61, kvera = sys.argv[1:10]
 
 def load(tag):
-    d = {"BENCH": {}, "NA": {}, "MEM": [], "SCALE": {}, "INFO": []}
+    d = {"BENCH": {}, "NA": {}, "MEM": [], "SCALE": {}, "INFO": [], "KEYMEM": {}}
     try:
         lines = open(os.path.join(out, tag + ".out")).read().splitlines()
     except OSError:
@@ -212,6 +212,8 @@ def load(tag):
             d["SCALE"][f[1]] = kv
         elif f[0] == "BENCHINFO":
             d["INFO"].append(l)
+        elif f[0] == "BENCHKEYMEM" and len(f) >= 2:
+            d["KEYMEM"][f[1]] = dict(x.split("=", 1) for x in f[2:] if "=" in x)
     return d
 
 ic, t1, t2, t4 = (load(t) for t in ("icount", "tcg1", "tcg2", "tcg4"))
@@ -400,6 +402,42 @@ for n, d in ((1, t1), (2, t2), (4, t4)):
         cells.append(s["mops_per_cpu"] if s else "n/a")
     note = " (host has %s cores: 4 vCPUs share them)" % ncpu if n > int(ncpu) else ""
     P("| %d%s | %s |" % (n, note, " | ".join(cells)))
+P()
+P("### Scaling: one key of a family, N vCPUs recording it at full speed")
+P()
+P("As above, each kthread recording into one key of a family of max_keys "
+  "16, the key found once per 1024 records (`kstats_family_index()`, as a "
+  "node's last key is), then `kstats_family_record()`. per-CPU: the key is "
+  "hot (%d samples in one slot) and records in a per-CPU histogram of its "
+  "own, as the plain distribution does; shared: kstats' `family_hot_keys` "
+  "set to 0, every CPU adds to the key's one histogram (two atomic adds to "
+  "a line all CPUs write). The plain distribution's figures again, for "
+  "comparison." % 1024)
+P()
+P("| vCPUs | plain hot | key per-CPU hot | key shared hot | plain spread | key per-CPU spread | key shared spread |")
+P("|---|---:|---:|---:|---:|---:|---:|")
+for n, d in ((1, t1), (2, t2), (4, t4)):
+    cells = []
+    for k in ("kstats_hot", "key_percpu_hot", "key_shared_hot", "kstats_spread",
+              "key_percpu_spread", "key_shared_spread"):
+        s = d["SCALE"].get(k)
+        cells.append(s["mops_per_cpu"] if s else "n/a")
+    note = " (host has %s cores: 4 vCPUs share them)" % ncpu if n > int(ncpu) else ""
+    P("| %d%s | %s |" % (n, note, " | ".join(cells)))
+P()
+P("Memory per key in each mode, from the `# family` line of each family "
+  "(bits %s):" % "3")
+P()
+for n, d in ((1, t1), (2, t2), (4, t4)):
+    pc, sh = d["KEYMEM"].get("percpu"), d["KEYMEM"].get("shared")
+    if not pc or not sh:
+        continue
+    P("- %d vCPUs: a shared key %s bytes (one histogram for all CPUs, its key, "
+      "its lookup entries); a hot key %s bytes more (`hot_bytes`: its "
+      "histogram on each CPU), at most %s hot keys a family (`hot_max`; "
+      "here %s hot); with family_hot_keys 0, `hot_max` %s." %
+      (n, pc.get("key_bytes", "?"), pc.get("hot_bytes", "?"),
+       pc.get("hot_max", "?"), pc.get("hot_keys", "?"), sh.get("hot_max", "?")))
 P()
 P("### Memory per distribution, per CPU")
 P()

@@ -67,16 +67,16 @@ TARGETS=(modules tests examples)
 
 # build_for NAME KDIR MAKE-ARGS...: one test; on failure the error lines,
 # or the log's last lines when it has none.  A build that failed with no
-# diagnostic from the compiler or the linker (a tool killed or crashed: make
-# says "Killed" or "Segmentation fault", not "error:") is built once more,
-# and says so; its first log is kept as build-NAME.first.log.
+# diagnostic from the compiler, the linker or modpost (a tool killed or
+# crashed: make says "Killed" or "Segmentation fault", no "error:") is built
+# once more, and says so; its first log is kept as build-NAME.first.log.
 build_for() {
 	local name=$1 log=$LOGS/build-$1.log
 	if kbuild_copy "$@"; then
 		pass "build ($name)"
 		return 0
 	fi
-	if ! grep -q 'error:' "$log"; then
+	if ! grep -qi 'error:' "$log"; then
 		cp "$log" "$LOGS/build-$name.first.log"
 		echo "    build ($name) failed with no error: built again; it said:"
 		tail -n 5 "$log" | sed 's/^/      /'
@@ -85,7 +85,7 @@ build_for() {
 			return 0
 		fi
 	fi
-	fail "build ($name)" "$(grep -E 'error|Error' "$log" | head -n 20 | grep . ||
+	fail "build ($name)" "$(grep -Ei 'error' "$log" | head -n 20 | grep . ||
 		tail -n 20 "$log")"
 	return 1
 }

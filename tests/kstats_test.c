@@ -1605,6 +1605,106 @@ static u64 family_samples(struct kstats *ks, struct kstats_family_view *v,
 	return U64_MAX;
 }
 
+/* The samples of key @k's slot @slot in @v, or U64_MAX if no group is @k. */
+static u64 family_cell(struct kstats *ks, struct kstats_family_view *v,
+		       const char *k, u32 slot)
+{
+	char buf[80];
+	u32 g, c;
+
+	for (g = 0; g < v->nr; g++) {
+		kstats_family_format_key(ks->family, v, g, buf, sizeof(buf));
+		if (strcmp(buf, k))
+			continue;
+		for (c = 0; c < v->nr_cells[g]; c++)
+			if (v->cells[g][c].slot == slot)
+				return v->cells[g][c].count;
+		return 0;
+	}
+	return U64_MAX;
+}
+
+/*
+ * Hot keys: a key whose slot reaches KSTATS_FAMILY_HOT_AT samples records
+ * in a per-CPU row of the pool from then on; the view adds the shared and
+ * the per-CPU samples; once the pool is gone, keys stay shared; a reset
+ * empties the rows and keeps them.
+ */
+static void kstats_test_family_hot(struct kunit *test)
+{
+	struct kstats *ks = test_new(test, "kunit_family_hot", 3, 0);
+	u32 s100 = kstats_slot(100, 3), s7 = kstats_slot(7, 3);
+	struct kstats_family_view v;
+	struct kstats_snapshot snap;
+	struct kstats_summary sum;
+	struct kstats_family *f;
+	u64 key[2] = {}, n = 0;
+	char k[8];
+	u32 i, j;
+
+	KUNIT_ASSERT_EQ(test, kstats_family_enable(ks, 16, "pid", KSTATS_KEYS_NUMBER, 0),
+			0);
+	f = ks->family;
+	/* 496 slots of 16 bytes: the full pool fits in the per-CPU budget */
+	KUNIT_ASSERT_EQ(test, f->nr_hot, (u32)KSTATS_FAMILY_HOT);
+	/* keys 1..9 at indexes 0..8 */
+	for (j = 0; j <= KSTATS_FAMILY_HOT; j++) {
+		key[0] = j + 1;
+		KUNIT_ASSERT_EQ(test, kstats_family_index(f, key), j);
+	}
+	for (i = 0; i < KSTATS_FAMILY_HOT_AT - 1; i++)
+		kstats_family_record(ks, 0, 100);
+	KUNIT_EXPECT_EQ(test, f->hot[0], 0U);
+	kstats_family_record(ks, 0, 100);
+	KUNIT_EXPECT_EQ(test, f->hot[0], 1U);
+	for (i = 0; i < 10; i++)
+		kstats_family_record(ks, 0, 7);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->hist[s100].count),
+			(s64)KSTATS_FAMILY_HOT_AT);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->hist[s7].count), 0LL);
+	/* indexes 1..8: the first 7 take the rest of the pool, the 8th none */
+	for (j = 1; j <= KSTATS_FAMILY_HOT; j++)
+		for (i = 0; i < KSTATS_FAMILY_HOT_AT + 5; i++)
+			kstats_family_record(ks, j, 100);
+	for (j = 1; j < KSTATS_FAMILY_HOT; j++)
+		KUNIT_EXPECT_EQ(test, f->hot[j], j + 1);
+	KUNIT_EXPECT_EQ(test, f->hot[KSTATS_FAMILY_HOT], KSTATS_FAMILY_HOT_NONE);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->hist[KSTATS_FAMILY_HOT *
+						     ks->nr_slots + s100].count),
+			(s64)KSTATS_FAMILY_HOT_AT + 5);
+	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
+	/* key 1: 1024 shared, 10 in its row */
+	KUNIT_EXPECT_EQ(test, family_cell(ks, &v, "1", s100), (u64)KSTATS_FAMILY_HOT_AT);
+	KUNIT_EXPECT_EQ(test, family_cell(ks, &v, "1", s7), 10ULL);
+	for (j = 2; j <= KSTATS_FAMILY_HOT + 1; j++) {
+		snprintf(k, sizeof(k), "%u", j);
+		KUNIT_EXPECT_EQ(test, family_samples(ks, &v, k),
+				(u64)KSTATS_FAMILY_HOT_AT + 5);
+	}
+	for (i = 0; i < v.nr; i++)
+		n += v.samples[i];
+	take(test, ks, &snap, &sum);
+	KUNIT_EXPECT_EQ(test, n, snap.samples);
+	KUNIT_EXPECT_EQ(test, snap.samples,
+			KSTATS_FAMILY_HOT * (KSTATS_FAMILY_HOT_AT + 5ULL) +
+			KSTATS_FAMILY_HOT_AT + 10);
+	kstats_snapshot_free(&snap);
+	kstats_family_view_free(&v);
+	/* a reset: the rows emptied, still the indexes' */
+	kstats_reset(ks);
+	KUNIT_EXPECT_EQ(test, f->hot[0], 1U);
+	key[0] = 42;
+	KUNIT_ASSERT_EQ(test, kstats_family_index(f, key) & KSTATS_FAMILY_INDEX_MASK, 0U);
+	for (i = 0; i < 3; i++)
+		kstats_family_record(ks, kstats_family_index(f, key), 7);
+	KUNIT_ASSERT_EQ(test, kstats_family_view(ks, &v), 0);
+	KUNIT_EXPECT_EQ(test, v.keys, 1U);
+	KUNIT_EXPECT_EQ(test, family_cell(ks, &v, "42", s7), 3ULL);
+	KUNIT_EXPECT_EQ(test, v.samples[v.order[0]], 3ULL);
+	kstats_family_view_free(&v);
+	kstats_delete(ks);
+}
+
 /* Keys, "other" past max, order, reset, task names as text. */
 static void kstats_test_family(struct kunit *test)
 {
@@ -2497,6 +2597,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_multi_parse),
 	KUNIT_CASE(kstats_test_string_key),
 	KUNIT_CASE(kstats_test_family),
+	KUNIT_CASE(kstats_test_family_hot),
 	KUNIT_CASE(kstats_test_stack_key),
 	KUNIT_CASE(kstats_test_family_cpus),
 	KUNIT_CASE(kstats_test_family_concurrent),

@@ -130,6 +130,36 @@ expect "all CPUs: $((NCPU * 2)) programs of 2 threads, 1000 reads each key" \
 expect "all CPUs: samples $((NCPU * 2000)), the keys add up" \
 	"$(field /tmp/f name samples) $(f_check /tmp/f)" "$((NCPU * 2000)) ok"
 
+# --- hot keys: a key with 1024 samples in one slot records per CPU ---------------
+# f_hot NODE: NCPU programs named kfh, 1500 reads of 335 each at once.
+f_hot() {
+	f_trace "trace vfs_read name $1 value arg2 if arg2 == 335 by comm"
+	pids=""
+	i=0
+	while [ $i -lt $NCPU ]; do
+		kvalue -n kfh read /dev/zero 335 1500 &
+		pids="$pids $!"
+		i=$((i + 1))
+	done
+	for p in $pids; do wait $p || not_ok "kvalue kfh: exit $?"; done
+	cat $KS/$1 > /tmp/f
+}
+f_hot f_hot
+expect "hot key: kfh took a per-CPU row of 8 (header hot_keys, hot_max)" \
+	"$(field /tmp/f family hot_keys) $(field /tmp/f family hot_max)" "1 8"
+k=$(field /tmp/f name frac_bits)
+expect "hot key: hot_bytes, one histogram of (65 - $k) << $k slots of 16 bytes per CPU" \
+	"$(field /tmp/f family hot_bytes)" "$((((65 - k) << k) * 16 * $(field /tmp/f name cpus)))"
+expect "hot key: all $((NCPU * 1500)) reads of 335 in kfh, shared and per CPU" \
+	"$(f_hist /tmp/f kfh 335:$((NCPU * 1500)))" ok
+expect "hot key: samples $((NCPU * 1500)), the keys add up" \
+	"$(field /tmp/f name samples) $(f_check /tmp/f)" "$((NCPU * 1500)) ok"
+echo 0 > /sys/module/kstats/parameters/family_hot_keys
+f_hot f_cold
+echo 8 > /sys/module/kstats/parameters/family_hot_keys
+expect "family_hot_keys 0: no row, all $((NCPU * 1500)) reads shared in kfh" \
+	"$(field /tmp/f family hot_keys) $(field /tmp/f family hot_max) $(f_hist /tmp/f kfh 335:$((NCPU * 1500)))" "0 0 ok"
+
 # --- a function's return value as the key; a duration family ----------------------
 f_trace "trace vfs_read name f_ret if arg2 == 444 by ret"
 kvalue read /dev/zero 444 6 || not_ok "kvalue 444"
