@@ -18,11 +18,17 @@
  * match value (the same lock), so that an inner wait's end does not close
  * the outer one.
  *
+ * A section whose points are all keyed by the CPU holds its starts in
+ * one slot per CPU instead (KSTATS_PAIR_PER_CPU), found with no hash and
+ * in no line another CPU writes; the same take and release guard it
+ * against a handler that interrupts another on its CPU.
+ *
  * The table holds a bounded number of starts: one whose slots are all
  * taken evicts the oldest of them, and the starts of a task that exits
  * are dropped, so that starts whose end never comes cannot clog it.
  */
 #include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -44,7 +50,9 @@
  * @inflight: 1..KSTATS_PAIR_MAX
  * @flags: KSTATS_PAIR_OUTER: a start whose key is in flight leaves the
  *	older one in place; KSTATS_PAIR_REFUSE: a start that finds its slots
- *	taken is refused rather than evict the oldest
+ *	taken is refused rather than evict the oldest; KSTATS_PAIR_PER_CPU:
+ *	the keys are CPUs, each its own slot (a start of a key that is no
+ *	possible CPU is counted as evicted, its end as unmatched)
  *
  * Context: process.
  * Return: 0, -EINVAL for @inflight out of range, or -ENOMEM.
@@ -53,14 +61,22 @@ int kstats_pair_init(struct kstats_pair *p, u32 inflight, unsigned int flags)
 {
 	if (!inflight || inflight > KSTATS_PAIR_MAX)
 		return -EINVAL;
-	p->inflight = inflight;
+	/* a table of CPUs holds one start per CPU, whatever was asked */
+	p->inflight = flags & KSTATS_PAIR_PER_CPU ? num_possible_cpus() : inflight;
 	p->outer = flags & KSTATS_PAIR_OUTER;
 	p->refuse = flags & KSTATS_PAIR_REFUSE;
-	p->bits = max_t(u32, ilog2(roundup_pow_of_two(inflight)) + 1,
-			ilog2(KSTATS_PAIR_WINDOW));
-	p->slots = kvcalloc(1UL << p->bits, sizeof(*p->slots), GFP_KERNEL);
 	p->counts = alloc_percpu(struct kstats_pair_counts);
-	if (!p->slots || !p->counts) {
+	if (flags & KSTATS_PAIR_PER_CPU) {
+		p->cpu_slots = __alloc_percpu(sizeof(*p->cpu_slots),
+					      __alignof__(*p->cpu_slots));
+	} else {
+		p->bits = max_t(u32, ilog2(roundup_pow_of_two(inflight)) + 1,
+				ilog2(KSTATS_PAIR_WINDOW));
+		/* a power of two of slots: kvcalloc() aligns it to its size */
+		p->slots = kvcalloc(1UL << p->bits, sizeof(*p->slots),
+				    GFP_KERNEL);
+	}
+	if ((!p->slots && !p->cpu_slots) || !p->counts) {
 		kstats_pair_free(p);
 		return -ENOMEM;
 	}
@@ -78,8 +94,10 @@ EXPORT_SYMBOL_NS_GPL(kstats_pair_init, KSTATS_NS);
 void kstats_pair_free(struct kstats_pair *p)
 {
 	kvfree(p->slots);
+	free_percpu(p->cpu_slots);
 	free_percpu(p->counts);
 	p->slots = NULL;
+	p->cpu_slots = NULL;
 	p->counts = NULL;
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_free, KSTATS_NS);
@@ -94,18 +112,28 @@ static __always_inline notrace u64 kstats_pair_tag(const struct kstats_pair *p,
  * A key's KSTATS_PAIR_WINDOW slots, from its hash on, the last slot
  * followed by the first: walked with one pointer, the table's bounds
  * read once (kstats_pair_window()), not again after each cmpxchg, whose
- * barrier reloads what is read through @p.
+ * barrier reloads what is read through @p.  In a table of CPUs, the
+ * key's one slot (@n 1), or none (@n 0) for a key that is no CPU.
  */
 struct kstats_pair_window {
 	struct kstats_pair_slot *first;
 	struct kstats_pair_slot *slots;
 	struct kstats_pair_slot *end;
+	unsigned int n;
 };
 
 static __always_inline notrace void
 kstats_pair_window(const struct kstats_pair *p, u64 key,
 		   struct kstats_pair_window *w)
 {
+	if (p->cpu_slots) {
+		w->n = key < nr_cpu_ids && cpu_possible(key);
+		w->first = w->n ? per_cpu_ptr(p->cpu_slots, key) : NULL;
+		w->slots = w->first;
+		w->end = w->first + 1;
+		return;
+	}
+	w->n = KSTATS_PAIR_WINDOW;
 	w->slots = p->slots;
 	w->end = w->slots + (1UL << p->bits);
 	w->first = w->slots + hash_64(key, p->bits);
@@ -168,7 +196,7 @@ notrace bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
 	}
 	kstats_pair_window(p, key, &w);
 	/* The key's own slot, if it is in flight. */
-	for (i = 0, s = w.first; i < KSTATS_PAIR_WINDOW;
+	for (i = 0, s = w.first; i < w.n;
 	     i++, s = kstats_pair_next(&w, s)) {
 		if (READ_ONCE(s->key) != tag)
 			continue;
@@ -183,7 +211,7 @@ notrace bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
 		}
 	}
 	/* The first empty slot, else the window's oldest start, evicted. */
-	for (i = 0, s = w.first; i < KSTATS_PAIR_WINDOW;
+	for (i = 0, s = w.first; i < w.n;
 	     i++, s = kstats_pair_next(&w, s)) {
 		cur = READ_ONCE(s->key);
 		if (cur == KSTATS_PAIR_EMPTY && kstats_pair_take(s, cur)) {
@@ -226,7 +254,7 @@ static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
 	if (unlikely(tag <= KSTATS_PAIR_BUSY))
 		return false;
 	kstats_pair_window(p, key, &w);
-	for (i = 0, s = w.first; i < KSTATS_PAIR_WINDOW;
+	for (i = 0, s = w.first; i < w.n;
 	     i++, s = kstats_pair_next(&w, s)) {
 		if (READ_ONCE(s->key) == tag && kstats_pair_take(s, tag)) {
 			if (match && s->match != *match) {
@@ -301,7 +329,14 @@ NOKPROBE_SYMBOL(kstats_pair_forget);
 u64 kstats_pair_pending(const struct kstats_pair *p)
 {
 	u64 n = 0, i;
+	int cpu;
 
+	if (p->cpu_slots) {
+		for_each_possible_cpu(cpu)
+			n += READ_ONCE(per_cpu_ptr(p->cpu_slots, cpu)->key) >
+			     KSTATS_PAIR_BUSY;
+		return n;
+	}
 	for (i = 0; i < (1ULL << p->bits); i++)
 		n += READ_ONCE(p->slots[i].key) > KSTATS_PAIR_BUSY;
 	return n;

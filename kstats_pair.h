@@ -16,6 +16,7 @@
 /* kstats_pair_init()'s @flags */
 #define KSTATS_PAIR_OUTER	BIT(0)	/* "nest outer": keep the older start */
 #define KSTATS_PAIR_REFUSE	BIT(1)	/* "full refuse": no eviction */
+#define KSTATS_PAIR_PER_CPU	BIT(2)	/* keys are CPUs: a slot per CPU */
 /* Slots a key may take: its hash and the next ones. */
 #define KSTATS_PAIR_WINDOW	8
 
@@ -27,6 +28,9 @@
  * @match: what its end must also carry ("match V", e.g. a lock), or 0
  * @cpu: where
  * @aux: what the start leaves for its end (a family's key index)
+ *
+ * 32 bytes, aligned to 32 (the table is a power of two of them, the
+ * per-CPU slots are allocated so), so that no slot straddles a cache line.
  */
 struct kstats_pair_slot {
 	u64 key;
@@ -34,7 +38,7 @@ struct kstats_pair_slot {
 	u64 match;
 	u32 cpu;
 	u32 aux;
-};
+} __aligned(32);
 
 /**
  * struct kstats_pair_counts - what became of starts and ends
@@ -55,7 +59,12 @@ struct kstats_pair_counts {
 /**
  * struct kstats_pair - the starts in flight of one section
  * @slots: 1 << @bits slots, twice @inflight rounded up to a power of two,
- *	so that a key rarely finds its KSTATS_PAIR_WINDOW slots full
+ *	so that a key rarely finds its KSTATS_PAIR_WINDOW slots full; NULL
+ *	for a table of CPUs
+ * @cpu_slots: for a table of CPUs (KSTATS_PAIR_PER_CPU), instead of
+ *	@slots: one slot per CPU, the key's, written by the CPU it names
+ *	(a section keyed by the CPU starts and ends on it), so that no
+ *	CPU's start shares a line with another's
  * @bits: log2 of the number of slots
  * @inflight: the starts it is sized for, as given
  * @salt: mixed into every key, so that no key is a sentinel
@@ -69,6 +78,7 @@ struct kstats_pair_counts {
  */
 struct kstats_pair {
 	struct kstats_pair_slot *slots;
+	struct kstats_pair_slot __percpu *cpu_slots;
 	u32 bits;
 	u32 inflight;
 	u64 salt;

@@ -1164,11 +1164,12 @@ static void kstats_section_show(struct kstats_trace *t, struct seq_file *m,
 	for (i = 0; i < t->nr_more; i++)
 		kstats_more_show(&t->more[i], m, buf, size);
 	kstats_pair_counts(&t->pair, &c);
-	seq_printf(m, "# inflight max %u pending %llu replaced %llu evicted %llu exited %llu unmatched %llu nested %llu nest %s full %s\n",
+	seq_printf(m, "# inflight max %u pending %llu replaced %llu evicted %llu exited %llu unmatched %llu nested %llu nest %s full %s slots %s\n",
 		   t->pair.inflight, kstats_pair_pending(&t->pair), c.replaced,
 		   c.evicted, c.exited, c.unmatched, c.nested,
 		   t->pair.outer ? "outer" : "replace",
-		   t->pair.refuse ? "refuse" : "evict");
+		   t->pair.refuse ? "refuse" : "evict",
+		   t->pair.cpu_slots ? "cpu" : "table");
 	if (t->over || t->under != U64_MAX)
 		seq_printf(m, "# bounds over %llu under %llu short %lld long %lld\n",
 			   t->over, t->under, atomic64_read(&t->nr_short),
@@ -1446,7 +1447,7 @@ static int kstats_register_start(struct kstats_trace *t,
  */
 static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
-	bool by_value = t->fn.by.kind == KSTATS_BY_VALUE;
+	bool by_value = t->fn.by.kind == KSTATS_BY_VALUE, per_cpu;
 	unsigned int i;
 	int err;
 
@@ -1461,9 +1462,15 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		kstats_section_point(&t->more[i],
 				     &cmd->point[KSTATS_POINT_END + 1 + i],
 				     by_value);
+	/* keyed by the CPU at every point: a slot per CPU, no table */
+	per_cpu = t->start.opts.key.kind == KSTATS_KEY_CPU &&
+		  t->end.opts.key.kind == KSTATS_KEY_CPU;
+	for (i = 0; i < t->nr_more; i++)
+		per_cpu &= t->more[i].opts.key.kind == KSTATS_KEY_CPU;
 	err = kstats_pair_init(&t->pair, cmd->inflight ?: KSTATS_PAIR_DEFAULT,
 			       (cmd->nest_outer ? KSTATS_PAIR_OUTER : 0) |
-			       (cmd->full_refuse ? KSTATS_PAIR_REFUSE : 0));
+			       (cmd->full_refuse ? KSTATS_PAIR_REFUSE : 0) |
+			       (per_cpu ? KSTATS_PAIR_PER_CPU : 0));
 	if (err)
 		return err;
 	err = kstats_register_point(t, &t->end, cmd->end, KSTATS_TP_END,

@@ -1079,6 +1079,53 @@ static void kstats_test_pair(struct kunit *test)
 }
 
 /*
+ * A table of CPUs: a slot per possible CPU, each start held in its key's
+ * alone (none evicted however many CPUs start at once), replaced by a
+ * later one of the same CPU; a key that is no CPU is evicted at its
+ * start and unmatched at its end; "inflight max" is the CPUs.
+ */
+static void kstats_test_pair_cpus(struct kunit *test)
+{
+	struct kstats_pair p = {};
+	struct kstats_pair_counts c;
+	u32 cpu, aux, n = 0;
+	u64 ts;
+	int k;
+
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 1, KSTATS_PAIR_PER_CPU), 0);
+	KUNIT_EXPECT_NULL(test, p.slots);
+	KUNIT_EXPECT_EQ(test, p.inflight, num_possible_cpus());
+	for_each_possible_cpu(k) {
+		KUNIT_EXPECT_EQ(test, (unsigned long)per_cpu_ptr(p.cpu_slots, k) % 32, 0UL);
+		KUNIT_EXPECT_TRUE(test, kstats_pair_start(&p, k, 0, 100 + k, k, k + 7));
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), (u64)n);
+	k = cpumask_first(cpu_possible_mask);
+	KUNIT_EXPECT_TRUE(test, kstats_pair_start(&p, k, 0, 5000, k, 1));
+	KUNIT_EXPECT_TRUE(test, kstats_pair_start(&p, nr_cpu_ids, 0, 1, 0, 0));
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, nr_cpu_ids, 0, &ts, &cpu, &aux));
+	kstats_pair_counts(&p, &c);
+	KUNIT_EXPECT_EQ(test, c.replaced, 1ULL);
+	KUNIT_EXPECT_EQ(test, c.evicted, 1ULL);
+	KUNIT_EXPECT_EQ(test, c.unmatched, 1ULL);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), (u64)n);
+	for_each_possible_cpu(k) {
+		KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, k, 0, &ts, &cpu, &aux));
+		KUNIT_EXPECT_EQ(test, ts, k == cpumask_first(cpu_possible_mask) ?
+				5000ULL : 100ULL + k);
+		KUNIT_EXPECT_EQ(test, (int)cpu, k);
+	}
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 0ULL);
+	/* a task's exit forgets no CPU's start */
+	k = cpumask_first(cpu_possible_mask);
+	kstats_pair_start(&p, k, 0, 9, k, 0);
+	kstats_pair_forget(&p, (unsigned long)current);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
+	kstats_pair_free(&p);
+}
+
+/*
  * "nest outer" and "match": a lock wait that begins again inside itself
  * keeps its first start; an inner wait for another lock neither ends it
  * nor starts; only the end for the same lock pairs.
@@ -2589,6 +2636,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_scope),
 	KUNIT_CASE(kstats_test_read),
 	KUNIT_CASE(kstats_test_pair),
+	KUNIT_CASE(kstats_test_pair_cpus),
 	KUNIT_CASE(kstats_test_pair_nest),
 	KUNIT_CASE(kstats_test_pair_concurrent),
 	KUNIT_CASE(kstats_test_section_parse),

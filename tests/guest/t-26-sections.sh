@@ -144,6 +144,12 @@ kvalue sleep 1000 50
 expect "key cpu: softirqs paired on their CPU" \
 	"$([ "$(field $KS/s_irq name samples)" -gt 0 ] && echo yes)" yes
 expect "key cpu: header" "$(grep '^# key' $KS/s_irq)" "# key start cpu end cpu"
+# possible CPUs, as "0-N" or "0"
+npos=$(($(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1))
+expect "key cpu: a slot per possible CPU ($npos), none evicted, none pending but a softirq's own" \
+	"$(field $KS/s_irq inflight slots) $(field $KS/s_irq inflight max) $(field $KS/s_irq inflight evicted) $([ "$(field $KS/s_irq inflight pending)" -le "$npos" ] && echo ok)" \
+	"cpu $npos 0 ok"
+expect "key arg0: the starts in a table" "$(field $KS/s_rq inflight slots)" table
 expect "run-queue latency (wakeup arg0 -> switch arg2): the 50 wakeups and more" \
 	"$([ "$(field $KS/s_rq name samples)" -ge 50 ] && echo yes)" yes
 expect "run-queue latency: header" "$(grep '^# key' $KS/s_rq)" "# key start arg0 end arg2"
