@@ -143,6 +143,13 @@ enum kstats_direct_variant {
 	KSTATS_DV_FKEY = KSTATS_DV_CGROUP + 4 * 3,
 	/* the same, filtered by the task's name alone */
 	KSTATS_DV_FKEY_COMM = KSTATS_DV_FKEY + 4 * 3,
+	/* a duration split by the task's name: tsc, tscns, three each */
+	KSTATS_DV_TNAME = KSTATS_DV_FKEY_COMM + 4 * 3,
+	/* the same, filtered by the task's name alone */
+	KSTATS_DV_TNAME_COMM = KSTATS_DV_TNAME + 2 * 3,
+	/* by its pid or tid; then filtered by its name */
+	KSTATS_DV_TIDS = KSTATS_DV_TNAME_COMM + 2 * 3,
+	KSTATS_DV_TIDS_COMM = KSTATS_DV_TIDS + 2 * 3,
 };
 
 /* The stub of @slot for its clock and arguments. */
@@ -186,6 +193,19 @@ static unsigned long kstats_direct_stub(int slot)
 			break;
 		case KSTATS_DKIND_FKEY_COMM:
 			v = KSTATS_DV_FKEY_COMM + c * 3 + args;
+			break;
+		/* the clocks read inline alone: tsc (0), tscns (3) */
+		case KSTATS_DKIND_TNAME:
+			v = KSTATS_DV_TNAME + !!c * 3 + args;
+			break;
+		case KSTATS_DKIND_TNAME_COMM:
+			v = KSTATS_DV_TNAME_COMM + !!c * 3 + args;
+			break;
+		case KSTATS_DKIND_TIDS:
+			v = KSTATS_DV_TIDS + !!c * 3 + args;
+			break;
+		case KSTATS_DKIND_TIDS_COMM:
+			v = KSTATS_DV_TIDS_COMM + !!c * 3 + args;
 			break;
 		default:
 			v = KSTATS_DV_RICH + (h->nstack ? 2 : 1);
@@ -369,7 +389,6 @@ kstats_direct_key_lookup(struct kstats_direct_pcpu *c, struct kstats_family *f,
 	c->index = kstats_family_index(f, key);
 	c->key[0] = key0;
 	c->key[1] = key1;
-	c->last = true;
 	return c->index;
 }
 
@@ -389,7 +408,7 @@ kstats_direct_key_index(struct kstats_direct_hot *h, struct kstats_family *f,
 {
 	struct kstats_direct_pcpu *c = this_cpu_ptr(h->pcpu);
 
-	if (likely(c->last && c->key[0] == key0 && c->key[1] == key1 &&
+	if (likely(c->key[0] == key0 && c->key[1] == key1 &&
 		   (c->index ^ (READ_ONCE(f->gen) << KSTATS_FAMILY_INDEX_BITS)) <=
 		   KSTATS_FAMILY_INDEX_MASK))
 		return c->index;
@@ -418,27 +437,80 @@ kstats_direct_tkey_index(struct kstats_direct_hot *h, struct kstats_fn *fn,
 }
 
 /*
- * The end of a call split by a key of the frame: the key taken now, from
- * the frame that holds it as the entry found it, through the last one
- * this CPU took (kstats_direct_key_index()), under the slot's guard: an
- * NMI's call that comes while this CPU holds it is counted as missed.
+ * A sample of a family of keys (not by CPU) whose distribution the plain
+ * exits could record (the default frac_bits, no upper bound: the task ids
+ * and frame key variants are taken only then), in the key @i: an index of
+ * this generation, as kstats_direct_key_index() checked it, not checked
+ * again (a reset that comes in between puts the sample in the key of the
+ * new generation with that index, as one that comes during the add of any
+ * family record does).
  */
 static __always_inline notrace void
-kstats_direct_frame_key_done(struct kstats_direct_hot *h,
-			     struct kstats_direct_entry *e, u64 v)
+kstats_direct_family_record(struct kstats *ks, u32 i, u64 v)
+{
+	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
+	unsigned int shift;
+	u32 slot = kstats_locate(v, KSTATS_DEFAULT_FRAC_BITS, &shift);
+	u64 term = kstats_sum_term(v, shift);
+
+	this_cpu_inc(slots[slot].count);
+	this_cpu_add(slots[slot].sum, term);
+	if (slots == ks->hist)
+		kstats_family_add(ks->family, ks->nr_slots,
+				  i & KSTATS_FAMILY_INDEX_MASK, slot, term);
+}
+
+/*
+ * The key of the task as its entry found it and kept it in the frame: its
+ * name, in two words (the task name variants, @exit KSTATS_DEXIT_TASK_NAME),
+ * or its pid (the tgid) or tid (the task ids variants).
+ */
+static __always_inline notrace void
+kstats_direct_task_key(enum kstats_direct_exit exit, enum kstats_by_kind kind,
+		       const struct kstats_direct_entry *e, u64 key[2])
+{
+	const void *f = (const void *)e - KSTATS_DFRAME_TS;
+	const u64 *name = f + KSTATS_DFRAME_NAME;
+	const u32 *ids = f + KSTATS_DFRAME_IDS;	/* pid, tgid */
+
+	if (exit == KSTATS_DEXIT_TASK_NAME) {
+		key[0] = name[0];
+		key[1] = name[1];
+		return;
+	}
+	key[0] = kind == KSTATS_BY_PID ? ids[1] : ids[0];
+	key[1] = 0;
+}
+
+/*
+ * The end of a call split by a key of the frame, or of the task as the
+ * entry kept it in the frame (@exit): the key taken now, from the frame,
+ * through the last one this CPU took (kstats_direct_key_index()), under
+ * the slot's guard: an NMI's call that comes while this CPU holds it is
+ * counted as missed.
+ */
+static __always_inline notrace void
+kstats_direct_key_done(struct kstats_direct_hot *h,
+		       struct kstats_direct_entry *e, u64 v,
+		       enum kstats_direct_exit exit)
 {
 	struct kstats_fn *fn = h->fn;
 	struct kstats_family *f = fn->ks->family;
-	u64 key;
+	u64 key[2] = {};
 	u32 index;
 
 	if (!kstats_direct_guard(h)) {
 		kstats_direct_miss(h);
 		return;
 	}
-	key = kstats_direct_frame_key(fn->by.kind, e);
-	index = key ? kstats_direct_key_index(h, f, key, 0) : f->max;
-	kstats_family_record_bits(h->ks, index, v, KSTATS_DEFAULT_FRAC_BITS);
+	if (exit == KSTATS_DEXIT_FRAME_KEY)
+		key[0] = kstats_direct_frame_key(fn->by.kind, e);
+	else
+		kstats_direct_task_key(exit, fn->by.kind, e, key);
+	/* a frame's key of 0: unread; a task's key of 0 is a key */
+	index = key[0] || exit != KSTATS_DEXIT_FRAME_KEY ?
+		kstats_direct_key_index(h, f, key[0], key[1]) : f->max;
+	kstats_direct_family_record(h->ks, index, v);
 	kstats_direct_unguard(h);
 	this_cpu_dec(h->pcpu->inflight);
 }
@@ -462,8 +534,9 @@ kstats_direct_done(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
 		this_cpu_dec(h->pcpu->inflight);
 		return;
 	}
-	if (exit == KSTATS_DEXIT_FRAME_KEY) {
-		kstats_direct_frame_key_done(h, e, v);
+	if (exit == KSTATS_DEXIT_FRAME_KEY || exit == KSTATS_DEXIT_TASK_NAME ||
+	    exit == KSTATS_DEXIT_TASK_IDS) {
+		kstats_direct_key_done(h, e, v, exit);
 		return;
 	}
 	if (exit == KSTATS_DEXIT_GENERIC)
@@ -811,8 +884,9 @@ kstats_direct_local_done(struct kstats_direct_hot *h,
 /*
  * The exits, kstats_direct_exit_NAME: per clock the three of enum
  * kstats_direct_exit (NAME the clock, then with "p" and "o"), the task key
- * variants' ("f") and the frame key variants' ("k"), each one call of the
- * clock's done with its kind.
+ * variants' ("f"), the frame key variants' ("k") and, for the clocks read
+ * inline, the task name variants' ("n") and the task ids variants' ("t"),
+ * each one call of the clock's done with its kind.
  */
 #define KSTATS_DIRECT_EXIT(name, clock, exit)				\
 notrace __noendbr void							\
@@ -828,6 +902,8 @@ KSTATS_DIRECT_EXIT(tscp, tsc, KSTATS_DEXIT_PLAIN);
 KSTATS_DIRECT_EXIT(tsco, tsc, KSTATS_DEXIT_OUTLIERS);
 KSTATS_DIRECT_EXIT(tscf, tsc, KSTATS_DEXIT_FAMILY);
 KSTATS_DIRECT_EXIT(tsck, tsc, KSTATS_DEXIT_FRAME_KEY);
+KSTATS_DIRECT_EXIT(tscn, tsc, KSTATS_DEXIT_TASK_NAME);
+KSTATS_DIRECT_EXIT(tsct, tsc, KSTATS_DEXIT_TASK_IDS);
 KSTATS_DIRECT_EXIT(ktime, ktime, KSTATS_DEXIT_GENERIC);
 KSTATS_DIRECT_EXIT(ktimep, ktime, KSTATS_DEXIT_PLAIN);
 KSTATS_DIRECT_EXIT(ktimeo, ktime, KSTATS_DEXIT_OUTLIERS);
@@ -838,6 +914,8 @@ KSTATS_DIRECT_EXIT(tscnsp, tscns, KSTATS_DEXIT_PLAIN);
 KSTATS_DIRECT_EXIT(tscnso, tscns, KSTATS_DEXIT_OUTLIERS);
 KSTATS_DIRECT_EXIT(tscnsf, tscns, KSTATS_DEXIT_FAMILY);
 KSTATS_DIRECT_EXIT(tscnsk, tscns, KSTATS_DEXIT_FRAME_KEY);
+KSTATS_DIRECT_EXIT(tscnsn, tscns, KSTATS_DEXIT_TASK_NAME);
+KSTATS_DIRECT_EXIT(tscnst, tscns, KSTATS_DEXIT_TASK_IDS);
 KSTATS_DIRECT_EXIT(local, local, KSTATS_DEXIT_GENERIC);
 KSTATS_DIRECT_EXIT(localp, local, KSTATS_DEXIT_PLAIN);
 KSTATS_DIRECT_EXIT(localo, local, KSTATS_DEXIT_OUTLIERS);
@@ -1524,6 +1602,23 @@ static bool kstats_direct_task_by(enum kstats_by_kind kind)
 	       kind == KSTATS_BY_CGROUP;
 }
 
+/* The keys the task name and ids variants keep: its name, pid and tid. */
+static bool kstats_direct_ids_by(enum kstats_by_kind kind)
+{
+	return kind == KSTATS_BY_COMM || kind == KSTATS_BY_PID ||
+	       kind == KSTATS_BY_TID;
+}
+
+/* Those variants for @fn: by name or ids, with the task's name or none. */
+static enum kstats_direct_kind kstats_direct_ids_kind(const struct kstats_fn *fn)
+{
+	bool comm = kstats_filter_comm_alone(&fn->filter);
+
+	if (fn->by.kind == KSTATS_BY_COMM)
+		return comm ? KSTATS_DKIND_TNAME_COMM : KSTATS_DKIND_TNAME;
+	return comm ? KSTATS_DKIND_TIDS_COMM : KSTATS_DKIND_TIDS;
+}
+
 /* The task variants for filters @f: the name or a cgroup alone, or any. */
 static enum kstats_direct_kind
 kstats_direct_task_kind(const struct kstats_filter *f)
@@ -1536,16 +1631,21 @@ kstats_direct_task_kind(const struct kstats_filter *f)
 }
 
 /*
- * The variants @fn takes, with its slot's plain exit @exit: a duration
+ * The variants @fn takes, with its slot's plain exit @exit and whether its
+ * clock is read inline (@inline_clock: tsc, or ktime as the TSC): a duration
  * whose filters are all the task's (no value, no condition, nothing read
  * at the return, no outliers) takes the task ones where its exit is plain,
- * the task key ones where it is split by a key of the task; a value alone
+ * the task key ones where it is split by a key of the task, or, with no
+ * filter but the task's name and a plain exit, the frame key ones for a
+ * key of the frame and the task ids ones for the task's name or ids where
+ * the clock is read inline; a value alone
  * (the return value, or an argument in a register, as it is or cast, with
  * no dereference, which reads memory under the guard; no filter, no
  * outliers) the ret or arg ones; anything else the rich ones.
  */
 static enum kstats_direct_kind
-kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit)
+kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit,
+		      bool inline_clock)
 {
 	const struct kstats_value *v = &fn->value;
 	bool task_duration = v->base == KSTATS_BASE_NONE && !fn->filter.nr_conds &&
@@ -1573,12 +1673,24 @@ kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit)
 		 * after the plain entries (the task's name compared inline);
 		 * with other filters, at the entry that checks them
 		 */
-		if (task_duration && kstats_direct_frame_by(fn->by.kind) &&
+		if (task_duration && exit == KSTATS_DEXIT_PLAIN &&
+		    kstats_direct_frame_by(fn->by.kind) &&
 		    kstats_filter_is_empty(&fn->filter))
 			return KSTATS_DKIND_FKEY;
-		if (task_duration && kstats_direct_frame_by(fn->by.kind) &&
+		if (task_duration && exit == KSTATS_DEXIT_PLAIN &&
+		    kstats_direct_frame_by(fn->by.kind) &&
 		    kstats_filter_comm_alone(&fn->filter))
 			return KSTATS_DKIND_FKEY_COMM;
+		/*
+		 * the task's name or ids: kept in the frame by an entry that
+		 * calls no C, for the exit to look up; other keys of the
+		 * task (its cgroup), and other clocks, at the C entry
+		 */
+		if (task_duration && exit == KSTATS_DEXIT_PLAIN && inline_clock &&
+		    kstats_direct_ids_by(fn->by.kind) &&
+		    (kstats_filter_is_empty(&fn->filter) ||
+		     kstats_filter_comm_alone(&fn->filter)))
+			return kstats_direct_ids_kind(fn);
 		if (task_duration && (kstats_direct_task_by(fn->by.kind) ||
 				      kstats_direct_frame_by(fn->by.kind)))
 			return KSTATS_DKIND_TKEY;
@@ -1611,7 +1723,7 @@ static int kstats_direct_attach(struct kstats *ks,
 	struct kstats_direct_slot *s = NULL;
 	struct kstats_direct_hot *h;
 	struct ftrace_ops *ops;
-	int i, err;
+	int i, cpu, err;
 
 	if (tg->nstack > KSTATS_DIRECT_MAX_STACK) {
 		kstats_direct_target_put(tg);
@@ -1651,6 +1763,9 @@ static int kstats_direct_attach(struct kstats *ks,
 		kstats_direct_free_slot(s, h);
 		return -ENOMEM;
 	}
+	/* no last key yet (struct kstats_direct_pcpu) */
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(h->pcpu, cpu)->key[1] = U64_MAX;
 	h->nstack = tg->nstack;
 	h->nregs = tg->nregs;
 	h->clock = ks->clock;
@@ -1665,9 +1780,12 @@ static int kstats_direct_attach(struct kstats *ks,
 	h->outliers = outliers;
 	h->ocpu = outliers ? outliers->pcpu : NULL;
 	h->fn = rich;
-	h->kind = rich ? kstats_direct_kind_of(rich, h->exit) : KSTATS_DKIND_RICH;
+	h->kind = rich ? kstats_direct_kind_of(rich, h->exit,
+					       h->clock == KSTATS_CLOCK_TSC || h->tscns) :
+			 KSTATS_DKIND_RICH;
 	h->task_filter = rich && !kstats_filter_is_empty(&rich->filter);
-	if (h->kind == KSTATS_DKIND_COMM || h->kind == KSTATS_DKIND_FKEY_COMM)
+	if (h->kind == KSTATS_DKIND_COMM || h->kind == KSTATS_DKIND_FKEY_COMM ||
+	    h->kind == KSTATS_DKIND_TNAME_COMM || h->kind == KSTATS_DKIND_TIDS_COMM)
 		memcpy(h->comm, rich->filter.comm, sizeof(h->comm));
 	/* every function in one filter: one ftrace update */
 	err = ftrace_set_filter_ips(ops, tg->ips, tg->nr_ips, 0, 0);
@@ -2080,6 +2198,10 @@ static const char * const kstats_direct_kind_names[] = {
 	[KSTATS_DKIND_CGROUP] = " entry cgroup",
 	[KSTATS_DKIND_FKEY] = " exit frame_key",
 	[KSTATS_DKIND_FKEY_COMM] = " entry comm exit frame_key",
+	[KSTATS_DKIND_TNAME] = " entry task_name exit task_key",
+	[KSTATS_DKIND_TNAME_COMM] = " entry comm task_name exit task_key",
+	[KSTATS_DKIND_TIDS] = " entry task_ids exit task_key",
+	[KSTATS_DKIND_TIDS_COMM] = " entry comm task_ids exit task_key",
 };
 
 /* "read tsc", and whether the TSC has since stopped being CLOCK_MONOTONIC's. */

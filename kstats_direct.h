@@ -28,6 +28,13 @@
 /* The argument registers, saved: %rdi, %rsi, %rdx, %rcx, %r8, %r9. */
 #define KSTATS_DFRAME_REGS	(KSTATS_DFRAME_HOT + 24)
 #define KSTATS_DFRAME_SIZE	(KSTATS_DFRAME_HOT + 72)
+/*
+ * The task's name, or its pid and tgid, kept by entries that call no C
+ * (the task name and ids variants) where those save no register: %r8's
+ * and %r9's words; %rsi's.
+ */
+#define KSTATS_DFRAME_NAME	(KSTATS_DFRAME_REGS + 32)
+#define KSTATS_DFRAME_IDS	(KSTATS_DFRAME_REGS + 8)
 #else
 /* Argument registers it saves: x0-x7, and x8 (an indirect result's). */
 #define KSTATS_DIRECT_ARG_REGS	8
@@ -46,6 +53,9 @@
 #define KSTATS_DFRAME_TS	(KSTATS_DFRAME_FUNC + 40)
 #define KSTATS_DFRAME_REGS	(KSTATS_DFRAME_FUNC + 56)
 #define KSTATS_DFRAME_SIZE	(KSTATS_DFRAME_FUNC + 128)
+/* The task's name, or pid and tgid, as on x86-64: x1's and x2's words; x3's. */
+#define KSTATS_DFRAME_NAME	(KSTATS_DFRAME_REGS + 8)
+#define KSTATS_DFRAME_IDS	(KSTATS_DFRAME_REGS + 24)
 #endif
 
 /* struct kstats_direct_hot, as the trampoline reads it. */
@@ -86,15 +96,15 @@ struct kstats_outliers;
  * @busy: the slot's exit work or clock read is running on this CPU; a
  *	call that enters then (the clock read called the traced function
  *	itself: read_hpet() under clock ktime on the HPET) is not timed
- * @last: @key and @index hold the key the task key or frame key
- *	variants took last on this CPU (kstats_direct_key_index())
- * @index: its family index
- * @key: the key
+ * @index: the family index of @key
+ * @key: the key the task key, task name and ids, and frame key variants
+ *	took last on this CPU (kstats_direct_key_index()); until the first,
+ *	one no task or frame has: a second word of U64_MAX (a name's last
+ *	byte is its NUL, the other keys' second word is 0)
  */
 struct kstats_direct_pcpu {
 	long inflight;
 	int busy;
-	bool last;
 	u32 index;
 	u64 key[2];
 };
@@ -123,6 +133,16 @@ struct kstats_direct_pcpu {
  * @KSTATS_DKIND_FKEY_COMM: the same whose one filter is the task's name,
  *	compared inline as the comm variants do ("entry comm exit
  *	frame_key")
+ * @KSTATS_DKIND_TNAME: a duration split by the task's name, with no
+ *	filter, its clock read inline: the entry keeps the task's name in
+ *	the frame, the exit takes the key from it ("entry task_name exit
+ *	task_key")
+ * @KSTATS_DKIND_TNAME_COMM: the same whose one filter is the task's name
+ *	("entry comm task_name exit task_key")
+ * @KSTATS_DKIND_TIDS: the same for a pid or a tid: the entry keeps the
+ *	task's pid and tgid ("entry task_ids exit task_key")
+ * @KSTATS_DKIND_TIDS_COMM: the same whose one filter is the task's name
+ *	("entry comm task_ids exit task_key")
  */
 enum kstats_direct_kind {
 	KSTATS_DKIND_RICH,
@@ -134,6 +154,10 @@ enum kstats_direct_kind {
 	KSTATS_DKIND_CGROUP,
 	KSTATS_DKIND_FKEY,
 	KSTATS_DKIND_FKEY_COMM,
+	KSTATS_DKIND_TNAME,
+	KSTATS_DKIND_TNAME_COMM,
+	KSTATS_DKIND_TIDS,
+	KSTATS_DKIND_TIDS_COMM,
 };
 
 /**
@@ -186,6 +210,10 @@ struct kstats_direct_hot {
  * @KSTATS_DEXIT_FRAME_KEY: nor this: the frame key variants' exits, which
  *	take the key (the caller, the function) from the frame, where it
  *	still is, and record in it
+ * @KSTATS_DEXIT_TASK_NAME: nor this: the task name variants' exits, which
+ *	take the key from the task's name the entry kept in the frame
+ * @KSTATS_DEXIT_TASK_IDS: nor this: the task ids variants' exits, which
+ *	take the key from the task's pid and tgid the entry kept there
  *
  * The trampoline's variants are in this order, per clock.
  */
@@ -196,6 +224,8 @@ enum kstats_direct_exit {
 	KSTATS_DEXITS,
 	KSTATS_DEXIT_FAMILY = KSTATS_DEXITS,
 	KSTATS_DEXIT_FRAME_KEY,
+	KSTATS_DEXIT_TASK_NAME,
+	KSTATS_DEXIT_TASK_IDS,
 };
 
 /**
@@ -352,6 +382,18 @@ kstats_direct_exit_tscnsk(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_localk(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tscn(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tscnsn(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tsct(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tscnst(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
 #endif /* KSTATS_HAVE_DIRECT */
 #endif /* __ASSEMBLY__ */

@@ -62,6 +62,8 @@
 #define F_CPU		(KSTATS_DFRAME_TS + 8)
 #define F_X0		KSTATS_DFRAME_REGS
 #define F_SIZE		KSTATS_DFRAME_SIZE
+#define F_NAME		KSTATS_DFRAME_NAME
+#define F_IDS		KSTATS_DFRAME_IDS
 
 	.text
 	/* stadd, patched in where the CPUs have LSE atomics */
@@ -92,9 +94,11 @@
  * saves x0-x8 for a C entry, 2 also copies the stack words (one at
  * least).  The variants without a C entry (the counter read inline, the
  * task's name compared, nothing read) touch only x10-x15 before the body
- * and read no argument after it: x0-x8 are neither saved nor restored.
+ * and read no argument after it: x0-x8 are neither saved nor restored,
+ * and the task name and ids variants keep the task's name in x1-x2's
+ * words, its pid and tgid in x3's.
  */
-.macro KSTATS_DIRECT_COMMON name:req, clock:req, entry:req, args:req, tk:req, comm=0
+.macro KSTATS_DIRECT_COMMON name:req, clock:req, entry:req, args:req, tk:req, comm=0, ids=0
 SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	sub	sp, sp, #F_SIZE
 	stp	x29, x9, [sp, #F_CALLER]
@@ -112,6 +116,22 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	cmp	x12, x14
 	ccmp	x13, x15, #0, eq
 	b.ne	.Lother_\@
+	.endif
+	.if \ids
+	/* The task's name, or ids, as they are now, for the exit's key. */
+	mrs	x11, sp_el0
+	.if \ids == 1
+	mov	x12, #KSTATS_TASK_COMM
+	add	x12, x11, x12
+	ldp	x13, x14, [x12]
+	stp	x13, x14, [sp, #F_NAME]
+	.else
+	mov	x12, #KSTATS_TASK_PID
+	ldr	w13, [x11, x12]
+	mov	x12, #KSTATS_TASK_TGID
+	ldr	w14, [x11, x12]
+	stp	w13, w14, [sp, #F_IDS]
+	.endif
 	.endif
 	KSTATS_DIRECT_C_ENTRY \entry
 	.if kstats_c_entry

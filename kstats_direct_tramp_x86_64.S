@@ -86,6 +86,9 @@
 #define F_RCX	(F_COPY + 48)
 #define F_R8	(F_COPY + 56)
 #define F_R9	(F_COPY + 64)
+/* the task's name and ids (the ids variants, whose entries save no r8, r9, rsi) */
+#define F_NAME	KSTATS_DFRAME_NAME
+#define F_IDS	KSTATS_DFRAME_IDS
 #define F_SIZE	KSTATS_DFRAME_SIZE
 /* From %rsp in the frame: fentry's return address, the caller's, arguments. */
 #define F_BODY	(F_SIZE)
@@ -120,6 +123,10 @@
  * (kstats_direct_enter_cgroup_<clock>()).  "fkey_<clock>" and
  * "fkey_comm_<clock>" are the plain and comm entries with an exit
  * (<clock>k) that takes a key from the frame (the caller, the function).
+ * "tname_<clock>", "tname_comm_<clock>" are those entries keeping the
+ * task's name in the frame, with an exit (<clock>n) that takes its key
+ * from it; "tids_<clock>", "tids_comm_<clock>" the same with its pid and
+ * tgid (<clock>t).
  * %rbp is the caller's, which the body gave back, until the exits
  * (compiled with -ffixed-rbp) take it for an outlier's stack
  * (kstats_direct_at()).
@@ -165,7 +172,7 @@
 	.endif
 .endm
 
-.macro KSTATS_DIRECT_COMMON name:req, clock:req, entry:req, args:req, tk:req, comm=0
+.macro KSTATS_DIRECT_COMMON name:req, clock:req, entry:req, args:req, tk:req, comm=0, ids=0
 SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
@@ -181,6 +188,26 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	movq	KSTATS_TASK_COMM + 8(%rax), %r10
 	cmpq	KSTATS_DHOT_COMM + 8(%r11), %r10
 	jne	.Lother_\@
+	.endif
+	.if \ids
+	/* The task's name, or ids, as they are now, for the exit's key. */
+	.if !\comm
+	movq	KSTATS_CURRENT, %rax
+	.endif
+	.if \ids == 1
+	movq	KSTATS_TASK_COMM(%rax), %r10
+	movq	%r10, F_NAME(%rsp)
+	movq	KSTATS_TASK_COMM + 8(%rax), %r10
+	movq	%r10, F_NAME + 8(%rsp)
+	.elseif KSTATS_TASK_TGID == KSTATS_TASK_PID + 4
+	movq	KSTATS_TASK_PID(%rax), %r10	/* pid, tgid */
+	movq	%r10, F_IDS(%rsp)
+	.else
+	movl	KSTATS_TASK_PID(%rax), %r10d
+	movl	%r10d, F_IDS(%rsp)
+	movl	KSTATS_TASK_TGID(%rax), %r10d
+	movl	%r10d, F_IDS + 4(%rsp)
+	.endif
 	.endif
 	KSTATS_DIRECT_C_ENTRY \entry
 	KSTATS_DIRECT_ARGS_SAVE \args, kstats_c_entry

@@ -6,14 +6,18 @@
  * place is computed the same way on both.
  *
  * KSTATS_DIRECT_EACH calls macro @m once per variant, as
- *	@m NAME, EXIT, ENTRY, TK, COMM
+ *	@m NAME, EXIT, ENTRY, TK, COMM, IDS
  * NAME names the variant (kstats_direct_NAME_<args>, args 0, 1, 2: no
  * arguments, registers, registers and stack words); EXIT is the C exit it
  * calls (kstats_direct_exit_EXIT); ENTRY the clock read at the entry: tsc
  * inline (the TSC, arm64's counter), none, or the C entry
  * kstats_direct_enter_ENTRY; TK 1: the entry keeps the timekeeper's epoch
  * (clock ktime read as the counter); COMM 1: the entry compares the
- * task's name with the slot's first.
+ * task's name with the slot's first; IDS 0, or: the entry keeps
+ * the task's name (1, at KSTATS_DFRAME_NAME) or its pid and tgid (2, at
+ * KSTATS_DFRAME_IDS) in the frame, for the exit to take the key from: only
+ * with an entry that calls no C, whose argument registers' words are
+ * free.
  */
 #ifndef _KSTATS_DIRECT_VARIANTS_H
 #define _KSTATS_DIRECT_VARIANTS_H
@@ -21,64 +25,78 @@
 #ifdef __ASSEMBLY__
 .macro KSTATS_DIRECT_EACH m
 	/* per clock, one per enum kstats_direct_exit */
-	\m tsc, tsc, tsc, 0, 0
-	\m tscp, tscp, tsc, 0, 0
-	\m tsco, tsco, tsc, 0, 0
-	\m ktime, ktime, ktime, 0, 0
-	\m ktimep, ktimep, ktime, 0, 0
-	\m ktimeo, ktimeo, ktime, 0, 0
-	\m local, local, local, 0, 0
-	\m localp, localp, local, 0, 0
-	\m localo, localo, local, 0, 0
-	\m tscns, tscns, tsc, 1, 0
-	\m tscnsp, tscnsp, tsc, 1, 0
-	\m tscnso, tscnso, tsc, 1, 0
+	\m tsc, tsc, tsc, 0, 0, 0
+	\m tscp, tscp, tsc, 0, 0, 0
+	\m tsco, tsco, tsc, 0, 0, 0
+	\m ktime, ktime, ktime, 0, 0, 0
+	\m ktimep, ktimep, ktime, 0, 0, 0
+	\m ktimeo, ktimeo, ktime, 0, 0, 0
+	\m local, local, local, 0, 0, 0
+	\m localp, localp, local, 0, 0, 0
+	\m localo, localo, local, 0, 0, 0
+	\m tscns, tscns, tsc, 1, 0, 0
+	\m tscnsp, tscnsp, tsc, 1, 0, 0
+	\m tscnso, tscnso, tsc, 1, 0, 0
 	/* filters and families: the entry and the exit in C, any clock */
-	\m rich, rich, rich, 0, 0
+	\m rich, rich, rich, 0, 0, 0
 	/*
 	 * Durations whose filters are all the task's: the entry checks them
 	 * in C (kstats_direct_enter_task_<clock>()), the exit is the plain one.
 	 */
-	\m task_tsc, tscp, task_tsc, 0, 0
-	\m task_ktime, ktimep, task_ktime, 0, 0
-	\m task_local, localp, task_local, 0, 0
-	\m task_tscns, tscnsp, task_tscns, 0, 0
+	\m task_tsc, tscp, task_tsc, 0, 0, 0
+	\m task_ktime, ktimep, task_ktime, 0, 0, 0
+	\m task_local, localp, task_local, 0, 0, 0
+	\m task_tscns, tscnsp, task_tscns, 0, 0, 0
 	/* a return value alone: no clock, the exit records it */
-	\m ret, ret, none, 0, 0
+	\m ret, ret, none, 0, 0, 0
 	/*
 	 * An argument alone: the entry records it and returns false, so the
 	 * body runs untimed and the exit is never reached (ret's, named for
 	 * the macro).  Variant 0 is never chosen: the entry reads registers.
 	 */
-	\m arg, ret, arg, 0, 0
+	\m arg, ret, arg, 0, 0, 0
 	/* a duration split by a key of the task: the entry takes it */
-	\m tkey_tsc, tscf, tkey_tsc, 0, 0
-	\m tkey_ktime, ktimef, tkey_ktime, 0, 0
-	\m tkey_local, localf, tkey_local, 0, 0
-	\m tkey_tscns, tscnsf, tkey_tscns, 0, 0
+	\m tkey_tsc, tscf, tkey_tsc, 0, 0, 0
+	\m tkey_ktime, ktimef, tkey_ktime, 0, 0, 0
+	\m tkey_local, localf, tkey_local, 0, 0, 0
+	\m tkey_tscns, tscnsf, tkey_tscns, 0, 0, 0
 	/* a duration whose one filter is the task's name: the plain ones */
-	\m comm_tsc, tscp, tsc, 0, 1
-	\m comm_ktime, ktimep, ktime, 0, 1
-	\m comm_local, localp, local, 0, 1
-	\m comm_tscns, tscnsp, tsc, 1, 1
+	\m comm_tsc, tscp, tsc, 0, 1, 0
+	\m comm_ktime, ktimep, ktime, 0, 1, 0
+	\m comm_local, localp, local, 0, 1, 0
+	\m comm_tscns, tscnsp, tsc, 1, 1, 0
 	/* a duration whose one filter is a cgroup: the task ones, that check */
-	\m cgroup_tsc, tscp, cgroup_tsc, 0, 0
-	\m cgroup_ktime, ktimep, cgroup_ktime, 0, 0
-	\m cgroup_local, localp, cgroup_local, 0, 0
-	\m cgroup_tscns, tscnsp, cgroup_tscns, 0, 0
+	\m cgroup_tsc, tscp, cgroup_tsc, 0, 0, 0
+	\m cgroup_ktime, ktimep, cgroup_ktime, 0, 0, 0
+	\m cgroup_local, localp, cgroup_local, 0, 0, 0
+	\m cgroup_tscns, tscnsp, cgroup_tscns, 0, 0, 0
 	/*
 	 * A duration split by a key of the frame (the caller, the function):
 	 * the plain entries, the exit takes the key; with no filter, then
 	 * with the task's name alone, compared inline
 	 */
-	\m fkey_tsc, tsck, tsc, 0, 0
-	\m fkey_ktime, ktimek, ktime, 0, 0
-	\m fkey_local, localk, local, 0, 0
-	\m fkey_tscns, tscnsk, tsc, 1, 0
-	\m fkey_comm_tsc, tsck, tsc, 0, 1
-	\m fkey_comm_ktime, ktimek, ktime, 0, 1
-	\m fkey_comm_local, localk, local, 0, 1
-	\m fkey_comm_tscns, tscnsk, tsc, 1, 1
+	\m fkey_tsc, tsck, tsc, 0, 0, 0
+	\m fkey_ktime, ktimek, ktime, 0, 0, 0
+	\m fkey_local, localk, local, 0, 0, 0
+	\m fkey_tscns, tscnsk, tsc, 1, 0, 0
+	\m fkey_comm_tsc, tsck, tsc, 0, 1, 0
+	\m fkey_comm_ktime, ktimek, ktime, 0, 1, 0
+	\m fkey_comm_local, localk, local, 0, 1, 0
+	\m fkey_comm_tscns, tscnsk, tsc, 1, 1, 0
+	/*
+	 * A duration split by the task's name, then by its pid or tid: the
+	 * entry keeps them, the exit takes the key; each with no filter,
+	 * then with the task's name alone; the clocks read inline alone
+	 * (tsc, tscns)
+	 */
+	\m tname_tsc, tscn, tsc, 0, 0, 1
+	\m tname_tscns, tscnsn, tsc, 1, 0, 1
+	\m tname_comm_tsc, tscn, tsc, 0, 1, 1
+	\m tname_comm_tscns, tscnsn, tsc, 1, 1, 1
+	\m tids_tsc, tsct, tsc, 0, 0, 2
+	\m tids_tscns, tscnst, tsc, 1, 0, 2
+	\m tids_comm_tsc, tsct, tsc, 0, 1, 2
+	\m tids_comm_tscns, tscnst, tsc, 1, 1, 2
 .endm
 
 /*
@@ -86,13 +104,13 @@
  * architecture's KSTATS_DIRECT_COMMON (the code) and KSTATS_DIRECT_STUBS
  * (KSTATS_DIRECT_SLOTS stubs that jump to it).
  */
-.macro KSTATS_DIRECT_CODE name, exit, entry, tk, comm
-	KSTATS_DIRECT_COMMON \name, \exit, \entry, 0, \tk, \comm
-	KSTATS_DIRECT_COMMON \name, \exit, \entry, 1, \tk, \comm
-	KSTATS_DIRECT_COMMON \name, \exit, \entry, 2, \tk, \comm
+.macro KSTATS_DIRECT_CODE name, exit, entry, tk, comm, ids
+	KSTATS_DIRECT_COMMON \name, \exit, \entry, 0, \tk, \comm, \ids
+	KSTATS_DIRECT_COMMON \name, \exit, \entry, 1, \tk, \comm, \ids
+	KSTATS_DIRECT_COMMON \name, \exit, \entry, 2, \tk, \comm, \ids
 .endm
 
-.macro KSTATS_DIRECT_STUBS3 name, exit, entry, tk, comm
+.macro KSTATS_DIRECT_STUBS3 name, exit, entry, tk, comm, ids
 	KSTATS_DIRECT_STUBS kstats_direct_\name\()_0
 	KSTATS_DIRECT_STUBS kstats_direct_\name\()_1
 	KSTATS_DIRECT_STUBS kstats_direct_\name\()_2

@@ -208,6 +208,41 @@ u32 kstats_family_index(struct kstats_family *f, const u64 key[2]);
 u32 kstats_family_stack_index(struct kstats_family *f, struct pt_regs *regs);
 void kstats_family_heat(struct kstats_family *f, u32 index);
 
+/**
+ * kstats_family_add() - add a sample to one key's histogram alone
+ * @f: a family of keys (not by CPU)
+ * @nr_slots: its distribution's slots
+ * @i: the key's index, as kstats_family_slot_index() gives it
+ * @slot: the sample's slot
+ * @term: its term of the slot's sum (kstats_sum_term())
+ *
+ * For a recorder that added the sample to the distribution's own rows:
+ * the key's per-CPU row once it is hot, else its shared one, which may
+ * make it hot (kstats_family_heat()).
+ *
+ * Context: any, NMI included.
+ */
+static __always_inline notrace void
+kstats_family_add(struct kstats_family *f, u32 nr_slots, u32 i, u32 slot,
+		  u64 term)
+{
+	struct kstats_family_slot *s;
+	u32 hot = READ_ONCE(f->hot[i]);
+
+	if (hot - 1 < KSTATS_FAMILY_HOT) {
+		struct kstats_slot __percpu *row = f->pool[hot - 1];
+
+		this_cpu_inc(row[slot].count);
+		this_cpu_add(row[slot].sum, term);
+		return;
+	}
+	s = &f->hist[(size_t)i * nr_slots + slot];
+	if (unlikely(atomic64_inc_return(&s->count) == KSTATS_FAMILY_HOT_AT) &&
+	    !hot)
+		kstats_family_heat(f, i);
+	atomic64_add(term, &s->sum);
+}
+
 /*
  * The record of kstats_family_record(), @frac_bits given: the slot is
  * located once, for the distribution's row and for the key's.
@@ -218,12 +253,9 @@ __kstats_family_record(struct kstats *ks, u32 index, u64 val,
 {
 	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
 	struct kstats_family *f = ks->family;
-	struct kstats_family_slot *s;
 	unsigned int shift;
 	u64 v = min(val, ks->clamp), term;
 	u32 slot;
-
-	u32 hot;
 
 	slot = kstats_locate(v, frac_bits, &shift);
 	term = kstats_sum_term(v, shift);
@@ -231,20 +263,8 @@ __kstats_family_record(struct kstats *ks, u32 index, u64 val,
 	this_cpu_add(slots[slot].sum, term);
 	if (slots != ks->hist || kstats_family_per_cpu(f))
 		return;
-	index = kstats_family_slot_index(f, index);
-	hot = READ_ONCE(f->hot[index]);
-	if (hot - 1 < KSTATS_FAMILY_HOT) {
-		struct kstats_slot __percpu *row = f->pool[hot - 1];
-
-		this_cpu_inc(row[slot].count);
-		this_cpu_add(row[slot].sum, term);
-		return;
-	}
-	s = &f->hist[(size_t)index * ks->nr_slots + slot];
-	if (unlikely(atomic64_inc_return(&s->count) == KSTATS_FAMILY_HOT_AT) &&
-	    !hot)
-		kstats_family_heat(f, index);
-	atomic64_add(term, &s->sum);
+	kstats_family_add(f, ks->nr_slots, kstats_family_slot_index(f, index),
+			  slot, term);
 }
 
 /**

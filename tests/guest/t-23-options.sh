@@ -6,7 +6,10 @@
 # header "entry task"; the task's name alone, its "comm" variants, which
 # compare it inline, header "entry comm"; a cgroup alone, its "cgroup"
 # variants, header "entry cgroup"), with each clock, families keyed by
-# the task (its "task key" variants, header "entry task_key") or by
+# the task (its "task key" variants, header "entry task_key"; the
+# task's name, pid or tid with no filter or the name alone and a clock
+# read inline, its "task name" and "task ids" variants, header "entry
+# [comm] task_name|task_ids exit task_key") or by
 # the caller (read at the exit with no filter or the task's name alone,
 # its "frame key" variants, header "exit frame_key"; the task key ones
 # with other filters, header "entry frame_key") or otherwise (its "rich"
@@ -50,8 +53,13 @@ else
 	comm kload clock ktime|ALL|entry comm
 	comm kload by cpu|0=$N0 1=$N1|entry comm
 	comm kload by cpu max 1|0=$N0 other=$N1|entry comm
-	comm kload by comm|kload=$ALL|entry task_key
-	by comm|kload=$ALL|entry task_key
+	comm kload by comm|kload=$ALL|entry (comm task_name exit )?task_key
+	by comm|kload=$ALL|entry (task_name exit )?task_key
+	comm kload by comm clock $CYC|kload=$ALL|entry comm task_name exit task_key
+	by comm clock $CYC|kload=$ALL|entry task_name exit task_key
+	comm kload by pid clock $CYC|same=$ALL|entry comm task_ids exit task_key
+	comm kload by tid clock $CYC|same=$ALL|entry comm task_ids exit task_key
+	comm kload by tid clock local|same=$ALL|entry task_key
 	cgroup / by comm clock local|kload=$ALL|entry task_key
 	comm kload by caller|same=$ALL|entry comm exit frame_key
 	comm kload by caller clock $CYC|same=$ALL|entry comm exit frame_key
