@@ -131,18 +131,26 @@ peer_rows() {
 	fi
 
 	if [ -z "$BT" ]; then
-		for r in bt_kprobe bt_kfunc bt_kstack bt_count; do
+		for r in bt_kprobe bt_kfunc bt_kstack bt_count bt_comm bt_bycomm \
+			 bt_bycpu bt_ret bt_section; do
 			na $kind peer_$r "bpftrace is not in this guest"
 		done
 		return 0
 	fi
+	# the task that makes the calls, as trace_rows names it
+	pcomm=$(cat /proc/$$/comm)
+	[ $kind = s ] && pcomm=getppid_bench
 	# bpftrace: kprobe/kretprobe and kfunc/kretfunc with a hist, and a
 	# bare count() at the entry.  kfunc needs F's BTF: a module's
 	# function (the bench module's, with its BTF) is named MODULE:FUNC
 	kf=$F
 	m=$(awk -v f=$F '$3 == f && $4 ~ /^\[/ { gsub(/[][]/, "", $4); print $4; exit }' /proc/kallsyms)
 	[ -z "$m" ] || kf=$m:$F
-	for r in bt_kprobe bt_kfunc bt_kstack bt_count; do
+	# then the options of the kstats rows: a filter on the task's name,
+	# the duration per task name and per CPU, the return value, and a
+	# section on the system call's tracepoints (getppid() alone)
+	for r in bt_kprobe bt_kfunc bt_kstack bt_count bt_comm bt_bycomm bt_bycpu \
+		 bt_ret bt_section; do
 		case $r in
 		bt_kprobe) bt="kprobe:$F { @s[tid] = nsecs; } kretprobe:$F /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }"
 			   set -- 2 2 0 ;;
@@ -152,6 +160,21 @@ peer_rows() {
 			   set -- 2 0 2 ;;
 		bt_count)  bt="kfunc:$kf { @c = count(); }"
 			   set -- 1 0 1 ;;
+		bt_comm)   bt="kfunc:$kf /comm == \"$pcomm\"/ { @s[tid] = nsecs; } kretfunc:$kf /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+			   set -- 2 0 2 ;;
+		bt_bycomm) bt="kfunc:$kf { @s[tid] = nsecs; } kretfunc:$kf /@s[tid]/ { @h[comm] = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+			   set -- 2 0 2 ;;
+		bt_bycpu)  bt="kfunc:$kf { @s[tid] = nsecs; } kretfunc:$kf /@s[tid]/ { @h[cpu] = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+			   set -- 2 0 2 ;;
+		bt_ret)    bt="kretfunc:$kf { @h = hist(retval); }"
+			   set -- 1 0 1 ;;
+		bt_section)
+			if [ $kind = k ]; then
+				na $kind peer_$r "no system call in the in-kernel loop"
+				continue
+			fi
+			bt="tracepoint:raw_syscalls:sys_enter { @s[tid] = nsecs; } tracepoint:raw_syscalls:sys_exit /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+			set -- 2 0 0 ;;
 		esac
 		if peer_start $r "$@" $BT -e "$bt"; then
 			echo "BENCHPEER ${kind}_peer_$r bpftrace -e '$bt'"
@@ -236,6 +259,53 @@ peer_glob_rows() {
 	done
 }
 
+# rq_rows: run-queue latency, added to a pipe round trip (two wakeups and
+# two switches on one CPU): untraced, kstats runqlat (the section the
+# command writes, as a user's run does: its command line as BENCHPEER),
+# and libbpf-tools runqlat (with PEERS=1)
+rq_rows() {
+	local PB=/kstats/bin/pipe_bench KS=/kstats/bin/kstats i=0 RQ
+	if [ ! -x $PB ]; then
+		for r in rq_untraced rq_kstats rq_peer; do
+			na s $r "no pipe loop for this architecture"
+		done
+		return
+	fi
+	echo "BENCH s_rq_untraced $($PB 5000 5)"
+	if [ ! -x $KS ]; then
+		na s rq_kstats "the kstats command is not in this guest"
+	else
+		$KS runqlat -v > /tmp/rq.kstats 2>&1 &
+		RQ=$!
+		while [ ! -e /sys/kernel/debug/kstats/runqlat ] && [ $i -lt 300 ] &&
+			kill -0 $RQ 2>/dev/null; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		if [ -e /sys/kernel/debug/kstats/runqlat ]; then
+			echo "BENCHPEER s_rq_kstats $(grep -m1 '^trace ' /tmp/rq.kstats)"
+			echo "BENCH s_rq_kstats $($PB 5000 5)"
+			grep -E '^# (source|inflight)' /sys/kernel/debug/kstats/runqlat |
+				sed 's/^/BENCHINFO rq_kstats /'
+		else
+			na s rq_kstats "kstats runqlat: $(tail -n 2 /tmp/rq.kstats | tr '\n' ' ')"
+		fi
+		kill -INT $RQ 2>/dev/null
+		wait $RQ
+	fi
+	if [ "$PEERS" != 1 ]; then
+		return
+	elif [ -z "$(command -v runqlat)" ]; then
+		na s rq_peer "runqlat (libbpf-tools) is not in this guest"
+	elif F=none peer_start runqlat 3 0 3 runqlat; then
+		echo "BENCHPEER s_rq_peer runqlat"
+		echo "BENCH s_rq_peer $($PB 5000 5)"
+		peer_stop
+	else
+		na s rq_peer "$ERR"
+	fi
+}
+
 # trace_rows KIND FUNC NAME: the tracing rows of one traced function FUNC
 # (NAME: the kstats distribution's name)
 trace_rows() {
@@ -302,6 +372,16 @@ trace_rows() {
 		fi
 	done
 
+	# what the kernel charges any section on the system call's
+	# tracepoints: empty probes on both (the bench module)
+	if [ $kind = k ]; then
+		na $kind floor_syscalls "no system call in the in-kernel loop"
+	elif try "echo 'floor tracepoint raw_syscalls on' > $B/ctl"; then
+		measure $kind floor_syscalls
+		run "floor tracepoint raw_syscalls off" | grep BENCHINFO
+	else
+		na $kind floor_syscalls "$ERR"
+	fi
 	# a keyed section around the system call (its tracepoints), paired by
 	# the task (the default) and by the CPU
 	for key in task cpu; do
@@ -315,6 +395,8 @@ trace_rows() {
 			na $kind section_$key "$ERR"
 		fi
 	done
+
+	[ $kind = s ] && rq_rows
 
 	# a node over several hundred functions (the system calls, FUNC
 	# among them, on one direct slot): one distribution, and one

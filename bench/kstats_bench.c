@@ -18,6 +18,10 @@
  *                        the calibration floor: a minimal handler pair on
  *                        SYMBOL (ktime at entry, ktime + per-CPU counter at
  *                        exit)
+ *   floor tracepoint raw_syscalls on|off
+ *                        a section's floor on the system call's
+ *                        tracepoints: empty probes on sys_enter and
+ *                        sys_exit (the latter counts)
  *   scale NCPUS MS       NCPUS pinned kthreads recording for MS ms each into
  *                        one distribution, then into the shared baselines
  *   scalekey NCPUS MS LABEL
@@ -52,6 +56,7 @@
 #include <linux/preempt.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/tracepoint.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -590,6 +595,64 @@ static bool floor_is_tsc(const char *mech)
 	return n > 4 && !strcmp(mech + n - 4, "-tsc");
 }
 
+/*
+ * The floor of a section on the system call's tracepoints: empty probes on
+ * raw_syscalls' sys_enter and sys_exit (the exit's counts the calls), what
+ * the kernel charges to reach a probe there: the system call's slow path
+ * (the tracepoints' work flag) and the two calls of the probes.
+ */
+static struct tracepoint *floor_tp[2];
+static bool floor_tp_on;
+
+static void floor_tp_find(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sys_enter"))
+		floor_tp[0] = tp;
+	else if (!strcmp(tp->name, "sys_exit"))
+		floor_tp[1] = tp;
+}
+
+static notrace void floor_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+}
+
+static notrace void floor_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	this_cpu_inc(floor_count);
+}
+
+static int floor_syscalls(bool on)
+{
+	int err;
+
+	if (!on) {
+		if (!floor_tp_on)
+			return 0;
+		tracepoint_probe_unregister(floor_tp[0], floor_sys_enter, NULL);
+		tracepoint_probe_unregister(floor_tp[1], floor_sys_exit, NULL);
+		tracepoint_synchronize_unregister();
+		floor_tp_on = false;
+		return 0;
+	}
+	if (floor_tp_on)
+		return -EBUSY;
+	if (!floor_tp[0] || !floor_tp[1])
+		for_each_kernel_tracepoint(floor_tp_find, NULL);
+	if (!floor_tp[0] || !floor_tp[1])
+		return -ENOENT;
+	err = tracepoint_probe_register(floor_tp[0], floor_sys_enter, NULL);
+	if (err)
+		return err;
+	err = tracepoint_probe_register(floor_tp[1], floor_sys_exit, NULL);
+	if (err) {
+		tracepoint_probe_unregister(floor_tp[0], floor_sys_enter, NULL);
+		tracepoint_synchronize_unregister();
+		return err;
+	}
+	floor_tp_on = true;
+	return 0;
+}
+
 static int cmd_floor(const char *mech, const char *sym, bool on)
 {
 	bool tsc = floor_is_tsc(mech);
@@ -647,6 +710,8 @@ static int cmd_floor(const char *mech, const char *sym, bool on)
 			kfree(floor_krp);
 			floor_krp = NULL;
 		}
+	} else if (!strcmp(mech, "tracepoint") && !strcmp(sym, "raw_syscalls")) {
+		err = floor_syscalls(on);
 	} else {
 		return -EINVAL;
 	}
@@ -928,6 +993,7 @@ static void __exit kstats_bench_exit(void)
 #endif
 	if (floor_krp)
 		cmd_floor("kretprobe", "", false);
+	floor_syscalls(false);
 	mutex_unlock(&bench_mutex);
 	while (sc_nr_keys)
 		kstats_delete(sc_keys[--sc_nr_keys]);

@@ -56,7 +56,7 @@ done < <(debian_kernels)
 # (bpftrace's LLVM is most of the ~200 MB: the icount guests get 3 GB)
 PEER_ARGS=()
 if [ $quick = 0 ] && [ $table = 0 ]; then
-	peer_adds funclatency bpftrace || die "the peers are missing (scripts/deps.sh)"
+	peer_adds funclatency bpftrace runqlat || die "the peers are missing (scripts/deps.sh)"
 	PEER_ARGS=(--mem 3072 "${PEER_ADDS[@]}")
 fi
 
@@ -73,6 +73,17 @@ make -C "$src" KDIR="$kdir" modules bench-modules > "$out/build.log" 2>&1 ||
 	{ tail -n 30 "$out/build.log" >&2; die "build failed, log in $out/build.log"; }
 gcc -static -O2 -Wall -o "$out/getppid_bench" "$KSTATS_ROOT/bench/getppid_bench.c" \
 	> "$out/getppid_bench.log" 2>&1 || die "getppid_bench: see $out/getppid_bench.log"
+# the run-queue latency rows: the pipe round trips, and the kstats
+# command, which writes its recipe's section as a user's run does
+gcc -static -O2 -Wall -o "$out/pipe_bench" "$KSTATS_ROOT/bench/pipe_bench.c" \
+	> "$out/pipe_bench.log" 2>&1 || die "pipe_bench: see $out/pipe_bench.log"
+bad=$(guest_helpers)
+case " $bad " in
+*" kstats "*) say "the kstats command failed to build (build/logs/helper-kstats.log): no runqlat row" ;;
+esac
+X86_ADDS=(--add "$out/pipe_bench:/kstats/bin/pipe_bench")
+[ -x "$KSTATS_ROOT/build/guest-bin/kstats" ] &&
+	X86_ADDS+=(--add "$KSTATS_ROOT/build/guest-bin/kstats:/kstats/bin/kstats")
 
 # The generated code of the fast paths: instructions from the entry to the
 # return of each op_* function (kstats_record() inlined in a caller).
@@ -105,7 +116,7 @@ awk '/^[0-9a-f]+ <op_/ { f = $2; gsub(/[<>:]/, "", f); n = 0; done = 0; next }
 # vmrun TAG SMP ICOUNT PARTS [PEERS [IMAGE SRC]]: PEERS 1 copies in the
 # peers (PEER_ARGS) and measures them with the tracing rows; VMRUN_EXTRA:
 # more vm-run.sh options, VMRUN_GB: the getppid loop of another
-# architecture
+# architecture (the pipe loop and the kstats command are x86-64's alone)
 VMRUN_EXTRA=() VMRUN_GB=
 vmrun() {
 	local tag=$1 smp=$2 ic=$3 parts=$4 peers=${5:-0} img=${6:-$img} src=${7:-$src} t0 extra=()
@@ -117,6 +128,7 @@ vmrun() {
 	if [ "$ic" = 1 ]; then extra+=(--icount); else extra+=(--mttcg); fi
 	[ "$peers" = 1 ] && extra+=("${PEER_ARGS[@]}")
 	extra+=("${VMRUN_EXTRA[@]+"${VMRUN_EXTRA[@]}"}")
+	[ -n "$VMRUN_GB" ] || extra+=("${X86_ADDS[@]+"${X86_ADDS[@]}"}")
 	t0=$(now)
 	say "run $tag: smp=$smp icount=$ic parts=$parts"
 	"$scripts_dir/vm-run.sh" --kernel "$img" --smp "$smp" "${extra[@]}" \
@@ -324,8 +336,12 @@ trows = [
     ("kstats `trace FUNC mech fprobe top 16`, a call under the 16th largest", "kstats_top-fprobe"),
     ("kstats `trace FUNC slow 0 keep 64 stack 16`: every call kept, 16 frames (direct)", "kstats_capture"),
     ("kstats `trace FUNC mech fprobe slow 0 keep 64 stack 16`: every call kept", "kstats_capture-fprobe"),
+    ("calibration floor: empty probes on raw_syscalls' sys_enter and sys_exit (bench module): what any section on them costs the kernel", "floor_syscalls"),
     ("kstats `trace S start tp:raw_syscalls:sys_enter end tp:raw_syscalls:sys_exit` (a keyed section, key task)", "section_task"),
     ("the same section with `key cpu`", "section_cpu"),
+    ("a pipe round trip, untraced (the round trip itself, not added)", "rq_untraced"),
+    ("kstats `runqlat` (its section on sched_wakeup, sched_wakeup_new, sched_switch), per pipe round trip", "rq_kstats"),
+    ("libbpf-tools `runqlat`, per pipe round trip", "rq_peer"),
     ("ftrace function_graph, filtered to FUNC", "fgraph"),
     ("kretprobe event, enabled, with a hist trigger (keys=common_pid)", "kretprobe_hist"),
     ("kprobe+kretprobe events -> synthetic latency event -> hist (lat.log2)", "synth_hist"),
@@ -334,10 +350,12 @@ def cell(d, kind, k):
     key = kind + "_" + k
     if key in d["NA"]:
         return "n/a (%s)" % d["NA"][key].replace("|", "/")
-    v, u = d["BENCH"].get(key), d["BENCH"].get(kind + "_untraced")
+    # the pipe rows: added to a round trip, not to a call
+    base = "rq_untraced" if k.startswith("rq_") else "untraced"
+    v, u = d["BENCH"].get(key), d["BENCH"].get(kind + "_" + base)
     if v is None:
         return "n/a"
-    if k == "untraced":
+    if k == base:
         return fmt(v)
     return "+" + fmt(v - u) if u is not None else fmt(v)
 for label, k in trows:
@@ -355,7 +373,8 @@ def added(d, kind, k):
     return None if v is None or u is None else v - u
 for k, fl in (("kstats_default", None), ("kstats_tsc", None),
               ("kstats_fprobe", "floor_fprobe"), ("kstats_kretprobe", "floor_kretprobe"),
-              ("kstats_fprobe-tsc", "floor_fprobe-tsc"), ("kstats_kretprobe-tsc", "floor_kretprobe-tsc")):
+              ("kstats_fprobe-tsc", "floor_fprobe-tsc"), ("kstats_kretprobe-tsc", "floor_kretprobe-tsc"),
+              ("section_task", "floor_syscalls"), ("section_cpu", "floor_syscalls")):
     sh = []
     for kind in "ks":
         # the direct rows have no bench-module floor (their own
@@ -385,6 +404,44 @@ for d, n in ((ic, "icount"), (t1, "TCG")):
             P("Untraced %s, %s: %s at the start, %s at the end of the tracing rows." %
               ("target fn" if kind == "k" else "getppid", n, fmt(a), fmt(b)))
 P()
+P("### The options against bpftrace, per getppid() (icount, instructions)")
+P()
+P("Each kstats row of the table above next to the bpftrace script that "
+  "answers the same question on the same calls, in the same boot "
+  "(Debian 6.12, then 6.1); the run-queue rows per pipe round trip, "
+  "against libbpf-tools' runqlat. ratio: kstats' added instructions over "
+  "the peer's.")
+P()
+P("| node | goal | kstats 6.12 | peer 6.12 | ratio | kstats 6.1 | peer 6.1 | ratio |")
+P("|---|---:|---:|---:|---:|---:|---:|---:|")
+def vs(d, k, peer):
+    base = "rq_untraced" if k.startswith("rq_") else "untraced"
+    u = d["BENCH"].get("s_" + base)
+    a, b = d["BENCH"].get("s_" + k), d["BENCH"].get("s_" + peer)
+    ca = "n/a" if a is None or u is None else "+" + fmt(a - u)
+    cb = "n/a" if b is None or u is None else "+" + fmt(b - u)
+    r = "n/a" if a is None or b is None or u is None or b <= u else "%.2f" % ((a - u) / (b - u))
+    return ca, cb, r
+ic61 = load("icount61")
+for label, goal, k, peer in (
+        ("`trace F`", "", "kstats_default", "peer_bt_kfunc"),
+        ("`trace F comm X` (the filter holds)", "+80", "kstats_filter-comm", "peer_bt_comm"),
+        ("`trace F by comm`", "+120", "kstats_family-comm", "peer_bt_bycomm"),
+        ("`trace F by cpu`", "+100", "kstats_family-cpu", "peer_bt_bycpu"),
+        ("`trace F value ret`", "+75", "kstats_value-ret", "peer_bt_ret"),
+        ("section `raw_syscalls:sys_enter -> sys_exit`, key task", "+200", "section_task", "peer_bt_section"),
+        ("`kstats runqlat`, per pipe round trip (libbpf-tools runqlat)", "+560", "rq_kstats", "rq_peer")):
+    a = vs(ic, k, peer)
+    b = vs(ic61, k, peer)
+    P("| %s | %s | %s | %s | %s | %s | %s | %s |" % ((label, goal) + a + b))
+P()
+fl, fl61 = ic["BENCH"].get("s_floor_syscalls"), ic61["BENCH"].get("s_floor_syscalls")
+u, u61 = ic["BENCH"].get("s_untraced"), ic61["BENCH"].get("s_untraced")
+if fl is not None and u is not None:
+    P("What any section on the system call's tracepoints costs the kernel "
+      "(empty probes on both, the bench module): +%s on 6.12%s." %
+      (fmt(fl - u), "" if fl61 is None or u61 is None else ", +%s on 6.1" % fmt(fl61 - u61)))
+    P()
 P("### Scaling: one distribution, N vCPUs recording at full speed")
 P()
 P("Plain TCG with MTTCG (one host thread per vCPU), one kthread pinned per "
