@@ -113,7 +113,8 @@ static __always_inline notrace u64 kstats_pair_tag(const struct kstats_pair *p,
  * followed by the first: walked with one pointer, the table's bounds
  * read once (kstats_pair_window()), not again after each cmpxchg, whose
  * barrier reloads what is read through @p.  In a table of CPUs, the
- * key's one slot (@n 1), or none (@n 0) for a key that is no CPU.
+ * key's one slot (@n 1), or none (@n 0) for a key that is no CPU: the
+ * same walks, given a window of one (kstats_pair_cpu_window()).
  */
 struct kstats_pair_window {
 	struct kstats_pair_slot *first;
@@ -126,17 +127,20 @@ static __always_inline notrace void
 kstats_pair_window(const struct kstats_pair *p, u64 key,
 		   struct kstats_pair_window *w)
 {
-	if (p->cpu_slots) {
-		w->n = key < nr_cpu_ids && cpu_possible(key);
-		w->first = w->n ? per_cpu_ptr(p->cpu_slots, key) : NULL;
-		w->slots = w->first;
-		w->end = w->first + 1;
-		return;
-	}
 	w->n = KSTATS_PAIR_WINDOW;
 	w->slots = p->slots;
 	w->end = w->slots + (1UL << p->bits);
 	w->first = w->slots + hash_64(key, p->bits);
+}
+
+static __always_inline notrace void
+kstats_pair_cpu_window(const struct kstats_pair *p, u64 key,
+		       struct kstats_pair_window *w)
+{
+	w->n = key < nr_cpu_ids && cpu_possible(key);
+	w->first = w->n ? per_cpu_ptr(p->cpu_slots, key) : NULL;
+	w->slots = w->first;
+	w->end = w->first + 1;
 }
 
 static __always_inline notrace struct kstats_pair_slot *
@@ -164,37 +168,15 @@ static __always_inline notrace void kstats_pair_fill(struct kstats_pair_slot *s,
 	smp_store_release(&s->key, tag);
 }
 
-/**
- * kstats_pair_start() - hold a start until its end
- * @p: the table
- * @key: the section's key (a task, a CPU, an argument)
- * @match: what its end must carry too (a lock's address), or 0
- * @ts: the time of the start
- * @cpu: the CPU of the start
- * @aux: what its end gets back with it (a family's key index), or 0
- *
- * A start for a key in flight replaces it, or is dropped as nested if the
- * table keeps the outer start; one that finds all its slots taken evicts
- * the oldest, or is refused if the table refuses.  Each is counted, a
- * refused start by the caller.
- *
- * Context: any, NMI included.
- * Return: false if the start was refused (a sample lost), else true.
- */
-notrace bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
-			       u64 ts, u32 cpu, u32 aux)
+/* kstats_pair_start() in window @w, for the key mixed into @tag. */
+static __always_inline notrace bool
+kstats_pair_start_in(struct kstats_pair *p, const struct kstats_pair_window w,
+		     u64 tag, u64 match, u64 ts, u32 cpu, u32 aux)
 {
-	u64 tag = kstats_pair_tag(p, key), cur, oldest_ts = U64_MAX;
 	struct kstats_pair_slot *s, *oldest = NULL;
-	struct kstats_pair_window w;
+	u64 cur, oldest_ts = U64_MAX;
 	unsigned int i;
 
-	if (unlikely(tag <= KSTATS_PAIR_BUSY)) {
-		/* One key in 2^63 mixes into a sentinel: not held. */
-		this_cpu_inc(p->counts->evicted);
-		return true;
-	}
-	kstats_pair_window(p, key, &w);
 	/* The key's own slot, if it is in flight. */
 	for (i = 0, s = w.first; i < w.n;
 	     i++, s = kstats_pair_next(&w, s)) {
@@ -233,27 +215,54 @@ notrace bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
 		kstats_pair_fill(oldest, tag, match, ts, cpu, aux);
 	return true;
 }
-EXPORT_SYMBOL_NS_GPL(kstats_pair_start, KSTATS_NS);
-NOKPROBE_SYMBOL(kstats_pair_start);
 
-/*
- * Take @key's start out of the table, if it carries *@match (any, for
- * NULL).  Return: whether it was there.
+/**
+ * kstats_pair_start() - hold a start until its end
+ * @p: the table
+ * @key: the section's key (a task, a CPU, an argument)
+ * @match: what its end must carry too (a lock's address), or 0
+ * @ts: the time of the start
+ * @cpu: the CPU of the start
+ * @aux: what its end gets back with it (a family's key index), or 0
+ *
+ * A start for a key in flight replaces it, or is dropped as nested if the
+ * table keeps the outer start; one that finds all its slots taken evicts
+ * the oldest, or is refused if the table refuses.  Each is counted, a
+ * refused start by the caller.
+ *
+ * Context: any, NMI included.
+ * Return: false if the start was refused (a sample lost), else true.
  */
-static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
-							 u64 key,
-							 const u64 *match,
-							 u64 *ts, u32 *cpu,
-							 u32 *aux)
+notrace bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
+			       u64 ts, u32 cpu, u32 aux)
 {
 	u64 tag = kstats_pair_tag(p, key);
 	struct kstats_pair_window w;
+
+	if (unlikely(tag <= KSTATS_PAIR_BUSY)) {
+		/* One key in 2^63 mixes into a sentinel: not held. */
+		this_cpu_inc(p->counts->evicted);
+		return true;
+	}
+	/* each walk inlined with its own window: the table's is a constant */
+	if (p->cpu_slots) {
+		kstats_pair_cpu_window(p, key, &w);
+		return kstats_pair_start_in(p, w, tag, match, ts, cpu, aux);
+	}
+	kstats_pair_window(p, key, &w);
+	return kstats_pair_start_in(p, w, tag, match, ts, cpu, aux);
+}
+EXPORT_SYMBOL_NS_GPL(kstats_pair_start, KSTATS_NS);
+NOKPROBE_SYMBOL(kstats_pair_start);
+
+/* kstats_pair_take_key() in window @w. */
+static __always_inline notrace bool
+kstats_pair_take_in(const struct kstats_pair_window w, u64 tag,
+		    const u64 *match, u64 *ts, u32 *cpu, u32 *aux)
+{
 	struct kstats_pair_slot *s;
 	unsigned int i;
 
-	if (unlikely(tag <= KSTATS_PAIR_BUSY))
-		return false;
-	kstats_pair_window(p, key, &w);
 	for (i = 0, s = w.first; i < w.n;
 	     i++, s = kstats_pair_next(&w, s)) {
 		if (READ_ONCE(s->key) == tag && kstats_pair_take(s, tag)) {
@@ -271,6 +280,29 @@ static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
 		}
 	}
 	return false;
+}
+
+/*
+ * Take @key's start out of the table, if it carries *@match (any, for
+ * NULL).  Return: whether it was there.
+ */
+static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
+							 u64 key,
+							 const u64 *match,
+							 u64 *ts, u32 *cpu,
+							 u32 *aux)
+{
+	u64 tag = kstats_pair_tag(p, key);
+	struct kstats_pair_window w;
+
+	if (unlikely(tag <= KSTATS_PAIR_BUSY))
+		return false;
+	if (p->cpu_slots) {
+		kstats_pair_cpu_window(p, key, &w);
+		return kstats_pair_take_in(w, tag, match, ts, cpu, aux);
+	}
+	kstats_pair_window(p, key, &w);
+	return kstats_pair_take_in(w, tag, match, ts, cpu, aux);
 }
 
 /**
