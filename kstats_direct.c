@@ -448,16 +448,8 @@ kstats_direct_tkey_index(struct kstats_direct_hot *h, struct kstats_fn *fn,
 static __always_inline notrace void
 kstats_direct_family_record(struct kstats *ks, u32 i, u64 v)
 {
-	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
-	unsigned int shift;
-	u32 slot = kstats_locate(v, KSTATS_DEFAULT_FRAC_BITS, &shift);
-	u64 term = kstats_sum_term(v, shift);
-
-	this_cpu_inc(slots[slot].count);
-	this_cpu_add(slots[slot].sum, term);
-	if (slots == ks->hist)
-		kstats_family_add(ks->family, ks->nr_slots,
-				  i & KSTATS_FAMILY_INDEX_MASK, slot, term);
+	__kstats_family_record_at(ks, i & KSTATS_FAMILY_INDEX_MASK, v,
+				  KSTATS_DEFAULT_FRAC_BITS, true);
 }
 
 /*

@@ -244,27 +244,43 @@ kstats_family_add(struct kstats_family *f, u32 nr_slots, u32 i, u32 slot,
 }
 
 /*
- * The record of kstats_family_record(), @frac_bits given: the slot is
- * located once, for the distribution's row and for the key's.
+ * The record of a sample @v within the distribution's range, @frac_bits
+ * given: the slot is located once, for the distribution's row and for
+ * the key's.  @checked: @index is a slot index already checked
+ * (kstats_family_slot_index()) in a family of keys; else it is checked
+ * here, and a family by CPU takes the record alone.
  */
 static __always_inline notrace void
-__kstats_family_record(struct kstats *ks, u32 index, u64 val,
-		       unsigned int frac_bits)
+__kstats_family_record_at(struct kstats *ks, u32 index, u64 v,
+			  unsigned int frac_bits, bool checked)
 {
 	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
 	struct kstats_family *f = ks->family;
 	unsigned int shift;
-	u64 v = min(val, ks->clamp), term;
 	u32 slot;
+	u64 term;
 
 	slot = kstats_locate(v, frac_bits, &shift);
 	term = kstats_sum_term(v, shift);
 	this_cpu_inc(slots[slot].count);
 	this_cpu_add(slots[slot].sum, term);
-	if (slots != ks->hist || kstats_family_per_cpu(f))
+	if (slots != ks->hist)
 		return;
-	kstats_family_add(f, ks->nr_slots, kstats_family_slot_index(f, index),
-			  slot, term);
+	if (!checked) {
+		if (kstats_family_per_cpu(f))
+			return;
+		index = kstats_family_slot_index(f, index);
+	}
+	kstats_family_add(f, ks->nr_slots, index, slot, term);
+}
+
+/* The record of kstats_family_record(), @frac_bits given. */
+static __always_inline notrace void
+__kstats_family_record(struct kstats *ks, u32 index, u64 val,
+		       unsigned int frac_bits)
+{
+	__kstats_family_record_at(ks, index, min(val, ks->clamp), frac_bits,
+				  false);
 }
 
 /**
