@@ -106,6 +106,14 @@ peer_stop() {
 	wait $PEER_PID
 }
 
+# bt_lat ENTRY RETURN [KEY [PRED]]: the bpftrace script of a latency
+# histogram from the probe ENTRY to the probe RETURN of the same thread,
+# per KEY ("[comm]": by the task's name) when given, counting the calls
+# whose ENTRY meets PRED when given ("/comm == \"x\"/")
+bt_lat() {
+	echo "$1 ${4:+$4 }{ @s[tid] = nsecs; } $2 /@s[tid]/ { @h${3:-} = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+}
+
 # peer_rows KIND FUNC: the added cost of the peers on the traced function
 # FUNC, measured like the kstats rows (the peer attached, then killed);
 # "BENCHPEER KIND_ROW COMMAND" gives each one's exact command line, and
@@ -152,19 +160,19 @@ peer_rows() {
 	for r in bt_kprobe bt_kfunc bt_kstack bt_count bt_comm bt_bycomm bt_bycpu \
 		 bt_ret bt_section; do
 		case $r in
-		bt_kprobe) bt="kprobe:$F { @s[tid] = nsecs; } kretprobe:$F /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+		bt_kprobe) bt=$(bt_lat kprobe:$F kretprobe:$F)
 			   set -- 2 2 0 ;;
-		bt_kfunc)  bt="kfunc:$kf { @s[tid] = nsecs; } kretfunc:$kf /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+		bt_kfunc)  bt=$(bt_lat kfunc:$kf kretfunc:$kf)
 			   set -- 2 0 2 ;;
-		bt_kstack) bt="kfunc:$kf { @s[tid] = nsecs; } kretfunc:$kf /@s[tid]/ { @h[kstack(8)] = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+		bt_kstack) bt=$(bt_lat kfunc:$kf kretfunc:$kf '[kstack(8)]')
 			   set -- 2 0 2 ;;
 		bt_count)  bt="kfunc:$kf { @c = count(); }"
 			   set -- 1 0 1 ;;
-		bt_comm)   bt="kfunc:$kf /comm == \"$pcomm\"/ { @s[tid] = nsecs; } kretfunc:$kf /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+		bt_comm)   bt=$(bt_lat kfunc:$kf kretfunc:$kf "" "/comm == \"$pcomm\"/")
 			   set -- 2 0 2 ;;
-		bt_bycomm) bt="kfunc:$kf { @s[tid] = nsecs; } kretfunc:$kf /@s[tid]/ { @h[comm] = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+		bt_bycomm) bt=$(bt_lat kfunc:$kf kretfunc:$kf '[comm]')
 			   set -- 2 0 2 ;;
-		bt_bycpu)  bt="kfunc:$kf { @s[tid] = nsecs; } kretfunc:$kf /@s[tid]/ { @h[cpu] = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+		bt_bycpu)  bt=$(bt_lat kfunc:$kf kretfunc:$kf '[cpu]')
 			   set -- 2 0 2 ;;
 		bt_ret)    bt="kretfunc:$kf { @h = hist(retval); }"
 			   set -- 1 0 1 ;;
@@ -173,7 +181,7 @@ peer_rows() {
 				na $kind peer_$r "no system call in the in-kernel loop"
 				continue
 			fi
-			bt="tracepoint:raw_syscalls:sys_enter { @s[tid] = nsecs; } tracepoint:raw_syscalls:sys_exit /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }"
+			bt=$(bt_lat tracepoint:raw_syscalls:sys_enter tracepoint:raw_syscalls:sys_exit)
 			set -- 2 0 0 ;;
 		esac
 		if peer_start $r "$@" $BT -e "$bt"; then
@@ -215,11 +223,11 @@ peer_glob_rows() {
 			continue
 		fi
 		case $r in
-		bt_kprobe_glob) bt="kprobe:$GLOB { @s[tid] = nsecs; } kretprobe:$GLOB /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }" ;;
-		bt_kfunc_glob)  bt="kfunc:$GLOB { @s[tid] = nsecs; } kretfunc:$GLOB /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }" ;;
+		bt_kprobe_glob) bt=$(bt_lat "kprobe:$GLOB" "kretprobe:$GLOB") ;;
+		bt_kfunc_glob)  bt=$(bt_lat "kfunc:$GLOB" "kretfunc:$GLOB") ;;
 		# the kernel refuses an fexit program on a function that may
 		# not return (__x64_sys_exit...): the system calls' bodies alone
-		bt_kfunc_glob_do) bt="kfunc:__do_sys_* { @s[tid] = nsecs; } kretfunc:__do_sys_* /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }" ;;
+		bt_kfunc_glob_do) bt=$(bt_lat 'kfunc:__do_sys_*' 'kretfunc:__do_sys_*') ;;
 		esac
 		# bpftrace refuses over 512 probes unless told: a program (and,
 		# for kfunc, a trampoline) per function and side

@@ -18,20 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "bench_loop.h"
 
 int main(int argc, char **argv)
 {
@@ -66,7 +53,6 @@ int main(int argc, char **argv)
 	}
 	close(to[1]);
 	waitpid(pid, NULL, 0);
-	qsort(v, reps, sizeof(*v), cmp);
-	printf("%.1f\n", v[reps / 2]);
+	printf("%.1f\n", median(v, reps));
 	return 0;
 }
