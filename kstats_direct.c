@@ -370,9 +370,12 @@ kstats_direct_frame_key(enum kstats_by_kind kind,
 	kstats_direct_at(e, &at);
 	if (kind == KSTATS_BY_FUNC)
 		return at.ip;
-	return kstats_return_address_at(at.sp, at.lr,
-					IS_ENABLED(CONFIG_ARM64) ?
-					*(unsigned long *)at.bp : 0);
+#ifdef CONFIG_X86_64
+	/* above this frame, on the stack this code runs on: read plainly */
+	return kstats_return_address_fixup(at.sp, *(unsigned long *)at.sp);
+#else
+	return kstats_return_address_at(at.sp, at.lr, *(unsigned long *)at.bp);
+#endif
 }
 
 /*
@@ -437,6 +440,82 @@ kstats_direct_tkey_index(struct kstats_direct_hot *h, struct kstats_fn *fn,
 }
 
 /*
+ * A key of one word as 32 bits, for the cache no guard protects (struct
+ * kstats_direct_pcpu @word): a task's pid or tid as it is (under
+ * PID_MAX_LIMIT); a frame's key (a return address, a function's start) as
+ * its offset from the trampoline's code past its first byte.  The
+ * kernel's text and the modules' lie within 2 GiB of each other (x86-64:
+ * the top 2 GiB of the address space; arm64: the modules within 2 GiB
+ * below the kernel's end), so each of their addresses has one; 0xffffffff,
+ * the empty cache's, is kstats_direct_code's first byte, which no call
+ * returns to and no traced function starts at.  False for a key that has
+ * none: 0, an address not read.
+ */
+static unsigned long kstats_direct_key_base __ro_after_init;
+
+static __always_inline notrace bool
+kstats_direct_key32(enum kstats_direct_exit exit, u64 key, u32 *k)
+{
+	s64 d;
+
+	if (exit == KSTATS_DEXIT_TASK_IDS) {
+		*k = key;
+		return true;
+	}
+	d = key - kstats_direct_key_base;
+	*k = d;
+	return d == (s32)d;
+}
+
+/*
+ * A key of one word not the one this CPU took last: looked up with
+ * preemption off (an RCU reader of the keys: kstats_family_index()), and
+ * kept as the last with its 32 bits @k if @fits; else (a frame's key
+ * outside the kernel's text) looked up alone, and 0, unread, is "other".
+ * One store keeps it: a nested call that comes in between keeps its own
+ * key whole, which the next call finds is not its own.
+ */
+static noinline notrace u32
+kstats_direct_word_lookup(struct kstats_direct_hot *h, struct kstats_family *f,
+			  u64 key, u32 k, bool fits)
+{
+	u64 pair[2] = { key, 0 };
+	u32 index;
+
+	if (!fits && !key)
+		return f->max;
+	preempt_disable_notrace();
+	index = kstats_family_index(f, pair);
+	if (fits)
+		this_cpu_write(h->pcpu->word, (u64)k << 32 | index);
+	preempt_enable_notrace();
+	return index;
+}
+
+NOKPROBE_SYMBOL(kstats_direct_word_lookup);
+
+/*
+ * The family index of a key of one word (the task ids and frame key
+ * variants'), through the last one this CPU took, which one load reads
+ * whole: no guard, no preemption off, any context.  Good while the
+ * family's generation lasts, which the index's high bits name.
+ */
+static __always_inline notrace u32
+kstats_direct_word_index(struct kstats_direct_hot *h, struct kstats_family *f,
+			 u64 key, enum kstats_direct_exit exit)
+{
+	u32 k;
+	bool fits = kstats_direct_key32(exit, key, &k);
+	u64 want = (u64)k << 32 |
+		   (u32)(READ_ONCE(f->gen) << KSTATS_FAMILY_INDEX_BITS);
+	u64 word = this_cpu_read(h->pcpu->word);
+
+	if (likely(fits && (word ^ want) <= KSTATS_FAMILY_INDEX_MASK))
+		return word;
+	return kstats_direct_word_lookup(h, f, key, k, fits);
+}
+
+/*
  * A sample of a family of keys (not by CPU) whose distribution the plain
  * exits could record (the default frac_bits, no upper bound: the task ids
  * and frame key variants are taken only then), in the key @i: an index of
@@ -477,9 +556,11 @@ kstats_direct_task_key(enum kstats_direct_exit exit, enum kstats_by_kind kind,
 /*
  * The end of a call split by a key of the frame, or of the task as the
  * entry kept it in the frame (@exit): the key taken now, from the frame,
- * through the last one this CPU took (kstats_direct_key_index()), under
- * the slot's guard: an NMI's call that comes while this CPU holds it is
- * counted as missed.
+ * through the last one this CPU took.  A key of one word (a frame's, a
+ * pid or tid) through a cache of one word (kstats_direct_word_index());
+ * a task's name, two words, under the slot's guard
+ * (kstats_direct_key_index()): an NMI's call that comes while this CPU
+ * holds it is counted as missed.
  */
 static __always_inline notrace void
 kstats_direct_key_done(struct kstats_direct_hot *h,
@@ -487,23 +568,27 @@ kstats_direct_key_done(struct kstats_direct_hot *h,
 		       enum kstats_direct_exit exit)
 {
 	struct kstats_fn *fn = h->fn;
-	struct kstats_family *f = fn->ks->family;
-	u64 key[2] = {};
+	struct kstats_family *f = h->ks->family;
+	u64 key[2];
 	u32 index;
 
-	if (!kstats_direct_guard(h)) {
-		kstats_direct_miss(h);
-		return;
-	}
-	if (exit == KSTATS_DEXIT_FRAME_KEY)
-		key[0] = kstats_direct_frame_key(fn->by.kind, e);
-	else
+	if (exit == KSTATS_DEXIT_TASK_NAME) {
+		if (!kstats_direct_guard(h)) {
+			kstats_direct_miss(h);
+			return;
+		}
 		kstats_direct_task_key(exit, fn->by.kind, e, key);
-	/* a frame's key of 0: unread; a task's key of 0 is a key */
-	index = key[0] || exit != KSTATS_DEXIT_FRAME_KEY ?
-		kstats_direct_key_index(h, f, key[0], key[1]) : f->max;
-	kstats_direct_family_record(h->ks, index, v);
-	kstats_direct_unguard(h);
+		index = kstats_direct_key_index(h, f, key[0], key[1]);
+		kstats_direct_family_record(h->ks, index, v);
+		kstats_direct_unguard(h);
+	} else {
+		if (exit == KSTATS_DEXIT_FRAME_KEY)
+			key[0] = kstats_direct_frame_key(fn->by.kind, e);
+		else
+			kstats_direct_task_key(exit, fn->by.kind, e, key);
+		index = kstats_direct_word_index(h, f, key[0], exit);
+		kstats_direct_family_record(h->ks, index, v);
+	}
 	this_cpu_dec(h->pcpu->inflight);
 }
 
@@ -1756,8 +1841,10 @@ static int kstats_direct_attach(struct kstats *ks,
 		return -ENOMEM;
 	}
 	/* no last key yet (struct kstats_direct_pcpu) */
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		per_cpu_ptr(h->pcpu, cpu)->key[1] = U64_MAX;
+		per_cpu_ptr(h->pcpu, cpu)->word = U64_MAX;
+	}
 	h->nstack = tg->nstack;
 	h->nregs = tg->nregs;
 	h->clock = ks->clock;
@@ -2247,6 +2334,7 @@ const struct kstats_mech_ops kstats_mech_direct = {
  */
 int kstats_direct_init(void)
 {
+	unsigned long base;
 	int i;
 
 	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, nstack) != KSTATS_DHOT_NSTACK);
@@ -2262,6 +2350,10 @@ int kstats_direct_init(void)
 
 	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)
 		INIT_WORK(&kstats_direct_slots[i].work, kstats_direct_drain);
+	/* hidden: a code address plus one, in code, is no branch target */
+	base = (unsigned long)kstats_direct_code;
+	OPTIMIZER_HIDE_VAR(base);
+	kstats_direct_key_base = base + 1;
 	kstats_direct_wq = alloc_workqueue("kstats_direct", WQ_UNBOUND, 0);
 	if (!kstats_direct_wq)
 		return -ENOMEM;

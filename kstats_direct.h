@@ -97,16 +97,22 @@ struct kstats_outliers;
  *	call that enters then (the clock read called the traced function
  *	itself: read_hpet() under clock ktime on the HPET) is not timed
  * @index: the family index of @key
- * @key: the key the task key, task name and ids, and frame key variants
- *	took last on this CPU (kstats_direct_key_index()); until the first,
- *	one no task or frame has: a second word of U64_MAX (a name's last
- *	byte is its NUL, the other keys' second word is 0)
+ * @key: the key the task key and task name variants took last on this
+ *	CPU (kstats_direct_key_index()); until the first, one no task has: a
+ *	second word of U64_MAX (a name's last byte is its NUL, the other
+ *	keys' second word is 0)
+ * @word: the key the task ids and frame key variants took last on this
+ *	CPU, in one word that a nested call (an interrupt's, an NMI's)
+ *	replaces whole: the key's 32 bits (kstats_direct_key32()) above its
+ *	family index, so read with no guard (kstats_direct_word_index());
+ *	until the first, U64_MAX, which no key's 32 bits are
  */
 struct kstats_direct_pcpu {
 	long inflight;
 	int busy;
 	u32 index;
 	u64 key[2];
+	u64 word;
 };
 
 /**

@@ -238,33 +238,22 @@ struct kstats_args {
 	u64 ret;
 };
 
+#ifdef CONFIG_X86_64
 /*
- * Where a function's caller resumes, from its entry's stack pointer @sp
- * (x86-64: the call pushed the address there) or its link register @lr
- * and frame pointer @fp (arm64): for the registers a probe gives
- * (kstats_entry_return_address()) and for the direct trampoline's frame.
- * 0 if it cannot be read.
+ * The return address @ret, read at a function's entry's stack pointer @sp,
+ * as the caller's: a return probe that came first on this call (another
+ * node's, a kretprobe's) put its trampoline there, and the caller's
+ * address in its rethook node.
  */
 static __always_inline notrace unsigned long
-kstats_return_address_at(unsigned long sp, unsigned long lr, unsigned long fp)
+kstats_return_address_fixup(unsigned long sp, unsigned long ret)
 {
-#if defined(CONFIG_X86_64)
-	/*
-	 * On this task's stack, the one running (checked as
-	 * regs_within_kernel_stack() does, then read plainly: no fault to
-	 * catch)
-	 */
-	unsigned long ret = (sp & ~(THREAD_SIZE - 1)) ==
-			    (current_stack_pointer & ~(THREAD_SIZE - 1)) ?
-			    READ_ONCE(*(unsigned long *)sp) : 0;
 #ifdef CONFIG_RETHOOK
 	struct llist_node *n;
 
 	/*
-	 * A return probe that came first on this call (another node's, a
-	 * kretprobe's) put its trampoline there, and the address in its
-	 * rethook node: the oldest node of this frame holds the caller's.
-	 * The task's own list, read as rethook_find_ret_addr() does.
+	 * The oldest node of this frame holds the caller's: the task's own
+	 * list, read as rethook_find_ret_addr() does.
 	 */
 	for (n = READ_ONCE(current->rethooks.first); n; n = READ_ONCE(n->next)) {
 		const struct rethook_node *rh =
@@ -275,6 +264,29 @@ kstats_return_address_at(unsigned long sp, unsigned long lr, unsigned long fp)
 	}
 #endif
 	return ret;
+}
+#endif
+
+/*
+ * Where a function's caller resumes, from its entry's stack pointer @sp
+ * (x86-64: the call pushed the address there) or its link register @lr
+ * and frame pointer @fp (arm64): for the registers a probe gives
+ * (kstats_entry_return_address()) and, on arm64, for the direct
+ * trampoline's frame.  0 if it cannot be read.
+ */
+static __always_inline notrace unsigned long
+kstats_return_address_at(unsigned long sp, unsigned long lr, unsigned long fp)
+{
+#if defined(CONFIG_X86_64)
+	/*
+	 * On this task's stack, the one running (checked as
+	 * regs_within_kernel_stack() does, then read plainly: no fault to
+	 * catch)
+	 */
+	return kstats_return_address_fixup(sp, (sp & ~(THREAD_SIZE - 1)) ==
+					   (current_stack_pointer &
+					    ~(THREAD_SIZE - 1)) ?
+					   READ_ONCE(*(unsigned long *)sp) : 0);
 #elif defined(CONFIG_ARM64)
 	return kstats_kretprobe_ret(lr, fp);
 #else
