@@ -750,6 +750,29 @@ kstats_direct_cgroup_holds(const struct kstats_direct_hot *h)
 	return holds;
 }
 
+/* The entries of the clocks the trampoline calls, the filters checked. */
+#define KSTATS_DIRECT_TASK_CALLED(name)					\
+notrace __noendbr bool							\
+kstats_direct_enter_##name##_ktime(struct kstats_direct_hot *h,	\
+				   struct kstats_direct_entry *e)	\
+{									\
+	return kstats_direct_##name##_holds(h) &&			\
+	       kstats_direct_enter_ktime(h, e);				\
+}									\
+NOKPROBE_SYMBOL(kstats_direct_enter_##name##_ktime);			\
+notrace __noendbr bool							\
+kstats_direct_enter_##name##_local(struct kstats_direct_hot *h,	\
+				   struct kstats_direct_entry *e)	\
+{									\
+	return kstats_direct_##name##_holds(h) &&			\
+	       kstats_direct_enter_local(h, e);				\
+}									\
+NOKPROBE_SYMBOL(kstats_direct_enter_##name##_local)
+
+/*
+ * The task filters' entries of every clock; a cgroup alone is checked by
+ * the trampoline itself for the clocks it reads inline.
+ */
 #define KSTATS_DIRECT_TASK_ENTRIES(name)				\
 notrace __noendbr bool							\
 kstats_direct_enter_##name##_tsc(struct kstats_direct_hot *h,		\
@@ -773,25 +796,24 @@ kstats_direct_enter_##name##_tscns(struct kstats_direct_hot *h,	\
 	return true;							\
 }									\
 NOKPROBE_SYMBOL(kstats_direct_enter_##name##_tscns);			\
-notrace __noendbr bool							\
-kstats_direct_enter_##name##_ktime(struct kstats_direct_hot *h,	\
-				   struct kstats_direct_entry *e)	\
-{									\
-	return kstats_direct_##name##_holds(h) &&			\
-	       kstats_direct_enter_ktime(h, e);				\
-}									\
-NOKPROBE_SYMBOL(kstats_direct_enter_##name##_ktime);			\
-notrace __noendbr bool							\
-kstats_direct_enter_##name##_local(struct kstats_direct_hot *h,	\
-				   struct kstats_direct_entry *e)	\
-{									\
-	return kstats_direct_##name##_holds(h) &&			\
-	       kstats_direct_enter_local(h, e);				\
-}									\
-NOKPROBE_SYMBOL(kstats_direct_enter_##name##_local)
+KSTATS_DIRECT_TASK_CALLED(name)
 
 KSTATS_DIRECT_TASK_ENTRIES(task);
-KSTATS_DIRECT_TASK_ENTRIES(cgroup);
+KSTATS_DIRECT_TASK_CALLED(cgroup);
+
+/*
+ * The preemption point of the trampoline's own window with preemption off
+ * (the inline cgroup check, an RCU reader), where its count dropped to 0
+ * with a reschedule due: the kernel's own, in C, whichever preemption
+ * model runs.
+ */
+notrace __noendbr void kstats_direct_resched(void)
+{
+	preempt_disable_notrace();
+	preempt_enable_notrace();
+}
+
+NOKPROBE_SYMBOL(kstats_direct_resched);
 
 /* A value of the ret and arg variants: recorded as kstats_record_signed(). */
 static __always_inline notrace void
@@ -1866,6 +1888,10 @@ static int kstats_direct_attach(struct kstats *ks,
 	if (h->kind == KSTATS_DKIND_COMM || h->kind == KSTATS_DKIND_FKEY_COMM ||
 	    h->kind == KSTATS_DKIND_TNAME_COMM || h->kind == KSTATS_DKIND_TIDS_COMM)
 		memcpy(h->comm, rich->filter.comm, sizeof(h->comm));
+	if (h->kind == KSTATS_DKIND_CGROUP) {
+		h->comm[0] = rich->filter.cgroup_id;
+		h->comm[1] = rich->filter.cgroup_level;
+	}
 	/* every function in one filter: one ftrace update */
 	err = ftrace_set_filter_ips(ops, tg->ips, tg->nr_ips, 0, 0);
 	if (!err)

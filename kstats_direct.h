@@ -185,7 +185,8 @@ enum kstats_direct_kind {
  *	(the rich variants, kstats_direct_enter_rich()); NULL for a plain
  *	duration
  * @comm: the task name of the comm variants, as two words (struct
- *	kstats_comm_words)
+ *	kstats_comm_words); for the cgroup variants that check it inline,
+ *	the cgroup's id, then its level
  */
 struct kstats_direct_hot {
 	u16 nstack;
@@ -297,17 +298,12 @@ __noendbr bool
 kstats_direct_enter_task_local(struct kstats_direct_hot *h,
 			       struct kstats_direct_entry *e);
 __noendbr bool
-kstats_direct_enter_cgroup_tsc(struct kstats_direct_hot *h,
-			       struct kstats_direct_entry *e);
-__noendbr bool
-kstats_direct_enter_cgroup_tscns(struct kstats_direct_hot *h,
-				 struct kstats_direct_entry *e);
-__noendbr bool
 kstats_direct_enter_cgroup_ktime(struct kstats_direct_hot *h,
 				 struct kstats_direct_entry *e);
 __noendbr bool
 kstats_direct_enter_cgroup_local(struct kstats_direct_hot *h,
 				 struct kstats_direct_entry *e);
+__noendbr void kstats_direct_resched(void);
 __noendbr void
 kstats_direct_exit_ret(struct kstats_direct_hot *h,
 		       struct kstats_direct_entry *e);

@@ -90,6 +90,43 @@
 .endm
 
 /*
+ * The preemption count, raised around the cgroup filter's reads (an RCU
+ * reader's, as kstats_cgroup_under() is), with the current task in x11,
+ * as the kernel's __preempt_count_add() and __preempt_count_dec_and_test()
+ * do: the count's word alone written, the reschedule flag beside it
+ * (inverted) read with it, then read again, for an interrupt that came
+ * between.  A reschedule due is taken in C (kstats_direct_resched()).
+ */
+.macro KSTATS_PREEMPT_OFF
+#ifdef CONFIG_PREEMPT_COUNT
+	ldr	w12, [x11, #KSTATS_TASK_PREEMPT]
+	add	w12, w12, #1
+	str	w12, [x11, #KSTATS_TASK_PREEMPT]
+#endif
+.endm
+
+.macro KSTATS_PREEMPT_ON resched:req
+#ifdef CONFIG_PREEMPT_COUNT
+	ldr	x12, [x11, #KSTATS_TASK_PREEMPT]
+	sub	x12, x12, #1
+	str	w12, [x11, #KSTATS_TASK_PREEMPT]
+#ifdef CONFIG_PREEMPTION
+	cbz	x12, \resched
+	ldr	x12, [x11, #KSTATS_TASK_PREEMPT]
+	cbz	x12, \resched
+#endif
+#endif
+.endm
+
+/* kstats_direct_resched(), every argument register kept around it. */
+.macro KSTATS_DIRECT_RESCHED
+	KSTATS_DIRECT_ARGS_SAVE 1
+	bl	kstats_direct_resched
+	KSTATS_DIRECT_ARGS_RESTORE 1
+	ldr	x10, [sp, #F_HOT]
+.endm
+
+/*
  * One variant (kstats_direct_variants.h): args 0 saves no register, 1
  * saves x0-x8 for a C entry, 2 also copies the stack words (one at
  * least).  The variants without a C entry (the counter read inline, the
@@ -106,7 +143,7 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	stp	x29, x30, [sp, #F_FUNC]
 	add	x29, sp, #F_FUNC
 	str	x10, [sp, #F_HOT]
-	.if \comm
+	.if \comm == 1
 	/* Another task's name: the body runs untimed, nothing saved yet. */
 	mrs	x11, sp_el0
 	mov	x12, #KSTATS_TASK_COMM
@@ -116,6 +153,36 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	cmp	x12, x14
 	ccmp	x13, x15, #0, eq
 	b.ne	.Lother_\@
+	.endif
+	.if \comm == 2
+	/*
+	 * Out of the slot's cgroup: the same.  The task's cgroup is read as
+	 * kstats_cgroup_under() reads it: the ancestor at the filter's level
+	 * (the slot's second word), its id compared with the slot's first.
+	 */
+#ifdef CONFIG_CGROUPS
+	mrs	x11, sp_el0
+	KSTATS_PREEMPT_OFF
+	mov	x12, #KSTATS_TASK_CGROUPS
+	ldr	x13, [x11, x12]
+	ldr	x13, [x13, #KSTATS_CSET_DFL_CGRP]
+	ldr	w14, [x10, #KSTATS_DHOT_COMM + 8]
+	ldr	w15, [x13, #KSTATS_CGROUP_LEVEL]
+	cmp	w15, w14
+	b.lo	.Lcgroup_out_\@
+	mov	x15, #KSTATS_CGROUP_ANCESTORS
+	add	x13, x13, x15
+	ldr	x13, [x13, x14, lsl #3]
+	ldr	x13, [x13, #KSTATS_CGROUP_KN]
+	ldr	x13, [x13, #KSTATS_KN_ID]
+	ldr	x15, [x10, #KSTATS_DHOT_COMM]
+	cmp	x13, x15
+	b.ne	.Lcgroup_out_\@
+	KSTATS_PREEMPT_ON .Lresched_in_\@
+.Lcgroup_in_\@:
+#else
+	b	.Lother_\@
+#endif
 	.endif
 	.if \ids
 	/* The task's name, or ids, as they are now, for the exit's key. */
@@ -208,6 +275,23 @@ alternative_else_nop_endif
 	ldp	x29, x30, [sp, #F_CALLER]
 	add	sp, sp, #F_SIZE
 	ret
+
+#ifdef CONFIG_CGROUPS
+	.if \comm == 2
+.Lcgroup_out_\@:
+	KSTATS_PREEMPT_ON .Lresched_out_\@
+	b	.Lother_\@
+#ifdef CONFIG_PREEMPTION
+	/* A reschedule came due in the check: taken, arguments kept. */
+.Lresched_in_\@:
+	KSTATS_DIRECT_RESCHED
+	b	.Lcgroup_in_\@
+.Lresched_out_\@:
+	KSTATS_DIRECT_RESCHED
+	b	.Lother_\@
+#endif
+	.endif
+#endif
 
 	.if kstats_c_entry
 .Lskip_\@:

@@ -62,6 +62,33 @@
 #define KSTATS_CURRENT	PER_CPU_VAR(current_task)
 #endif
 
+/*
+ * The preemption count, raised around the cgroup filter's reads (an RCU
+ * reader's, as kstats_cgroup_under() is), in struct pcpu_hot from 6.2.
+ * Where it drops to 0 with a reschedule due (the bit folded in, inverted),
+ * the trampoline takes it in C (kstats_direct_resched()).
+ */
+#ifdef KSTATS_PCPU_HOT_PREEMPT
+#define KSTATS_PREEMPT	PER_CPU_VAR(pcpu_hot + KSTATS_PCPU_HOT_PREEMPT)
+#else
+#define KSTATS_PREEMPT	PER_CPU_VAR(__preempt_count)
+#endif
+
+.macro KSTATS_PREEMPT_OFF
+#ifdef CONFIG_PREEMPT_COUNT
+	incl	KSTATS_PREEMPT
+#endif
+.endm
+
+.macro KSTATS_PREEMPT_ON resched:req
+#ifdef CONFIG_PREEMPT_COUNT
+	decl	KSTATS_PREEMPT
+#ifdef CONFIG_PREEMPTION
+	jz	\resched
+#endif
+#endif
+.endm
+
 /* CALL_DEPTH_ACCOUNT, where the kernel tracks the call depth. */
 #if defined(CONFIG_MITIGATION_CALL_DEPTH_TRACKING) || \
 	defined(CONFIG_CALL_DEPTH_TRACKING)
@@ -119,7 +146,9 @@
  * "comm_<clock>" is a duration whose one filter is the task's name: the
  * entry compares the name's two words with the slot's (@comm) before the
  * clock, then is the plain one, as is its exit.  "cgroup_<clock>" is
- * one whose one filter is a cgroup: the task ones, with that one check
+ * one whose one filter is a cgroup: for the clocks read inline, the comm
+ * ones with the cgroup's check (@comm: its id and level) for the name's;
+ * for the others, the task ones with that one check in C
  * (kstats_direct_enter_cgroup_<clock>()).  "fkey_<clock>" and
  * "fkey_comm_<clock>" are the plain and comm entries with an exit
  * (<clock>k) that takes a key from the frame (the caller, the function).
@@ -172,6 +201,14 @@
 	.endif
 .endm
 
+/* kstats_direct_resched(), every argument register kept around it. */
+.macro KSTATS_DIRECT_RESCHED
+	KSTATS_DIRECT_ARGS_SAVE 1, 1
+	call	kstats_direct_resched
+	KSTATS_DIRECT_ARGS_RESTORE 1, 1
+	movq	F_HOT(%rsp), %r11
+.endm
+
 .macro KSTATS_DIRECT_COMMON name:req, clock:req, entry:req, args:req, tk:req, comm=0, ids=0
 SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	UNWIND_HINT_FUNC
@@ -179,7 +216,7 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	KSTATS_CALL_DEPTH_ACCOUNT
 	subq	$F_SIZE, %rsp
 	movq	%r11, F_HOT(%rsp)
-	.if \comm
+	.if \comm == 1
 	/* Another task's name: the body runs untimed, nothing saved yet. */
 	movq	KSTATS_CURRENT, %rax
 	movq	KSTATS_TASK_COMM(%rax), %r10
@@ -188,6 +225,31 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	movq	KSTATS_TASK_COMM + 8(%rax), %r10
 	cmpq	KSTATS_DHOT_COMM + 8(%r11), %r10
 	jne	.Lother_\@
+	.endif
+	.if \comm == 2
+	/*
+	 * Out of the slot's cgroup: the same.  The task's cgroup is read as
+	 * kstats_cgroup_under() reads it: the ancestor at the filter's level
+	 * (the slot's second word), its id compared with the slot's first.
+	 */
+#ifdef CONFIG_CGROUPS
+	movq	KSTATS_CURRENT, %rax
+	KSTATS_PREEMPT_OFF
+	movq	KSTATS_TASK_CGROUPS(%rax), %rax
+	movq	KSTATS_CSET_DFL_CGRP(%rax), %rax
+	movl	KSTATS_DHOT_COMM + 8(%r11), %r10d
+	cmpl	%r10d, KSTATS_CGROUP_LEVEL(%rax)
+	jb	.Lcgroup_out_\@
+	movq	KSTATS_CGROUP_ANCESTORS(%rax, %r10, 8), %rax
+	movq	KSTATS_CGROUP_KN(%rax), %rax
+	movq	KSTATS_KN_ID(%rax), %rax
+	cmpq	KSTATS_DHOT_COMM(%r11), %rax
+	jne	.Lcgroup_out_\@
+	KSTATS_PREEMPT_ON .Lresched_in_\@
+.Lcgroup_in_\@:
+#else
+	jmp	.Lother_\@
+#endif
 	.endif
 	.if \ids
 	/* The task's name, or ids, as they are now, for the exit's key. */
@@ -276,6 +338,23 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	UNWIND_HINT_FUNC
 	RET
 	.endif
+
+#ifdef CONFIG_CGROUPS
+	.if \comm == 2
+.Lcgroup_out_\@:
+	KSTATS_PREEMPT_ON .Lresched_out_\@
+	jmp	.Lother_\@
+#ifdef CONFIG_PREEMPTION
+	/* A reschedule came due in the check: taken, arguments kept. */
+.Lresched_in_\@:
+	KSTATS_DIRECT_RESCHED
+	jmp	.Lcgroup_in_\@
+.Lresched_out_\@:
+	KSTATS_DIRECT_RESCHED
+	jmp	.Lother_\@
+#endif
+	.endif
+#endif
 
 	.if \comm
 .Lother_\@:

@@ -13,7 +13,8 @@
  * inline (the TSC, arm64's counter), none, or the C entry
  * kstats_direct_enter_ENTRY; TK 1: the entry keeps the timekeeper's epoch
  * (clock ktime read as the counter); COMM 1: the entry compares the
- * task's name with the slot's first; IDS 0, or: the entry keeps
+ * task's name with the slot's first, 2: the id of the task's cgroup v2's
+ * ancestor at the slot's level with the slot's; IDS 0, or: the entry keeps
  * the task's name (1, at KSTATS_DFRAME_NAME) or its pid and tgid (2, at
  * KSTATS_DFRAME_IDS) in the frame, for the exit to take the key from: only
  * with an entry that calls no C, whose argument registers' words are
@@ -65,11 +66,14 @@
 	\m comm_ktime, ktimep, ktime, 0, 1, 0
 	\m comm_local, localp, local, 0, 1, 0
 	\m comm_tscns, tscnsp, tsc, 1, 1, 0
-	/* a duration whose one filter is a cgroup: the task ones, that check */
-	\m cgroup_tsc, tscp, cgroup_tsc, 0, 0, 0
+	/*
+	 * A duration whose one filter is a cgroup: checked inline for the
+	 * clocks read inline, else the task ones, with that one check
+	 */
+	\m cgroup_tsc, tscp, tsc, 0, 2, 0
 	\m cgroup_ktime, ktimep, cgroup_ktime, 0, 0, 0
 	\m cgroup_local, localp, cgroup_local, 0, 0, 0
-	\m cgroup_tscns, tscnsp, cgroup_tscns, 0, 0, 0
+	\m cgroup_tscns, tscnsp, tsc, 1, 2, 0
 	/*
 	 * A duration split by a key of the frame (the caller, the function):
 	 * the plain entries, the exit takes the key; with no filter, then

@@ -38,8 +38,9 @@ else
 
 	check "insmod kstats.ko (options)" insmod $KB/kstats.ko
 	# A cgroup filter alone (the "cgroup" variants, header "entry
-	# cgroup"): kload runs in /ko23/sub (kload cgroup), which a filter on
-	# it or on its parent takes and one on the sibling /ko23x does not.
+	# cgroup", checked inline with a clock read inline): kload runs in
+	# /ko23/sub (kload cgroup), which a filter on it or on its parent
+	# takes, and one on the sibling /ko23x or on the child leaf does not.
 	CG=/sys/fs/cgroup
 	cat > $O.rows <<-EOF
 	comm kload|ALL|entry comm
@@ -69,12 +70,15 @@ else
 	if grep -qw cgroup2 /proc/filesystems; then
 		mkdir -p $CG
 		grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG
-		mkdir -p $CG/ko23/sub $CG/ko23x
+		mkdir -p $CG/ko23/sub/leaf $CG/ko23x
 		cat >> $O.rows <<-EOF
 		cgroup /ko23|ALL|entry cgroup
 		cgroup /ko23/sub clock $CYC|ALL|entry cgroup
+		cgroup /ko23 clock $CYC|ALL|entry cgroup
 		cgroup /ko23 clock local|ALL|entry cgroup
 		cgroup /ko23x|0|entry cgroup
+		cgroup /ko23x clock $CYC|0|entry cgroup
+		cgroup /ko23/sub/leaf clock $CYC|0|entry cgroup
 		cgroup /ko23 comm kload|ALL|entry task
 		cgroup /ko23 by cpu|0=$N0 1=$N1|entry cgroup
 		EOF
@@ -132,7 +136,7 @@ else
 		done
 		expect "remove od$n of$n" "$(ctl $KS/_control "remove od$n")$(ctl $KS/_control "remove of$n")" okok
 	done < $O.rows
-	[ ! -d $CG/ko23 ] || rmdir $CG/ko23/sub $CG/ko23 $CG/ko23x
+	[ ! -d $CG/ko23 ] || rmdir $CG/ko23/sub/leaf $CG/ko23/sub $CG/ko23 $CG/ko23x
 
 	# A gap sibling (the rich variants): the same calls and the same
 	# gaps between them through both mechanisms; kload's calls on each
