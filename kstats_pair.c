@@ -3,14 +3,16 @@
  * The starts of keyed sections in flight, apart from the probes that find
  * them and from the record that ends them.
  *
- * An open-addressing table: a key may sit in KSTATS_PAIR_WINDOW slots
- * from its hash on.  Every change of a slot first takes it by turning its
- * key into KSTATS_PAIR_BUSY with one cmpxchg, writes, and releases it
- * with its new key (or empty): no lock and no spinning, so a handler in
- * NMI, or one that interrupted another on the same CPU, never waits.  A
- * handler that meets a busy slot passes it by; the price is that a start
- * or an end racing on the very same key may be counted as replaced or
- * unmatched, never lost without a count.
+ * An open-addressing table: a key may sit in KSTATS_PAIR_WINDOW slots in
+ * a row, from where its hash places them: windows that begin anywhere but
+ * in the last KSTATS_PAIR_WINDOW - 1 slots, so that none wraps.  Every
+ * change of a slot first takes it by turning its key into
+ * KSTATS_PAIR_BUSY with one cmpxchg, writes, and
+ * releases it with its new key (or empty): no lock and no spinning, so a
+ * handler in NMI, or one that interrupted another on the same CPU, never
+ * waits.  A handler that meets a busy slot passes it by; the price is that
+ * a start or an end racing on the very same key may be counted as
+ * replaced or unmatched, never lost without a count.
  *
  * A start whose key is in flight replaces the older one, or with "nest
  * outer" (a lock wait that begins again inside itself, as a mutex's spin
@@ -72,6 +74,7 @@ int kstats_pair_init(struct kstats_pair *p, u32 inflight, unsigned int flags)
 	} else {
 		p->bits = max_t(u32, ilog2(roundup_pow_of_two(inflight)) + 1,
 				ilog2(KSTATS_PAIR_WINDOW));
+		p->windows = (1U << p->bits) - KSTATS_PAIR_WINDOW + 1;
 		/* a power of two of slots: kvcalloc() aligns it to its size */
 		p->slots = kvcalloc(1UL << p->bits, sizeof(*p->slots),
 				    GFP_KERNEL);
@@ -109,17 +112,16 @@ static __always_inline notrace u64 kstats_pair_tag(const struct kstats_pair *p,
 }
 
 /*
- * A key's KSTATS_PAIR_WINDOW slots, from its hash on, the last slot
- * followed by the first: walked with one pointer, the table's bounds
+ * A key's KSTATS_PAIR_WINDOW slots, in a row from the place its hash
+ * scales to (@p->windows of them): walked with one pointer, the table
  * read once (kstats_pair_window()), not again after each cmpxchg, whose
- * barrier reloads what is read through @p.  In a table of CPUs, the
- * key's one slot (@n 1), or none (@n 0) for a key that is no CPU: the
- * same walks, given a window of one (kstats_pair_cpu_window()).
+ * barrier reloads what is read through @p.  In
+ * a table of CPUs, the key's one slot (@n 1), or none (@n 0) for a key
+ * that is no CPU: the same walks, given a window of one
+ * (kstats_pair_cpu_window()).
  */
 struct kstats_pair_window {
 	struct kstats_pair_slot *first;
-	struct kstats_pair_slot *slots;
-	struct kstats_pair_slot *end;
 	unsigned int n;
 };
 
@@ -128,9 +130,7 @@ kstats_pair_window(const struct kstats_pair *p, u64 key,
 		   struct kstats_pair_window *w)
 {
 	w->n = KSTATS_PAIR_WINDOW;
-	w->slots = p->slots;
-	w->end = w->slots + (1UL << p->bits);
-	w->first = w->slots + hash_64(key, p->bits);
+	w->first = p->slots + reciprocal_scale(hash_64(key, 32), p->windows);
 }
 
 static __always_inline notrace void
@@ -139,14 +139,6 @@ kstats_pair_cpu_window(const struct kstats_pair *p, u64 key,
 {
 	w->n = key < nr_cpu_ids && cpu_possible(key);
 	w->first = w->n ? per_cpu_ptr(p->cpu_slots, key) : NULL;
-	w->slots = w->first;
-	w->end = w->first + 1;
-}
-
-static __always_inline notrace struct kstats_pair_slot *
-kstats_pair_next(const struct kstats_pair_window *w, struct kstats_pair_slot *s)
-{
-	return ++s == w->end ? w->slots : s;
 }
 
 /* Take slot @s from @old; then fill it and give it @tag. */
@@ -168,6 +160,23 @@ static __always_inline notrace void kstats_pair_fill(struct kstats_pair_slot *s,
 	smp_store_release(&s->key, tag);
 }
 
+/*
+ * The place of @tag in window @w, or -1: a start reads the whole window
+ * (its key is rarely in flight), so the compares are unrolled, a load and
+ * a branch each.
+ */
+static __always_inline notrace int
+kstats_pair_find(const struct kstats_pair_window *w, u64 tag)
+{
+	unsigned int i;
+
+#pragma GCC unroll 8
+	for (i = 0; i < w->n; i++)
+		if (READ_ONCE(w->first[i].key) == tag)
+			return i;
+	return -1;
+}
+
 /* kstats_pair_start() in window @w, for the key mixed into @tag. */
 static __always_inline notrace bool
 kstats_pair_start_in(struct kstats_pair *p, const struct kstats_pair_window w,
@@ -175,13 +184,12 @@ kstats_pair_start_in(struct kstats_pair *p, const struct kstats_pair_window w,
 {
 	struct kstats_pair_slot *s, *oldest = NULL;
 	u64 cur, oldest_ts = U64_MAX;
-	unsigned int i;
+	int i;
 
-	/* The key's own slot, if it is in flight. */
-	for (i = 0, s = w.first; i < w.n;
-	     i++, s = kstats_pair_next(&w, s)) {
-		if (READ_ONCE(s->key) != tag)
-			continue;
+	/* The key's own slot, if it is in flight (and not taken this instant). */
+	i = kstats_pair_find(&w, tag);
+	if (i >= 0) {
+		s = w.first + i;
 		if (p->outer) {
 			this_cpu_inc(p->counts->nested);
 			return true;
@@ -193,8 +201,7 @@ kstats_pair_start_in(struct kstats_pair *p, const struct kstats_pair_window w,
 		}
 	}
 	/* The first empty slot, else the window's oldest start, evicted. */
-	for (i = 0, s = w.first; i < w.n;
-	     i++, s = kstats_pair_next(&w, s)) {
+	for (i = 0, s = w.first; i < w.n; i++, s++) {
 		cur = READ_ONCE(s->key);
 		if (cur == KSTATS_PAIR_EMPTY && kstats_pair_take(s, cur)) {
 			kstats_pair_fill(s, tag, match, ts, cpu, aux);
@@ -263,8 +270,7 @@ kstats_pair_take_in(const struct kstats_pair_window w, u64 tag,
 	struct kstats_pair_slot *s;
 	unsigned int i;
 
-	for (i = 0, s = w.first; i < w.n;
-	     i++, s = kstats_pair_next(&w, s)) {
+	for (i = 0, s = w.first; i < w.n; i++, s++) {
 		if (READ_ONCE(s->key) == tag && kstats_pair_take(s, tag)) {
 			if (match && s->match != *match) {
 				/* another lock's wait: it stays */

@@ -66,6 +66,8 @@ struct kstats_pair_counts {
  *	(a section keyed by the CPU starts and ends on it), so that no
  *	CPU's start shares a line with another's
  * @bits: log2 of the number of slots
+ * @windows: where a key's KSTATS_PAIR_WINDOW slots may begin: every slot
+ *	but the last KSTATS_PAIR_WINDOW - 1
  * @inflight: the starts it is sized for, as given
  * @salt: mixed into every key, so that no key is a sentinel
  * @outer: a start whose key is in flight leaves the older one in place
@@ -80,6 +82,7 @@ struct kstats_pair {
 	struct kstats_pair_slot *slots;
 	struct kstats_pair_slot __percpu *cpu_slots;
 	u32 bits;
+	u32 windows;
 	u32 inflight;
 	u64 salt;
 	bool outer;

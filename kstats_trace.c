@@ -316,23 +316,17 @@ static notrace void kstats_section_start(struct kstats_point *p,
 NOKPROBE_SYMBOL(kstats_section_start);
 
 /*
- * The end of a section: the time since its start
- * (kstats_trace_delta()), or a missed sample; an end with no start in
- * flight is no sample lost: the table counts it as unmatched.
+ * A section's sample, from its start at @ts on @cpu to @now, in the key
+ * @fam of its family if it has one (@family): the time
+ * (kstats_trace_delta()), or a missed sample.
  */
-static notrace void kstats_section_end(struct kstats_point *p,
-				       const struct kstats_args *a)
+static __always_inline notrace void
+kstats_section_done(struct kstats_trace *t, u64 now, u64 ts, u32 cpu,
+		    u32 fam, bool family)
 {
-	struct kstats_trace *t = p->t;
 	struct kstats *ks = t->fn.ks;
-	u64 key, match, ts, now, v;
-	u32 cpu, fam, here;
+	u64 v;
 
-	now = kstats_trace_now(t, &here);
-	if (!kstats_point_key(t, p, a, &key, &match))
-		return;
-	if (!kstats_pair_end(&t->pair, key, match, &ts, &cpu, &fam))
-		return;
 	if (!kstats_trace_delta(t, now, ts, cpu, &v)) {
 		kstats_record_missed(ks);
 		return;
@@ -346,11 +340,30 @@ static notrace void kstats_section_end(struct kstats_point *p,
 		atomic64_inc(&t->nr_long);
 		return;
 	}
-	kstats_outlier_check(t->fn.outliers, v, fam, ks->family, NULL);
-	if (ks->family)
+	kstats_outlier_check(t->fn.outliers, v, fam, family, NULL);
+	if (family)
 		kstats_family_record(ks, fam, v);
 	else
 		kstats_record(ks, v);
+}
+
+/*
+ * The end of a section: the time since its start (kstats_section_done());
+ * an end with no start in flight is no sample lost: the table counts it
+ * as unmatched.
+ */
+static notrace void kstats_section_end(struct kstats_point *p,
+				       const struct kstats_args *a)
+{
+	struct kstats_trace *t = p->t;
+	u64 key, match, ts, now;
+	u32 cpu, fam, here;
+
+	now = kstats_trace_now(t, &here);
+	if (!kstats_point_key(t, p, a, &key, &match))
+		return;
+	if (kstats_pair_end(&t->pair, key, match, &ts, &cpu, &fam))
+		kstats_section_done(t, now, ts, cpu, fam, t->fn.ks->family);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end);
@@ -433,15 +446,67 @@ NOKPROBE_SYMBOL(kstats_kprobe_end);
  * value, match, filter or family key) goes to kstats_tp_plain(), with no
  * copy of them.
  */
+/*
+ * The key of a point that reads no argument: the task's or the CPU's
+ * (kstats_key_fetch() with no value to read).
+ */
+static __always_inline notrace u64 kstats_point_plain_key(const struct kstats_point *p)
+{
+	return p->opts.key.kind == KSTATS_KEY_CPU ? raw_smp_processor_id() :
+	       (unsigned long)current;
+}
+
+/*
+ * A start of a section of no family at a point that reads no argument:
+ * kstats_section_start() with no filter to check, no key to read and
+ * none to carry, so with little to keep in registers.
+ */
+static noinline notrace void kstats_section_start_plain(struct kstats_point *p)
+{
+	struct kstats_trace *t = p->t;
+	u64 now;
+	u32 cpu;
+
+	now = kstats_trace_now(t, &cpu);
+	if (!kstats_pair_start(&t->pair, kstats_point_plain_key(p), 0, now, cpu,
+			       0))
+		kstats_record_missed(t->fn.ks);	/* full, and refusing */
+}
+
+NOKPROBE_SYMBOL(kstats_section_start_plain);
+
+/* Its end: kstats_section_end() likewise, the sample in no key. */
+static noinline notrace void kstats_section_end_plain(struct kstats_point *p)
+{
+	struct kstats_trace *t = p->t;
+	u64 ts, now;
+	u32 cpu, fam, here;
+
+	now = kstats_trace_now(t, &here);
+	if (kstats_pair_end(&t->pair, kstats_point_plain_key(p), 0, &ts, &cpu,
+			    &fam))
+		kstats_section_done(t, now, ts, cpu, 0, false);
+}
+
+NOKPROBE_SYMBOL(kstats_section_end_plain);
+
 /* A point that reads no argument: nothing is copied for it. */
 static noinline notrace void kstats_tp_plain(struct kstats_point *p)
 {
+	bool family = p->t->fn.ks->family;
+
 	switch (p->role) {
 	case KSTATS_TP_START:
-		kstats_section_start(p, NULL);
+		if (family)
+			kstats_section_start(p, NULL);
+		else
+			kstats_section_start_plain(p);
 		break;
 	case KSTATS_TP_END:
-		kstats_section_end(p, NULL);
+		if (family)
+			kstats_section_end(p, NULL);
+		else
+			kstats_section_end_plain(p);
 		break;
 	default:
 		kstats_arrival(p->t, 0);
