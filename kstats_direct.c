@@ -442,14 +442,17 @@ kstats_direct_tkey_index(struct kstats_direct_hot *h, struct kstats_fn *fn,
 /*
  * A key of one word as 32 bits, for the cache no guard protects (struct
  * kstats_direct_pcpu @word): a task's pid or tid as it is (under
- * PID_MAX_LIMIT); a frame's key (a return address, a function's start) as
- * its offset from the trampoline's code past its first byte.  The
- * kernel's text and the modules' lie within 2 GiB of each other (x86-64:
- * the top 2 GiB of the address space; arm64: the modules within 2 GiB
- * below the kernel's end), so each of their addresses has one; 0xffffffff,
- * the empty cache's, is kstats_direct_code's first byte, which no call
- * returns to and no traced function starts at.  False for a key that has
- * none: 0, an address not read.
+ * PID_MAX_LIMIT); a frame's key (a return address, a function's start),
+ * on x86-64, as its low half: all its text (the kernel's, the modules',
+ * the JITs' and trampolines' from the module area) is in the top 2 GiB of
+ * the address space, whose high half is all ones, and 0xffffffff, the
+ * empty cache's, is the space's last byte; on arm64, as its offset from
+ * the trampoline's code past its first byte: the kernel's text and the
+ * modules' lie within 2 GiB of each other (the modules within 2 GiB below
+ * the kernel's end), so each of their addresses has one, and 0xffffffff
+ * is kstats_direct_code's first byte, which no call returns to and no
+ * traced function starts at.  False for a key that has none: 0, an
+ * address not read (arm64).
  */
 static unsigned long kstats_direct_key_base __ro_after_init;
 
@@ -458,7 +461,7 @@ kstats_direct_key32(enum kstats_direct_exit exit, u64 key, u32 *k)
 {
 	s64 d;
 
-	if (exit == KSTATS_DEXIT_TASK_IDS) {
+	if (exit == KSTATS_DEXIT_TASK_IDS || IS_ENABLED(CONFIG_X86_64)) {
 		*k = key;
 		return true;
 	}
@@ -468,51 +471,22 @@ kstats_direct_key32(enum kstats_direct_exit exit, u64 key, u32 *k)
 }
 
 /*
- * A key of one word not the one this CPU took last: looked up with
- * preemption off (an RCU reader of the keys: kstats_family_index()), and
- * kept as the last with its 32 bits @k if @fits; else (a frame's key
- * outside the kernel's text) looked up alone, and 0, unread, is "other".
- * One store keeps it: a nested call that comes in between keeps its own
- * key whole, which the next call finds is not its own.
+ * Whether a key of one word, as its 32 bits @k, is the last one this CPU
+ * took (the task ids and frame key variants'), whose index is then in
+ * *@index: one load reads them whole, so no guard, no preemption off, any
+ * context.  Good while the family's generation lasts, which the index's
+ * high bits name.
  */
-static noinline notrace u32
-kstats_direct_word_lookup(struct kstats_direct_hot *h, struct kstats_family *f,
-			  u64 key, u32 k, bool fits)
+static __always_inline notrace bool
+kstats_direct_word_hit(struct kstats_direct_hot *h, struct kstats_family *f,
+		       u32 k, u32 *index)
 {
-	u64 pair[2] = { key, 0 };
-	u32 index;
-
-	if (!fits && !key)
-		return f->max;
-	preempt_disable_notrace();
-	index = kstats_family_index(f, pair);
-	if (fits)
-		this_cpu_write(h->pcpu->word, (u64)k << 32 | index);
-	preempt_enable_notrace();
-	return index;
-}
-
-NOKPROBE_SYMBOL(kstats_direct_word_lookup);
-
-/*
- * The family index of a key of one word (the task ids and frame key
- * variants'), through the last one this CPU took, which one load reads
- * whole: no guard, no preemption off, any context.  Good while the
- * family's generation lasts, which the index's high bits name.
- */
-static __always_inline notrace u32
-kstats_direct_word_index(struct kstats_direct_hot *h, struct kstats_family *f,
-			 u64 key, enum kstats_direct_exit exit)
-{
-	u32 k;
-	bool fits = kstats_direct_key32(exit, key, &k);
 	u64 want = (u64)k << 32 |
 		   (u32)(READ_ONCE(f->gen) << KSTATS_FAMILY_INDEX_BITS);
 	u64 word = this_cpu_read(h->pcpu->word);
 
-	if (likely(fits && (word ^ want) <= KSTATS_FAMILY_INDEX_MASK))
-		return word;
-	return kstats_direct_word_lookup(h, f, key, k, fits);
+	*index = word;
+	return (word ^ want) <= KSTATS_FAMILY_INDEX_MASK;
 }
 
 /*
@@ -554,10 +528,52 @@ kstats_direct_task_key(enum kstats_direct_exit exit, enum kstats_by_kind kind,
 }
 
 /*
+ * The end of a call split by a key of one word that is not the last one
+ * this CPU took (kstats_direct_word_hit()): the key looked up with
+ * preemption off (an RCU reader of the keys: kstats_family_index()) and
+ * kept as the last with its 32 bits @k if it @fits (one store: a nested
+ * call that comes in between keeps its own key whole, which the next
+ * call finds is not its own), else looked up alone (a frame's key of 0,
+ * unread, is "other"); the sample recorded in it, and the call out of
+ * flight.  The exits' tail call, so that their path that finds the last
+ * key keeps nothing across a call.
+ */
+static noinline notrace void
+kstats_direct_word_miss(struct kstats_direct_hot *h, u64 key, u32 k,
+			bool fits, u64 v)
+{
+	struct kstats_family *f = h->ks->family;
+	u64 pair[2] = { key, 0 };
+	u32 index = f->max;
+
+	if (fits || key) {
+		preempt_disable_notrace();
+		index = kstats_family_index(f, pair);
+		if (fits)
+			this_cpu_write(h->pcpu->word, (u64)k << 32 | index);
+		preempt_enable_notrace();
+	}
+	kstats_direct_family_record(h->ks, index, v);
+	this_cpu_dec(h->pcpu->inflight);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_word_miss);
+
+/* A key heated (__kstats_family_add()), then the call out of flight. */
+static noinline notrace void
+kstats_direct_heat_done(struct kstats_direct_hot *h, u32 i)
+{
+	kstats_family_heat(h->ks->family, i);
+	this_cpu_dec(h->pcpu->inflight);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_heat_done);
+
+/*
  * The end of a call split by a key of the frame, or of the task as the
  * entry kept it in the frame (@exit): the key taken now, from the frame,
  * through the last one this CPU took.  A key of one word (a frame's, a
- * pid or tid) through a cache of one word (kstats_direct_word_index());
+ * pid or tid) through a cache of one word (kstats_direct_word_hit());
  * a task's name, two words, under the slot's guard
  * (kstats_direct_key_index()): an NMI's call that comes while this CPU
  * holds it is counted as missed.
@@ -569,8 +585,9 @@ kstats_direct_key_done(struct kstats_direct_hot *h,
 {
 	struct kstats_fn *fn = h->fn;
 	struct kstats_family *f = h->ks->family;
+	u32 index, k, heat;
 	u64 key[2];
-	u32 index;
+	bool fits;
 
 	if (exit == KSTATS_DEXIT_TASK_NAME) {
 		if (!kstats_direct_guard(h)) {
@@ -581,13 +598,25 @@ kstats_direct_key_done(struct kstats_direct_hot *h,
 		index = kstats_direct_key_index(h, f, key[0], key[1]);
 		kstats_direct_family_record(h->ks, index, v);
 		kstats_direct_unguard(h);
-	} else {
-		if (exit == KSTATS_DEXIT_FRAME_KEY)
-			key[0] = kstats_direct_frame_key(fn->by.kind, e);
-		else
-			kstats_direct_task_key(exit, fn->by.kind, e, key);
-		index = kstats_direct_word_index(h, f, key[0], exit);
-		kstats_direct_family_record(h->ks, index, v);
+		this_cpu_dec(h->pcpu->inflight);
+		return;
+	}
+	if (exit == KSTATS_DEXIT_FRAME_KEY)
+		key[0] = kstats_direct_frame_key(fn->by.kind, e);
+	else
+		kstats_direct_task_key(exit, fn->by.kind, e, key);
+	fits = kstats_direct_key32(exit, key[0], &k);
+	if (unlikely(!fits || !kstats_direct_word_hit(h, f, k, &index))) {
+		kstats_direct_word_miss(h, key[0], k, fits, v);
+		return;
+	}
+	/* as kstats_direct_family_record(), a key due to heat a tail call */
+	if (kstats_family_record_unheated(h->ks,
+					  index & KSTATS_FAMILY_INDEX_MASK, v,
+					  KSTATS_DEFAULT_FRAC_BITS, true,
+					  &heat)) {
+		kstats_direct_heat_done(h, heat);
+		return;
 	}
 	this_cpu_dec(h->pcpu->inflight);
 }

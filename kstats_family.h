@@ -218,29 +218,40 @@ void kstats_family_heat(struct kstats_family *f, u32 index);
  *
  * For a recorder that added the sample to the distribution's own rows:
  * the key's per-CPU row once it is hot, else its shared one, which may
- * make it hot (kstats_family_heat()).
+ * make it hot: true when the caller is to heat it (kstats_family_heat()),
+ * once it has done what must come first (a tail call where nothing else
+ * does).
  *
  * Context: any, NMI included.
  */
-static __always_inline notrace void
-kstats_family_add(struct kstats_family *f, u32 nr_slots, u32 i, u32 slot,
-		  u64 term)
+static __always_inline notrace bool
+__kstats_family_add(struct kstats_family *f, u32 nr_slots, u32 i, u32 slot,
+		    u64 term)
 {
 	struct kstats_family_slot *s;
 	u32 hot = READ_ONCE(f->hot[i]);
+	s64 n;
 
 	if (hot - 1 < KSTATS_FAMILY_HOT) {
 		struct kstats_slot __percpu *row = f->pool[hot - 1];
 
 		this_cpu_inc(row[slot].count);
 		this_cpu_add(row[slot].sum, term);
-		return;
+		return false;
 	}
 	s = &f->hist[(size_t)i * nr_slots + slot];
-	if (unlikely(atomic64_inc_return(&s->count) == KSTATS_FAMILY_HOT_AT) &&
-	    !hot)
-		kstats_family_heat(f, i);
+	n = atomic64_inc_return(&s->count);
 	atomic64_add(term, &s->sum);
+	return unlikely(n == KSTATS_FAMILY_HOT_AT) && !hot;
+}
+
+/* __kstats_family_add(), the key heated when it is due. */
+static __always_inline notrace void
+kstats_family_add(struct kstats_family *f, u32 nr_slots, u32 i, u32 slot,
+		  u64 term)
+{
+	if (__kstats_family_add(f, nr_slots, i, slot, term))
+		kstats_family_heat(f, i);
 }
 
 /*
@@ -248,11 +259,13 @@ kstats_family_add(struct kstats_family *f, u32 nr_slots, u32 i, u32 slot,
  * given: the slot is located once, for the distribution's row and for
  * the key's.  @checked: @index is a slot index already checked
  * (kstats_family_slot_index()) in a family of keys; else it is checked
- * here, and a family by CPU takes the record alone.
+ * here, and a family by CPU takes the record alone.  True when the key,
+ * whose slot index is then in *@heat, is to be heated
+ * (__kstats_family_add()).
  */
-static __always_inline notrace void
-__kstats_family_record_at(struct kstats *ks, u32 index, u64 v,
-			  unsigned int frac_bits, bool checked)
+static __always_inline notrace bool
+kstats_family_record_unheated(struct kstats *ks, u32 index, u64 v,
+			      unsigned int frac_bits, bool checked, u32 *heat)
 {
 	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
 	struct kstats_family *f = ks->family;
@@ -265,13 +278,29 @@ __kstats_family_record_at(struct kstats *ks, u32 index, u64 v,
 	this_cpu_inc(slots[slot].count);
 	this_cpu_add(slots[slot].sum, term);
 	if (slots != ks->hist)
-		return;
+		return false;
 	if (!checked) {
 		if (kstats_family_per_cpu(f))
-			return;
+			return false;
 		index = kstats_family_slot_index(f, index);
 	}
-	kstats_family_add(f, ks->nr_slots, index, slot, term);
+	*heat = index;
+	return __kstats_family_add(f, ks->nr_slots, index, slot, term);
+}
+
+/*
+ * kstats_family_record_unheated(), the key heated when it is due (@index
+ * as there).
+ */
+static __always_inline notrace void
+__kstats_family_record_at(struct kstats *ks, u32 index, u64 v,
+			  unsigned int frac_bits, bool checked)
+{
+	u32 heat;
+
+	if (kstats_family_record_unheated(ks, index, v, frac_bits, checked,
+					  &heat))
+		kstats_family_heat(ks->family, heat);
 }
 
 /* The record of kstats_family_record(), @frac_bits given. */
