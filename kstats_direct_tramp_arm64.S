@@ -181,7 +181,8 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	KSTATS_PREEMPT_ON .Lresched_in_\@
 .Lcgroup_in_\@:
 #else
-	b	.Lother_\@
+	/* never taken (without cgroups the filter is refused): every call out */
+	cbnz	x10, .Lother_\@
 #endif
 	.endif
 	.if \ids

@@ -248,7 +248,13 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	KSTATS_PREEMPT_ON .Lresched_in_\@
 .Lcgroup_in_\@:
 #else
-	jmp	.Lother_\@
+	/*
+	 * Never taken (without cgroups the filter is refused), but if it
+	 * were, every call is out: a branch on the slot, never 0, so that
+	 * the code after it is not unreachable for objtool.
+	 */
+	testq	%r11, %r11
+	jnz	.Lother_\@
 #endif
 	.endif
 	.if \ids
