@@ -2405,10 +2405,15 @@ int kstats_direct_init(void)
 
 	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)
 		INIT_WORK(&kstats_direct_slots[i].work, kstats_direct_drain);
-	/* hidden: a code address plus one, in code, is no branch target */
-	base = (unsigned long)kstats_direct_code;
-	OPTIMIZER_HIDE_VAR(base);
-	kstats_direct_key_base = base + 1;
+	/*
+	 * arm64's frame keys' origin (kstats_direct_key32()), hidden: a code
+	 * address plus one, in code, is no branch target
+	 */
+	if (!IS_ENABLED(CONFIG_X86_64)) {
+		base = (unsigned long)kstats_direct_code;
+		OPTIMIZER_HIDE_VAR(base);
+		kstats_direct_key_base = base + 1;
+	}
 	kstats_direct_wq = alloc_workqueue("kstats_direct", WQ_UNBOUND, 0);
 	if (!kstats_direct_wq)
 		return -ENOMEM;

@@ -104,7 +104,7 @@ struct kstats_outliers;
  * @word: the key the task ids and frame key variants took last on this
  *	CPU, in one word that a nested call (an interrupt's, an NMI's)
  *	replaces whole: the key's 32 bits (kstats_direct_key32()) above its
- *	family index, so read with no guard (kstats_direct_word_index());
+ *	family index, so read with no guard (kstats_direct_word_hit());
  *	until the first, U64_MAX, which no key's 32 bits are
  */
 struct kstats_direct_pcpu {

@@ -7,12 +7,12 @@
  * a row, from where its hash places them: windows that begin anywhere but
  * in the last KSTATS_PAIR_WINDOW - 1 slots, so that none wraps.  Every
  * change of a slot first takes it by turning its key into
- * KSTATS_PAIR_BUSY with one cmpxchg, writes, and
- * releases it with its new key (or empty): no lock and no spinning, so a
- * handler in NMI, or one that interrupted another on the same CPU, never
- * waits.  A handler that meets a busy slot passes it by; the price is that
- * a start or an end racing on the very same key may be counted as
- * replaced or unmatched, never lost without a count.
+ * KSTATS_PAIR_BUSY with one cmpxchg, writes, and releases it with its new
+ * key (or empty): no lock and no spinning, so a handler in NMI, or one
+ * that interrupted another on the same CPU, never waits.  A handler that
+ * meets a busy slot passes it by; the price is that a start or an end
+ * racing on the very same key may be counted as replaced or unmatched,
+ * never lost without a count.
  *
  * A start whose key is in flight replaces the older one, or with "nest
  * outer" (a lock wait that begins again inside itself, as a mutex's spin
@@ -115,10 +115,9 @@ static __always_inline notrace u64 kstats_pair_tag(const struct kstats_pair *p,
  * A key's KSTATS_PAIR_WINDOW slots, in a row from the place its hash
  * scales to (@p->windows of them): walked with one pointer, the table
  * read once (kstats_pair_window()), not again after each cmpxchg, whose
- * barrier reloads what is read through @p.  In
- * a table of CPUs, the key's one slot (@n 1), or none (@n 0) for a key
- * that is no CPU: the same walks, given a window of one
- * (kstats_pair_cpu_window()).
+ * barrier reloads what is read through @p.  In a table of CPUs, the key's
+ * one slot (@n 1), or none (@n 0) for a key that is no CPU: the same
+ * walks, given a window of one (kstats_pair_cpu_window()).
  */
 struct kstats_pair_window {
 	struct kstats_pair_slot *first;

@@ -612,20 +612,21 @@ kstats_filter_check(const struct kstats_filter *f, const struct kstats_args *a,
 /*
  * The key of a point.  Return: false if its value could not be read.
  */
+/* A key that reads no value: the CPU's, else the task's. */
+static __always_inline notrace u64 kstats_key_plain(const struct kstats_key *k)
+{
+	return k->kind == KSTATS_KEY_CPU ? raw_smp_processor_id() :
+	       (unsigned long)current;
+}
+
 static __always_inline notrace bool
 kstats_key_fetch(const struct kstats_key *k, const struct kstats_args *a,
 		 u64 *key)
 {
-	switch (k->kind) {
-	case KSTATS_KEY_CPU:
-		*key = raw_smp_processor_id();
-		return true;
-	case KSTATS_KEY_VALUE:
+	if (k->kind == KSTATS_KEY_VALUE)
 		return kstats_value_fetch(&k->v, a, key);
-	default:
-		*key = (unsigned long)current;
-		return true;
-	}
+	*key = kstats_key_plain(k);
+	return true;
 }
 
 /* Whether the key of @b is taken at a function's return. */

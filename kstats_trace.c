@@ -431,6 +431,38 @@ static notrace int kstats_kprobe_end(struct kprobe *kp, struct pt_regs *regs)
 NOKPROBE_SYMBOL(kstats_kprobe_end);
 
 /*
+ * A start of a section of no family at a point that reads no argument:
+ * kstats_section_start() with no filter to check, no key to read and
+ * none to carry, so with little to keep in registers.
+ */
+static noinline notrace void kstats_section_start_plain(struct kstats_point *p)
+{
+	struct kstats_trace *t = p->t;
+	u64 key = kstats_key_plain(&p->opts.key), now;
+	u32 cpu;
+
+	now = kstats_trace_now(t, &cpu);
+	if (!kstats_pair_start(&t->pair, key, 0, now, cpu, 0))
+		kstats_record_missed(t->fn.ks);	/* full, and refusing */
+}
+
+NOKPROBE_SYMBOL(kstats_section_start_plain);
+
+/* Its end: kstats_section_end() likewise, the sample in no key. */
+static noinline notrace void kstats_section_end_plain(struct kstats_point *p)
+{
+	struct kstats_trace *t = p->t;
+	u64 key = kstats_key_plain(&p->opts.key), ts, now;
+	u32 cpu, fam, here;
+
+	now = kstats_trace_now(t, &here);
+	if (kstats_pair_end(&t->pair, key, 0, &ts, &cpu, &fam))
+		kstats_section_done(t, now, ts, cpu, 0, false);
+}
+
+NOKPROBE_SYMBOL(kstats_section_end_plain);
+
+/*
  * Tracepoint probes are called with @data, their point, then the
  * tracepoint's arguments.  The tracepoints of kstats_tp_events.h get
  * probes of their own prototype (KSTATS_TP_TYPED); any other takes the
@@ -446,50 +478,6 @@ NOKPROBE_SYMBOL(kstats_kprobe_end);
  * value, match, filter or family key) goes to kstats_tp_plain(), with no
  * copy of them.
  */
-/*
- * The key of a point that reads no argument: the task's or the CPU's
- * (kstats_key_fetch() with no value to read).
- */
-static __always_inline notrace u64 kstats_point_plain_key(const struct kstats_point *p)
-{
-	return p->opts.key.kind == KSTATS_KEY_CPU ? raw_smp_processor_id() :
-	       (unsigned long)current;
-}
-
-/*
- * A start of a section of no family at a point that reads no argument:
- * kstats_section_start() with no filter to check, no key to read and
- * none to carry, so with little to keep in registers.
- */
-static noinline notrace void kstats_section_start_plain(struct kstats_point *p)
-{
-	struct kstats_trace *t = p->t;
-	u64 now;
-	u32 cpu;
-
-	now = kstats_trace_now(t, &cpu);
-	if (!kstats_pair_start(&t->pair, kstats_point_plain_key(p), 0, now, cpu,
-			       0))
-		kstats_record_missed(t->fn.ks);	/* full, and refusing */
-}
-
-NOKPROBE_SYMBOL(kstats_section_start_plain);
-
-/* Its end: kstats_section_end() likewise, the sample in no key. */
-static noinline notrace void kstats_section_end_plain(struct kstats_point *p)
-{
-	struct kstats_trace *t = p->t;
-	u64 ts, now;
-	u32 cpu, fam, here;
-
-	now = kstats_trace_now(t, &here);
-	if (kstats_pair_end(&t->pair, kstats_point_plain_key(p), 0, &ts, &cpu,
-			    &fam))
-		kstats_section_done(t, now, ts, cpu, 0, false);
-}
-
-NOKPROBE_SYMBOL(kstats_section_end_plain);
-
 /* A point that reads no argument: nothing is copied for it. */
 static noinline notrace void kstats_tp_plain(struct kstats_point *p)
 {
