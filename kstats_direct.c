@@ -150,6 +150,39 @@ enum kstats_direct_variant {
 	/* by its pid or tid; then filtered by its name */
 	KSTATS_DV_TIDS = KSTATS_DV_TNAME_COMM + 2 * 3,
 	KSTATS_DV_TIDS_COMM = KSTATS_DV_TIDS + 2 * 3,
+	/* split by the function: per clock, three each; then by name */
+	KSTATS_DV_FFUNC = KSTATS_DV_TIDS_COMM + 2 * 3,
+	KSTATS_DV_FFUNC_COMM = KSTATS_DV_FFUNC + 4 * 3,
+};
+
+/*
+ * Each kind's variants (enum kstats_direct_kind, other than the plain
+ * ones): @first, then three per clock for @clocks 4 (tsc, ktime, local,
+ * tscns), 2 (tsc, tscns) or three in all for 0; @regs: the registers
+ * saved even for a function without arguments.
+ */
+struct kstats_direct_kind_variants {
+	u16 first;
+	u8 clocks;
+	bool regs;
+};
+
+static const struct kstats_direct_kind_variants kstats_direct_kind_variants[] = {
+	[KSTATS_DKIND_RICH] = { KSTATS_DV_RICH, 0, true },
+	[KSTATS_DKIND_TASK] = { KSTATS_DV_TASK, 4 },
+	[KSTATS_DKIND_RET] = { KSTATS_DV_RET, 0 },
+	[KSTATS_DKIND_ARG] = { KSTATS_DV_ARG, 0, true },
+	[KSTATS_DKIND_TKEY] = { KSTATS_DV_TKEY, 4 },
+	[KSTATS_DKIND_COMM] = { KSTATS_DV_COMM, 4 },
+	[KSTATS_DKIND_CGROUP] = { KSTATS_DV_CGROUP, 4 },
+	[KSTATS_DKIND_FKEY] = { KSTATS_DV_FKEY, 4 },
+	[KSTATS_DKIND_FKEY_COMM] = { KSTATS_DV_FKEY_COMM, 4 },
+	[KSTATS_DKIND_TNAME] = { KSTATS_DV_TNAME, 2 },
+	[KSTATS_DKIND_TNAME_COMM] = { KSTATS_DV_TNAME_COMM, 2 },
+	[KSTATS_DKIND_TIDS] = { KSTATS_DV_TIDS, 2 },
+	[KSTATS_DKIND_TIDS_COMM] = { KSTATS_DV_TIDS_COMM, 2 },
+	[KSTATS_DKIND_FFUNC] = { KSTATS_DV_FFUNC, 4 },
+	[KSTATS_DKIND_FFUNC_COMM] = { KSTATS_DV_FFUNC_COMM, 4 },
 };
 
 /* The stub of @slot for its clock and arguments. */
@@ -165,52 +198,19 @@ static unsigned long kstats_direct_stub(int slot)
 
 	/*
 	 * A rich entry reads the registers (struct pt_regs, for the filters
-	 * and keys): saved even for a function without arguments.  A task
-	 * entry reads none.
+	 * and keys): saved even for a function without arguments, as does an
+	 * argument's.  A task entry reads none.
 	 */
 	if (h->fn) {
-		switch (h->kind) {
-		case KSTATS_DKIND_TASK:
-			v = KSTATS_DV_TASK + c * 3 + args;
-			break;
-		case KSTATS_DKIND_RET:
-			v = KSTATS_DV_RET + args;
-			break;
-		case KSTATS_DKIND_ARG:
-			v = KSTATS_DV_ARG + (h->nstack ? 2 : 1);
-			break;
-		case KSTATS_DKIND_TKEY:
-			v = KSTATS_DV_TKEY + c * 3 + args;
-			break;
-		case KSTATS_DKIND_COMM:
-			v = KSTATS_DV_COMM + c * 3 + args;
-			break;
-		case KSTATS_DKIND_CGROUP:
-			v = KSTATS_DV_CGROUP + c * 3 + args;
-			break;
-		case KSTATS_DKIND_FKEY:
-			v = KSTATS_DV_FKEY + c * 3 + args;
-			break;
-		case KSTATS_DKIND_FKEY_COMM:
-			v = KSTATS_DV_FKEY_COMM + c * 3 + args;
-			break;
+		const struct kstats_direct_kind_variants *k =
+			&kstats_direct_kind_variants[h->kind];
+
+		if (k->regs)
+			args = h->nstack ? 2 : 1;
 		/* the clocks read inline alone: tsc (0), tscns (3) */
-		case KSTATS_DKIND_TNAME:
-			v = KSTATS_DV_TNAME + !!c * 3 + args;
-			break;
-		case KSTATS_DKIND_TNAME_COMM:
-			v = KSTATS_DV_TNAME_COMM + !!c * 3 + args;
-			break;
-		case KSTATS_DKIND_TIDS:
-			v = KSTATS_DV_TIDS + !!c * 3 + args;
-			break;
-		case KSTATS_DKIND_TIDS_COMM:
-			v = KSTATS_DV_TIDS_COMM + !!c * 3 + args;
-			break;
-		default:
-			v = KSTATS_DV_RICH + (h->nstack ? 2 : 1);
-			break;
-		}
+		if (k->clocks == 2)
+			c = !!c;
+		v = k->first + (k->clocks ? c * 3 : 0) + args;
 	}
 	return (unsigned long)kstats_direct_stubs +
 	       (v * KSTATS_DIRECT_SLOTS + slot) * KSTATS_DIRECT_STUB_SIZE;
@@ -379,6 +379,25 @@ kstats_direct_frame_key(enum kstats_by_kind kind,
 }
 
 /*
+ * x86-64: where the call's return address is, above the frame, and that
+ * address as read, no rethook's fix-up (kstats_direct_caller_miss()).
+ */
+static __always_inline notrace unsigned long
+kstats_direct_caller_sp(const struct kstats_direct_entry *e)
+{
+	struct kstats_direct_at at;
+
+	kstats_direct_at(e, &at);
+	return at.sp;
+}
+
+static __always_inline notrace u64
+kstats_direct_caller_read(const struct kstats_direct_entry *e)
+{
+	return *(const unsigned long *)kstats_direct_caller_sp(e);
+}
+
+/*
  * A key not the one this CPU took last: looked up, and kept as the last.
  * Out of line, so that the calls that find the last one keep no key in
  * memory.
@@ -481,8 +500,7 @@ static __always_inline notrace bool
 kstats_direct_word_hit(struct kstats_direct_hot *h, struct kstats_family *f,
 		       u32 k, u32 *index)
 {
-	u64 want = (u64)k << 32 |
-		   (u32)(READ_ONCE(f->gen) << KSTATS_FAMILY_INDEX_BITS);
+	u64 want = (u64)k << 32 | READ_ONCE(f->gen_index);
 	u64 word = this_cpu_read(h->pcpu->word);
 
 	*index = word;
@@ -559,6 +577,28 @@ kstats_direct_word_miss(struct kstats_direct_hot *h, u64 key, u32 k,
 
 NOKPROBE_SYMBOL(kstats_direct_word_miss);
 
+#ifdef CONFIG_X86_64
+/*
+ * kstats_direct_word_miss() for a caller: the return address @ret read
+ * above the frame (@sp) taken back from a rethook that took this frame
+ * (kstats_return_address_fixup()) here, off the exits' path, and then
+ * never kept as the last key: the rethook's trampoline is no one's
+ * caller, so a call that finds its return address's 32 bits kept (the
+ * address whole, on x86-64) was not taken by a rethook, and needs no
+ * fix-up.
+ */
+static noinline notrace void
+kstats_direct_caller_miss(struct kstats_direct_hot *h, unsigned long sp,
+			  u64 ret, u64 v)
+{
+	u64 key = kstats_return_address_fixup(sp, ret);
+
+	kstats_direct_word_miss(h, key, key, key == ret, v);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_caller_miss);
+#endif
+
 /* A key heated (__kstats_family_add()), then the call out of flight. */
 static noinline notrace void
 kstats_direct_heat_done(struct kstats_direct_hot *h, u32 i)
@@ -573,7 +613,8 @@ NOKPROBE_SYMBOL(kstats_direct_heat_done);
  * The end of a call split by a key of the frame, or of the task as the
  * entry kept it in the frame (@exit): the key taken now, from the frame,
  * through the last one this CPU took.  A key of one word (a frame's, a
- * pid or tid) through a cache of one word (kstats_direct_word_hit());
+ * pid or tid) through a cache of one word (kstats_direct_word_hit(); on
+ * x86-64, a caller as read, fixed up on a miss alone);
  * a task's name, two words, under the slot's guard
  * (kstats_direct_key_index()): an NMI's call that comes while this CPU
  * holds it is counted as missed.
@@ -601,12 +642,23 @@ kstats_direct_key_done(struct kstats_direct_hot *h,
 		this_cpu_dec(h->pcpu->inflight);
 		return;
 	}
-	if (exit == KSTATS_DEXIT_FRAME_KEY)
-		key[0] = kstats_direct_frame_key(fn->by.kind, e);
+	if (exit == KSTATS_DEXIT_FRAME_FUNC)
+		key[0] = kstats_direct_frame_key(KSTATS_BY_FUNC, e);
+	else if (exit == KSTATS_DEXIT_FRAME_KEY && IS_ENABLED(CONFIG_X86_64))
+		key[0] = kstats_direct_caller_read(e);
+	else if (exit == KSTATS_DEXIT_FRAME_KEY)
+		key[0] = kstats_direct_frame_key(KSTATS_BY_CALLER, e);
 	else
 		kstats_direct_task_key(exit, fn->by.kind, e, key);
 	fits = kstats_direct_key32(exit, key[0], &k);
 	if (unlikely(!fits || !kstats_direct_word_hit(h, f, k, &index))) {
+#ifdef CONFIG_X86_64
+		if (exit == KSTATS_DEXIT_FRAME_KEY) {
+			kstats_direct_caller_miss(h, kstats_direct_caller_sp(e),
+						  key[0], v);
+			return;
+		}
+#endif
 		kstats_direct_word_miss(h, key[0], k, fits, v);
 		return;
 	}
@@ -640,8 +692,8 @@ kstats_direct_done(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
 		this_cpu_dec(h->pcpu->inflight);
 		return;
 	}
-	if (exit == KSTATS_DEXIT_FRAME_KEY || exit == KSTATS_DEXIT_TASK_NAME ||
-	    exit == KSTATS_DEXIT_TASK_IDS) {
+	if (exit == KSTATS_DEXIT_FRAME_KEY || exit == KSTATS_DEXIT_FRAME_FUNC ||
+	    exit == KSTATS_DEXIT_TASK_NAME || exit == KSTATS_DEXIT_TASK_IDS) {
 		kstats_direct_key_done(h, e, v, exit);
 		return;
 	}
@@ -1012,7 +1064,8 @@ kstats_direct_local_done(struct kstats_direct_hot *h,
 /*
  * The exits, kstats_direct_exit_NAME: per clock the three of enum
  * kstats_direct_exit (NAME the clock, then with "p" and "o"), the task key
- * variants' ("f"), the frame key variants' ("k") and, for the clocks read
+ * variants' ("f"), the frame key variants' ("k" by the caller, "i" by the
+ * function) and, for the clocks read
  * inline, the task name variants' ("n") and the task ids variants' ("t"),
  * each one call of the clock's done with its kind.
  */
@@ -1030,6 +1083,7 @@ KSTATS_DIRECT_EXIT(tscp, tsc, KSTATS_DEXIT_PLAIN);
 KSTATS_DIRECT_EXIT(tsco, tsc, KSTATS_DEXIT_OUTLIERS);
 KSTATS_DIRECT_EXIT(tscf, tsc, KSTATS_DEXIT_FAMILY);
 KSTATS_DIRECT_EXIT(tsck, tsc, KSTATS_DEXIT_FRAME_KEY);
+KSTATS_DIRECT_EXIT(tsci, tsc, KSTATS_DEXIT_FRAME_FUNC);
 KSTATS_DIRECT_EXIT(tscn, tsc, KSTATS_DEXIT_TASK_NAME);
 KSTATS_DIRECT_EXIT(tsct, tsc, KSTATS_DEXIT_TASK_IDS);
 KSTATS_DIRECT_EXIT(ktime, ktime, KSTATS_DEXIT_GENERIC);
@@ -1037,11 +1091,13 @@ KSTATS_DIRECT_EXIT(ktimep, ktime, KSTATS_DEXIT_PLAIN);
 KSTATS_DIRECT_EXIT(ktimeo, ktime, KSTATS_DEXIT_OUTLIERS);
 KSTATS_DIRECT_EXIT(ktimef, ktime, KSTATS_DEXIT_FAMILY);
 KSTATS_DIRECT_EXIT(ktimek, ktime, KSTATS_DEXIT_FRAME_KEY);
+KSTATS_DIRECT_EXIT(ktimei, ktime, KSTATS_DEXIT_FRAME_FUNC);
 KSTATS_DIRECT_EXIT(tscns, tscns, KSTATS_DEXIT_GENERIC);
 KSTATS_DIRECT_EXIT(tscnsp, tscns, KSTATS_DEXIT_PLAIN);
 KSTATS_DIRECT_EXIT(tscnso, tscns, KSTATS_DEXIT_OUTLIERS);
 KSTATS_DIRECT_EXIT(tscnsf, tscns, KSTATS_DEXIT_FAMILY);
 KSTATS_DIRECT_EXIT(tscnsk, tscns, KSTATS_DEXIT_FRAME_KEY);
+KSTATS_DIRECT_EXIT(tscnsi, tscns, KSTATS_DEXIT_FRAME_FUNC);
 KSTATS_DIRECT_EXIT(tscnsn, tscns, KSTATS_DEXIT_TASK_NAME);
 KSTATS_DIRECT_EXIT(tscnst, tscns, KSTATS_DEXIT_TASK_IDS);
 KSTATS_DIRECT_EXIT(local, local, KSTATS_DEXIT_GENERIC);
@@ -1049,6 +1105,7 @@ KSTATS_DIRECT_EXIT(localp, local, KSTATS_DEXIT_PLAIN);
 KSTATS_DIRECT_EXIT(localo, local, KSTATS_DEXIT_OUTLIERS);
 KSTATS_DIRECT_EXIT(localf, local, KSTATS_DEXIT_FAMILY);
 KSTATS_DIRECT_EXIT(localk, local, KSTATS_DEXIT_FRAME_KEY);
+KSTATS_DIRECT_EXIT(locali, local, KSTATS_DEXIT_FRAME_FUNC);
 
 /*
  * The traced function's registers at its entry, from the trampoline's
@@ -1804,11 +1861,13 @@ kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit,
 		if (task_duration && exit == KSTATS_DEXIT_PLAIN &&
 		    kstats_direct_frame_by(fn->by.kind) &&
 		    kstats_filter_is_empty(&fn->filter))
-			return KSTATS_DKIND_FKEY;
+			return fn->by.kind == KSTATS_BY_FUNC ?
+			       KSTATS_DKIND_FFUNC : KSTATS_DKIND_FKEY;
 		if (task_duration && exit == KSTATS_DEXIT_PLAIN &&
 		    kstats_direct_frame_by(fn->by.kind) &&
 		    kstats_filter_comm_alone(&fn->filter))
-			return KSTATS_DKIND_FKEY_COMM;
+			return fn->by.kind == KSTATS_BY_FUNC ?
+			       KSTATS_DKIND_FFUNC_COMM : KSTATS_DKIND_FKEY_COMM;
 		/*
 		 * the task's name or ids: kept in the frame by an entry that
 		 * calls no C, for the exit to look up; other keys of the
@@ -1915,6 +1974,7 @@ static int kstats_direct_attach(struct kstats *ks,
 			 KSTATS_DKIND_RICH;
 	h->task_filter = rich && !kstats_filter_is_empty(&rich->filter);
 	if (h->kind == KSTATS_DKIND_COMM || h->kind == KSTATS_DKIND_FKEY_COMM ||
+	    h->kind == KSTATS_DKIND_FFUNC_COMM ||
 	    h->kind == KSTATS_DKIND_TNAME_COMM || h->kind == KSTATS_DKIND_TIDS_COMM)
 		memcpy(h->comm, rich->filter.comm, sizeof(h->comm));
 	if (h->kind == KSTATS_DKIND_CGROUP) {
@@ -2336,6 +2396,8 @@ static const char * const kstats_direct_kind_names[] = {
 	[KSTATS_DKIND_TNAME_COMM] = " entry comm task_name exit task_key",
 	[KSTATS_DKIND_TIDS] = " entry task_ids exit task_key",
 	[KSTATS_DKIND_TIDS_COMM] = " entry comm task_ids exit task_key",
+	[KSTATS_DKIND_FFUNC] = " exit frame_key",
+	[KSTATS_DKIND_FFUNC_COMM] = " entry comm exit frame_key",
 };
 
 /* "read tsc", and whether the TSC has since stopped being CLOCK_MONOTONIC's. */

@@ -134,8 +134,9 @@ struct kstats_direct_pcpu {
  *	("entry comm")
  * @KSTATS_DKIND_CGROUP: a duration whose one filter is a cgroup: the task
  *	variants with that one check ("entry cgroup")
- * @KSTATS_DKIND_FKEY: a duration split by a key of the frame, with no
- *	filter: the plain entries, the exit takes the key ("exit frame_key")
+ * @KSTATS_DKIND_FKEY: a duration split by its caller, a key of the frame,
+ *	with no filter: the plain entries, the exit takes the key ("exit
+ *	frame_key")
  * @KSTATS_DKIND_FKEY_COMM: the same whose one filter is the task's name,
  *	compared inline as the comm variants do ("entry comm exit
  *	frame_key")
@@ -149,6 +150,10 @@ struct kstats_direct_pcpu {
  *	task's pid and tgid ("entry task_ids exit task_key")
  * @KSTATS_DKIND_TIDS_COMM: the same whose one filter is the task's name
  *	("entry comm task_ids exit task_key")
+ * @KSTATS_DKIND_FFUNC: as @KSTATS_DKIND_FKEY, split by the function (of a
+ *	node over several) ("exit frame_key")
+ * @KSTATS_DKIND_FFUNC_COMM: as @KSTATS_DKIND_FKEY_COMM, by the function
+ *	("entry comm exit frame_key")
  */
 enum kstats_direct_kind {
 	KSTATS_DKIND_RICH,
@@ -164,6 +169,8 @@ enum kstats_direct_kind {
 	KSTATS_DKIND_TNAME_COMM,
 	KSTATS_DKIND_TIDS,
 	KSTATS_DKIND_TIDS_COMM,
+	KSTATS_DKIND_FFUNC,
+	KSTATS_DKIND_FFUNC_COMM,
 };
 
 /**
@@ -215,12 +222,14 @@ struct kstats_direct_hot {
  * @KSTATS_DEXIT_FAMILY: not a kind of the plain variants: the task key
  *	variants' exits, which record in the key the entry took
  * @KSTATS_DEXIT_FRAME_KEY: nor this: the frame key variants' exits, which
- *	take the key (the caller, the function) from the frame, where it
- *	still is, and record in it
+ *	take the key (the caller) from the frame, where it still is, and
+ *	record in it
  * @KSTATS_DEXIT_TASK_NAME: nor this: the task name variants' exits, which
  *	take the key from the task's name the entry kept in the frame
  * @KSTATS_DEXIT_TASK_IDS: nor this: the task ids variants' exits, which
  *	take the key from the task's pid and tgid the entry kept there
+ * @KSTATS_DEXIT_FRAME_FUNC: nor this: as @KSTATS_DEXIT_FRAME_KEY, the key
+ *	the function (its address, in the frame)
  *
  * The trampoline's variants are in this order, per clock.
  */
@@ -233,6 +242,7 @@ enum kstats_direct_exit {
 	KSTATS_DEXIT_FRAME_KEY,
 	KSTATS_DEXIT_TASK_NAME,
 	KSTATS_DEXIT_TASK_IDS,
+	KSTATS_DEXIT_FRAME_FUNC,
 };
 
 /**
@@ -396,6 +406,18 @@ kstats_direct_exit_tsct(struct kstats_direct_hot *h,
 			struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_tscnst(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tsci(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_ktimei(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tscnsi(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_locali(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
 #endif /* KSTATS_HAVE_DIRECT */
 #endif /* __ASSEMBLY__ */

@@ -75,9 +75,9 @@
 	\m cgroup_local, localp, cgroup_local, 0, 0, 0
 	\m cgroup_tscns, tscnsp, tsc, 1, 2, 0
 	/*
-	 * A duration split by a key of the frame (the caller, the function):
-	 * the plain entries, the exit takes the key; with no filter, then
-	 * with the task's name alone, compared inline
+	 * A duration split by its caller, a key of the frame: the plain
+	 * entries, the exit takes the key; with no filter, then with the
+	 * task's name alone, compared inline
 	 */
 	\m fkey_tsc, tsck, tsc, 0, 0, 0
 	\m fkey_ktime, ktimek, ktime, 0, 0, 0
@@ -101,6 +101,18 @@
 	\m tids_tscns, tscnst, tsc, 1, 0, 2
 	\m tids_comm_tsc, tsct, tsc, 0, 1, 2
 	\m tids_comm_tscns, tscnst, tsc, 1, 1, 2
+	/*
+	 * The same as the caller's, split by the function (of a node over
+	 * several): its exit reads the function's address, no caller
+	 */
+	\m ffunc_tsc, tsci, tsc, 0, 0, 0
+	\m ffunc_ktime, ktimei, ktime, 0, 0, 0
+	\m ffunc_local, locali, local, 0, 0, 0
+	\m ffunc_tscns, tscnsi, tsc, 1, 0, 0
+	\m ffunc_comm_tsc, tsci, tsc, 0, 1, 0
+	\m ffunc_comm_ktime, ktimei, ktime, 0, 1, 0
+	\m ffunc_comm_local, locali, local, 0, 1, 0
+	\m ffunc_comm_tscns, tscnsi, tsc, 1, 1, 0
 .endm
 
 /*

@@ -72,10 +72,11 @@ MODULE_PARM_DESC(family_hot_keys,
 size_t kstats_family_key_bytes(u32 nr_slots, u32 depth)
 {
 	/*
-	 * its histogram and whether it is hot; the key, its frames and its
-	 * table entries twice: in use, spare
+	 * its histogram, whether it is hot and its hot row; the key, its
+	 * frames and its table entries twice: in use, spare
 	 */
 	return nr_slots * sizeof(struct kstats_family_slot) + sizeof(u32) +
+	       sizeof(void *) +
 	       2 * (sizeof(struct kstats_family_key) +
 		    depth * sizeof(unsigned long) +
 		    4 * sizeof(struct kstats_family_ent));
@@ -159,9 +160,10 @@ int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 	f->hist = kvcalloc((size_t)(max + 1) * ks->nr_slots, sizeof(*f->hist),
 			   GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	f->hot = kvcalloc(max + 1, sizeof(*f->hot), GFP_KERNEL);
+	f->row = kvcalloc(max + 1, sizeof(*f->row), GFP_KERNEL);
 	if (depth)
 		f->stack = alloc_percpu(struct kstats_family_stack_cpu);
-	if (!f->hist || !f->hot || (depth && !f->stack)) {
+	if (!f->hist || !f->hot || !f->row || (depth && !f->stack)) {
 		kstats_family_free(f);
 		return -ENOMEM;
 	}
@@ -194,8 +196,10 @@ notrace void kstats_family_heat(struct kstats_family *f, u32 index)
 	if (cmpxchg(&f->hot[index], 0, KSTATS_FAMILY_HOT_NONE))
 		return;
 	n = atomic_fetch_inc(&f->hot_used);
-	if (n < f->nr_hot)
+	if (n < f->nr_hot) {
 		WRITE_ONCE(f->hot[index], n + 1);
+		WRITE_ONCE(f->row[index], f->pool[n]);
+	}
 }
 EXPORT_SYMBOL_NS_GPL(kstats_family_heat, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_family_heat);
@@ -220,6 +224,7 @@ void kstats_family_free(struct kstats_family *f)
 	for (i = 0; i < f->nr_hot; i++)
 		free_percpu(f->pool[i]);
 	free_percpu(f->stack);
+	kvfree(f->row);
 	kvfree(f->hot);
 	kvfree(f->hist);
 	kfree(f);
@@ -244,6 +249,7 @@ static void kstats_family_forget(struct kstats_family *f)
 	}
 	/* Pairs with the lookup's acquire: the spare is seen empty. */
 	smp_store_release(&f->gen, f->gen + 1);
+	WRITE_ONCE(f->gen_index, (u32)(f->gen << KSTATS_FAMILY_INDEX_BITS));
 	f->retired = get_state_synchronize_rcu();
 	f->retired_dirty = true;
 }

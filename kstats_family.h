@@ -137,6 +137,8 @@ struct kstats_family_stack_cpu {
  * @max: keys with a histogram of their own; index @max is "other"
  * @gen: the keys' generation: @space[@gen & 1] is in use, the other one
  *	is the spare the next reset switches to
+ * @gen_index: @gen as an index of it holds it (kstats_family_index()), a
+ *	word: one operand for a recorder's compare
  * @space: the keys of this generation and the spare
  * @retired: the RCU state when the spare was last in use
  * @retired_dirty: the spare holds the keys of a generation before
@@ -146,6 +148,8 @@ struct kstats_family_stack_cpu {
  * @hot: for each index, 0 while its samples go to @hist alone, 1..@nr_hot
  *	once it is hot: they go to @pool[@hot - 1] from then on (a reset
  *	keeps it); KSTATS_FAMILY_HOT_NONE when it was hot with no row left
+ * @row: for each index, @pool[@hot - 1] once it is hot, else NULL: what a
+ *	recorder reads, one load and no compare of @hot
  * @pool: per-CPU histograms of nr_slots slots for the hot keys
  * @nr_hot: rows in @pool
  * @hot_used: rows of @pool handed out, or asked for past @nr_hot
@@ -159,12 +163,14 @@ struct kstats_family {
 	u64 salt;
 	u32 max;
 	u32 gen;
+	u64 gen_index;
 	struct kstats_family_space space[2];
 	unsigned long retired;
 	bool retired_dirty;
 	raw_spinlock_t lock;
 	struct kstats_family_slot *hist;
 	u32 *hot;
+	struct kstats_slot __percpu **row;
 	struct kstats_slot __percpu *pool[KSTATS_FAMILY_HOT];
 	u32 nr_hot;
 	atomic_t hot_used;
@@ -228,13 +234,11 @@ static __always_inline notrace bool
 __kstats_family_add(struct kstats_family *f, u32 nr_slots, u32 i, u32 slot,
 		    u64 term)
 {
+	struct kstats_slot __percpu *row = READ_ONCE(f->row[i]);
 	struct kstats_family_slot *s;
-	u32 hot = READ_ONCE(f->hot[i]);
 	s64 n;
 
-	if (hot - 1 < KSTATS_FAMILY_HOT) {
-		struct kstats_slot __percpu *row = f->pool[hot - 1];
-
+	if (row) {
 		this_cpu_inc(row[slot].count);
 		this_cpu_add(row[slot].sum, term);
 		return false;
@@ -242,7 +246,7 @@ __kstats_family_add(struct kstats_family *f, u32 nr_slots, u32 i, u32 slot,
 	s = &f->hist[(size_t)i * nr_slots + slot];
 	n = atomic64_inc_return(&s->count);
 	atomic64_add(term, &s->sum);
-	return unlikely(n == KSTATS_FAMILY_HOT_AT) && !hot;
+	return unlikely(n == KSTATS_FAMILY_HOT_AT) && !READ_ONCE(f->hot[i]);
 }
 
 /* __kstats_family_add(), the key heated when it is due. */

@@ -1702,8 +1702,12 @@ static void kstats_test_family_hot(struct kunit *test)
 	for (i = 0; i < KSTATS_FAMILY_HOT_AT - 1; i++)
 		kstats_family_record(ks, 0, 100);
 	KUNIT_EXPECT_EQ(test, f->hot[0], 0U);
+	KUNIT_EXPECT_PTR_EQ(test, (void __force *)f->row[0], NULL);
 	kstats_family_record(ks, 0, 100);
 	KUNIT_EXPECT_EQ(test, f->hot[0], 1U);
+	/* the row the recorders read, one load */
+	KUNIT_EXPECT_PTR_EQ(test, (void __force *)f->row[0],
+			    (void __force *)f->pool[0]);
 	for (i = 0; i < 10; i++)
 		kstats_family_record(ks, 0, 7);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->hist[s100].count),
@@ -1716,6 +1720,9 @@ static void kstats_test_family_hot(struct kunit *test)
 	for (j = 1; j < KSTATS_FAMILY_HOT; j++)
 		KUNIT_EXPECT_EQ(test, f->hot[j], j + 1);
 	KUNIT_EXPECT_EQ(test, f->hot[KSTATS_FAMILY_HOT], KSTATS_FAMILY_HOT_NONE);
+	KUNIT_EXPECT_PTR_EQ(test, (void __force *)f->row[KSTATS_FAMILY_HOT - 1],
+			    (void __force *)f->pool[KSTATS_FAMILY_HOT - 1]);
+	KUNIT_EXPECT_PTR_EQ(test, (void __force *)f->row[KSTATS_FAMILY_HOT], NULL);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->hist[KSTATS_FAMILY_HOT *
 						     ks->nr_slots + s100].count),
 			(s64)KSTATS_FAMILY_HOT_AT + 5);
