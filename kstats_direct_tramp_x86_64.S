@@ -151,7 +151,8 @@
  * for the others, the task ones with that one check in C
  * (kstats_direct_enter_cgroup_<clock>()).  "fkey_<clock>" and
  * "fkey_comm_<clock>" are the plain and comm entries with an exit
- * (<clock>k) that takes a key from the frame (the caller, the function).
+ * (<clock>k) that takes a key from the frame, the caller; "ffunc_<clock>"
+ * and "ffunc_comm_<clock>" the same with the function (<clock>i).
  * "tname_<clock>", "tname_comm_<clock>" are those entries keeping the
  * task's name in the frame, with an exit (<clock>n) that takes its key
  * from it; "tids_<clock>", "tids_comm_<clock>" the same with its pid and
