@@ -559,7 +559,8 @@ static void kstats_family_read_group(struct kstats *ks,
 	for (i = v->first[g]; i < v->first[g + 1]; i++) {
 		const struct kstats_family *f = ks->family;
 		const struct kstats_family_slot *h = &f->hist[(size_t)v->member[i] * n];
-		u32 hot = READ_ONCE(f->hot[v->member[i]]);
+		/* the row the recorders add to (__kstats_family_add()) */
+		struct kstats_slot __percpu *row = READ_ONCE(f->row[v->member[i]]);
 		int cpu;
 
 		for (s = 0; s < n; s++) {
@@ -569,11 +570,11 @@ static void kstats_family_read_group(struct kstats *ks,
 			sum[s] += min_t(u64, atomic64_read(&h[s].sum),
 					kstats_sum_max(c));
 		}
-		if (hot - 1 >= f->nr_hot)
+		if (!row)
 			continue;
 		/* a hot key: its row on each CPU, as the CPUs' rows are read */
 		for_each_possible_cpu(cpu) {
-			const struct kstats_slot *r = per_cpu_ptr(f->pool[hot - 1], cpu);
+			const struct kstats_slot *r = per_cpu_ptr(row, cpu);
 
 			for (s = 0; s < n; s++) {
 				u64 c = READ_ONCE(r[s].count);

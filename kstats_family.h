@@ -148,8 +148,9 @@ struct kstats_family_stack_cpu {
  * @hot: for each index, 0 while its samples go to @hist alone, 1..@nr_hot
  *	once it is hot: they go to @pool[@hot - 1] from then on (a reset
  *	keeps it); KSTATS_FAMILY_HOT_NONE when it was hot with no row left
- * @row: for each index, @pool[@hot - 1] once it is hot, else NULL: what a
- *	recorder reads, one load and no compare of @hot
+ * @row: for each index, @pool[@hot - 1] once it is hot, else NULL: what
+ *	the recorders read (one load, no compare of @hot), and the reader,
+ *	so that both agree on where a key's samples are
  * @pool: per-CPU histograms of nr_slots slots for the hot keys
  * @nr_hot: rows in @pool
  * @hot_used: rows of @pool handed out, or asked for past @nr_hot
