@@ -76,9 +76,10 @@ aarch64 | arm64)
 	CYC=cycles CYC_CS=arch_sys_counter
 	# kstats_many_wide8's eight arguments: all in x0-x7
 	WIDE8_STACK=0
-	# seconds within which 200 functions, and the system calls' several
-	# hundred, attach directly (TCG emulates arm64's text patching slowly)
-	MANY_S=8 SYS_S=10
+	# the seconds that many functions may always take to attach or
+	# detach directly, however fast one update was (t-22's m_bound); TCG
+	# emulates arm64's text patching slowly
+	MANY_S=8
 	;;
 *)
 	SYS_PFX=__x64_sys_
@@ -90,7 +91,7 @@ aarch64 | arm64)
 	CYC=tsc CYC_CS=tsc
 	# kstats_many_wide8's eight arguments: two on the stack
 	WIDE8_STACK=2
-	MANY_S=2 SYS_S=3
+	MANY_S=2
 	;;
 esac
 

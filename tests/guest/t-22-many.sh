@@ -40,6 +40,25 @@ else
 		awk -v r="$1" -v a="$2" -v b="$3" 'BEGIN { for (i = a; i <= b; i++) n += (i % 5 + 1) * r; print n }'
 	}
 
+	# --- one function, for scale: its attach and detach times ---------
+	t0=$(m_ms)
+	expect "trace kstats_many_fn0 (one function)" \
+		"$(ctl $KS/_control 'trace kstats_many_fn0 name one')" ok
+	t1=$(m_ms)
+	expect "remove one" "$(ctl $KS/_control 'remove one')" ok
+	t2=$(m_ms)
+	one_ms=$((t2 - t1))
+	diag "one function attached in $((t1 - t0)) ms, detached in $one_ms ms"
+	# m_bound N: the milliseconds that N functions may take to attach or
+	# detach: a quarter of N separate ftrace updates, each as long as the
+	# one function's detach above (one update, measured in this boot, so
+	# as slow as the host is now), and never under $MANY_S s
+	m_bound() {
+		local b=$(($1 * one_ms / 4))
+		[ $b -ge $((MANY_S * 1000)) ] || b=$((MANY_S * 1000))
+		echo $b
+	}
+
 	# --- 200 functions by func: exact counts, attach and detach times --
 	t0=$(m_ms)
 	expect "trace kstats_many_fn* by func" \
@@ -48,8 +67,9 @@ else
 	diag "200 functions attached in $((t1 - t0)) ms"
 	# one ftrace update for all: 200 updates would take minutes under TCG
 	# (arm64's text patching, emulated, is the slower)
-	expect "200 functions attached within $MANY_S s ($((t1 - t0)) ms)" \
-		"$([ $((t1 - t0)) -le $((MANY_S * 1000)) ] && echo yes)" yes
+	b=$(m_bound 200)
+	expect "200 functions attached within $b ms ($((t1 - t0)) ms)" \
+		"$([ $((t1 - t0)) -le $b ] && echo yes)" yes
 	cat $KS/many > $D.1
 	expect "header: 200 matched, 200 traced" "$(grep '^# functions' $D.1)" \
 		"# functions matched 200 traced 200 skipped 0"
@@ -74,8 +94,8 @@ else
 	expect "remove it" "$(ctl $KS/_control 'remove many')" ok
 	t1=$(m_ms)
 	diag "200 functions detached in $((t1 - t0)) ms"
-	expect "200 functions detached within $MANY_S s ($((t1 - t0)) ms)" \
-		"$([ $((t1 - t0)) -le $((MANY_S * 1000)) ] && echo yes)" yes
+	expect "200 functions detached within $b ms ($((t1 - t0)) ms)" \
+		"$([ $((t1 - t0)) -le $b ] && echo yes)" yes
 
 	# --- a glob without a family: one distribution -------------------
 	expect "trace kstats_many_fn1* (one distribution)" \
@@ -153,7 +173,8 @@ else
 	diag "$(grep '^# functions' $KS/sys); attached in $((t1 - t0)) ms"
 	diag "$(grep '^# skipped' $KS/sys)"
 	expect_match "hundreds of syscalls traced ($n)" "$n" "^[1-9][0-9][0-9]$"
-	expect "attached within $SYS_S s ($((t1 - t0)) ms)" "$([ $((t1 - t0)) -le $((SYS_S * 1000)) ] && echo yes)" yes
+	b=$(m_bound "${n:-0}")
+	expect "attached within $b ms ($((t1 - t0)) ms)" "$([ $((t1 - t0)) -le $b ] && echo yes)" yes
 	kdirect read 300
 	cat $KS/sys > $D.4
 	expect "kdirect's 300 read()s under ${SYS_PFX}read" "$(m_samples $D.4 ${SYS_PFX}read)" 300
@@ -162,7 +183,7 @@ else
 	t0=$(m_ms)
 	expect "remove sys" "$(ctl $KS/_control 'remove sys')" ok
 	t1=$(m_ms)
-	expect "detached within $SYS_S s ($((t1 - t0)) ms)" "$([ $((t1 - t0)) -le $((SYS_S * 1000)) ] && echo yes)" yes
+	expect "detached within $b ms ($((t1 - t0)) ms)" "$([ $((t1 - t0)) -le $b ] && echo yes)" yes
 
 	# --- the refusals ---------------------------------------------------
 	dmesg_mark
