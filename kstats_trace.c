@@ -125,6 +125,8 @@ struct kstats_point {
 	struct kstats_point_opts opts;
 	bool rich;
 	bool typed;
+	bool keyed;
+	u8 key_arg;
 	u8 role;
 };
 
@@ -431,14 +433,16 @@ static notrace int kstats_kprobe_end(struct kprobe *kp, struct pt_regs *regs)
 NOKPROBE_SYMBOL(kstats_kprobe_end);
 
 /*
- * A start of a section of no family at a point that reads no argument:
- * kstats_section_start() with no filter to check, no key to read and
- * none to carry, so with little to keep in registers.
+ * A start of a section of no family at a point that reads no argument but
+ * its key, @key (the task, the CPU, or an argument as it is: @p->keyed):
+ * kstats_section_start() with no filter to check and no family key to
+ * carry, so with little to keep in registers.
  */
-static noinline notrace void kstats_section_start_plain(struct kstats_point *p)
+static noinline notrace void kstats_section_start_plain(struct kstats_point *p,
+							u64 key)
 {
 	struct kstats_trace *t = p->t;
-	u64 key = kstats_key_plain(&p->opts.key), now;
+	u64 now;
 	u32 cpu;
 
 	now = kstats_trace_now(t, &cpu);
@@ -449,10 +453,11 @@ static noinline notrace void kstats_section_start_plain(struct kstats_point *p)
 NOKPROBE_SYMBOL(kstats_section_start_plain);
 
 /* Its end: kstats_section_end() likewise, the sample in no key. */
-static noinline notrace void kstats_section_end_plain(struct kstats_point *p)
+static noinline notrace void kstats_section_end_plain(struct kstats_point *p,
+						      u64 key)
 {
 	struct kstats_trace *t = p->t;
-	u64 key = kstats_key_plain(&p->opts.key), ts, now;
+	u64 ts, now;
 	u32 cpu, fam, here;
 
 	now = kstats_trace_now(t, &here);
@@ -476,7 +481,8 @@ NOKPROBE_SYMBOL(kstats_section_end_plain);
  * arguments to kstats_tp_args(), which does what the point is for
  * (@p->role); a point that reads none (@p->rich false: no value, key
  * value, match, filter or family key) goes to kstats_tp_plain(), with no
- * copy of them.
+ * copy of them, and a section's point that reads its key alone, an
+ * argument as it is (@p->keyed), to kstats_tp_keyed() with that argument.
  */
 /* A point that reads no argument: nothing is copied for it. */
 static noinline notrace void kstats_tp_plain(struct kstats_point *p)
@@ -488,13 +494,15 @@ static noinline notrace void kstats_tp_plain(struct kstats_point *p)
 		if (family)
 			kstats_section_start(p, NULL);
 		else
-			kstats_section_start_plain(p);
+			kstats_section_start_plain(p,
+						   kstats_key_plain(&p->opts.key));
 		break;
 	case KSTATS_TP_END:
 		if (family)
 			kstats_section_end(p, NULL);
 		else
-			kstats_section_end_plain(p);
+			kstats_section_end_plain(p,
+						 kstats_key_plain(&p->opts.key));
 		break;
 	default:
 		kstats_arrival(p->t, 0);
@@ -542,6 +550,19 @@ static noinline notrace void kstats_tp_args(struct kstats_point *p,
 NOKPROBE_SYMBOL(kstats_tp_plain);
 NOKPROBE_SYMBOL(kstats_tp_args);
 
+/*
+ * A section's point (of no family) whose key is an argument as it is and
+ * that reads nothing else (@p->keyed): @key, that argument.
+ */
+static __always_inline notrace void kstats_tp_keyed(struct kstats_point *p,
+						    u64 key)
+{
+	if (p->role == KSTATS_TP_START)
+		kstats_section_start_plain(p, key);
+	else
+		kstats_section_end_plain(p, key);
+}
+
 /* Whether the point's probe must hand it the tracepoint's arguments. */
 static __always_inline notrace bool kstats_tp_reads(const struct kstats_point *p)
 {
@@ -558,11 +579,14 @@ kstats_tp_generic(void *data, unsigned long a0, unsigned long a1,
 	const unsigned long args[KSTATS_MAX_ARGS] = {
 		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11
 	};
+	struct kstats_point *p = data;
 
-	if (kstats_tp_reads(data))
-		kstats_tp_args(data, args);
+	if (!kstats_tp_reads(p))
+		kstats_tp_plain(p);
+	else if (p->keyed)
+		kstats_tp_keyed(p, args[p->key_arg]);
 	else
-		kstats_tp_plain(data);
+		kstats_tp_args(p, args);
 }
 
 NOKPROBE_SYMBOL(kstats_tp_generic);
@@ -586,7 +610,8 @@ struct kstats_tp_typed {
 /*
  * The probe of one event of kstats_tp_events.h, of its own prototype,
  * checked against the kernel's: a point that reads no argument goes
- * straight to kstats_tp_plain(); one that does, through the generic
+ * straight to kstats_tp_plain(), with no copy of the arguments (nor the
+ * stack's canary that a copy brings); one that does, through the generic
  * probe's body, called (not through a pointer) with the arguments the
  * event has, widened by their C types, and zeros for argN beyond them.
  */
@@ -1475,15 +1500,25 @@ static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 
 /*
  * A point of a section needs its arguments for a value key, a match, a
- * filter or a family's value key (read at the starts).
+ * filter or a family's value key (read at the starts).  One that needs
+ * an argument as it is for its key and nothing else, in a section of no
+ * family (@family false), is @keyed: its tracepoint's probe hands it that
+ * argument alone.
  */
 static void kstats_section_point(struct kstats_point *p,
 				 const struct kstats_point_opts *opts,
-				 bool by_value)
+				 bool by_value, bool family)
 {
+	const struct kstats_value *v = &opts->key.v;
+
 	p->opts = *opts;
 	p->rich = opts->key.kind == KSTATS_KEY_VALUE || opts->has_match ||
 		  !kstats_filter_is_empty(&opts->filter) || by_value;
+	p->keyed = !family && opts->key.kind == KSTATS_KEY_VALUE &&
+		   !opts->has_match && kstats_filter_is_empty(&opts->filter) &&
+		   v->base == KSTATS_BASE_ARG && !v->nr_derefs &&
+		   (!v->cast.size || v->cast.size == sizeof(u64));
+	p->key_arg = v->arg;
 }
 
 static int kstats_register_start(struct kstats_trace *t,
@@ -1501,6 +1536,7 @@ static int kstats_register_start(struct kstats_trace *t,
 static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
 	bool by_value = t->fn.by.kind == KSTATS_BY_VALUE, per_cpu;
+	bool family = t->fn.ks->family;
 	unsigned int i;
 	int err;
 
@@ -1508,13 +1544,14 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	t->over = cmd->over;
 	t->under = cmd->under ?: U64_MAX;
 	kstats_section_point(&t->start, &cmd->point[KSTATS_POINT_START],
-			     by_value);
-	kstats_section_point(&t->end, &cmd->point[KSTATS_POINT_END], false);
+			     by_value, family);
+	kstats_section_point(&t->end, &cmd->point[KSTATS_POINT_END], false,
+			     family);
 	t->nr_more = cmd->nr_more;
 	for (i = 0; i < t->nr_more; i++)
 		kstats_section_point(&t->more[i],
 				     &cmd->point[KSTATS_POINT_END + 1 + i],
-				     by_value);
+				     by_value, family);
 	/* keyed by the CPU at every point: a slot per CPU, no table */
 	per_cpu = t->start.opts.key.kind == KSTATS_KEY_CPU &&
 		  t->end.opts.key.kind == KSTATS_KEY_CPU;

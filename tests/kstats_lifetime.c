@@ -44,6 +44,13 @@
  *                 kstats_lifetime_wait_begin(lock) and _end(lock): begin
  *                 A, begin A, 500 us, begin B, 200 us, end B, 500 us,
  *                 end A (for sections with "match" and "nest outer")
+ *   cookies N     N sections through the tracepoints
+ *                 kstats_lifetime_cookie_begin(cookie) and _end(cookie),
+ *                 all begun, then ended in reverse: the I-th begins with
+ *                 (I + 1) << 32 | I, and ends with the same cookie for an
+ *                 even I, with (I + 1 + N) << 32 | I for an odd one, so a
+ *                 key of the whole word pairs the even ones, a key of its
+ *                 low 4 bytes all N (N at most 1024)
  *   mutex_wait N MS  N waits of this task for a mutex a kthread holds
  *                 for MS ms (1..1000): each a real lock:contention_begin
  *                 (spin, then sleep) and contention_end
@@ -378,6 +385,28 @@ static int lt_work(const char *arg)
 	return 0;
 }
 
+/* "cookies N": the I-th section's cookie at its start. */
+static u64 lt_cookie(unsigned int i)
+{
+	return (u64)(i + 1) << 32 | i;
+}
+
+static int lt_cookies(const char *arg)
+{
+	unsigned int i, n;
+	int err;
+
+	err = kstrtouint(arg, 0, &n);
+	if (err || n > 1024)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		trace_kstats_lifetime_cookie_begin(lt_cookie(i));
+	for (i = n; i-- > 0;)
+		trace_kstats_lifetime_cookie_end(i % 2 ? lt_cookie(i) + ((u64)n << 32) :
+						 lt_cookie(i));
+	return 0;
+}
+
 static int lt_nest(const char *arg)
 {
 	static int lock_a, lock_b;
@@ -562,6 +591,8 @@ static int lt_command(const char *cmd, const char *arg)
 		return lt_pairs(arg);
 	if (!strcmp(cmd, "nest"))
 		return lt_nest(arg);
+	if (!strcmp(cmd, "cookies"))
+		return lt_cookies(arg);
 	if (!strcmp(cmd, "mutex_wait"))
 		return lt_mutex_wait(arg);
 	if (!strcmp(cmd, "mutex_sites"))

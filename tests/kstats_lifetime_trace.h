@@ -5,7 +5,8 @@
  * tp:kstats_lifetime:kstats_lifetime_init" attaches to, before and after
  * the module is live; kstats_lifetime_narrow, fired by "narrow", whose
  * arguments are narrower than a register and negative, for kstats'
- * generic probe to widen by their types.
+ * generic probe to widen by their types; kstats_lifetime_cookie_begin and
+ * _end, fired by "cookies", a section's points keyed by a word.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM kstats_lifetime
@@ -34,6 +35,24 @@ TRACE_EVENT(kstats_lifetime_narrow,
 			   __entry->small = small;),
 	    TP_printk("neg=%d word=%u small=%d", __entry->neg, __entry->word,
 		      __entry->small)
+);
+
+DECLARE_EVENT_CLASS(kstats_lifetime_cookie,
+		    TP_PROTO(u64 cookie),
+		    TP_ARGS(cookie),
+		    TP_STRUCT__entry(__field(u64, cookie)),
+		    TP_fast_assign(__entry->cookie = cookie;),
+		    TP_printk("cookie=%llx", __entry->cookie)
+);
+
+DEFINE_EVENT(kstats_lifetime_cookie, kstats_lifetime_cookie_begin,
+	     TP_PROTO(u64 cookie),
+	     TP_ARGS(cookie)
+);
+
+DEFINE_EVENT(kstats_lifetime_cookie, kstats_lifetime_cookie_end,
+	     TP_PROTO(u64 cookie),
+	     TP_ARGS(cookie)
 );
 
 #endif /* _KSTATS_LIFETIME_TRACE_H */

@@ -135,6 +135,25 @@ expect "after a reset, nest 2: 2 waits, 4 nested, 2 unmatched" \
 expect "header: nest outer, nest replace" \
 	"$(field $KS/s_nest inflight nest) $(field $KS/s_repl inflight nest)" "outer replace"
 for n in s_nest s_repl; do ctl $KS/_control "remove $n" >/dev/null; done
+
+# --- a key that is a tracepoint's argument as it is: its probe hands the
+# point that argument alone (kstats_tp_keyed()); a condition at each
+# point takes the generic path, which must pair the same starts and
+# ends; a key cast to 4 bytes (generic too) pairs by the low half.
+# "cookies 20": 20 begins, then 20 ends in reverse, the odd ones' ends
+# with a cookie of another high half
+CB=tp:kstats_lifetime:kstats_lifetime_cookie_begin CE=tp:kstats_lifetime:kstats_lifetime_cookie_end
+s_trace "trace s_ck start $CB key arg0 end $CE key arg0"
+s_trace "trace s_ckif start $CB key arg0 if arg0 != 0 end $CE key arg0 if arg0 != 0"
+s_trace "trace s_ck4 start $CB key arg0:4 end $CE key arg0:4"
+expect "cookies 20" "$(ctl $LTC 'cookies 20')" ok
+expect "key arg0: the 10 even cookies paired, the 10 odd pending and unmatched" \
+	"$(s_counts s_ck)" "10 0 pending 10 replaced 0 evicted 0 exited 0 unmatched 10 nested 0"
+expect "key arg0 with a condition (the generic path): the same" \
+	"$(s_counts s_ckif)" "$(s_counts s_ck)"
+expect "key arg0:4: all 20 paired by the low half" \
+	"$(s_counts s_ck4)" "20 0 pending 0 replaced 0 evicted 0 exited 0 unmatched 0 nested 0"
+for n in s_ck s_ckif s_ck4; do ctl $KS/_control "remove $n" >/dev/null; done
 [ -n "$lt_here" ] || rmmod_wait kstats_lifetime
 
 # --- keys of other contexts: a CPU, and a task woken by another
