@@ -295,7 +295,9 @@ static __always_inline notrace bool kstats_trace_delta(const struct kstats_trace
 
 /*
  * A start of a section (any of them): a further start reads its own
- * family key, the first the node's.
+ * family key, the first the node's.  The clock is read last, as an end
+ * reads it first: a start its filter refuses reads none, and neither
+ * point's own work is in the section's time.
  */
 static notrace void kstats_section_start(struct kstats_point *p,
 					 const struct kstats_args *a)
@@ -304,13 +306,13 @@ static notrace void kstats_section_start(struct kstats_point *p,
 	u64 key, match, now;
 	u32 fam = 0, cpu;
 
-	now = kstats_trace_now(t, &cpu);
 	if (!kstats_point_key(t, p, a, &key, &match))
 		return;
 	/* A family's key is the start's, carried to the end. */
 	if (t->fn.ks->family)
 		fam = kstats_family_key_by(t->fn.ks, p->opts.by.kind ?
 					   &p->opts.by : &t->fn.by, a);
+	now = kstats_trace_now(t, &cpu);
 	if (!kstats_pair_start(&t->pair, key, match, now, cpu, fam))
 		kstats_record_missed(t->fn.ks);	/* full, and refusing */
 }
@@ -598,22 +600,69 @@ struct kstats_tp_typed {
 	void *probe;
 };
 
+/* Argument @i of a typed probe's, or of the generic probe's, twelve. */
+static __always_inline notrace unsigned long
+kstats_tp_pick(unsigned int i, unsigned long a0, unsigned long a1,
+	       unsigned long a2, unsigned long a3, unsigned long a4,
+	       unsigned long a5, unsigned long a6, unsigned long a7,
+	       unsigned long a8, unsigned long a9, unsigned long a10,
+	       unsigned long a11)
+{
+	switch (i) {
+	case 0: return a0;
+	case 1: return a1;
+	case 2: return a2;
+	case 3: return a3;
+	case 4: return a4;
+	case 5: return a5;
+	case 6: return a6;
+	case 7: return a7;
+	case 8: return a8;
+	case 9: return a9;
+	case 10: return a10;
+	default: return a11;
+	}
+}
+
 /*
- * kstats_tp_generic(@data, the arguments, then zeros for argN beyond
+ * A typed probe's point that reads arguments: one keyed by an argument
+ * takes it here, where the event's few arguments are in registers and
+ * those it lacks are constant zeros, so the pick folds to a compare or
+ * two; any other point goes through the generic probe's body, called
+ * (not through a pointer), which copies the twelve for it.
+ */
+static __always_inline notrace void
+kstats_tp_typed_read(struct kstats_point *p, unsigned long a0,
+		     unsigned long a1, unsigned long a2, unsigned long a3,
+		     unsigned long a4, unsigned long a5, unsigned long a6,
+		     unsigned long a7, unsigned long a8, unsigned long a9,
+		     unsigned long a10, unsigned long a11)
+{
+	if (p->keyed)
+		kstats_tp_keyed(p, kstats_tp_pick(p->key_arg, a0, a1, a2, a3,
+						  a4, a5, a6, a7, a8, a9, a10,
+						  a11));
+	else
+		kstats_tp_generic(p, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9,
+				  a10, a11);
+}
+
+/*
+ * kstats_tp_typed_read(@p, the arguments, then zeros for argN beyond
  * them): the first twelve of the list.
  */
-#define KSTATS_TP_CALL12(data, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, ...) \
-	kstats_tp_generic(data, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
-#define KSTATS_TP_GENERIC(data, ...)					\
-	KSTATS_TP_CALL12(data, __VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#define KSTATS_TP_CALL12(p, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, ...) \
+	kstats_tp_typed_read(p, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define KSTATS_TP_READ(p, ...)						\
+	KSTATS_TP_CALL12(p, __VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 /*
  * The probe of one event of kstats_tp_events.h, of its own prototype,
  * checked against the kernel's: a point that reads no argument goes
- * straight to kstats_tp_plain(), with no copy of the arguments (nor the
- * stack's canary that a copy brings); one that does, through the generic
- * probe's body, called (not through a pointer) with the arguments the
- * event has, widened by their C types, and zeros for argN beyond them.
+ * straight to kstats_tp_plain(); one that does, to
+ * kstats_tp_typed_read(), with the arguments the event has, widened by
+ * their C types, and zeros for argN beyond them.  Neither copies the
+ * arguments in the probe (nor needs the stack's canary a copy brings).
  */
 #define KSTATS_TP_TYPED(ev, grp, proto, args)				\
 static notrace void kstats_tp_##ev(void *data, proto)			\
@@ -621,7 +670,7 @@ static notrace void kstats_tp_##ev(void *data, proto)			\
 	if (!kstats_tp_reads(data))					\
 		kstats_tp_plain(data);					\
 	else								\
-		KSTATS_TP_GENERIC(data, args);				\
+		KSTATS_TP_READ(data, args);				\
 }									\
 static const struct kstats_tp_typed kstats_tp_typed_##ev = {		\
 	.group = #grp,							\
