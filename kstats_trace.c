@@ -600,7 +600,7 @@ struct kstats_tp_typed {
 	void *probe;
 };
 
-/* Argument @i of a typed probe's, or of the generic probe's, twelve. */
+/* Argument @i of the twelve that a typed probe passes on. */
 static __always_inline notrace unsigned long
 kstats_tp_pick(unsigned int i, unsigned long a0, unsigned long a1,
 	       unsigned long a2, unsigned long a3, unsigned long a4,
