@@ -25,6 +25,16 @@
  * in no line another CPU writes; the same take and release guard it
  * against a handler that interrupts another on its CPU.
  *
+ * A section whose points are all keyed by the task has, beside the
+ * table, a slot per CPU for the start of the task it runs
+ * (KSTATS_PAIR_CURRENT): most sections start and end on one CPU, with no
+ * switch between, and these take no hash, no scan and no locked
+ * instruction.  When the task leaves the CPU (sched_switch), its start
+ * moves into the table (kstats_pair_switch()), where its end finds it on
+ * whatever CPU it runs next.  A start whose task has an older one in the
+ * table takes the slot all the same: the older is counted as replaced
+ * when the newer joins it in the table, or when the task exits.
+ *
  * The table holds a bounded number of starts: one whose slots are all
  * taken evicts the oldest of them, and the starts of a task that exits
  * are dropped, so that starts whose end never comes cannot clog it.
@@ -43,9 +53,6 @@
 #include "kstats_internal.h"
 #include "kstats_pair.h"
 
-#define KSTATS_PAIR_EMPTY	0ULL
-#define KSTATS_PAIR_BUSY	1ULL
-
 /**
  * kstats_pair_init() - size a table for @inflight starts
  * @p: the table
@@ -54,14 +61,19 @@
  *	older one in place; KSTATS_PAIR_REFUSE: a start that finds its slots
  *	taken is refused rather than evict the oldest; KSTATS_PAIR_PER_CPU:
  *	the keys are CPUs, each its own slot (a start of a key that is no
- *	possible CPU is counted as evicted, its end as unmatched)
+ *	possible CPU is counted as evicted, its end as unmatched);
+ *	KSTATS_PAIR_CURRENT: the keys are tasks, and the current task's
+ *	start is held in a slot of its CPU until kstats_pair_switch() (not
+ *	with KSTATS_PAIR_OUTER, whose older start must win)
  *
  * Context: process.
  * Return: 0, -EINVAL for @inflight out of range, or -ENOMEM.
  */
 int kstats_pair_init(struct kstats_pair *p, u32 inflight, unsigned int flags)
 {
-	if (!inflight || inflight > KSTATS_PAIR_MAX)
+	if (!inflight || inflight > KSTATS_PAIR_MAX ||
+	    ((flags & KSTATS_PAIR_CURRENT) &&
+	     (flags & (KSTATS_PAIR_OUTER | KSTATS_PAIR_PER_CPU))))
 		return -EINVAL;
 	/* a table of CPUs holds one start per CPU, whatever was asked */
 	p->inflight = flags & KSTATS_PAIR_PER_CPU ? num_possible_cpus() : inflight;
@@ -79,7 +91,11 @@ int kstats_pair_init(struct kstats_pair *p, u32 inflight, unsigned int flags)
 		p->slots = kvcalloc(1UL << p->bits, sizeof(*p->slots),
 				    GFP_KERNEL);
 	}
-	if ((!p->slots && !p->cpu_slots) || !p->counts) {
+	if (flags & KSTATS_PAIR_CURRENT)
+		p->cur_slots = __alloc_percpu(sizeof(*p->cur_slots),
+					      __alignof__(*p->cur_slots));
+	if ((!p->slots && !p->cpu_slots) || !p->counts ||
+	    (!p->cur_slots && (flags & KSTATS_PAIR_CURRENT))) {
 		kstats_pair_free(p);
 		return -ENOMEM;
 	}
@@ -98,9 +114,11 @@ void kstats_pair_free(struct kstats_pair *p)
 {
 	kvfree(p->slots);
 	free_percpu(p->cpu_slots);
+	free_percpu(p->cur_slots);
 	free_percpu(p->counts);
 	p->slots = NULL;
 	p->cpu_slots = NULL;
+	p->cur_slots = NULL;
 	p->counts = NULL;
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_free, KSTATS_NS);
@@ -222,6 +240,63 @@ kstats_pair_start_in(struct kstats_pair *p, const struct kstats_pair_window w,
 	return true;
 }
 
+/* kstats_pair_start() in the table, for @key: its window, or its CPU's slot. */
+static __always_inline notrace bool
+kstats_pair_start_table(struct kstats_pair *p, u64 key, u64 match, u64 ts,
+			u32 cpu, u32 aux)
+{
+	u64 tag = kstats_pair_tag(p, key);
+	struct kstats_pair_window w;
+
+	if (unlikely(tag <= KSTATS_PAIR_BUSY)) {
+		/* One key in 2^63 mixes into a sentinel: not held. */
+		this_cpu_inc(p->counts->evicted);
+		return true;
+	}
+	/* each walk inlined with its own window: the table's is a constant */
+	if (p->cpu_slots) {
+		kstats_pair_cpu_window(p, key, &w);
+		return kstats_pair_start_in(p, w, tag, match, ts, cpu, aux);
+	}
+	kstats_pair_window(p, key, &w);
+	return kstats_pair_start_in(p, w, tag, match, ts, cpu, aux);
+}
+
+/*
+ * kstats_pair_start() of the current task, @key, in a table of tasks: in
+ * its CPU's slot.  A start already there is replaced if it is the task's,
+ * or moved into the table if another task left it (a handler that ran
+ * after that task's switch out, in an NMI); while a handler this one
+ * interrupted writes the slot, the start goes into the table.
+ */
+static noinline notrace bool
+kstats_pair_start_cur(struct kstats_pair *p, u64 key, u64 match, u64 ts,
+		      u32 cpu, u32 aux)
+{
+	struct kstats_pair_slot *s;
+	bool held = true;
+	u64 old;
+
+	preempt_disable_notrace();
+	s = this_cpu_ptr(p->cur_slots);
+	old = READ_ONCE(s->key);
+	if (old == KSTATS_PAIR_BUSY ||
+	    cmpxchg_local(&s->key, old, KSTATS_PAIR_BUSY) != old) {
+		preempt_enable_notrace();
+		return kstats_pair_start_table(p, key, match, ts, cpu, aux);
+	}
+	if (old == key)
+		this_cpu_inc(p->counts->replaced);
+	else if (old != KSTATS_PAIR_EMPTY)
+		held = kstats_pair_start_table(p, old, s->match, s->ts, s->cpu,
+					       s->aux);
+	kstats_pair_fill(s, key, match, ts, cpu, aux);
+	preempt_enable_notrace();
+	return held;
+}
+
+NOKPROBE_SYMBOL(kstats_pair_start_cur);
+
 /**
  * kstats_pair_start() - hold a start until its end
  * @p: the table
@@ -242,21 +317,9 @@ kstats_pair_start_in(struct kstats_pair *p, const struct kstats_pair_window w,
 notrace bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
 			       u64 ts, u32 cpu, u32 aux)
 {
-	u64 tag = kstats_pair_tag(p, key);
-	struct kstats_pair_window w;
-
-	if (unlikely(tag <= KSTATS_PAIR_BUSY)) {
-		/* One key in 2^63 mixes into a sentinel: not held. */
-		this_cpu_inc(p->counts->evicted);
-		return true;
-	}
-	/* each walk inlined with its own window: the table's is a constant */
-	if (p->cpu_slots) {
-		kstats_pair_cpu_window(p, key, &w);
-		return kstats_pair_start_in(p, w, tag, match, ts, cpu, aux);
-	}
-	kstats_pair_window(p, key, &w);
-	return kstats_pair_start_in(p, w, tag, match, ts, cpu, aux);
+	if (p->cur_slots && key == (unsigned long)current)
+		return kstats_pair_start_cur(p, key, match, ts, cpu, aux);
+	return kstats_pair_start_table(p, key, match, ts, cpu, aux);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_start, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_pair_start);
@@ -310,6 +373,58 @@ static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
 	return kstats_pair_take_in(w, tag, match, ts, cpu, aux);
 }
 
+/*
+ * Take the current task's start, @key, from its CPU's slot in a table of
+ * tasks, if it carries @match (any, with @any).  Return: whether it was
+ * there.
+ */
+static __always_inline notrace bool
+kstats_pair_take_cur(struct kstats_pair *p, u64 key, u64 match, bool any,
+		     u64 *ts, u32 *cpu, u32 *aux)
+{
+	struct kstats_pair_slot *s;
+	bool took = false;
+
+	preempt_disable_notrace();
+	s = this_cpu_ptr(p->cur_slots);
+	if (READ_ONCE(s->key) == key &&
+	    cmpxchg_local(&s->key, key, KSTATS_PAIR_BUSY) == key) {
+		took = any || s->match == match;
+		if (took) {
+			*ts = s->ts;
+			*cpu = s->cpu;
+			*aux = s->aux;
+		}
+		/* what it read, before the slot can be taken again */
+		smp_store_release(&s->key, took ? KSTATS_PAIR_EMPTY : key);
+	}
+	preempt_enable_notrace();
+	return took;
+}
+
+/* kstats_pair_end() in the table: its window, or its CPU's slot. */
+static __always_inline notrace bool
+kstats_pair_end_table(struct kstats_pair *p, u64 key, u64 match, u64 *ts,
+		      u32 *cpu, u32 *aux)
+{
+	if (kstats_pair_take_key(p, key, &match, ts, cpu, aux))
+		return true;
+	this_cpu_inc(p->counts->unmatched);
+	return false;
+}
+
+/* kstats_pair_end() of the current task: its CPU's slot, else the table. */
+static noinline notrace bool
+kstats_pair_end_cur(struct kstats_pair *p, u64 key, u64 match, u64 *ts,
+		    u32 *cpu, u32 *aux)
+{
+	if (kstats_pair_take_cur(p, key, match, false, ts, cpu, aux))
+		return true;
+	return kstats_pair_end_table(p, key, match, ts, cpu, aux);
+}
+
+NOKPROBE_SYMBOL(kstats_pair_end_cur);
+
 /**
  * kstats_pair_end() - find the start of an end, and forget it
  * @p: the table
@@ -328,10 +443,9 @@ static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
 notrace bool kstats_pair_end(struct kstats_pair *p, u64 key, u64 match,
 			     u64 *ts, u32 *cpu, u32 *aux)
 {
-	if (kstats_pair_take_key(p, key, &match, ts, cpu, aux))
-		return true;
-	this_cpu_inc(p->counts->unmatched);
-	return false;
+	if (p->cur_slots && key == (unsigned long)current)
+		return kstats_pair_end_cur(p, key, match, ts, cpu, aux);
+	return kstats_pair_end_table(p, key, match, ts, cpu, aux);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_end, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_pair_end);
@@ -341,20 +455,61 @@ NOKPROBE_SYMBOL(kstats_pair_end);
  * @p: the table
  * @key: the key (an exiting task)
  *
- * Counted as exited when there was one.
+ * Counted as exited when there was one.  In a table of tasks, the current
+ * task's start may be in its CPU's slot and an older one in the table:
+ * the newer is the one that exits, the older was replaced by it.
  *
  * Context: any, NMI included.
  */
 notrace void kstats_pair_forget(struct kstats_pair *p, u64 key)
 {
+	bool newer = false;
 	u64 ts;
 	u32 cpu, aux;
 
-	if (kstats_pair_take_key(p, key, NULL, &ts, &cpu, &aux))
+	if (p->cur_slots && key == (unsigned long)current &&
+	    kstats_pair_take_cur(p, key, 0, true, &ts, &cpu, &aux)) {
 		this_cpu_inc(p->counts->exited);
+		newer = true;
+	}
+	if (kstats_pair_take_key(p, key, NULL, &ts, &cpu, &aux)) {
+		if (newer)
+			this_cpu_inc(p->counts->replaced);
+		else
+			this_cpu_inc(p->counts->exited);
+	}
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_forget, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_pair_forget);
+
+/**
+ * kstats_pair_switch() - the current task leaves its CPU: its start, if
+ *	in the CPU's slot, goes into the table
+ * @p: a table of tasks (KSTATS_PAIR_CURRENT)
+ *
+ * Called at sched_switch, after the section's own points there (a start
+ * of the task switched out is held first, then moved).  A start the
+ * table refuses is lost, for the caller to count.
+ *
+ * Context: the scheduler, interrupts disabled, on the CPU the task leaves.
+ * Return: false if the table refused the start, else true.
+ */
+notrace bool kstats_pair_switch(struct kstats_pair *p)
+{
+	struct kstats_pair_slot *s = this_cpu_ptr(p->cur_slots);
+	u64 key = READ_ONCE(s->key);
+	bool held;
+
+	if (key <= KSTATS_PAIR_BUSY ||
+	    cmpxchg_local(&s->key, key, KSTATS_PAIR_BUSY) != key)
+		return true;
+	held = kstats_pair_start_table(p, key, s->match, s->ts, s->cpu, s->aux);
+	/* the fields read, before the slot can be taken again */
+	smp_store_release(&s->key, KSTATS_PAIR_EMPTY);
+	return held;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_pair_switch, KSTATS_NS);
+NOKPROBE_SYMBOL(kstats_pair_switch);
 
 /**
  * kstats_pair_pending() - the starts in flight
@@ -374,6 +529,10 @@ u64 kstats_pair_pending(const struct kstats_pair *p)
 			     KSTATS_PAIR_BUSY;
 		return n;
 	}
+	if (p->cur_slots)
+		for_each_possible_cpu(cpu)
+			n += READ_ONCE(per_cpu_ptr(p->cur_slots, cpu)->key) >
+			     KSTATS_PAIR_BUSY;
 	for (i = 0; i < (1ULL << p->bits); i++)
 		n += READ_ONCE(p->slots[i].key) > KSTATS_PAIR_BUSY;
 	return n;

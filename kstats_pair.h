@@ -8,6 +8,8 @@
 #define _KSTATS_PAIR_H
 
 #include <linux/bits.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 
 /* "inflight N": the starts a section holds at once. */
@@ -17,8 +19,12 @@
 #define KSTATS_PAIR_OUTER	BIT(0)	/* "nest outer": keep the older start */
 #define KSTATS_PAIR_REFUSE	BIT(1)	/* "full refuse": no eviction */
 #define KSTATS_PAIR_PER_CPU	BIT(2)	/* keys are CPUs: a slot per CPU */
+#define KSTATS_PAIR_CURRENT	BIT(3)	/* keys are tasks: the current's per CPU */
 /* Slots a key may take: its hash and the next ones. */
 #define KSTATS_PAIR_WINDOW	8
+/* A slot's key: none, or being written or taken by a handler */
+#define KSTATS_PAIR_EMPTY	0ULL
+#define KSTATS_PAIR_BUSY	1ULL
 
 /**
  * struct kstats_pair_slot - one start in flight
@@ -65,6 +71,12 @@ struct kstats_pair_counts {
  *	@slots: one slot per CPU, the key's, written by the CPU it names
  *	(a section keyed by the CPU starts and ends on it), so that no
  *	CPU's start shares a line with another's
+ * @cur_slots: for a table of tasks (KSTATS_PAIR_CURRENT), beside @slots:
+ *	one slot per CPU for the start of the task it runs, the key of
+ *	most starts and ends, held and taken with no hash, no scan and in
+ *	no line another CPU writes; kstats_pair_switch() moves it into
+ *	@slots when its task leaves the CPU.  The key is kept unsalted
+ *	(a task's address is never a sentinel).
  * @bits: log2 of the number of slots
  * @windows: where a key's KSTATS_PAIR_WINDOW slots may begin: every slot
  *	but the last KSTATS_PAIR_WINDOW - 1
@@ -81,6 +93,7 @@ struct kstats_pair_counts {
 struct kstats_pair {
 	struct kstats_pair_slot *slots;
 	struct kstats_pair_slot __percpu *cpu_slots;
+	struct kstats_pair_slot __percpu *cur_slots;
 	u32 bits;
 	u32 windows;
 	u32 inflight;
@@ -97,9 +110,81 @@ bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match, u64 ts,
 bool kstats_pair_end(struct kstats_pair *p, u64 key, u64 match, u64 *ts,
 		     u32 *cpu, u32 *aux);
 void kstats_pair_forget(struct kstats_pair *p, u64 key);
+bool kstats_pair_switch(struct kstats_pair *p);
 u64 kstats_pair_pending(const struct kstats_pair *p);
 void kstats_pair_counts(const struct kstats_pair *p,
 			struct kstats_pair_counts *c);
 void kstats_pair_reset_counts(struct kstats_pair *p);
+
+/**
+ * kstats_pair_start_current() - kstats_pair_start() for the current task
+ * @p: a table of tasks (KSTATS_PAIR_CURRENT)
+ * @ts: the time of the start
+ * @cpu: the CPU of the start
+ *
+ * Inline for the probes of a section keyed by the task: the start goes
+ * into the CPU's slot of the current task when it is free, else through
+ * kstats_pair_start() (a start that replaces one, or that a handler it
+ * interrupted is writing).  No match value, no aux.
+ *
+ * Context: preemption disabled (a tracepoint's or a kprobe's handler),
+ * NMI included.
+ * Return: as kstats_pair_start().
+ */
+static __always_inline notrace bool
+kstats_pair_start_current(struct kstats_pair *p, u64 ts, u32 cpu)
+{
+	struct kstats_pair_slot *s = this_cpu_ptr(p->cur_slots);
+	u64 key = (unsigned long)current;
+
+	/* a cmpxchg of this CPU's: only its own handlers race for the slot */
+	if (likely(READ_ONCE(s->key) == KSTATS_PAIR_EMPTY &&
+		   cmpxchg_local(&s->key, KSTATS_PAIR_EMPTY,
+				 KSTATS_PAIR_BUSY) == KSTATS_PAIR_EMPTY)) {
+		s->ts = ts;
+		s->match = 0;
+		s->cpu = cpu;
+		s->aux = 0;
+		/* the slot's fields before the key that shows them */
+		smp_store_release(&s->key, key);
+		return true;
+	}
+	return kstats_pair_start(p, key, 0, ts, cpu, 0);
+}
+
+/**
+ * kstats_pair_take_current() - the start of the current task, if in its
+ *	CPU's slot (kstats_pair_start_current())
+ * @p: a table of tasks (KSTATS_PAIR_CURRENT)
+ * @ts: where to store the time of the start
+ * @cpu: where to store its CPU
+ *
+ * Takes only a start with no match value.  When it returns false, the
+ * caller looks further with kstats_pair_end(), which counts an end that
+ * has no start; this counts nothing.
+ *
+ * Context: preemption disabled, NMI included.
+ * Return: true with *@ts and *@cpu set, or false.
+ */
+static __always_inline notrace bool
+kstats_pair_take_current(struct kstats_pair *p, u64 *ts, u32 *cpu)
+{
+	struct kstats_pair_slot *s = this_cpu_ptr(p->cur_slots);
+	u64 key = (unsigned long)current;
+
+	if (likely(READ_ONCE(s->key) == key &&
+		   cmpxchg_local(&s->key, key, KSTATS_PAIR_BUSY) == key)) {
+		if (likely(!s->match)) {
+			*ts = s->ts;
+			*cpu = s->cpu;
+			/* read before the slot can be taken again */
+			smp_store_release(&s->key, KSTATS_PAIR_EMPTY);
+			return true;
+		}
+		/* another lock's wait: it stays, as it was */
+		smp_store_release(&s->key, key);
+	}
+	return false;
+}
 
 #endif /* _KSTATS_PAIR_H */

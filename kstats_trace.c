@@ -106,6 +106,7 @@ enum kstats_tp_role {
 	KSTATS_TP_END,		/* a section's end */
 	KSTATS_TP_ARRIVAL,	/* a tracepoint node's event */
 	KSTATS_TP_EXIT,		/* a task exits or is freed */
+	KSTATS_TP_SWITCH,	/* a task leaves its CPU (KSTATS_PAIR_CURRENT) */
 };
 
 /*
@@ -145,6 +146,9 @@ struct kstats_point {
  * @free: the tracepoint of freed tasks, whose starts a section drops
  *	too: a dead task's last switch out comes after its exit, and its
  *	task_struct's address may then key another task
+ * @sw: for a section keyed by the task at every point, sched_switch,
+ *	where the start of the task switched out leaves its CPU's slot for
+ *	the table (kstats_pair_switch())
  * @pair: a section's starts in flight
  * @over: a section records durations of @over or more ("over V")
  * @under: and of @under or less ("under V"; U64_MAX without)
@@ -178,6 +182,7 @@ struct kstats_trace {
 	unsigned int nr_more;
 	struct kstats_point exit;
 	struct kstats_point free;
+	struct kstats_point sw;
 	struct kstats_pair pair;
 	u64 over;
 	u64 under;
@@ -454,20 +459,86 @@ static noinline notrace void kstats_section_start_plain(struct kstats_point *p,
 
 NOKPROBE_SYMBOL(kstats_section_start_plain);
 
-/* Its end: kstats_section_end() likewise, the sample in no key. */
-static noinline notrace void kstats_section_end_plain(struct kstats_point *p,
-						      u64 key)
+/* Its end, at @now: kstats_section_end() likewise, the sample in no key. */
+static __always_inline notrace void
+kstats_section_end_at(struct kstats_point *p, u64 key, u64 now)
 {
 	struct kstats_trace *t = p->t;
-	u64 ts, now;
-	u32 cpu, fam, here;
+	u64 ts;
+	u32 cpu, fam;
 
-	now = kstats_trace_now(t, &here);
 	if (kstats_pair_end(&t->pair, key, 0, &ts, &cpu, &fam))
 		kstats_section_done(t, now, ts, cpu, 0, false);
 }
 
+static noinline notrace void kstats_section_end_plain(struct kstats_point *p,
+						      u64 key)
+{
+	u32 here;
+
+	kstats_section_end_at(p, key, kstats_trace_now(p->t, &here));
+}
+
 NOKPROBE_SYMBOL(kstats_section_end_plain);
+
+/* The same, for an end whose start left its CPU's slot for the table. */
+static noinline notrace void kstats_section_end_table(struct kstats_point *p,
+						      u64 now)
+{
+	kstats_section_end_at(p, (unsigned long)current, now);
+}
+
+NOKPROBE_SYMBOL(kstats_section_end_table);
+
+/*
+ * The probes of a section keyed by the task at every point, of no family
+ * (a table of KSTATS_PAIR_CURRENT): its start and end at a tracepoint,
+ * where they read no argument, and the switch that moves a start into the
+ * table.  Registered in place of the event's probe (kstats_tp_lean()),
+ * they take none of its arguments; the start and end hold and take the
+ * start in the slot of the current task's CPU
+ * (kstats_pair_start_current(), kstats_pair_take_current()), and look in
+ * the table only for a task that left its CPU in between.
+ */
+static notrace void kstats_tp_task_start(void *data)
+{
+	struct kstats_point *p = data;
+	struct kstats_trace *t = p->t;
+	u64 now;
+	u32 cpu;
+
+	now = kstats_trace_now(t, &cpu);
+	if (!kstats_pair_start_current(&t->pair, now, cpu))
+		kstats_record_missed(t->fn.ks);	/* full, and refusing */
+}
+
+NOKPROBE_SYMBOL(kstats_tp_task_start);
+
+static notrace void kstats_tp_task_end(void *data)
+{
+	struct kstats_point *p = data;
+	struct kstats_trace *t = p->t;
+	u64 ts, now;
+	u32 cpu, here;
+
+	now = kstats_trace_now(t, &here);
+	if (kstats_pair_take_current(&t->pair, &ts, &cpu))
+		kstats_section_done(t, now, ts, cpu, 0, false);
+	else
+		kstats_section_end_table(p, now);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_task_end);
+
+static noinline notrace void kstats_tp_task_switch(void *data)
+{
+	struct kstats_point *p = data;
+
+	if (!kstats_pair_switch(&p->t->pair))
+		kstats_record_missed(p->t->fn.ks);	/* full, and refusing */
+}
+
+NOKPROBE_SYMBOL(kstats_tp_task_switch);
 
 /*
  * Tracepoint probes are called with @data, their point, then the
@@ -505,6 +576,9 @@ static noinline notrace void kstats_tp_plain(struct kstats_point *p)
 		else
 			kstats_section_end_plain(p,
 						 kstats_key_plain(&p->opts.key));
+		break;
+	case KSTATS_TP_SWITCH:
+		kstats_tp_task_switch(p);
 		break;
 	default:
 		kstats_arrival(p->t, 0);
@@ -691,6 +765,31 @@ static const struct kstats_tp_typed *const kstats_tp_typed[] = {
 #define KSTATS_TP_EVENT KSTATS_TP_LIST
 #include "kstats_tp_events.h"
 };
+
+/*
+ * The probe that takes the place of GROUP:EVENT's for point @p of @role:
+ * one of a section keyed by the task at every point, of no family, for a
+ * start or an end that reads no argument, and for the switch; NULL for
+ * any other point.  They take no argument, which the calling conventions
+ * allow and a kernel that checks the type of indirect calls does not:
+ * there, the event's own probe dispatches (kstats_tp_plain()).
+ */
+static void *kstats_tp_lean(const struct kstats_trace *t,
+			    const struct kstats_point *p,
+			    enum kstats_tp_role role)
+{
+	if (IS_ENABLED(CONFIG_CFI_CLANG) || !t->pair.cur_slots)
+		return NULL;
+	if (role == KSTATS_TP_SWITCH)
+		return kstats_tp_task_switch;
+	if (p->rich || t->fn.ks->family || p->opts.key.kind != KSTATS_KEY_TASK)
+		return NULL;
+	if (role == KSTATS_TP_START)
+		return kstats_tp_task_start;
+	if (role == KSTATS_TP_END)
+		return kstats_tp_task_end;
+	return NULL;
+}
 
 /* The probe for GROUP:EVENT: its own, or the generic one. */
 static void *kstats_tp_probe(const char *group, const char *event,
@@ -1071,17 +1170,22 @@ static int kstats_register_point(struct kstats_trace *t,
 					    name, group, ev);
 			return -EOPNOTSUPP;
 		}
+		p->tp_fn = kstats_tp_lean(t, p, role) ?: p->tp_fn;
 		err = kstats_find_tracepoint(p, name, group, ev);
 		if (err)
 			return err;
-		if (role != KSTATS_TP_EXIT) {
+		if (role != KSTATS_TP_EXIT && role != KSTATS_TP_SWITCH) {
 			struct module *mod = p->file->event_call->module;
 
 			kstats_trace_types(t, t->mech == KSTATS_MECH_ARRIVAL ?
 					   NULL : p, ev, true,
 					   mod ? mod->name : NULL);
 		}
-		err = tracepoint_probe_register(p->tp, p->tp_fn, p);
+		/* the switch after the section's own points there */
+		err = tracepoint_probe_register_prio(p->tp, p->tp_fn, p,
+						     role == KSTATS_TP_SWITCH ?
+						     TRACEPOINT_DEFAULT_PRIO - 1 :
+						     TRACEPOINT_DEFAULT_PRIO);
 		if (err) {
 			pr_warn_ratelimited("%s: cannot attach to tracepoint '%s' (%d)\n",
 					    name, spec, err);
@@ -1151,7 +1255,8 @@ static void kstats_unregister_point(struct kstats_point *p)
 static void kstats_trace_unregister(struct kstats_trace *t)
 {
 	struct kstats_point *pts[] = {
-		&t->start, &t->end, &t->more[0], &t->more[1], &t->exit, &t->free
+		&t->start, &t->end, &t->more[0], &t->more[1], &t->exit, &t->free,
+		&t->sw
 	};
 	bool tps = false;
 	int i;
@@ -1584,7 +1689,7 @@ static int kstats_register_start(struct kstats_trace *t,
  */
 static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
-	bool by_value = t->fn.by.kind == KSTATS_BY_VALUE, per_cpu;
+	bool by_value = t->fn.by.kind == KSTATS_BY_VALUE, per_cpu, per_task;
 	bool family = t->fn.ks->family;
 	unsigned int i;
 	int err;
@@ -1606,14 +1711,29 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		  t->end.opts.key.kind == KSTATS_KEY_CPU;
 	for (i = 0; i < t->nr_more; i++)
 		per_cpu &= t->more[i].opts.key.kind == KSTATS_KEY_CPU;
+	/*
+	 * keyed by the task at every point: its start in a slot of its CPU
+	 * until it leaves it (not with "nest outer": the table's older
+	 * start must win over one in the slot)
+	 */
+	per_task = t->start.opts.key.kind == KSTATS_KEY_TASK &&
+		   t->end.opts.key.kind == KSTATS_KEY_TASK && !cmd->nest_outer;
+	for (i = 0; i < t->nr_more; i++)
+		per_task &= t->more[i].opts.key.kind == KSTATS_KEY_TASK;
 	err = kstats_pair_init(&t->pair, cmd->inflight ?: KSTATS_PAIR_DEFAULT,
 			       (cmd->nest_outer ? KSTATS_PAIR_OUTER : 0) |
 			       (cmd->full_refuse ? KSTATS_PAIR_REFUSE : 0) |
-			       (per_cpu ? KSTATS_PAIR_PER_CPU : 0));
+			       (per_cpu ? KSTATS_PAIR_PER_CPU : 0) |
+			       (per_task ? KSTATS_PAIR_CURRENT : 0));
 	if (err)
 		return err;
-	err = kstats_register_point(t, &t->end, cmd->end, KSTATS_TP_END,
-				    kstats_kprobe_end);
+	/* before any start: none may stay in a slot its task left */
+	if (per_task)
+		err = kstats_register_point(t, &t->sw, "tp:sched:sched_switch",
+					    KSTATS_TP_SWITCH, NULL);
+	if (!err)
+		err = kstats_register_point(t, &t->end, cmd->end, KSTATS_TP_END,
+					    kstats_kprobe_end);
 	if (!err)
 		err = kstats_register_start(t, &t->start, cmd->start);
 	for (i = 0; !err && i < t->nr_more; i++)

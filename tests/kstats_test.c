@@ -1126,6 +1126,100 @@ static void kstats_test_pair_cpus(struct kunit *test)
 }
 
 /*
+ * A table of tasks: the current task's start in its CPU's slot, taken
+ * there by its end; moved into the table when the task leaves the CPU
+ * (kstats_pair_switch()), found there by its end; a start of the task
+ * while an older one is in the table wins, the older counted as replaced
+ * when the newer joins it or when the task exits; a start another task
+ * left in the slot goes to the table; a match value kept; other keys
+ * in the table alone.
+ */
+static void kstats_test_pair_current(struct kunit *test)
+{
+	struct kstats_pair p = {};
+	struct kstats_pair_counts c;
+	struct kstats_pair_slot *s;
+	u64 ts, me = (unsigned long)current;
+	u32 cpu, aux;
+
+	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, 8, KSTATS_PAIR_CURRENT |
+					       KSTATS_PAIR_OUTER), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kstats_pair_init(&p, 8, KSTATS_PAIR_CURRENT |
+					       KSTATS_PAIR_PER_CPU), -EINVAL);
+	KUNIT_ASSERT_EQ(test, kstats_pair_init(&p, 8, KSTATS_PAIR_CURRENT), 0);
+	KUNIT_EXPECT_NOT_NULL(test, p.slots);
+	preempt_disable();
+	s = this_cpu_ptr(p.cur_slots);
+	KUNIT_EXPECT_EQ(test, (unsigned long)s % 32, 0UL);
+	/* in the slot, and out of it */
+	KUNIT_EXPECT_TRUE(test, kstats_pair_start_current(&p, 10, 3));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(s->key), me);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
+	KUNIT_EXPECT_TRUE(test, kstats_pair_take_current(&p, &ts, &cpu));
+	KUNIT_EXPECT_EQ(test, ts, 10ULL);
+	KUNIT_EXPECT_EQ(test, cpu, 3U);
+	KUNIT_EXPECT_FALSE(test, kstats_pair_take_current(&p, &ts, &cpu));
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, me, 0, &ts, &cpu, &aux));
+	/* replaced in the slot; moved at a switch; a newer start wins */
+	kstats_pair_start_current(&p, 20, 0);
+	kstats_pair_start_current(&p, 30, 0);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
+	KUNIT_EXPECT_TRUE(test, kstats_pair_switch(&p));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(s->key), KSTATS_PAIR_EMPTY);
+	KUNIT_EXPECT_FALSE(test, kstats_pair_take_current(&p, &ts, &cpu));
+	kstats_pair_start_current(&p, 40, 0);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 2ULL);
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, me, 0, &ts, &cpu, &aux));
+	KUNIT_EXPECT_EQ(test, ts, 40ULL);
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, me, 0, &ts, &cpu, &aux));
+	KUNIT_EXPECT_EQ(test, ts, 30ULL);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 0ULL);
+	/* the older replaced when the newer joins it in the table */
+	kstats_pair_start_current(&p, 50, 0);
+	kstats_pair_switch(&p);
+	kstats_pair_start_current(&p, 60, 0);
+	kstats_pair_switch(&p);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, me, 0, &ts, &cpu, &aux));
+	KUNIT_EXPECT_EQ(test, ts, 60ULL);
+	/* or when the task exits: the newer exited, the older replaced */
+	kstats_pair_start_current(&p, 70, 0);
+	kstats_pair_switch(&p);
+	kstats_pair_start_current(&p, 80, 0);
+	kstats_pair_forget(&p, me);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 0ULL);
+	/* another key: in the table; a start another task left in the slot */
+	KUNIT_EXPECT_TRUE(test, kstats_pair_start(&p, me + 64, 0, 90, 1, 2));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(s->key), KSTATS_PAIR_EMPTY);
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, me + 64, 0, &ts, &cpu, &aux));
+	KUNIT_EXPECT_EQ(test, ts, 90ULL);
+	KUNIT_EXPECT_EQ(test, aux, 2U);
+	s->ts = 5;
+	s->match = 0;
+	s->cpu = 0;
+	s->aux = 0;
+	WRITE_ONCE(s->key, me + 64);
+	KUNIT_EXPECT_TRUE(test, kstats_pair_start_current(&p, 100, 0));
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, me + 64, 0, &ts, &cpu, &aux));
+	KUNIT_EXPECT_EQ(test, ts, 5ULL);
+	KUNIT_EXPECT_TRUE(test, kstats_pair_take_current(&p, &ts, &cpu));
+	KUNIT_EXPECT_EQ(test, ts, 100ULL);
+	/* a match value: only the end that carries it takes the start */
+	KUNIT_EXPECT_TRUE(test, kstats_pair_start(&p, me, 7, 110, 0, 0));
+	KUNIT_EXPECT_FALSE(test, kstats_pair_take_current(&p, &ts, &cpu));
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, me, 8, &ts, &cpu, &aux));
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, me, 7, &ts, &cpu, &aux));
+	KUNIT_EXPECT_EQ(test, ts, 110ULL);
+	preempt_enable();
+	kstats_pair_counts(&p, &c);
+	KUNIT_EXPECT_EQ(test, c.replaced, 3ULL);
+	KUNIT_EXPECT_EQ(test, c.exited, 1ULL);
+	KUNIT_EXPECT_EQ(test, c.unmatched, 2ULL);
+	KUNIT_EXPECT_EQ(test, c.evicted, 0ULL);
+	kstats_pair_free(&p);
+}
+
+/*
  * "nest outer" and "match": a lock wait that begins again inside itself
  * keeps its first start; an inner wait for another lock neither ends it
  * nor starts; only the end for the same lock pairs.
@@ -2644,6 +2738,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_read),
 	KUNIT_CASE(kstats_test_pair),
 	KUNIT_CASE(kstats_test_pair_cpus),
+	KUNIT_CASE(kstats_test_pair_current),
 	KUNIT_CASE(kstats_test_pair_nest),
 	KUNIT_CASE(kstats_test_pair_concurrent),
 	KUNIT_CASE(kstats_test_section_parse),

@@ -18,6 +18,9 @@
  *   mkdir DIR N        N mkdir()s of DIR that succeed, each removed again
  *   kill SIG N         N kill()s of itself with SIG, caught by a handler
  *   sleep USEC N       N clock_nanosleep() system calls of USEC microseconds
+ *   hop N              N sched_setaffinity() system calls, each moving the
+ *                      thread to the other of its first two allowed CPUs
+ *                      (from inside the call: it returns on the new one)
  *
  *   -n COMM  first set its own comm (PR_SET_NAME) to COMM
  *   -p FILE  write "PID TID" (then the second thread's TID with -t) to
@@ -34,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
@@ -53,6 +57,7 @@ struct job {
 	const char *arg;	/* FILE, DIR */
 	long num;		/* SIZE, OFF, ERRNO, SIG */
 	long n;			/* calls */
+	int cpus[2];		/* hop: the two CPUs */
 	char *buf;		/* MAX_SIZE bytes of the thread's own */
 	int fd;			/* FILE opened by main() */
 	const char *err;	/* what failed, for main() to print */
@@ -67,7 +72,7 @@ static pid_t tid2;
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: kvalue [-n COMM] [-p FILE] [-t N2] read FILE SIZE N | pread FILE OFF N | fail ERRNO N | mkdir DIR N | kill SIG N | sleep USEC N\n");
+	fprintf(stderr, "usage: kvalue [-n COMM] [-p FILE] [-t N2] read FILE SIZE N | pread FILE OFF N | fail ERRNO N | mkdir DIR N | kill SIG N | sleep USEC N | hop N\n");
 	return 2;
 }
 
@@ -138,6 +143,21 @@ static int call(struct job *j)
 		j->err = "clock_nanosleep";
 		break;
 	}
+	case 'h': {
+		/* The system call itself: the other CPU, then the first. */
+		int to = j->cpus[1];
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(to, &set);
+		if (!syscall(SYS_sched_setaffinity, 0, sizeof(set), &set)) {
+			j->cpus[1] = j->cpus[0];
+			j->cpus[0] = to;
+			return 0;
+		}
+		j->err = "sched_setaffinity";
+		break;
+	}
 	}
 	j->errnum = errno;
 	return -1;
@@ -195,6 +215,21 @@ int main(int argc, char **argv)
 		j.num = atol(argv[1]);
 		if (j.num < 0 || j.num >= 1000000)
 			return usage();
+	} else if (argc == 2 && !strcmp(argv[0], "hop")) {
+		cpu_set_t set;
+		int c, k = 0;
+
+		if (sched_getaffinity(0, sizeof(set), &set)) {
+			perror("sched_getaffinity");
+			return 1;
+		}
+		for (c = 0; c < CPU_SETSIZE && k < 2; c++)
+			if (CPU_ISSET(c, &set))
+				j.cpus[k++] = c;
+		if (k < 2) {
+			fprintf(stderr, "kvalue: hop needs two CPUs\n");
+			return 1;
+		}
 	} else if (argc == 3 && !strcmp(argv[0], "mkdir")) {
 		j.arg = argv[1];
 	} else if (argc == 4 && (!strcmp(argv[0], "read") || !strcmp(argv[0], "pread"))) {

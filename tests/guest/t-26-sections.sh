@@ -61,6 +61,25 @@ expect "header: the further start, its filters" "$(grep '^# also' $KS/s_two)" \
 	"# also start tp:raw_syscalls:sys_enter key task filter comm kvalue if arg1 == $NR_kill"
 ctl $KS/_control "remove s_two" >/dev/null
 
+# --- keyed by the task at every point: a start waits in its CPU's slot,
+# moves into the table when its task is switched out
+# (kstats_pair_switch()), and its end finds it there on the next CPU;
+# sched_setaffinity() moves its caller from inside the call.  A point
+# that reads no argument has a probe of its own (kstats_tp_task_start(),
+# kstats_tp_task_end()); the others' starts and ends wait, unmatched.
+HOP_START="start tp:raw_syscalls:sys_enter comm kvalue if arg1 == $NR_sched_setaffinity"
+HOP_END="end tp:raw_syscalls:sys_exit comm kvalue if arg0$REGS_NR == $NR_sched_setaffinity"
+s_trace "trace s_hop $HOP_START $HOP_END"
+s_trace "trace s_hop_s start tp:raw_syscalls:sys_enter $HOP_END"
+s_trace "trace s_hop_e $HOP_START end tp:raw_syscalls:sys_exit"
+check "kvalue hop 20" kvalue hop 20
+expect "20 calls that move their task to the other CPU: each paired" \
+	"$(s_counts s_hop)" "20 0 pending 0 replaced 0 evicted 0 exited 0 unmatched 0 nested 0"
+expect "the same with a start of its own probe, then an end of its own probe" \
+	"$(field $KS/s_hop_s name samples) $(field $KS/s_hop_s name missed) $(field $KS/s_hop_e name samples) $(field $KS/s_hop_e name missed)" \
+	"20 0 20 0"
+for n in s_hop s_hop_s s_hop_e; do ctl $KS/_control "remove $n" >/dev/null; done
+
 # --- what the table counts, each exactly
 s_trace "trace s_rep start tp:raw_syscalls:sys_enter comm kload if arg1 == $NR_getppid end vfs_write comm nobody"
 kload getppid 10
