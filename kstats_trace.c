@@ -1683,7 +1683,8 @@ static int kstats_register_start(struct kstats_trace *t,
 }
 
 /*
- * A section: its table of starts in flight, the end, then the starts (so
+ * A section: its table of starts in flight, for a section keyed by the
+ * task its switch (kstats_pair_switch()), the end, then the starts (so
  * that no start is held before its end can come), and the tracepoints of
  * exiting and freed tasks, whose starts are dropped.
  */
