@@ -34,7 +34,7 @@ mkdir -p "$ARCH_DIR"
 exec 9>"$ARCH_DIR/.lock"
 flock 9
 
-if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+if ! dpkg --print-foreign-architectures | grep -x arm64 >/dev/null; then
 	[ "$(id -u)" = 0 ] || die "run as root once: dpkg --add-architecture arm64 && apt-get update"
 	say "adding the arm64 architecture to dpkg"
 	dpkg --add-architecture arm64

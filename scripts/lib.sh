@@ -98,7 +98,9 @@ module_btf() {
 	base=$KSTATS_CACHE/vmlinux-$kv
 	for ko in "$@"; do
 		[ -f "$ko" ] || continue
-		readelf -S "$ko" | grep -q ' \.BTF ' && continue
+		# not grep -q: under pipefail, a grep that exits at its match
+		# leaves readelf's next write a SIGPIPE, and the pipe false
+		readelf -S "$ko" | grep ' \.BTF ' >/dev/null && continue
 		mkdir -p "$KSTATS_CACHE"
 		[ -s "$base" ] || python3 "$KSTATS_ROOT/scripts/extract-vmlinux.py" \
 			"/boot/vmlinuz-$kv" "$base" || return 1
