@@ -33,7 +33,8 @@
  * moves into the table (kstats_pair_switch()), where its end finds it on
  * whatever CPU it runs next.  A start whose task has an older one in the
  * table takes the slot all the same: the older is counted as replaced
- * when the newer joins it in the table, or when the task exits.
+ * when the newer joins it in the table, or when the task exits; until
+ * then an end that finds no start in the slot may still find the older.
  *
  * The table holds a bounded number of starts: one whose slots are all
  * taken evicts the oldest of them, and the starts of a task that exits

@@ -1714,13 +1714,18 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		per_cpu &= t->more[i].opts.key.kind == KSTATS_KEY_CPU;
 	/*
 	 * keyed by the task at every point: its start in a slot of its CPU
-	 * until it leaves it (not with "nest outer": the table's older
-	 * start must win over one in the slot)
+	 * until it leaves it.  Not with "nest outer", where the table's
+	 * older start must win over one in the slot, nor with "match": a
+	 * task that starts again after it left its CPU leaves its older
+	 * start in the table, where the end for the older's value (a lock
+	 * wait's outer end) would find it instead of being unmatched.
 	 */
 	per_task = t->start.opts.key.kind == KSTATS_KEY_TASK &&
-		   t->end.opts.key.kind == KSTATS_KEY_TASK && !cmd->nest_outer;
+		   t->end.opts.key.kind == KSTATS_KEY_TASK && !cmd->nest_outer &&
+		   !t->start.opts.has_match && !t->end.opts.has_match;
 	for (i = 0; i < t->nr_more; i++)
-		per_task &= t->more[i].opts.key.kind == KSTATS_KEY_TASK;
+		per_task &= t->more[i].opts.key.kind == KSTATS_KEY_TASK &&
+			    !t->more[i].opts.has_match;
 	err = kstats_pair_init(&t->pair, cmd->inflight ?: KSTATS_PAIR_DEFAULT,
 			       (cmd->nest_outer ? KSTATS_PAIR_OUTER : 0) |
 			       (cmd->full_refuse ? KSTATS_PAIR_REFUSE : 0) |
