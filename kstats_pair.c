@@ -68,7 +68,8 @@
  *	with KSTATS_PAIR_OUTER, whose older start must win)
  *
  * Context: process.
- * Return: 0, -EINVAL for @inflight out of range, or -ENOMEM.
+ * Return: 0, -EINVAL for @inflight out of range or KSTATS_PAIR_CURRENT
+ * with KSTATS_PAIR_OUTER or KSTATS_PAIR_PER_CPU, or -ENOMEM.
  */
 int kstats_pair_init(struct kstats_pair *p, u32 inflight, unsigned int flags)
 {
@@ -159,23 +160,11 @@ kstats_pair_cpu_window(const struct kstats_pair *p, u64 key,
 	w->first = w->n ? per_cpu_ptr(p->cpu_slots, key) : NULL;
 }
 
-/* Take slot @s from @old; then fill it and give it @tag. */
+/* Take slot @s from @old; then fill it and give it @tag (kstats_pair_fill()). */
 static __always_inline notrace bool kstats_pair_take(struct kstats_pair_slot *s,
 						     u64 old)
 {
 	return cmpxchg(&s->key, old, KSTATS_PAIR_BUSY) == old;
-}
-
-static __always_inline notrace void kstats_pair_fill(struct kstats_pair_slot *s,
-						     u64 tag, u64 match, u64 ts,
-						     u32 cpu, u32 aux)
-{
-	s->ts = ts;
-	s->match = match;
-	s->cpu = cpu;
-	s->aux = aux;
-	/* Pairs with the cmpxchg that takes it: ts and cpu are seen first. */
-	smp_store_release(&s->key, tag);
 }
 
 /*
@@ -383,22 +372,11 @@ static __always_inline notrace bool
 kstats_pair_take_cur(struct kstats_pair *p, u64 key, u64 match, bool any,
 		     u64 *ts, u32 *cpu, u32 *aux)
 {
-	struct kstats_pair_slot *s;
-	bool took = false;
+	bool took;
 
 	preempt_disable_notrace();
-	s = this_cpu_ptr(p->cur_slots);
-	if (READ_ONCE(s->key) == key &&
-	    cmpxchg_local(&s->key, key, KSTATS_PAIR_BUSY) == key) {
-		took = any || s->match == match;
-		if (took) {
-			*ts = s->ts;
-			*cpu = s->cpu;
-			*aux = s->aux;
-		}
-		/* what it read, before the slot can be taken again */
-		smp_store_release(&s->key, took ? KSTATS_PAIR_EMPTY : key);
-	}
+	took = kstats_pair_take_slot(this_cpu_ptr(p->cur_slots), key, match,
+				     any, ts, cpu, aux);
 	preempt_enable_notrace();
 	return took;
 }

@@ -116,6 +116,49 @@ void kstats_pair_counts(const struct kstats_pair *p,
 			struct kstats_pair_counts *c);
 void kstats_pair_reset_counts(struct kstats_pair *p);
 
+/*
+ * Fill slot @s, taken (KSTATS_PAIR_BUSY), and give it @tag: the key as
+ * the slot keeps it.
+ */
+static __always_inline notrace void kstats_pair_fill(struct kstats_pair_slot *s,
+						     u64 tag, u64 match, u64 ts,
+						     u32 cpu, u32 aux)
+{
+	s->ts = ts;
+	s->match = match;
+	s->cpu = cpu;
+	s->aux = aux;
+	/* Pairs with the cmpxchg that takes it: ts and cpu are seen first. */
+	smp_store_release(&s->key, tag);
+}
+
+/*
+ * Take the start of @key from the current task's slot @s of its CPU
+ * (KSTATS_PAIR_CURRENT), if it carries @match (any, with @any), and
+ * empty the slot; a start of another match value stays.  A cmpxchg of
+ * the CPU's own: only its handlers race for the slot.  Return: whether
+ * it was taken, with *@ts, *@cpu and *@aux.
+ */
+static __always_inline notrace bool
+kstats_pair_take_slot(struct kstats_pair_slot *s, u64 key, u64 match,
+		      bool any, u64 *ts, u32 *cpu, u32 *aux)
+{
+	bool took = false;
+
+	if (READ_ONCE(s->key) == key &&
+	    cmpxchg_local(&s->key, key, KSTATS_PAIR_BUSY) == key) {
+		took = any || s->match == match;
+		if (took) {
+			*ts = s->ts;
+			*cpu = s->cpu;
+			*aux = s->aux;
+		}
+		/* what it read, before the slot can be taken again */
+		smp_store_release(&s->key, took ? KSTATS_PAIR_EMPTY : key);
+	}
+	return took;
+}
+
 /**
  * kstats_pair_start_current() - kstats_pair_start() for the current task
  * @p: a table of tasks (KSTATS_PAIR_CURRENT)
@@ -141,12 +184,7 @@ kstats_pair_start_current(struct kstats_pair *p, u64 ts, u32 cpu)
 	if (likely(READ_ONCE(s->key) == KSTATS_PAIR_EMPTY &&
 		   cmpxchg_local(&s->key, KSTATS_PAIR_EMPTY,
 				 KSTATS_PAIR_BUSY) == KSTATS_PAIR_EMPTY)) {
-		s->ts = ts;
-		s->match = 0;
-		s->cpu = cpu;
-		s->aux = 0;
-		/* the slot's fields before the key that shows them */
-		smp_store_release(&s->key, key);
+		kstats_pair_fill(s, key, 0, ts, cpu, 0);
 		return true;
 	}
 	return kstats_pair_start(p, key, 0, ts, cpu, 0);
@@ -169,22 +207,11 @@ kstats_pair_start_current(struct kstats_pair *p, u64 ts, u32 cpu)
 static __always_inline notrace bool
 kstats_pair_take_current(struct kstats_pair *p, u64 *ts, u32 *cpu)
 {
-	struct kstats_pair_slot *s = this_cpu_ptr(p->cur_slots);
-	u64 key = (unsigned long)current;
+	u32 aux;
 
-	if (likely(READ_ONCE(s->key) == key &&
-		   cmpxchg_local(&s->key, key, KSTATS_PAIR_BUSY) == key)) {
-		if (likely(!s->match)) {
-			*ts = s->ts;
-			*cpu = s->cpu;
-			/* read before the slot can be taken again */
-			smp_store_release(&s->key, KSTATS_PAIR_EMPTY);
-			return true;
-		}
-		/* another lock's wait: it stays, as it was */
-		smp_store_release(&s->key, key);
-	}
-	return false;
+	return kstats_pair_take_slot(this_cpu_ptr(p->cur_slots),
+				     (unsigned long)current, 0, false, ts, cpu,
+				     &aux);
 }
 
 #endif /* _KSTATS_PAIR_H */
