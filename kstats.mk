@@ -9,6 +9,8 @@ ccflags-y += $(if $(shell [ $(kstats-kv) -ge 6013 ] && echo y),-DKSTATS_NS_IS_ST
 # fprobe handlers take a struct pt_regs from 6.5 to 6.13 (other arguments
 # before, a struct ftrace_regs since 6.14).
 ccflags-y += $(if $(shell [ $(kstats-kv) -ge 6005 ] && [ $(kstats-kv) -lt 6014 ] && echo y),-DKSTATS_FPROBE_PT_REGS)
+# COUNT_ARGS() is in <linux/args.h> from 6.5 (in <linux/kernel.h> before).
+ccflags-y += $(if $(shell [ $(kstats-kv) -ge 6005 ] && echo y),-DKSTATS_HAVE_ARGS_H)
 # x86's current task is in struct pcpu_hot from 6.2 (current_task before).
 ccflags-y += $(if $(shell [ $(kstats-kv) -ge 6002 ] && echo y),-DKSTATS_PCPU_HOT)
 # ftrace's direct calls take an ftrace_ops since 6.6 (register_ftrace_direct();

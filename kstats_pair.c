@@ -125,133 +125,6 @@ void kstats_pair_free(struct kstats_pair *p)
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_free, KSTATS_NS);
 
-static __always_inline notrace u64 kstats_pair_tag(const struct kstats_pair *p,
-						   u64 key)
-{
-	return key ^ p->salt;
-}
-
-/*
- * A key's KSTATS_PAIR_WINDOW slots, in a row from the place its hash
- * scales to (@p->windows of them): walked with one pointer, the table
- * read once (kstats_pair_window()), not again after each cmpxchg, whose
- * barrier reloads what is read through @p.  In a table of CPUs, the key's
- * one slot (@n 1), or none (@n 0) for a key that is no CPU: the same
- * walks, given a window of one (kstats_pair_cpu_window()).
- */
-struct kstats_pair_window {
-	struct kstats_pair_slot *first;
-	unsigned int n;
-};
-
-static __always_inline notrace void
-kstats_pair_window(const struct kstats_pair *p, u64 key,
-		   struct kstats_pair_window *w)
-{
-	w->n = KSTATS_PAIR_WINDOW;
-	w->first = p->slots + reciprocal_scale(hash_64(key, 32), p->windows);
-}
-
-static __always_inline notrace void
-kstats_pair_cpu_window(const struct kstats_pair *p, u64 key,
-		       struct kstats_pair_window *w)
-{
-	w->n = key < nr_cpu_ids && cpu_possible(key);
-	w->first = w->n ? per_cpu_ptr(p->cpu_slots, key) : NULL;
-}
-
-/* Take slot @s from @old; then fill it and give it @tag (kstats_pair_fill()). */
-static __always_inline notrace bool kstats_pair_take(struct kstats_pair_slot *s,
-						     u64 old)
-{
-	return cmpxchg(&s->key, old, KSTATS_PAIR_BUSY) == old;
-}
-
-/*
- * The place of @tag in window @w, or -1: a start reads the whole window
- * (its key is rarely in flight), so the compares are unrolled, a load and
- * a branch each.
- */
-static __always_inline notrace int
-kstats_pair_find(const struct kstats_pair_window *w, u64 tag)
-{
-	unsigned int i;
-
-#pragma GCC unroll 8
-	for (i = 0; i < w->n; i++)
-		if (READ_ONCE(w->first[i].key) == tag)
-			return i;
-	return -1;
-}
-
-/* kstats_pair_start() in window @w, for the key mixed into @tag. */
-static __always_inline notrace bool
-kstats_pair_start_in(struct kstats_pair *p, const struct kstats_pair_window w,
-		     u64 tag, u64 match, u64 ts, u32 cpu, u32 aux)
-{
-	struct kstats_pair_slot *s, *oldest = NULL;
-	u64 cur, oldest_ts = U64_MAX;
-	int i;
-
-	/* The key's own slot, if it is in flight (and not taken this instant). */
-	i = kstats_pair_find(&w, tag);
-	if (i >= 0) {
-		s = w.first + i;
-		if (p->outer) {
-			this_cpu_inc(p->counts->nested);
-			return true;
-		}
-		if (kstats_pair_take(s, tag)) {
-			this_cpu_inc(p->counts->replaced);
-			kstats_pair_fill(s, tag, match, ts, cpu, aux);
-			return true;
-		}
-	}
-	/* The first empty slot, else the window's oldest start, evicted. */
-	for (i = 0, s = w.first; i < w.n; i++, s++) {
-		cur = READ_ONCE(s->key);
-		if (cur == KSTATS_PAIR_EMPTY && kstats_pair_take(s, cur)) {
-			kstats_pair_fill(s, tag, match, ts, cpu, aux);
-			return true;
-		}
-		if (cur > KSTATS_PAIR_BUSY && READ_ONCE(s->ts) <= oldest_ts) {
-			oldest_ts = READ_ONCE(s->ts);
-			oldest = s;
-		}
-	}
-	if (p->refuse)
-		return false;
-	this_cpu_inc(p->counts->evicted);
-	if (!oldest)
-		return true;	/* every slot busy this instant: this start goes */
-	cur = READ_ONCE(oldest->key);
-	if (cur > KSTATS_PAIR_BUSY && kstats_pair_take(oldest, cur))
-		kstats_pair_fill(oldest, tag, match, ts, cpu, aux);
-	return true;
-}
-
-/* kstats_pair_start() in the table, for @key: its window, or its CPU's slot. */
-static __always_inline notrace bool
-kstats_pair_start_table(struct kstats_pair *p, u64 key, u64 match, u64 ts,
-			u32 cpu, u32 aux)
-{
-	u64 tag = kstats_pair_tag(p, key);
-	struct kstats_pair_window w;
-
-	if (unlikely(tag <= KSTATS_PAIR_BUSY)) {
-		/* One key in 2^63 mixes into a sentinel: not held. */
-		this_cpu_inc(p->counts->evicted);
-		return true;
-	}
-	/* each walk inlined with its own window: the table's is a constant */
-	if (p->cpu_slots) {
-		kstats_pair_cpu_window(p, key, &w);
-		return kstats_pair_start_in(p, w, tag, match, ts, cpu, aux);
-	}
-	kstats_pair_window(p, key, &w);
-	return kstats_pair_start_in(p, w, tag, match, ts, cpu, aux);
-}
-
 /*
  * kstats_pair_start() of the current task, @key, in a table of tasks: in
  * its CPU's slot.  A start already there is replaced if it is the task's,
@@ -314,55 +187,6 @@ notrace bool kstats_pair_start(struct kstats_pair *p, u64 key, u64 match,
 EXPORT_SYMBOL_NS_GPL(kstats_pair_start, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_pair_start);
 
-/* kstats_pair_take_key() in window @w. */
-static __always_inline notrace bool
-kstats_pair_take_in(const struct kstats_pair_window w, u64 tag,
-		    const u64 *match, u64 *ts, u32 *cpu, u32 *aux)
-{
-	struct kstats_pair_slot *s;
-	unsigned int i;
-
-	for (i = 0, s = w.first; i < w.n; i++, s++) {
-		if (READ_ONCE(s->key) == tag && kstats_pair_take(s, tag)) {
-			if (match && s->match != *match) {
-				/* another lock's wait: it stays */
-				smp_store_release(&s->key, tag);
-				return false;
-			}
-			*ts = s->ts;
-			*cpu = s->cpu;
-			*aux = s->aux;
-			/* ts, cpu and aux read before the slot can be taken again. */
-			smp_store_release(&s->key, KSTATS_PAIR_EMPTY);
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * Take @key's start out of the table, if it carries *@match (any, for
- * NULL).  Return: whether it was there.
- */
-static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
-							 u64 key,
-							 const u64 *match,
-							 u64 *ts, u32 *cpu,
-							 u32 *aux)
-{
-	u64 tag = kstats_pair_tag(p, key);
-	struct kstats_pair_window w;
-
-	if (unlikely(tag <= KSTATS_PAIR_BUSY))
-		return false;
-	if (p->cpu_slots) {
-		kstats_pair_cpu_window(p, key, &w);
-		return kstats_pair_take_in(w, tag, match, ts, cpu, aux);
-	}
-	kstats_pair_window(p, key, &w);
-	return kstats_pair_take_in(w, tag, match, ts, cpu, aux);
-}
-
 /*
  * Take the current task's start, @key, from its CPU's slot in a table of
  * tasks, if it carries @match (any, with @any).  Return: whether it was
@@ -379,17 +203,6 @@ kstats_pair_take_cur(struct kstats_pair *p, u64 key, u64 match, bool any,
 				     any, ts, cpu, aux);
 	preempt_enable_notrace();
 	return took;
-}
-
-/* kstats_pair_end() in the table: its window, or its CPU's slot. */
-static __always_inline notrace bool
-kstats_pair_end_table(struct kstats_pair *p, u64 key, u64 match, u64 *ts,
-		      u32 *cpu, u32 *aux)
-{
-	if (kstats_pair_take_key(p, key, &match, ts, cpu, aux))
-		return true;
-	this_cpu_inc(p->counts->unmatched);
-	return false;
 }
 
 /* kstats_pair_end() of the current task: its CPU's slot, else the table. */

@@ -356,6 +356,18 @@ static inline bool kstats_filter_is_empty(const struct kstats_filter *f)
 	       !f->nr_conds && !f->cgroup_id && !f->cgroup_path;
 }
 
+/* Whether @f's filters are all conditions on arguments (or none). */
+static inline bool kstats_filter_args_alone(const struct kstats_filter *f)
+{
+	int i;
+
+	for (i = 0; i < f->nr_conds; i++)
+		if (f->cond[i].v.base != KSTATS_BASE_ARG)
+			return false;
+	return f->pid < 0 && f->tid < 0 && f->cpu < 0 && !f->comm[0] &&
+	       !f->cgroup_id && !f->cgroup_path;
+}
+
 /* Whether the task's name is the one filter of @f. */
 static inline bool kstats_filter_comm_alone(const struct kstats_filter *f)
 {
@@ -433,8 +445,12 @@ kstats_regs_argument(struct pt_regs *regs, unsigned int n)
  * recipe's runs at every scheduler switch; the call took about 200
  * instructions a read on Debian 6.12).  The same addresses are refused:
  * on x86-64 the user half, its guard page, the vsyscall page and
- * non-canonical addresses (copy_from_kernel_nofault_allowed()); a fault
- * is taken by the access's exception-table entry, page faults off.
+ * non-canonical addresses (copy_from_kernel_nofault_allowed()), the
+ * first two and the last in one compare: what is left of them is the
+ * canonical kernel half, from -2^(x86_virt_bits - 1) up (with 57 bits
+ * and 4-level paging, the user half above 2^47 is refused too, which the
+ * kernel's test lets through to the fault); a fault is taken by the
+ * access's exception-table entry, page faults off.
  */
 static __always_inline notrace bool kstats_read_kernel(unsigned long addr,
 						       u8 size, u64 *out)
@@ -446,9 +462,8 @@ static __always_inline notrace bool kstats_read_kernel(unsigned long addr,
 	u64 d;
 
 #ifdef CONFIG_X86_64
-	if (addr < TASK_SIZE_MAX + PAGE_SIZE ||
-	    (addr & PAGE_MASK) == VSYSCALL_ADDR ||
-	    !__is_canonical_address(addr, boot_cpu_data.x86_virt_bits))
+	if (addr < (~0UL << (boot_cpu_data.x86_virt_bits - 1)) ||
+	    (addr & PAGE_MASK) == VSYSCALL_ADDR)
 		return false;
 #endif
 	pagefault_disable();
@@ -486,22 +501,16 @@ fault:
 }
 
 /*
- * Read the value @v.  Return: false if a dereference could not be read
- * (a user, unmapped or non-canonical address).
+ * The value @v from its base as read, @val (the argument, or ret as
+ * kstats_ret_fetch() takes it): its cast, then its dereferences.  Return:
+ * false if a dereference could not be read (a user, unmapped or
+ * non-canonical address).
  */
 static __always_inline notrace bool
-kstats_value_fetch(const struct kstats_value *v, const struct kstats_args *a,
-		   u64 *out)
+kstats_value_from(const struct kstats_value *v, u64 val, u64 *out)
 {
-	u64 val;
 	int i;
 
-	if (v->base == KSTATS_BASE_RET)
-		val = kstats_ret_fetch(v, a->ret);
-	else if (a->tp)
-		val = a->tp[v->arg];
-	else
-		val = kstats_regs_argument(a->regs, v->arg);
 	val = kstats_widen(val, v->cast);
 	for (i = 0; i < v->nr_derefs; i++) {
 		const struct kstats_deref *d = &v->deref[i];
@@ -513,6 +522,22 @@ kstats_value_fetch(const struct kstats_value *v, const struct kstats_args *a,
 	}
 	*out = val;
 	return true;
+}
+
+/* Read the value @v.  Return: as kstats_value_from(). */
+static __always_inline notrace bool
+kstats_value_fetch(const struct kstats_value *v, const struct kstats_args *a,
+		   u64 *out)
+{
+	u64 val;
+
+	if (v->base == KSTATS_BASE_RET)
+		val = kstats_ret_fetch(v, a->ret);
+	else if (a->tp)
+		val = a->tp[v->arg];
+	else
+		val = kstats_regs_argument(a->regs, v->arg);
+	return kstats_value_from(v, val, out);
 }
 
 static __always_inline notrace bool

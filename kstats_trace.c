@@ -34,6 +34,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ctype.h>
+#ifdef KSTATS_HAVE_ARGS_H
+#include <linux/args.h>
+#endif
 #include <linux/err.h>
 #include <linux/fprobe.h>
 #include <linux/kallsyms.h>
@@ -113,7 +116,9 @@ enum kstats_tp_role {
  * One point of a node: a section's start or end, the tracepoint of
  * inter-arrivals, or of exiting tasks; a kprobe or a tracepoint, whose
  * handlers find their node through @t.  A tracepoint's trace event file
- * is held (@file), which pins the module that owns it.
+ * is held (@file), which pins the module that owns it.  Points of one
+ * section at one event of kstats_tp_events.h share the probe of the
+ * first (@head), which calls each in turn (@next): kstats_section_chain().
  */
 struct kstats_point {
 	struct kstats_trace *t;
@@ -127,8 +132,11 @@ struct kstats_point {
 	bool rich;
 	bool typed;
 	bool keyed;
+	bool checked;
 	u8 key_arg;
 	u8 role;
+	struct kstats_point *next;
+	struct kstats_point *head;
 };
 
 /**
@@ -449,19 +457,40 @@ static noinline notrace void kstats_section_start_plain(struct kstats_point *p,
 							u64 key)
 {
 	struct kstats_trace *t = p->t;
+	bool held;
 	u64 now;
 	u32 cpu;
 
 	now = kstats_trace_now(t, &cpu);
-	if (!kstats_pair_start(&t->pair, key, 0, now, cpu, 0))
+	/* the table's walk inline, unless the current task has a slot */
+	if (unlikely(t->pair.cur_slots))
+		held = kstats_pair_start(&t->pair, key, 0, now, cpu, 0);
+	else
+		held = kstats_pair_start_table(&t->pair, key, 0, now, cpu, 0);
+	if (!held)
 		kstats_record_missed(t->fn.ks);	/* full, and refusing */
 }
 
 NOKPROBE_SYMBOL(kstats_section_start_plain);
 
-/* Its end, at @now: kstats_section_end() likewise, the sample in no key. */
+/*
+ * Its end, at @now: kstats_section_end() likewise, the sample in no key;
+ * the start looked for in the table alone (its walk inline).
+ */
 static __always_inline notrace void
 kstats_section_end_at(struct kstats_point *p, u64 key, u64 now)
+{
+	struct kstats_trace *t = p->t;
+	u64 ts;
+	u32 cpu, fam;
+
+	if (kstats_pair_end_table(&t->pair, key, 0, &ts, &cpu, &fam))
+		kstats_section_done(t, now, ts, cpu, 0, false);
+}
+
+/* The same where the current task's slot may hold the start. */
+static noinline notrace void kstats_section_end_any(struct kstats_point *p,
+						    u64 key, u64 now)
 {
 	struct kstats_trace *t = p->t;
 	u64 ts;
@@ -471,17 +500,26 @@ kstats_section_end_at(struct kstats_point *p, u64 key, u64 now)
 		kstats_section_done(t, now, ts, cpu, 0, false);
 }
 
+NOKPROBE_SYMBOL(kstats_section_end_any);
+
 static noinline notrace void kstats_section_end_plain(struct kstats_point *p,
 						      u64 key)
 {
 	u32 here;
+	u64 now = kstats_trace_now(p->t, &here);
 
-	kstats_section_end_at(p, key, kstats_trace_now(p->t, &here));
+	if (unlikely(p->t->pair.cur_slots))
+		kstats_section_end_any(p, key, now);
+	else
+		kstats_section_end_at(p, key, now);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end_plain);
 
-/* The same, for an end whose start left its CPU's slot for the table. */
+/*
+ * The same, for an end whose start left its CPU's slot for the table (the
+ * caller looked in the slot).
+ */
 static noinline notrace void kstats_section_end_table(struct kstats_point *p,
 						      u64 now)
 {
@@ -554,8 +592,10 @@ NOKPROBE_SYMBOL(kstats_tp_task_switch);
  * arguments to kstats_tp_args(), which does what the point is for
  * (@p->role); a point that reads none (@p->rich false: no value, key
  * value, match, filter or family key) goes to kstats_tp_plain(), with no
- * copy of them, and a section's point that reads its key alone, an
- * argument as it is (@p->keyed), to kstats_tp_keyed() with that argument.
+ * copy of them, and a section's point whose key is an argument as it is
+ * and that reads nothing else (@p->keyed), or only conditions on the
+ * arguments besides (@p->checked), to kstats_tp_keyed() with that
+ * argument, after the conditions (kstats_tp_keyed_read()).
  */
 /* A point that reads no argument: nothing is copied for it. */
 static noinline notrace void kstats_tp_plain(struct kstats_point *p)
@@ -627,8 +667,8 @@ NOKPROBE_SYMBOL(kstats_tp_plain);
 NOKPROBE_SYMBOL(kstats_tp_args);
 
 /*
- * A section's point (of no family) whose key is an argument as it is and
- * that reads nothing else (@p->keyed): @key, that argument.
+ * A section's point (of no family) whose key is an argument as it is
+ * (@p->keyed, @p->checked): @key, that argument.
  */
 static __always_inline notrace void kstats_tp_keyed(struct kstats_point *p,
 						    u64 key)
@@ -644,35 +684,6 @@ static __always_inline notrace bool kstats_tp_reads(const struct kstats_point *p
 {
 	return p->rich;
 }
-
-static noinline notrace void
-kstats_tp_generic(void *data, unsigned long a0, unsigned long a1,
-		  unsigned long a2, unsigned long a3, unsigned long a4,
-		  unsigned long a5, unsigned long a6, unsigned long a7,
-		  unsigned long a8, unsigned long a9, unsigned long a10,
-		  unsigned long a11)
-{
-	const unsigned long args[KSTATS_MAX_ARGS] = {
-		a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11
-	};
-	struct kstats_point *p = data;
-
-	if (!kstats_tp_reads(p))
-		kstats_tp_plain(p);
-	else if (p->keyed)
-		kstats_tp_keyed(p, args[p->key_arg]);
-	else
-		kstats_tp_args(p, args);
-}
-
-NOKPROBE_SYMBOL(kstats_tp_generic);
-
-/* A tracepoint that has a probe of its own prototype. */
-struct kstats_tp_typed {
-	const char *group;
-	const char *event;
-	void *probe;
-};
 
 /* Argument @i of the twelve that a typed probe passes on. */
 static __always_inline notrace unsigned long
@@ -699,6 +710,74 @@ kstats_tp_pick(unsigned int i, unsigned long a0, unsigned long a1,
 }
 
 /*
+ * A point keyed by an argument as it is (@p->keyed): its conditions on
+ * the arguments, if any, then kstats_tp_keyed() with its key, each
+ * argument picked from those the probe was given (in registers, in a
+ * typed probe, where those the event lacks are constant zeros): no copy
+ * of them and no general filter.  A condition's dereference that cannot
+ * be read is a sample missed.
+ */
+static __always_inline notrace void
+kstats_tp_keyed_read(struct kstats_point *p, unsigned long a0,
+		     unsigned long a1, unsigned long a2, unsigned long a3,
+		     unsigned long a4, unsigned long a5, unsigned long a6,
+		     unsigned long a7, unsigned long a8, unsigned long a9,
+		     unsigned long a10, unsigned long a11)
+{
+	const struct kstats_filter *f = &p->opts.filter;
+	unsigned int i;
+	u64 v;
+
+	for (i = 0; i < f->nr_conds; i++) {
+		const struct kstats_cond *c = &f->cond[i];
+
+		if (!kstats_value_from(&c->v,
+				       kstats_tp_pick(c->v.arg, a0, a1, a2, a3,
+						      a4, a5, a6, a7, a8, a9,
+						      a10, a11), &v)) {
+			kstats_record_missed(p->t->fn.ks);
+			return;
+		}
+		if (!kstats_cond_holds(c, v))
+			return;
+	}
+	kstats_tp_keyed(p, kstats_tp_pick(p->key_arg, a0, a1, a2, a3, a4, a5,
+					  a6, a7, a8, a9, a10, a11));
+}
+
+static noinline notrace void
+kstats_tp_generic(void *data, unsigned long a0, unsigned long a1,
+		  unsigned long a2, unsigned long a3, unsigned long a4,
+		  unsigned long a5, unsigned long a6, unsigned long a7,
+		  unsigned long a8, unsigned long a9, unsigned long a10,
+		  unsigned long a11)
+{
+	struct kstats_point *p = data;
+
+	if (!kstats_tp_reads(p)) {
+		kstats_tp_plain(p);
+	} else if (p->keyed || p->checked) {
+		kstats_tp_keyed_read(p, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9,
+				     a10, a11);
+	} else {
+		const unsigned long args[KSTATS_MAX_ARGS] = {
+			a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11
+		};
+
+		kstats_tp_args(p, args);
+	}
+}
+
+NOKPROBE_SYMBOL(kstats_tp_generic);
+
+/* A tracepoint that has a probe of its own prototype. */
+struct kstats_tp_typed {
+	const char *group;
+	const char *event;
+	void *probe;
+};
+
+/*
  * A typed probe's point that reads arguments: one keyed by an argument
  * takes it here, where the event's few arguments are in registers and
  * those it lacks are constant zeros, so the pick folds to a compare or
@@ -707,44 +786,100 @@ kstats_tp_pick(unsigned int i, unsigned long a0, unsigned long a1,
  */
 static __always_inline notrace void
 kstats_tp_typed_read(struct kstats_point *p, unsigned long a0,
-		     unsigned long a1, unsigned long a2, unsigned long a3,
-		     unsigned long a4, unsigned long a5, unsigned long a6,
-		     unsigned long a7, unsigned long a8, unsigned long a9,
-		     unsigned long a10, unsigned long a11)
+		     unsigned long a1, unsigned long a2, unsigned long a3)
 {
 	if (p->keyed)
 		kstats_tp_keyed(p, kstats_tp_pick(p->key_arg, a0, a1, a2, a3,
-						  a4, a5, a6, a7, a8, a9, a10,
-						  a11));
+						  0, 0, 0, 0, 0, 0, 0, 0));
 	else
-		kstats_tp_generic(p, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9,
-				  a10, a11);
+		kstats_tp_generic(p, a0, a1, a2, a3, 0, 0, 0, 0, 0, 0, 0, 0);
 }
 
 /*
- * kstats_tp_typed_read(@p, the arguments, then zeros for argN beyond
- * them): the first twelve of the list.
+ * The events kstats has typed probes for have KSTATS_TP_TYPED_ARGS
+ * arguments at most (checked at build, KSTATS_TP_POINTS()), passed on in
+ * registers on either architecture.
  */
-#define KSTATS_TP_CALL12(p, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, ...) \
-	kstats_tp_typed_read(p, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
-#define KSTATS_TP_READ(p, ...)						\
-	KSTATS_TP_CALL12(p, __VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#define KSTATS_TP_TYPED_ARGS	4
+
+/*
+ * A typed probe's point keyed by an argument, with conditions on the
+ * arguments (@p->checked): kstats_tp_keyed_read(), out of line so that
+ * the probe keeps its tail calls (and saves no register) for every other
+ * point.
+ */
+static noinline notrace void kstats_tp_conds(struct kstats_point *p,
+					     unsigned long a0, unsigned long a1,
+					     unsigned long a2, unsigned long a3)
+{
+	kstats_tp_keyed_read(p, a0, a1, a2, a3, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_conds);
+
+/*
+ * One point of a typed probe, given the event's arguments (zeros for
+ * those it lacks): its dispatch, each branch a tail call.
+ */
+static __always_inline notrace void
+kstats_tp_point(struct kstats_point *p, unsigned long a0, unsigned long a1,
+		unsigned long a2, unsigned long a3)
+{
+	if (!kstats_tp_reads(p))
+		kstats_tp_plain(p);
+	else if (p->checked)
+		kstats_tp_conds(p, a0, a1, a2, a3);
+	else
+		kstats_tp_typed_read(p, a0, a1, a2, a3);
+}
+
+/* The points that share a typed probe (@p->next), in turn. */
+static noinline notrace void kstats_tp_chain(struct kstats_point *p,
+					     unsigned long a0, unsigned long a1,
+					     unsigned long a2, unsigned long a3)
+{
+	do {
+		kstats_tp_point(p, a0, a1, a2, a3);
+		p = READ_ONCE(p->next);
+	} while (p);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_chain);
+
+static __always_inline notrace void
+kstats_tp_points(struct kstats_point *p, unsigned long a0, unsigned long a1,
+		 unsigned long a2, unsigned long a3)
+{
+	if (likely(!READ_ONCE(p->next)))
+		kstats_tp_point(p, a0, a1, a2, a3);
+	else
+		kstats_tp_chain(p, a0, a1, a2, a3);
+}
+
+/*
+ * kstats_tp_points(@p, the event's arguments, then zeros), and a build
+ * error for an event of more than KSTATS_TP_TYPED_ARGS.
+ */
+#define KSTATS_TP_POINTS4(p, a0, a1, a2, a3, ...)			\
+	kstats_tp_points(p, (a0) + BUILD_BUG_ON_ZERO(COUNT_ARGS(__VA_ARGS__) > \
+						     KSTATS_TP_TYPED_ARGS), \
+			 a1, a2, a3)
+#define KSTATS_TP_POINTS(p, ...)					\
+	KSTATS_TP_POINTS4(p, __VA_ARGS__, 0, 0, 0, 0)
 
 /*
  * The probe of one event of kstats_tp_events.h, of its own prototype,
- * checked against the kernel's: a point that reads no argument goes
- * straight to kstats_tp_plain(); one that does, to
- * kstats_tp_typed_read(), with the arguments the event has, widened by
- * their C types, and zeros for argN beyond them.  Neither copies the
- * arguments in the probe (nor needs the stack's canary a copy brings).
+ * checked against the kernel's: kstats_tp_points() with the arguments
+ * the event has, widened by their C types.  A point that reads no
+ * argument goes straight to kstats_tp_plain(); one keyed by an argument
+ * with conditions on the arguments, to kstats_tp_conds(); any other, to
+ * kstats_tp_typed_read().  None copies the arguments in the probe (nor
+ * needs the stack's canary a copy brings).
  */
 #define KSTATS_TP_TYPED(ev, grp, proto, args)				\
 static notrace void kstats_tp_##ev(void *data, proto)			\
 {									\
-	if (!kstats_tp_reads(data))					\
-		kstats_tp_plain(data);					\
-	else								\
-		KSTATS_TP_READ(data, args);				\
+	KSTATS_TP_POINTS(data, args);					\
 }									\
 static const struct kstats_tp_typed kstats_tp_typed_##ev = {		\
 	.group = #grp,							\
@@ -1180,6 +1315,18 @@ static int kstats_register_point(struct kstats_trace *t,
 			kstats_trace_types(t, t->mech == KSTATS_MECH_ARRIVAL ?
 					   NULL : p, ev, true,
 					   mod ? mod->name : NULL);
+		}
+		/*
+		 * called by the probe of the point it follows, from now on:
+		 * linked last, set up, for that probe running already
+		 */
+		if (p->head) {
+			struct kstats_point *q = p->head;
+
+			while (q->next)
+				q = q->next;
+			smp_store_release(&q->next, p);
+			return 0;
 		}
 		/* the switch after the section's own points there */
 		err = tracepoint_probe_register_prio(p->tp, p->tp_fn, p,
@@ -1657,22 +1804,88 @@ static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
  * filter or a family's value key (read at the starts).  One that needs
  * an argument as it is for its key and nothing else, in a section of no
  * family (@family false), is @keyed: its tracepoint's probe hands it that
- * argument alone.
+ * argument alone.  One that reads conditions on the arguments besides
+ * (no task, CPU or cgroup filter) is @checked: the probe tests them on
+ * the arguments it was given, then does the same.
  */
 static void kstats_section_point(struct kstats_point *p,
 				 const struct kstats_point_opts *opts,
 				 bool by_value, bool family)
 {
 	const struct kstats_value *v = &opts->key.v;
+	bool by_arg;
 
 	p->opts = *opts;
 	p->rich = opts->key.kind == KSTATS_KEY_VALUE || opts->has_match ||
 		  !kstats_filter_is_empty(&opts->filter) || by_value;
-	p->keyed = !family && opts->key.kind == KSTATS_KEY_VALUE &&
-		   !opts->has_match && kstats_filter_is_empty(&opts->filter) &&
-		   v->base == KSTATS_BASE_ARG && !v->nr_derefs &&
-		   (!v->cast.size || v->cast.size == sizeof(u64));
+	by_arg = !family && opts->key.kind == KSTATS_KEY_VALUE &&
+		 !opts->has_match && v->base == KSTATS_BASE_ARG &&
+		 !v->nr_derefs && (!v->cast.size || v->cast.size == sizeof(u64));
+	p->keyed = by_arg && kstats_filter_is_empty(&opts->filter);
+	p->checked = by_arg && !p->keyed &&
+		     kstats_filter_args_alone(&opts->filter);
 	p->key_arg = v->arg;
+}
+
+/* Whether @spec, "tp:GROUP:EVENT", is an event with a probe of its own. */
+static bool kstats_tp_spec_typed(const char *spec)
+{
+	const char *group = spec + 3, *ev = strrchr(spec, ':');
+	unsigned int i;
+
+	if (!kstats_is_tracepoint(spec) || ev < group)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(kstats_tp_typed); i++) {
+		const struct kstats_tp_typed *tt = kstats_tp_typed[i];
+
+		if (!strcmp(tt->event, ev + 1) &&
+		    strlen(tt->group) == ev - group &&
+		    !strncmp(tt->group, group, ev - group))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Points of section @t at one event that has a probe of its own share
+ * it: each point after the first there (in the order they are
+ * registered: the end, then the starts) is called by the first's probe,
+ * after the points before it (kstats_tp_chain()), and registers none;
+ * it is linked to the first (@next) when it is set up
+ * (kstats_register_point()), the first's probe running by then.
+ * The tracepoint then calls one probe, which its static call reaches
+ * directly, rather than several through its iterator's indirect calls:
+ * runqlat's end and start at sched_switch.  Not a point that has a
+ * probe of its own kind (kstats_tp_lean()).
+ */
+static void kstats_section_chain(struct kstats_trace *t,
+				 const struct kstats_cmd *cmd)
+{
+	struct kstats_point *pts[KSTATS_SECTION_STARTS + 1];
+	const char *specs[KSTATS_SECTION_STARTS + 1];
+	unsigned int i, j, n = 0;
+
+	pts[n] = &t->end;
+	specs[n++] = cmd->end;
+	pts[n] = &t->start;
+	specs[n++] = cmd->start;
+	for (i = 0; i < t->nr_more; i++) {
+		pts[n] = &t->more[i];
+		specs[n++] = cmd->more[i];
+	}
+	for (i = 1; i < n; i++) {
+		if (!kstats_tp_spec_typed(specs[i]) ||
+		    kstats_tp_lean(t, pts[i], KSTATS_TP_START))
+			continue;
+		for (j = 0; j < i; j++) {
+			if (pts[j]->head || strcmp(specs[j], specs[i]) ||
+			    kstats_tp_lean(t, pts[j], j ? KSTATS_TP_START :
+						       KSTATS_TP_END))
+				continue;
+			pts[i]->head = pts[j];
+			break;
+		}
+	}
 }
 
 static int kstats_register_start(struct kstats_trace *t,
@@ -1733,6 +1946,7 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 			       (per_task ? KSTATS_PAIR_CURRENT : 0));
 	if (err)
 		return err;
+	kstats_section_chain(t, cmd);
 	/* before any start: none may stay in a slot its task left */
 	if (per_task)
 		err = kstats_register_point(t, &t->sw, "tp:sched:sched_switch",

@@ -758,6 +758,23 @@ static void kstats_test_value_fetch(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg4+8:8", &v), 0);
 	KUNIT_EXPECT_FALSE(test, kstats_value_fetch(&v, &a, &out));
+	/* kstats_read_kernel()'s one compare: the kernel half's edges */
+	KUNIT_EXPECT_TRUE(test, kstats_read_kernel((unsigned long)&ino.mode, 4,
+						   &out));
+	KUNIT_EXPECT_EQ(test, out, 0xfffffffeULL);
+	KUNIT_EXPECT_FALSE(test, kstats_read_kernel(TASK_SIZE_MAX - 8, 8, &out));
+	KUNIT_EXPECT_FALSE(test, kstats_read_kernel(TASK_SIZE_MAX + 8, 8, &out));
+#ifdef CONFIG_X86_64
+	{
+		unsigned long half = 1UL << (boot_cpu_data.x86_virt_bits - 1);
+
+		/* the first and the last non-canonical, and the vsyscall page */
+		KUNIT_EXPECT_FALSE(test, kstats_read_kernel(half, 1, &out));
+		KUNIT_EXPECT_FALSE(test, kstats_read_kernel(-half - 8, 8, &out));
+		KUNIT_EXPECT_FALSE(test, kstats_read_kernel(VSYSCALL_ADDR, 8,
+							    &out));
+	}
+#endif
 
 	/* Casts of the base. */
 	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg2:s4", &v), 0);

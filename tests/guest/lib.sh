@@ -71,7 +71,7 @@ aarch64 | arm64)
 	NR_sched_setaffinity=122
 	# struct pt_regs: regs[N] at 8 * N; the system call's number is
 	# syscallno, an s32 after pstate and orig_x0
-	REGS_ARG0=+0 REGS_ARG2=+16 REGS_ARG3=+24 REGS_NR=+280:s4
+	REGS_ARG0=+0 REGS_ARG1=+8:8 REGS_ARG2=+16 REGS_ARG3=+24 REGS_NR=+280:s4
 	# the clock of the cycle counter (cntvct_el0): cycles; the
 	# clocksource that is that counter
 	CYC=cycles CYC_CS=arch_sys_counter
@@ -86,9 +86,9 @@ aarch64 | arm64)
 	SYS_PFX=__x64_sys_
 	NR_read=0 NR_pread64=17 NR_clock_nanosleep=230 NR_kill=62 NR_getppid=110
 	NR_sched_setaffinity=203
-	# struct pt_regs: di, dx and r10 (a system call's first, third and
-	# fourth arguments), orig_ax (its number)
-	REGS_ARG0=+112 REGS_ARG2=+96 REGS_ARG3=+56 REGS_NR=+120:8
+	# struct pt_regs: di, si, dx and r10 (a system call's first four
+	# arguments), orig_ax (its number)
+	REGS_ARG0=+112 REGS_ARG1=+104:8 REGS_ARG2=+96 REGS_ARG3=+56 REGS_NR=+120:8
 	# clock cycles is the TSC here, and its node says clock tsc
 	CYC=tsc CYC_CS=tsc
 	# kstats_many_wide8's eight arguments: two on the stack

@@ -175,9 +175,37 @@ expect "key arg0:4: all 20 paired by the low half" \
 for n in s_ck s_ckif s_ck4; do ctl $KS/_control "remove $n" >/dev/null; done
 [ -n "$lt_here" ] || rmmod_wait kstats_lifetime
 
+# --- a key that is a typed tracepoint's argument, with conditions on its
+# arguments alone: checked in the event's own probe (kstats_tp_conds()),
+# with no copy and no general filter; the same with "comm" takes the
+# generic path, and must count the same.  sys_enter's arg0 is the
+# caller's pt_regs, the same pointer at its exit; kill()'s signal is its
+# second argument.  A dereference that cannot be read (the system call's
+# number as an address) is a sample missed, each.
+RC_END="end tp:raw_syscalls:sys_exit key arg0 if arg0$REGS_NR == $NR_kill"
+RC_SIG="if arg1 == $NR_kill if arg0$REGS_ARG1 == 12"
+s_trace "trace s_rc start tp:raw_syscalls:sys_enter key arg0 $RC_SIG $RC_END"
+s_trace "trace s_rcg start tp:raw_syscalls:sys_enter key arg0 comm kvalue $RC_SIG $RC_END"
+s_trace "trace s_rcx start tp:raw_syscalls:sys_enter key arg0 $RC_SIG if arg1+8:8 == 0 $RC_END"
+kvalue kill 12 20
+expect "key arg0 if ... on a typed event: 20 kill()s paired, none missed or pending" \
+	"$(field $KS/s_rc name samples) $(field $KS/s_rc name missed) $(field $KS/s_rc inflight pending)" \
+	"20 0 0"
+expect "the same through the generic path (comm)" \
+	"$(field $KS/s_rcg name samples) $(field $KS/s_rcg name missed) $(field $KS/s_rcg inflight pending)" \
+	"20 0 0"
+expect "an unreadable condition at the start: 20 missed, no sample" \
+	"$(field $KS/s_rcx name samples) $(field $KS/s_rcx name missed) $(field $KS/s_rcx inflight pending)" \
+	"0 20 0"
+for n in s_rc s_rcg s_rcx; do ctl $KS/_control "remove $n" >/dev/null; done
+
 # --- keys of other contexts: a CPU, and a task woken by another
 s_trace "trace s_irq start tp:irq:softirq_entry key cpu end tp:irq:softirq_exit key cpu"
 s_trace "trace s_rq start tp:sched:sched_wakeup key arg0 end tp:sched:sched_switch key arg2"
+# off-CPU time: a start and an end at one event share its probe
+# (kstats_section_chain()): the end of the task switched in, then the
+# start of the one switched out
+s_trace "trace s_off start tp:sched:sched_switch key arg1 end tp:sched:sched_switch key arg2"
 kvalue sleep 1000 50
 expect "key cpu: softirqs paired on their CPU" \
 	"$([ "$(field $KS/s_irq name samples)" -gt 0 ] && echo yes)" yes
@@ -191,7 +219,10 @@ expect "key arg0: the starts in a table" "$(field $KS/s_rq inflight slots)" tabl
 expect "run-queue latency (wakeup arg0 -> switch arg2): the 50 wakeups and more" \
 	"$([ "$(field $KS/s_rq name samples)" -ge 50 ] && echo yes)" yes
 expect "run-queue latency: header" "$(grep '^# key' $KS/s_rq)" "# key start arg0 end arg2"
-for n in s_irq s_rq; do ctl $KS/_control "remove $n" >/dev/null; done
+m=$(awk '$1 == "slot" && $3 == "CPUS" && $8 >= 900000 { n += $6 } END { print n + 0 }' $KS/s_off)
+expect "off-CPU time, start and end on one probe: the 50 sleeps of 1 ms are samples of 0.9 ms or more ($m)" \
+	"$([ "$m" -ge 50 ] && echo yes)" yes
+for n in s_irq s_rq s_off; do ctl $KS/_control "remove $n" >/dev/null; done
 
 # --- refused, each with a line naming the token
 for c in "start vfs_read key bogus end vfs_write|bogus" \
