@@ -710,12 +710,12 @@ kstats_tp_pick(unsigned int i, unsigned long a0, unsigned long a1,
 }
 
 /*
- * A point keyed by an argument as it is (@p->keyed): its conditions on
- * the arguments, if any, then kstats_tp_keyed() with its key, each
- * argument picked from those the probe was given (in registers, in a
- * typed probe, where those the event lacks are constant zeros): no copy
- * of them and no general filter.  A condition's dereference that cannot
- * be read is a sample missed.
+ * A point keyed by an argument as it is (@p->keyed, or @p->checked with
+ * conditions on the arguments): its conditions, if any, then
+ * kstats_tp_keyed() with its key, each argument picked from those the
+ * probe was given (in registers, in a typed probe, where those the event
+ * lacks are constant zeros): no copy of them and no general filter.  A
+ * condition's dereference that cannot be read is a sample missed.
  */
 static __always_inline notrace void
 kstats_tp_keyed_read(struct kstats_point *p, unsigned long a0,
