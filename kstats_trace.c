@@ -1325,6 +1325,7 @@ static int kstats_register_point(struct kstats_trace *t,
 
 			while (q->next)
 				q = q->next;
+			/* its fields seen before it (the probe's READ_ONCE()) */
 			smp_store_release(&q->next, p);
 			return 0;
 		}
