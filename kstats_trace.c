@@ -475,29 +475,29 @@ NOKPROBE_SYMBOL(kstats_section_start_plain);
 
 /*
  * Its end, at @now: kstats_section_end() likewise, the sample in no key;
- * the start looked for in the table alone (its walk inline).
+ * the start looked for in the table alone (its walk inline), or also in
+ * the current task's slot (@slot: through the exported function).
  */
 static __always_inline notrace void
-kstats_section_end_at(struct kstats_point *p, u64 key, u64 now)
+kstats_section_end_at(struct kstats_point *p, u64 key, u64 now, bool slot)
 {
 	struct kstats_trace *t = p->t;
 	u64 ts;
 	u32 cpu, fam;
 
-	if (kstats_pair_end_table(&t->pair, key, 0, &ts, &cpu, &fam))
+	if (slot ? kstats_pair_end(&t->pair, key, 0, &ts, &cpu, &fam) :
+		   kstats_pair_end_table(&t->pair, key, 0, &ts, &cpu, &fam))
 		kstats_section_done(t, now, ts, cpu, 0, false);
 }
 
-/* The same where the current task's slot may hold the start. */
+/*
+ * Out of line, so that the lean end's own locals never escape to a call
+ * (and need no stack canary).
+ */
 static noinline notrace void kstats_section_end_any(struct kstats_point *p,
 						    u64 key, u64 now)
 {
-	struct kstats_trace *t = p->t;
-	u64 ts;
-	u32 cpu, fam;
-
-	if (kstats_pair_end(&t->pair, key, 0, &ts, &cpu, &fam))
-		kstats_section_done(t, now, ts, cpu, 0, false);
+	kstats_section_end_at(p, key, now, true);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end_any);
@@ -511,7 +511,7 @@ static noinline notrace void kstats_section_end_plain(struct kstats_point *p,
 	if (unlikely(p->t->pair.cur_slots))
 		kstats_section_end_any(p, key, now);
 	else
-		kstats_section_end_at(p, key, now);
+		kstats_section_end_at(p, key, now, false);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end_plain);
@@ -523,7 +523,7 @@ NOKPROBE_SYMBOL(kstats_section_end_plain);
 static noinline notrace void kstats_section_end_table(struct kstats_point *p,
 						      u64 now)
 {
-	kstats_section_end_at(p, (unsigned long)current, now);
+	kstats_section_end_at(p, (unsigned long)current, now, false);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end_table);
@@ -1831,20 +1831,19 @@ static void kstats_section_point(struct kstats_point *p,
 /* Whether @spec, "tp:GROUP:EVENT", is an event with a probe of its own. */
 static bool kstats_tp_spec_typed(const char *spec)
 {
-	const char *group = spec + 3, *ev = strrchr(spec, ':');
-	unsigned int i;
+	char group[KSTATS_SPEC_MAX + 1], *ev;
+	bool typed;
 
-	if (!kstats_is_tracepoint(spec) || ev < group)
+	if (!kstats_is_tracepoint(spec))
 		return false;
-	for (i = 0; i < ARRAY_SIZE(kstats_tp_typed); i++) {
-		const struct kstats_tp_typed *tt = kstats_tp_typed[i];
-
-		if (!strcmp(tt->event, ev + 1) &&
-		    strlen(tt->group) == ev - group &&
-		    !strncmp(tt->group, group, ev - group))
-			return true;
-	}
-	return false;
+	/* as kstats_register_point() splits it: the group ends at the last ':' */
+	strscpy(group, spec + 3, sizeof(group));
+	ev = strrchr(group, ':');
+	if (!ev)
+		return false;
+	*ev++ = '\0';
+	kstats_tp_probe(group, ev, &typed);
+	return typed;
 }
 
 /*
