@@ -439,46 +439,51 @@ kstats_regs_argument(struct pt_regs *regs, unsigned int n)
 }
 
 /*
- * @size bytes (1, 2, 4 or 8) of kernel memory at @addr into *@out, or
- * false: what copy_from_kernel_nofault() does, inline, where the
- * architecture's one-access read is there to take (a dereference of a
- * recipe's runs at every scheduler switch; the call took about 200
- * instructions a read on Debian 6.12).  The same addresses are refused:
- * on x86-64 the user half, its guard page, the vsyscall page and
- * non-canonical addresses (copy_from_kernel_nofault_allowed()), the
- * first two and the last in one compare: what is left of them is the
- * canonical kernel half, from -2^(x86_virt_bits - 1) up (with 57 bits
- * and 4-level paging, the user half above 2^47 is refused too, which the
- * kernel's test lets through to the fault); a fault is taken by the
- * access's exception-table entry, page faults off.
+ * @w.size bytes (1, 2, 4 or 8) of kernel memory at @addr into *@out,
+ * widened as @w says (kstats_widen()), or false: what
+ * copy_from_kernel_nofault() does, inline, where the architecture's
+ * one-access read is there to take (a dereference of a recipe's runs at
+ * every scheduler switch; the call took about 200 instructions a read on
+ * Debian 6.12).  The same addresses are refused: on x86-64 the user half,
+ * its guard page, the vsyscall page and non-canonical addresses
+ * (copy_from_kernel_nofault_allowed()), all in one compare: what is left
+ * of them is the canonical kernel half, from -2^(x86_virt_bits - 1) up to
+ * the vsyscall page.  More is refused than the kernel's test does, never
+ * less: with 57 bits and 4-level paging, the user half above 2^47 (which
+ * the kernel lets through to the fault), and the fixmap's top pages,
+ * above the vsyscall page (devices' registers: the local APIC's, the I/O
+ * APICs').  A fault is taken by the access's exception-table entry, page
+ * faults off.  The size is tested once, for the read and its widening.
  */
 static __always_inline notrace bool kstats_read_kernel(unsigned long addr,
-						       u8 size, u64 *out)
+						       struct kstats_width w,
+						       u64 *out)
 {
 #if defined(CONFIG_X86_64) || defined(CONFIG_ARM64)
 	u8 b;
 	u16 h;
-	u32 w;
+	u32 l;
 	u64 d;
 
 #ifdef CONFIG_X86_64
-	if (addr < (~0UL << (boot_cpu_data.x86_virt_bits - 1)) ||
-	    (addr & PAGE_MASK) == VSYSCALL_ADDR)
+	unsigned long floor = ~0UL << (boot_cpu_data.x86_virt_bits - 1);
+
+	if (addr - floor >= VSYSCALL_ADDR - floor)
 		return false;
 #endif
 	pagefault_disable();
-	switch (size) {
+	switch (w.size) {
+	case 4:
+		__get_kernel_nofault(&l, (void *)addr, u32, fault);
+		d = w.sign ? (u64)(s64)(s32)l : l;
+		break;
 	case 1:
 		__get_kernel_nofault(&b, (void *)addr, u8, fault);
-		d = b;
+		d = w.sign ? (u64)(s64)(s8)b : b;
 		break;
 	case 2:
 		__get_kernel_nofault(&h, (void *)addr, u16, fault);
-		d = h;
-		break;
-	case 4:
-		__get_kernel_nofault(&w, (void *)addr, u32, fault);
-		d = w;
+		d = w.sign ? (u64)(s64)(s16)h : h;
 		break;
 	default:
 		__get_kernel_nofault(&d, (void *)addr, u64, fault);
@@ -493,9 +498,9 @@ fault:
 #else
 	u64 d = 0;
 
-	if (copy_from_kernel_nofault(&d, (void *)addr, size))
+	if (copy_from_kernel_nofault(&d, (void *)addr, w.size))
 		return false;
-	*out = d;
+	*out = kstats_widen(d, w);
 	return true;
 #endif
 }
@@ -514,11 +519,9 @@ kstats_value_from(const struct kstats_value *v, u64 val, u64 *out)
 	val = kstats_widen(val, v->cast);
 	for (i = 0; i < v->nr_derefs; i++) {
 		const struct kstats_deref *d = &v->deref[i];
-		u64 word;
 
-		if (!kstats_read_kernel(val + d->off, d->width.size, &word))
+		if (!kstats_read_kernel(val + d->off, d->width, &val))
 			return false;
-		val = kstats_widen(word, d->width);
 	}
 	*out = val;
 	return true;
@@ -559,6 +562,72 @@ kstats_cond_holds(const struct kstats_cond *c, s64 v)
 	default:
 		return v & c->c;
 	}
+}
+
+/**
+ * struct kstats_range - a condition's test as a range: the value, taken
+ *	as signed, in [@lo, @lo + @span], or not (@neg)
+ * @lo: the range's first value
+ * @span: its last, less @lo (as unsigned: the difference wraps)
+ * @neg: the test holds outside the range
+ *
+ * Every operator but "&" is one (kstats_cond_range()), which one compare
+ * tests (kstats_range_holds()), with no switch on the operator.
+ */
+struct kstats_range {
+	u64 lo;
+	u64 span;
+	bool neg;
+};
+
+/*
+ * "OP @c" of @c as a range into *@r.  Return: false for "&", which is
+ * none.  "< S64_MIN" and "> S64_MAX" never hold: the whole line, negated.
+ */
+static inline bool kstats_cond_range(u8 op, s64 c, struct kstats_range *r)
+{
+	s64 lo = S64_MIN, hi = S64_MAX;
+
+	r->neg = false;
+	switch (op) {
+	case KSTATS_OP_EQ:
+		lo = hi = c;
+		break;
+	case KSTATS_OP_NE:
+		lo = hi = c;
+		r->neg = true;
+		break;
+	case KSTATS_OP_LT:
+		if (c == S64_MIN)
+			r->neg = true;
+		else
+			hi = c - 1;
+		break;
+	case KSTATS_OP_LE:
+		hi = c;
+		break;
+	case KSTATS_OP_GT:
+		if (c == S64_MAX)
+			r->neg = true;
+		else
+			lo = c + 1;
+		break;
+	case KSTATS_OP_GE:
+		lo = c;
+		break;
+	default:
+		return false;
+	}
+	r->lo = lo;
+	r->span = (u64)hi - (u64)lo;
+	return true;
+}
+
+/* kstats_cond_holds() of the condition @r was made from. */
+static __always_inline notrace bool
+kstats_range_holds(const struct kstats_range *r, u64 v)
+{
+	return (v - r->lo <= r->span) != r->neg;
 }
 
 /*

@@ -113,12 +113,27 @@ enum kstats_tp_role {
 };
 
 /*
+ * A condition of a checked point (kstats_section_point()), as its probe
+ * tests it: argument @arg as it is, or read at @off as @w (@deref), in
+ * the range @r (kstats_cond_range()).
+ */
+struct kstats_tp_check {
+	struct kstats_range r;
+	s32 off;
+	struct kstats_width w;
+	u8 arg;
+	bool deref;
+};
+
+/*
  * One point of a node: a section's start or end, the tracepoint of
  * inter-arrivals, or of exiting tasks; a kprobe or a tracepoint, whose
  * handlers find their node through @t.  A tracepoint's trace event file
  * is held (@file), which pins the module that owns it.  Points of one
  * section at one event of kstats_tp_events.h share the probe of the
- * first (@head), which calls each in turn (@next): kstats_section_chain().
+ * first (@head), which calls each in turn (@next): kstats_section_chain();
+ * those keyed by an argument in a table alone (@one_clock) share its one
+ * reading of the clock (kstats_tp_chain()).
  */
 struct kstats_point {
 	struct kstats_trace *t;
@@ -133,7 +148,10 @@ struct kstats_point {
 	bool typed;
 	bool keyed;
 	bool checked;
+	bool one_clock;
 	u8 key_arg;
+	u8 nr_checks;
+	struct kstats_tp_check check[KSTATS_MAX_CONDS];
 	u8 role;
 	struct kstats_point *next;
 	struct kstats_point *head;
@@ -451,17 +469,15 @@ NOKPROBE_SYMBOL(kstats_kprobe_end);
  * A start of a section of no family at a point that reads no argument but
  * its key, @key (the task, the CPU, or an argument as it is: @p->keyed):
  * kstats_section_start() with no filter to check and no family key to
- * carry, so with little to keep in registers.
+ * carry, so with little to keep in registers; at @now, read on @cpu
+ * (kstats_trace_now()).
  */
-static noinline notrace void kstats_section_start_plain(struct kstats_point *p,
-							u64 key)
+static __always_inline notrace void
+kstats_section_start_at(struct kstats_point *p, u64 key, u64 now, u32 cpu)
 {
 	struct kstats_trace *t = p->t;
 	bool held;
-	u64 now;
-	u32 cpu;
 
-	now = kstats_trace_now(t, &cpu);
 	/* the table's walk inline, unless the current task has a slot */
 	if (unlikely(t->pair.cur_slots))
 		held = kstats_pair_start(&t->pair, key, 0, now, cpu, 0);
@@ -469,6 +485,15 @@ static noinline notrace void kstats_section_start_plain(struct kstats_point *p,
 		held = kstats_pair_start_table(&t->pair, key, 0, now, cpu, 0);
 	if (!held)
 		kstats_record_missed(t->fn.ks);	/* full, and refusing */
+}
+
+static noinline notrace void kstats_section_start_plain(struct kstats_point *p,
+							u64 key)
+{
+	u32 cpu;
+	u64 now = kstats_trace_now(p->t, &cpu);
+
+	kstats_section_start_at(p, key, now, cpu);
 }
 
 NOKPROBE_SYMBOL(kstats_section_start_plain);
@@ -717,6 +742,30 @@ kstats_tp_pick(unsigned int i, unsigned long a0, unsigned long a1,
  * lacks are constant zeros): no copy of them and no general filter.  A
  * condition's dereference that cannot be read is a sample missed.
  */
+static __always_inline notrace bool
+kstats_tp_conds_hold(struct kstats_point *p, unsigned long a0,
+		     unsigned long a1, unsigned long a2, unsigned long a3,
+		     unsigned long a4, unsigned long a5, unsigned long a6,
+		     unsigned long a7, unsigned long a8, unsigned long a9,
+		     unsigned long a10, unsigned long a11)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nr_checks; i++) {
+		const struct kstats_tp_check *k = &p->check[i];
+		u64 v = kstats_tp_pick(k->arg, a0, a1, a2, a3, a4, a5, a6, a7,
+				       a8, a9, a10, a11);
+
+		if (k->deref && !kstats_read_kernel(v + k->off, k->w, &v)) {
+			kstats_record_missed(p->t->fn.ks);
+			return false;
+		}
+		if (!kstats_range_holds(&k->r, v))
+			return false;
+	}
+	return true;
+}
+
 static __always_inline notrace void
 kstats_tp_keyed_read(struct kstats_point *p, unsigned long a0,
 		     unsigned long a1, unsigned long a2, unsigned long a3,
@@ -724,25 +773,11 @@ kstats_tp_keyed_read(struct kstats_point *p, unsigned long a0,
 		     unsigned long a7, unsigned long a8, unsigned long a9,
 		     unsigned long a10, unsigned long a11)
 {
-	const struct kstats_filter *f = &p->opts.filter;
-	unsigned int i;
-	u64 v;
-
-	for (i = 0; i < f->nr_conds; i++) {
-		const struct kstats_cond *c = &f->cond[i];
-
-		if (!kstats_value_from(&c->v,
-				       kstats_tp_pick(c->v.arg, a0, a1, a2, a3,
-						      a4, a5, a6, a7, a8, a9,
-						      a10, a11), &v)) {
-			kstats_record_missed(p->t->fn.ks);
-			return;
-		}
-		if (!kstats_cond_holds(c, v))
-			return;
-	}
-	kstats_tp_keyed(p, kstats_tp_pick(p->key_arg, a0, a1, a2, a3, a4, a5,
-					  a6, a7, a8, a9, a10, a11));
+	if (kstats_tp_conds_hold(p, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9,
+				 a10, a11))
+		kstats_tp_keyed(p, kstats_tp_pick(p->key_arg, a0, a1, a2, a3,
+						  a4, a5, a6, a7, a8, a9, a10,
+						  a11));
 }
 
 static noinline notrace void
@@ -833,13 +868,40 @@ kstats_tp_point(struct kstats_point *p, unsigned long a0, unsigned long a1,
 		kstats_tp_typed_read(p, a0, a1, a2, a3);
 }
 
-/* The points that share a typed probe (@p->next), in turn. */
+/*
+ * The points that share a typed probe (@p->next), in turn.  Those keyed
+ * by an argument in a table alone (@p->one_clock: runqlat's at
+ * sched_switch) are taken here, inline, at one reading of the clock, made
+ * at the first of them whose conditions hold: an end's, first (the
+ * section's time has none of its work), is then a start's after it too,
+ * whose time thus has the end's work in it (as much as the starts' own
+ * conditions, which a lone start checks before its reading).
+ */
 static noinline notrace void kstats_tp_chain(struct kstats_point *p,
 					     unsigned long a0, unsigned long a1,
 					     unsigned long a2, unsigned long a3)
 {
+	bool timed = false;
+	u32 cpu = 0;
+	u64 now = 0;
+
 	do {
-		kstats_tp_point(p, a0, a1, a2, a3);
+		if (!p->one_clock) {
+			kstats_tp_point(p, a0, a1, a2, a3);
+		} else if (kstats_tp_conds_hold(p, a0, a1, a2, a3, 0, 0, 0, 0,
+						0, 0, 0, 0)) {
+			u64 key = kstats_tp_pick(p->key_arg, a0, a1, a2, a3,
+						 0, 0, 0, 0, 0, 0, 0, 0);
+
+			if (!timed) {
+				now = kstats_trace_now(p->t, &cpu);
+				timed = true;
+			}
+			if (p->role == KSTATS_TP_START)
+				kstats_section_start_at(p, key, now, cpu);
+			else
+				kstats_section_end_at(p, key, now, false);
+		}
 		p = READ_ONCE(p->next);
 	} while (p);
 }
@@ -1801,13 +1863,43 @@ static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 }
 
 /*
+ * The conditions of point @p as its probe tests them (@p->check): each on
+ * an argument as it is, or on one dereference of it, with no cast (but
+ * to 64 bits), and not "&".  Return: false if one is not.
+ */
+static bool kstats_tp_checks(struct kstats_point *p)
+{
+	const struct kstats_filter *f = &p->opts.filter;
+	unsigned int i;
+
+	for (i = 0; i < f->nr_conds; i++) {
+		const struct kstats_value *v = &f->cond[i].v;
+		struct kstats_tp_check *k = &p->check[i];
+
+		if (v->base != KSTATS_BASE_ARG || v->nr_derefs > 1 ||
+		    (v->cast.size && v->cast.size != sizeof(u64)) ||
+		    !kstats_cond_range(f->cond[i].op, f->cond[i].c, &k->r))
+			return false;
+		k->arg = v->arg;
+		k->deref = v->nr_derefs;
+		if (k->deref) {
+			k->off = v->deref[0].off;
+			k->w = v->deref[0].width;
+		}
+	}
+	p->nr_checks = f->nr_conds;
+	return true;
+}
+
+/*
  * A point of a section needs its arguments for a value key, a match, a
  * filter or a family's value key (read at the starts).  One that needs
  * an argument as it is for its key and nothing else, in a section of no
  * family (@family false), is @keyed: its tracepoint's probe hands it that
  * argument alone.  One that reads conditions on the arguments besides
- * (no task, CPU or cgroup filter) is @checked: the probe tests them on
- * the arguments it was given, then does the same.
+ * (no task, CPU or cgroup filter), each of them one the probe tests in
+ * few instructions (kstats_tp_checks()), is @checked: the probe tests
+ * them on the arguments it was given, then does the same.
  */
 static void kstats_section_point(struct kstats_point *p,
 				 const struct kstats_point_opts *opts,
@@ -1824,7 +1916,8 @@ static void kstats_section_point(struct kstats_point *p,
 		 !v->nr_derefs && (!v->cast.size || v->cast.size == sizeof(u64));
 	p->keyed = by_arg && kstats_filter_is_empty(&opts->filter);
 	p->checked = by_arg && !p->keyed &&
-		     kstats_filter_args_alone(&opts->filter);
+		     kstats_filter_args_alone(&opts->filter) &&
+		     kstats_tp_checks(p);
 	p->key_arg = v->arg;
 }
 
@@ -1886,6 +1979,10 @@ static void kstats_section_chain(struct kstats_trace *t,
 			break;
 		}
 	}
+	/* what kstats_tp_chain() takes inline: the table's walk alone */
+	for (i = 0; i < n; i++)
+		pts[i]->one_clock = (pts[i]->keyed || pts[i]->checked) &&
+				    !t->pair.cur_slots;
 }
 
 static int kstats_register_start(struct kstats_trace *t,

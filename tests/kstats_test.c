@@ -713,12 +713,52 @@ struct kstats_test_file {
 };
 
 /* Values are read as written, and unreadable memory is reported. */
+/*
+ * kstats_cond_range(): each operator's range holds for the values
+ * kstats_cond_holds() holds for, at the edges of the line and around
+ * zero; "&" is no range.
+ */
+static void kstats_test_cond_range(struct kunit *test)
+{
+	static const s64 at[] = {
+		S64_MIN, S64_MIN + 1, S64_MIN + 2, -2, -1, 0, 1, 2, 99,
+		S64_MAX - 2, S64_MAX - 1, S64_MAX,
+	};
+	struct kstats_cond c = {};
+	struct kstats_range r;
+	unsigned int i, j;
+	u8 op;
+
+	for (op = KSTATS_OP_EQ; op < KSTATS_NR_OPS; op++) {
+		for (i = 0; i < ARRAY_SIZE(at); i++) {
+			c.op = op;
+			c.c = at[i];
+			if (op == KSTATS_OP_AND) {
+				KUNIT_EXPECT_FALSE(test,
+						   kstats_cond_range(op, c.c, &r));
+				continue;
+			}
+			KUNIT_ASSERT_TRUE(test, kstats_cond_range(op, c.c, &r));
+			for (j = 0; j < ARRAY_SIZE(at); j++)
+				KUNIT_EXPECT_EQ_MSG(test,
+						    kstats_range_holds(&r, at[j]),
+						    kstats_cond_holds(&c, at[j]),
+						    "%s %lld on %lld",
+						    kstats_op_names[op], c.c,
+						    at[j]);
+		}
+	}
+}
+
 static void kstats_test_value_fetch(struct kunit *test)
 {
 	struct kstats_test_inode ino = {
 		.size = 123456789012LL, .mode = -2, .tiny = -3,
 	};
 	struct kstats_test_file file = { .flags = 0x8000, .inode = &ino };
+	const struct kstats_width w1 = { .size = 1 }, w4 = { .size = 4 };
+	const struct kstats_width s4 = { .size = 4, .sign = true };
+	const struct kstats_width w8 = { .size = 8 };
 	unsigned long args[KSTATS_MAX_ARGS] = {
 		(unsigned long)&file, 0x1000, 0xfffffff7UL, 42,
 	};
@@ -759,20 +799,28 @@ static void kstats_test_value_fetch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg4+8:8", &v), 0);
 	KUNIT_EXPECT_FALSE(test, kstats_value_fetch(&v, &a, &out));
 	/* kstats_read_kernel()'s one compare: the kernel half's edges */
-	KUNIT_EXPECT_TRUE(test, kstats_read_kernel((unsigned long)&ino.mode, 4,
+	KUNIT_EXPECT_TRUE(test, kstats_read_kernel((unsigned long)&ino.mode, w4,
 						   &out));
 	KUNIT_EXPECT_EQ(test, out, 0xfffffffeULL);
-	KUNIT_EXPECT_FALSE(test, kstats_read_kernel(TASK_SIZE_MAX - 8, 8, &out));
-	KUNIT_EXPECT_FALSE(test, kstats_read_kernel(TASK_SIZE_MAX + 8, 8, &out));
+	KUNIT_EXPECT_TRUE(test, kstats_read_kernel((unsigned long)&ino.mode, s4,
+						   &out));
+	KUNIT_EXPECT_EQ(test, (s64)out, -2LL);
+	KUNIT_EXPECT_FALSE(test, kstats_read_kernel(TASK_SIZE_MAX - 8, w8, &out));
+	KUNIT_EXPECT_FALSE(test, kstats_read_kernel(TASK_SIZE_MAX + 8, w8, &out));
 #ifdef CONFIG_X86_64
 	{
 		unsigned long half = 1UL << (boot_cpu_data.x86_virt_bits - 1);
 
 		/* the first and the last non-canonical, and the vsyscall page */
-		KUNIT_EXPECT_FALSE(test, kstats_read_kernel(half, 1, &out));
-		KUNIT_EXPECT_FALSE(test, kstats_read_kernel(-half - 8, 8, &out));
-		KUNIT_EXPECT_FALSE(test, kstats_read_kernel(VSYSCALL_ADDR, 8,
+		KUNIT_EXPECT_FALSE(test, kstats_read_kernel(half, w1, &out));
+		KUNIT_EXPECT_FALSE(test, kstats_read_kernel(-half - 8, w8, &out));
+		KUNIT_EXPECT_FALSE(test, kstats_read_kernel(VSYSCALL_ADDR, w8,
 							    &out));
+		/* the fixmap above it, and the top of the space */
+		KUNIT_EXPECT_FALSE(test,
+				   kstats_read_kernel(VSYSCALL_ADDR + PAGE_SIZE,
+						      w8, &out));
+		KUNIT_EXPECT_FALSE(test, kstats_read_kernel(-8UL, w8, &out));
 	}
 #endif
 
@@ -2748,6 +2796,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_control_commands),
 	KUNIT_CASE(kstats_test_value_parse),
 	KUNIT_CASE(kstats_test_filter_parse),
+	KUNIT_CASE(kstats_test_cond_range),
 	KUNIT_CASE(kstats_test_value_fetch),
 	KUNIT_CASE(kstats_test_negative),
 	KUNIT_CASE(kstats_test_record_since),

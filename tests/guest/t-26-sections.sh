@@ -177,8 +177,9 @@ for n in s_ck s_ckif s_ck4; do ctl $KS/_control "remove $n" >/dev/null; done
 
 # --- a key that is a typed tracepoint's argument, with conditions on its
 # arguments alone: checked in the event's own probe (kstats_tp_conds()),
-# with no copy and no general filter; the same with "comm" takes the
-# generic path, and must count the same.  sys_enter's arg0 is the
+# with no copy and no general filter; the same with "comm", or with "&"
+# (which the probe does not test), takes the generic path, and must count
+# the same.  sys_enter's arg0 is the
 # caller's pt_regs, the same pointer at its exit; kill()'s signal is its
 # second argument.  A dereference that cannot be read (the system call's
 # number as an address) is a sample missed, each.
@@ -187,6 +188,7 @@ RC_SIG="if arg1 == $NR_kill if arg0$REGS_ARG1 == 12"
 s_trace "trace s_rc start tp:raw_syscalls:sys_enter key arg0 $RC_SIG $RC_END"
 s_trace "trace s_rcg start tp:raw_syscalls:sys_enter key arg0 comm kvalue $RC_SIG $RC_END"
 s_trace "trace s_rcx start tp:raw_syscalls:sys_enter key arg0 $RC_SIG if arg1+8:8 == 0 $RC_END"
+s_trace "trace s_rca start tp:raw_syscalls:sys_enter key arg0 if arg1 & $NR_kill if arg1 == $NR_kill if arg0$REGS_ARG1 == 12 $RC_END"
 kvalue kill 12 20
 expect "key arg0 if ... on a typed event: 20 kill()s paired, none missed or pending" \
 	"$(field $KS/s_rc name samples) $(field $KS/s_rc name missed) $(field $KS/s_rc inflight pending)" \
@@ -197,7 +199,10 @@ expect "the same through the generic path (comm)" \
 expect "an unreadable condition at the start: 20 missed, no sample" \
 	"$(field $KS/s_rcx name samples) $(field $KS/s_rcx name missed) $(field $KS/s_rcx inflight pending)" \
 	"0 20 0"
-for n in s_rc s_rcg s_rcx; do ctl $KS/_control "remove $n" >/dev/null; done
+expect "the same with \"&\", which the probe does not test (the generic path)" \
+	"$(field $KS/s_rca name samples) $(field $KS/s_rca name missed) $(field $KS/s_rca inflight pending)" \
+	"20 0 0"
+for n in s_rc s_rcg s_rcx s_rca; do ctl $KS/_control "remove $n" >/dev/null; done
 
 # --- keys of other contexts: a CPU, and a task woken by another
 s_trace "trace s_irq start tp:irq:softirq_entry key cpu end tp:irq:softirq_exit key cpu"
