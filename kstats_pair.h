@@ -212,8 +212,10 @@ static __always_inline notrace bool kstats_pair_take(struct kstats_pair_slot *s,
 
 /*
  * The place of @tag in window @w, or -1: a start reads the whole window
- * (its key is rarely in flight), so the compares are unrolled, a load and
- * a branch each.
+ * (its key is rarely in flight), so the compares are unrolled, a compare
+ * with memory and a branch each.  The keys are read as plain loads (no
+ * READ_ONCE(), whose volatile load would take an instruction more each):
+ * whatever a load sees, the cmpxchg that takes the slot checks it again.
  */
 static __always_inline notrace int
 kstats_pair_find(const struct kstats_pair_window *w, u64 tag)
@@ -222,7 +224,7 @@ kstats_pair_find(const struct kstats_pair_window *w, u64 tag)
 
 #pragma GCC unroll 8
 	for (i = 0; i < w->n; i++)
-		if (READ_ONCE(w->first[i].key) == tag)
+		if (data_race(w->first[i].key) == tag)
 			return i;
 	return -1;
 }

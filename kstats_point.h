@@ -447,12 +447,12 @@ kstats_regs_argument(struct pt_regs *regs, unsigned int n)
  * Debian 6.12).  The same addresses are refused: on x86-64 the user half,
  * its guard page, the vsyscall page and non-canonical addresses
  * (copy_from_kernel_nofault_allowed()), all in one compare: what is left
- * of them is the canonical kernel half, from -2^(x86_virt_bits - 1) up to
- * the vsyscall page.  More is refused than the kernel's test does, never
- * less: with 57 bits and 4-level paging, the user half above 2^47 (which
- * the kernel lets through to the fault), and the fixmap's top pages,
- * above the vsyscall page (devices' registers: the local APIC's, the I/O
- * APICs').  A fault is taken by the access's exception-table entry, page
+ * of them is the canonical kernel half of the paging in use, from
+ * -2^__VIRTUAL_MASK_SHIFT up to the vsyscall page.  More is refused than
+ * the kernel's test does, never less: with 57 bits and 4-level paging,
+ * what lies between the user half and -2^47 (which the kernel lets
+ * through to the fault), and the fixmap's top pages, above the vsyscall
+ * page (devices' registers: the local APIC's, the I/O APICs').  A fault is taken by the access's exception-table entry, page
  * faults off.  The size is tested once, for the read and its widening.
  */
 static __always_inline notrace bool kstats_read_kernel(unsigned long addr,
@@ -466,7 +466,8 @@ static __always_inline notrace bool kstats_read_kernel(unsigned long addr,
 	u64 d;
 
 #ifdef CONFIG_X86_64
-	unsigned long floor = ~0UL << (boot_cpu_data.x86_virt_bits - 1);
+	/* the paging's own bound: a constant each, with 5-level or not */
+	unsigned long floor = ~0UL << __VIRTUAL_MASK_SHIFT;
 
 	if (addr - floor >= VSYSCALL_ADDR - floor)
 		return false;

@@ -809,7 +809,7 @@ static void kstats_test_value_fetch(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, kstats_read_kernel(TASK_SIZE_MAX + 8, w8, &out));
 #ifdef CONFIG_X86_64
 	{
-		unsigned long half = 1UL << (boot_cpu_data.x86_virt_bits - 1);
+		unsigned long half = 1UL << __VIRTUAL_MASK_SHIFT;
 
 		/* the first and the last non-canonical, and the vsyscall page */
 		KUNIT_EXPECT_FALSE(test, kstats_read_kernel(half, w1, &out));
