@@ -872,19 +872,21 @@ kstats_tp_point(struct kstats_point *p, unsigned long a0, unsigned long a1,
  * The points that share a typed probe (@p->next), in turn.  Those keyed
  * by an argument in a table alone (@p->one_clock: runqlat's at
  * sched_switch) are taken here, inline, at one reading of the clock, made
- * at the first of them whose conditions hold: an end's, first (the
- * section's time has none of its work), is then a start's after it too,
- * whose time thus has the end's work in it (as much as the starts' own
- * conditions, which a lone start checks before its reading).
+ * first when the first point is one of them (kstats_section_chain()): an
+ * end's, first (the section's time has none of its work), is then a
+ * start's after it too, whose time thus has the end's work in it (as
+ * much as a start's own conditions, which a lone start checks before its
+ * reading).
  */
 static noinline notrace void kstats_tp_chain(struct kstats_point *p,
 					     unsigned long a0, unsigned long a1,
 					     unsigned long a2, unsigned long a3)
 {
-	bool timed = false;
 	u32 cpu = 0;
 	u64 now = 0;
 
+	if (p->one_clock)
+		now = kstats_trace_now(p->t, &cpu);
 	do {
 		if (!p->one_clock) {
 			kstats_tp_point(p, a0, a1, a2, a3);
@@ -893,10 +895,6 @@ static noinline notrace void kstats_tp_chain(struct kstats_point *p,
 			u64 key = kstats_tp_pick(p->key_arg, a0, a1, a2, a3,
 						 0, 0, 0, 0, 0, 0, 0, 0);
 
-			if (!timed) {
-				now = kstats_trace_now(p->t, &cpu);
-				timed = true;
-			}
 			if (p->role == KSTATS_TP_START)
 				kstats_section_start_at(p, key, now, cpu);
 			else
@@ -1979,10 +1977,17 @@ static void kstats_section_chain(struct kstats_trace *t,
 			break;
 		}
 	}
-	/* what kstats_tp_chain() takes inline: the table's walk alone */
+	/*
+	 * what kstats_tp_chain() takes inline, the table's walk alone, at its
+	 * one reading of the clock, which it makes for a first point it takes
+	 * so: a point follows the first inline only if the first is inline
+	 */
 	for (i = 0; i < n; i++)
 		pts[i]->one_clock = (pts[i]->keyed || pts[i]->checked) &&
 				    !t->pair.cur_slots;
+	for (i = 0; i < n; i++)
+		if (pts[i]->head)
+			pts[i]->one_clock &= pts[i]->head->one_clock;
 }
 
 static int kstats_register_start(struct kstats_trace *t,
