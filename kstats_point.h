@@ -566,52 +566,57 @@ kstats_cond_holds(const struct kstats_cond *c, s64 v)
 }
 
 /**
- * struct kstats_range - a condition's test as a range: the value, taken
- *	as signed, in [@lo, @lo + @span], or not (@neg)
- * @lo: the range's first value
- * @span: its last, less @lo (as unsigned: the difference wraps)
+ * struct kstats_range - a condition's test as a range: the value as read
+ *	(@mask's bits of it, zero-extended), less @lo, within @span, or not
+ *	(@neg)
+ * @lo: the range's first value, as read
+ * @span: its last, less @lo (the difference wraps within @mask)
+ * @mask: the bits a value has: all, or its size's
  * @neg: the test holds outside the range
  *
- * Every operator but "&" is one (kstats_cond_range()), which one compare
- * tests (kstats_range_holds()), with no switch on the operator.
+ * Every operator but "&" is one (kstats_cond_range()), which a compare
+ * tests (kstats_range_holds()), with no switch on the operator, nor on
+ * the sign of the value: a signed value's range is taken within its
+ * size, where its bits run on as an unsigned's do, but from the middle.
  */
 struct kstats_range {
 	u64 lo;
 	u64 span;
+	u64 mask;
 	bool neg;
 };
 
 /*
- * "OP @c" of @c as a range into *@r.  Return: false for "&", which is
- * none.  "< S64_MIN" and "> S64_MAX" never hold: the whole line, negated.
+ * "OP @c" of @c, on a value read as @w says (a size of 0 or 8: the 64
+ * bits), as a range into *@r.  Return: false for "&", which is none.  A
+ * range with no value of the size in it (as "< S64_MIN", or "== -1" on
+ * an unsigned field) is the whole of it, negated.
  */
-static inline bool kstats_cond_range(u8 op, s64 c, struct kstats_range *r)
+static inline bool kstats_cond_range(u8 op, s64 c, struct kstats_width w,
+				     struct kstats_range *r)
 {
+	unsigned int bits = w.size && w.size < 8 ? w.size * 8 : 64;
 	s64 lo = S64_MIN, hi = S64_MAX;
+	bool neg = false, none = false;
 
-	r->neg = false;
 	switch (op) {
 	case KSTATS_OP_EQ:
 		lo = hi = c;
 		break;
 	case KSTATS_OP_NE:
 		lo = hi = c;
-		r->neg = true;
+		neg = true;
 		break;
 	case KSTATS_OP_LT:
-		if (c == S64_MIN)
-			r->neg = true;
-		else
-			hi = c - 1;
+		none = c == S64_MIN;
+		hi = c - !none;
 		break;
 	case KSTATS_OP_LE:
 		hi = c;
 		break;
 	case KSTATS_OP_GT:
-		if (c == S64_MAX)
-			r->neg = true;
-		else
-			lo = c + 1;
+		none = c == S64_MAX;
+		lo = c + !none;
 		break;
 	case KSTATS_OP_GE:
 		lo = c;
@@ -619,16 +624,36 @@ static inline bool kstats_cond_range(u8 op, s64 c, struct kstats_range *r)
 	default:
 		return false;
 	}
-	r->lo = lo;
+	r->mask = bits == 64 ? ~0ULL : BIT_ULL(bits) - 1;
+	if (bits < 64) {
+		/* the values of the size, as kstats_widen() gives them */
+		s64 min = w.sign ? -(s64)BIT_ULL(bits - 1) : 0;
+		s64 max = w.sign ? (s64)BIT_ULL(bits - 1) - 1 : (s64)r->mask;
+
+		lo = max_t(s64, lo, min);
+		hi = min_t(s64, hi, max);
+		none |= lo > hi;
+	}
+	if (none) {
+		r->lo = 0;
+		r->span = r->mask;
+		r->neg = !neg;
+		return true;
+	}
+	r->lo = (u64)lo & r->mask;
 	r->span = (u64)hi - (u64)lo;
+	r->neg = neg;
 	return true;
 }
 
-/* kstats_cond_holds() of the condition @r was made from. */
+/*
+ * kstats_cond_holds() of the condition @r was made from, on @v as read:
+ * zero-extended from its size.
+ */
 static __always_inline notrace bool
 kstats_range_holds(const struct kstats_range *r, u64 v)
 {
-	return (v - r->lo <= r->span) != r->neg;
+	return (((v - r->lo) & r->mask) <= r->span) != r->neg;
 }
 
 /*

@@ -114,13 +114,13 @@ enum kstats_tp_role {
 
 /*
  * A condition of a checked point (kstats_section_point()), as its probe
- * tests it: argument @arg as it is, or read at @off as @w (@deref), in
- * the range @r (kstats_cond_range()).
+ * tests it: argument @arg as it is, or @size bytes read at @off (@deref),
+ * in the range @r (kstats_cond_range()), which takes the sign.
  */
 struct kstats_tp_check {
 	struct kstats_range r;
 	s32 off;
-	struct kstats_width w;
+	u8 size;
 	u8 arg;
 	bool deref;
 };
@@ -756,7 +756,10 @@ kstats_tp_conds_hold(struct kstats_point *p, unsigned long a0,
 		u64 v = kstats_tp_pick(k->arg, a0, a1, a2, a3, a4, a5, a6, a7,
 				       a8, a9, a10, a11);
 
-		if (k->deref && !kstats_read_kernel(v + k->off, k->w, &v)) {
+		if (k->deref &&
+		    !kstats_read_kernel(v + k->off,
+					(struct kstats_width){ .size = k->size },
+					&v)) {
 			kstats_record_missed(p->t->fn.ks);
 			return false;
 		}
@@ -1875,15 +1878,16 @@ static bool kstats_tp_checks(struct kstats_point *p)
 		struct kstats_tp_check *k = &p->check[i];
 
 		if (v->base != KSTATS_BASE_ARG || v->nr_derefs > 1 ||
-		    (v->cast.size && v->cast.size != sizeof(u64)) ||
-		    !kstats_cond_range(f->cond[i].op, f->cond[i].c, &k->r))
+		    (v->cast.size && v->cast.size != sizeof(u64)))
 			return false;
 		k->arg = v->arg;
 		k->deref = v->nr_derefs;
-		if (k->deref) {
-			k->off = v->deref[0].off;
-			k->w = v->deref[0].width;
-		}
+		k->off = k->deref ? v->deref[0].off : 0;
+		k->size = k->deref ? v->deref[0].width.size : sizeof(u64);
+		if (!kstats_cond_range(f->cond[i].op, f->cond[i].c,
+				       k->deref ? v->deref[0].width : v->cast,
+				       &k->r))
+			return false;
 	}
 	p->nr_checks = f->nr_conds;
 	return true;

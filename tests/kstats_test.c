@@ -714,38 +714,55 @@ struct kstats_test_file {
 
 /* Values are read as written, and unreadable memory is reported. */
 /*
- * kstats_cond_range(): each operator's range holds for the values
- * kstats_cond_holds() holds for, at the edges of the line and around
- * zero; "&" is no range.
+ * kstats_cond_range(): each operator's range holds, on a value as read,
+ * for what kstats_cond_holds() holds for on the value widened, for each
+ * size and sign, at the edges of the line, of the sizes and around zero;
+ * "&" is no range.
  */
 static void kstats_test_cond_range(struct kunit *test)
 {
 	static const s64 at[] = {
-		S64_MIN, S64_MIN + 1, S64_MIN + 2, -2, -1, 0, 1, 2, 99,
-		S64_MAX - 2, S64_MAX - 1, S64_MAX,
+		S64_MIN, S64_MIN + 1, -0x80000001LL, -0x80000000LL, -0x8001,
+		-0x8000, -0x81, -0x80, -2, -1, 0, 1, 2, 99, 0x7f, 0x80, 0xff,
+		0x100, 0x7fff, 0x8000, 0xffff, 0x7fffffff, 0x80000000LL,
+		0xffffffffLL, 0x100000000LL, S64_MAX - 1, S64_MAX,
+	};
+	static const struct kstats_width widths[] = {
+		{ 0 }, { 8, true }, { 1 }, { 1, true }, { 2 }, { 2, true },
+		{ 4 }, { 4, true },
 	};
 	struct kstats_cond c = {};
 	struct kstats_range r;
-	unsigned int i, j;
+	unsigned int i, j, k;
 	u8 op;
 
-	for (op = KSTATS_OP_EQ; op < KSTATS_NR_OPS; op++) {
-		for (i = 0; i < ARRAY_SIZE(at); i++) {
-			c.op = op;
-			c.c = at[i];
-			if (op == KSTATS_OP_AND) {
-				KUNIT_EXPECT_FALSE(test,
-						   kstats_cond_range(op, c.c, &r));
-				continue;
+	for (k = 0; k < ARRAY_SIZE(widths); k++) {
+		struct kstats_width w = widths[k];
+		u64 mask = w.size && w.size < 8 ? BIT_ULL(w.size * 8) - 1 : ~0ULL;
+
+		for (op = KSTATS_OP_EQ; op < KSTATS_NR_OPS; op++) {
+			for (i = 0; i < ARRAY_SIZE(at); i++) {
+				c.op = op;
+				c.c = at[i];
+				if (op == KSTATS_OP_AND) {
+					KUNIT_EXPECT_FALSE(test,
+							   kstats_cond_range(op, c.c, w, &r));
+					continue;
+				}
+				KUNIT_ASSERT_TRUE(test,
+						  kstats_cond_range(op, c.c, w, &r));
+				for (j = 0; j < ARRAY_SIZE(at); j++) {
+					u64 raw = (u64)at[j] & mask;
+
+					KUNIT_EXPECT_EQ_MSG(test,
+							    kstats_range_holds(&r, raw),
+							    kstats_cond_holds(&c, kstats_widen(raw, w)),
+							    "%s %lld on %#llx (size %u%s)",
+							    kstats_op_names[op], c.c,
+							    raw, w.size,
+							    w.sign ? " signed" : "");
+				}
 			}
-			KUNIT_ASSERT_TRUE(test, kstats_cond_range(op, c.c, &r));
-			for (j = 0; j < ARRAY_SIZE(at); j++)
-				KUNIT_EXPECT_EQ_MSG(test,
-						    kstats_range_holds(&r, at[j]),
-						    kstats_cond_holds(&c, at[j]),
-						    "%s %lld on %lld",
-						    kstats_op_names[op], c.c,
-						    at[j]);
 		}
 	}
 }
