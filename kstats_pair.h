@@ -224,6 +224,7 @@ kstats_pair_find(const struct kstats_pair_window *w, u64 tag)
 
 #pragma GCC unroll 8
 	for (i = 0; i < w->n; i++)
+		/* racy by design: the cmpxchg that takes the slot checks */
 		if (data_race(w->first[i].key) == tag)
 			return i;
 	return -1;

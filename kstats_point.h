@@ -452,8 +452,9 @@ kstats_regs_argument(struct pt_regs *regs, unsigned int n)
  * the kernel's test does, never less: with 57 bits and 4-level paging,
  * what lies between the user half and -2^47 (which the kernel lets
  * through to the fault), and the fixmap's top pages, above the vsyscall
- * page (devices' registers: the local APIC's, the I/O APICs').  A fault is taken by the access's exception-table entry, page
- * faults off.  The size is tested once, for the read and its widening.
+ * page (devices' registers: the local APIC's, the I/O APICs').  A fault
+ * is taken by the access's exception-table entry, page faults off.  The
+ * size is tested once, for the read and its widening.
  */
 static __always_inline notrace bool kstats_read_kernel(unsigned long addr,
 						       struct kstats_width w,
@@ -601,10 +602,12 @@ static inline bool kstats_cond_range(u8 op, s64 c, struct kstats_width w,
 
 	switch (op) {
 	case KSTATS_OP_EQ:
-		lo = hi = c;
+		lo = c;
+		hi = c;
 		break;
 	case KSTATS_OP_NE:
-		lo = hi = c;
+		lo = c;
+		hi = c;
 		neg = true;
 		break;
 	case KSTATS_OP_LT:

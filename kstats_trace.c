@@ -753,13 +753,12 @@ kstats_tp_conds_hold(struct kstats_point *p, unsigned long a0,
 
 	for (i = 0; i < p->nr_checks; i++) {
 		const struct kstats_tp_check *k = &p->check[i];
+		const struct kstats_width raw = { .size = k->size };
 		u64 v = kstats_tp_pick(k->arg, a0, a1, a2, a3, a4, a5, a6, a7,
 				       a8, a9, a10, a11);
 
-		if (k->deref &&
-		    !kstats_read_kernel(v + k->off,
-					(struct kstats_width){ .size = k->size },
-					&v)) {
+		/* as read: the range takes the sign */
+		if (k->deref && !kstats_read_kernel(v + k->off, raw, &v)) {
 			kstats_record_missed(p->t->fn.ks);
 			return false;
 		}

@@ -753,10 +753,12 @@ static void kstats_test_cond_range(struct kunit *test)
 						  kstats_cond_range(op, c.c, w, &r));
 				for (j = 0; j < ARRAY_SIZE(at); j++) {
 					u64 raw = (u64)at[j] & mask;
+					bool want = kstats_cond_holds(&c,
+								      kstats_widen(raw, w));
 
 					KUNIT_EXPECT_EQ_MSG(test,
 							    kstats_range_holds(&r, raw),
-							    kstats_cond_holds(&c, kstats_widen(raw, w)),
+							    want,
 							    "%s %lld on %#llx (size %u%s)",
 							    kstats_op_names[op], c.c,
 							    raw, w.size,
