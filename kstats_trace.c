@@ -620,7 +620,7 @@ NOKPROBE_SYMBOL(kstats_tp_task_switch);
  * copy of them, and a section's point whose key is an argument as it is
  * and that reads nothing else (@p->keyed), or only conditions on the
  * arguments besides (@p->checked), to kstats_tp_keyed() with that
- * argument, after the conditions (kstats_tp_keyed_read()).
+ * argument, after the conditions (kstats_tp_conds_hold()).
  */
 /* A point that reads no argument: nothing is copied for it. */
 static noinline notrace void kstats_tp_plain(struct kstats_point *p)
@@ -735,12 +735,12 @@ kstats_tp_pick(unsigned int i, unsigned long a0, unsigned long a1,
 }
 
 /*
- * A point keyed by an argument as it is (@p->keyed, or @p->checked with
- * conditions on the arguments): its conditions, if any, then
- * kstats_tp_keyed() with its key, each argument picked from those the
- * probe was given (in registers, in a typed probe, where those the event
- * lacks are constant zeros): no copy of them and no general filter.  A
- * condition's dereference that cannot be read is a sample missed.
+ * Whether the conditions of a point keyed by an argument as it is
+ * (@p->keyed, none, or @p->checked) hold, each argument picked from those
+ * the probe was given (in registers, in a typed probe, where those the
+ * event lacks are constant zeros): no copy of them and no general filter.
+ * A condition's dereference that cannot be read is a sample missed.  The
+ * point then takes kstats_tp_keyed() with its key, picked the same way.
  */
 static __always_inline notrace bool
 kstats_tp_conds_hold(struct kstats_point *p, unsigned long a0,
@@ -768,20 +768,6 @@ kstats_tp_conds_hold(struct kstats_point *p, unsigned long a0,
 	return true;
 }
 
-static __always_inline notrace void
-kstats_tp_keyed_read(struct kstats_point *p, unsigned long a0,
-		     unsigned long a1, unsigned long a2, unsigned long a3,
-		     unsigned long a4, unsigned long a5, unsigned long a6,
-		     unsigned long a7, unsigned long a8, unsigned long a9,
-		     unsigned long a10, unsigned long a11)
-{
-	if (kstats_tp_conds_hold(p, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9,
-				 a10, a11))
-		kstats_tp_keyed(p, kstats_tp_pick(p->key_arg, a0, a1, a2, a3,
-						  a4, a5, a6, a7, a8, a9, a10,
-						  a11));
-}
-
 static noinline notrace void
 kstats_tp_generic(void *data, unsigned long a0, unsigned long a1,
 		  unsigned long a2, unsigned long a3, unsigned long a4,
@@ -794,8 +780,12 @@ kstats_tp_generic(void *data, unsigned long a0, unsigned long a1,
 	if (!kstats_tp_reads(p)) {
 		kstats_tp_plain(p);
 	} else if (p->keyed || p->checked) {
-		kstats_tp_keyed_read(p, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9,
-				     a10, a11);
+		if (kstats_tp_conds_hold(p, a0, a1, a2, a3, a4, a5, a6, a7, a8,
+					 a9, a10, a11))
+			kstats_tp_keyed(p, kstats_tp_pick(p->key_arg, a0, a1,
+							  a2, a3, a4, a5, a6,
+							  a7, a8, a9, a10,
+							  a11));
 	} else {
 		const unsigned long args[KSTATS_MAX_ARGS] = {
 			a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11
@@ -841,7 +831,7 @@ kstats_tp_typed_read(struct kstats_point *p, unsigned long a0,
 
 /*
  * A typed probe's point keyed by an argument, with conditions on the
- * arguments (@p->checked): kstats_tp_keyed_read(), out of line so that
+ * arguments (@p->checked): kstats_tp_conds_hold(), out of line so that
  * the probe keeps its tail calls (and saves no register) for every other
  * point.
  */
@@ -849,7 +839,9 @@ static noinline notrace void kstats_tp_conds(struct kstats_point *p,
 					     unsigned long a0, unsigned long a1,
 					     unsigned long a2, unsigned long a3)
 {
-	kstats_tp_keyed_read(p, a0, a1, a2, a3, 0, 0, 0, 0, 0, 0, 0, 0);
+	if (kstats_tp_conds_hold(p, a0, a1, a2, a3, 0, 0, 0, 0, 0, 0, 0, 0))
+		kstats_tp_keyed(p, kstats_tp_pick(p->key_arg, a0, a1, a2, a3,
+						  0, 0, 0, 0, 0, 0, 0, 0));
 }
 
 NOKPROBE_SYMBOL(kstats_tp_conds);
