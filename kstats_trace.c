@@ -868,9 +868,8 @@ kstats_tp_point(struct kstats_point *p, unsigned long a0, unsigned long a1,
  * sched_switch) are taken here, inline, at one reading of the clock, made
  * first when the first point is one of them (kstats_section_chain()): an
  * end's, first (the section's time has none of its work), is then a
- * start's after it too, whose time thus has the end's work in it (as
- * much as a start's own conditions, which a lone start checks before its
- * reading).
+ * start's after it too, whose time thus has the end's work and its own
+ * conditions in it (a lone start reads the clock after its conditions).
  */
 static noinline notrace void kstats_tp_chain(struct kstats_point *p,
 					     unsigned long a0, unsigned long a1,
