@@ -8,7 +8,7 @@
 #       [--smp N] [--icount] [--mem MB] [--timeout S] [--append "ARGS"]
 #       [--log FILE] [--allow-warn REGEX]... [--modules-dir DIR --module NAME]...
 #       [--kvm] [--mttcg] [--tcg-single] [--arch x86_64|arm64 [--busybox PATH]]
-#       [-v|--verbose]
+#       [--exec-log FILE] [-v|--verbose]
 #
 # The guest script runs under /init with `sh`, cwd /kstats; its stdout is the
 # TAP that this script prints on its own stdout (copied from between the
@@ -29,6 +29,9 @@
 # --arch arm64 boots an arm64 kernel in qemu-system-aarch64 (-M virt -cpu
 # max, console on ttyAMA0) with an arm64 static busybox (--busybox, default
 # the one scripts/arm64-kernels.sh caches).
+# --exec-log FILE (x86-64): QEMU logs into FILE each translation block it
+# runs in the modules' area, and its instructions when it translates it
+# (-d exec,nochain,in_asm): what scripts/hot-profile.sh counts.
 #
 # Exit status: 0 all clean; 1 kernel report (BUG, WARNING, KASAN, lockdep,
 # kmemleak, panic...), timeout or no exit marker (offending lines on
@@ -41,7 +44,7 @@ DIE_STATUS=2	# setup errors are usage errors, not kernel reports
 usage() { awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print } /^set / { exit }' "$0" >&2; exit 2; }
 
 kernel= script= smp=2 icount=0 mem=1024 timeout=300 append= log= verbose=0
-accel=tcg,thread=single moddir= arch=x86_64 busybox=
+accel=tcg,thread=single moddir= arch=x86_64 busybox= exec_log=
 adds=() allow=() modules=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -62,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--tcg-single)	accel=tcg,thread=single ;;
 	--arch)		arch=$2; shift ;;
 	--busybox)	busybox=$2; shift ;;
+	--exec-log)	exec_log=$2; shift ;;
 	-v|--verbose)	verbose=1 ;;
 	-h|--help)	usage ;;
 	*)		say "unknown option $1"; usage ;;
@@ -195,6 +199,12 @@ qemu+=(-accel "$accel" -m "$mem" -smp "$smp"
 	-append "console=$console panic=-1 printk.time=1 loglevel=7 $append"
 	-display none -monitor none -serial stdio -no-reboot)
 [ "$icount" = 0 ] || qemu+=(-icount shift=0,sleep=off)
+if [ -n "$exec_log" ]; then
+	[ "$arch" = x86_64 ] || die "--exec-log: x86-64 only"
+	# MODULES_VADDR..MODULES_END: the modules, not the kernel's own text
+	qemu+=(-d exec,nochain,in_asm
+	       -dfilter 0xffffffffc0000000..0xfffffffffeffffff -D "$exec_log")
+fi
 
 say "booting $(basename "$kernel") (smp=$smp mem=${mem}M icount=$icount, timeout ${timeout}s, log $log)"
 t0=$(date +%s.%N)
