@@ -214,8 +214,11 @@ static __always_inline notrace bool kstats_pair_take(struct kstats_pair_slot *s,
  * The place of @tag in window @w, or -1: a start reads the whole window
  * (its key is rarely in flight), so the compares are unrolled, a compare
  * with memory and a branch each.  The keys are read as plain loads (no
- * READ_ONCE(), whose volatile load would take an instruction more each):
- * whatever a load sees, the cmpxchg that takes the slot checks it again.
+ * READ_ONCE(), whose volatile load would take an instruction more each),
+ * an aligned word each, read whole on either architecture: a key that
+ * changes meanwhile is the race of a start and an end on one key that
+ * kstats_pair.c describes, and the cmpxchg that takes a slot checks its
+ * key again.
  */
 static __always_inline notrace int
 kstats_pair_find(const struct kstats_pair_window *w, u64 tag)

@@ -712,7 +712,6 @@ struct kstats_test_file {
 	struct kstats_test_inode *inode;
 };
 
-/* Values are read as written, and unreadable memory is reported. */
 /*
  * kstats_cond_range(): each operator's range holds, on a value as read,
  * for what kstats_cond_holds() holds for on the value widened, for each
@@ -769,6 +768,7 @@ static void kstats_test_cond_range(struct kunit *test)
 	}
 }
 
+/* Values are read as written, and unreadable memory is reported. */
 static void kstats_test_value_fetch(struct kunit *test)
 {
 	struct kstats_test_inode ino = {

@@ -179,10 +179,10 @@ for n in s_ck s_ckif s_ck4; do ctl $KS/_control "remove $n" >/dev/null; done
 # arguments alone: checked in the event's own probe (kstats_tp_conds()),
 # with no copy and no general filter; the same with "comm", or with "&"
 # (which the probe does not test), takes the generic path, and must count
-# the same.  sys_enter's arg0 is the
-# caller's pt_regs, the same pointer at its exit; kill()'s signal is its
-# second argument.  A dereference that cannot be read (the system call's
-# number as an address) is a sample missed, each.
+# the same.  sys_enter's arg0 is the caller's pt_regs, the same pointer at
+# its exit; kill()'s signal is its second argument.  A dereference that
+# cannot be read (the system call's number as an address) is a sample
+# missed, each.
 RC_END="end tp:raw_syscalls:sys_exit key arg0 if arg0$REGS_NR == $NR_kill"
 RC_SIG="if arg1 == $NR_kill if arg0$REGS_ARG1 == 12"
 s_trace "trace s_rc start tp:raw_syscalls:sys_enter key arg0 $RC_SIG $RC_END"
