@@ -12,6 +12,7 @@
 
 #include "kstats_debugfs.h"
 #include "kstats_internal.h"
+#include "kstats_point.h"
 #include "kstats_stack.h"
 #include "kstats_trace.h"
 
@@ -19,6 +20,7 @@ static int __init kstats_init(void)
 {
 	int err;
 
+	kstats_point_init();
 	err = kstats_core_init();
 	if (err)
 		return err;

@@ -13,6 +13,28 @@
 #include "kstats_internal.h"
 #include "kstats_point.h"
 
+#ifdef CONFIG_X86_64
+unsigned long kstats_kernel_floor __ro_after_init;
+EXPORT_SYMBOL_NS_GPL(kstats_kernel_floor, KSTATS_NS);
+unsigned long kstats_kernel_span __ro_after_init;
+EXPORT_SYMBOL_NS_GPL(kstats_kernel_span, KSTATS_NS);
+#endif
+
+/**
+ * kstats_point_init() - set kstats_read_kernel()'s bound
+ *
+ * Until it runs, the bound refuses every address.
+ *
+ * Context: module load.
+ */
+void __init kstats_point_init(void)
+{
+#ifdef CONFIG_X86_64
+	kstats_kernel_floor = ~0UL << __VIRTUAL_MASK_SHIFT;
+	kstats_kernel_span = VSYSCALL_ADDR - kstats_kernel_floor;
+#endif
+}
+
 const char * const kstats_op_names[KSTATS_NR_OPS] = {
 	[KSTATS_OP_EQ] = "==",
 	[KSTATS_OP_NE] = "!=",

@@ -438,6 +438,19 @@ kstats_regs_argument(struct pt_regs *regs, unsigned int n)
 	return regs_get_kernel_argument(regs, n);
 }
 
+#ifdef CONFIG_X86_64
+/*
+ * kstats_read_kernel()'s bound on x86-64: -2^__VIRTUAL_MASK_SHIFT, where
+ * the canonical kernel half of the paging in use begins, and the span
+ * from there to the vsyscall page, set at load (kstats_point_init()).  Two
+ * loads a read: the bound computed there was a branch on the 5-level
+ * alternative and both pairs of constants, held in registers.
+ */
+extern unsigned long kstats_kernel_floor, kstats_kernel_span;
+#endif
+
+void kstats_point_init(void);
+
 /*
  * @w.size bytes (1, 2, 4 or 8) of kernel memory at @addr into *@out,
  * widened as @w says (kstats_widen()), or false: what
@@ -448,11 +461,12 @@ kstats_regs_argument(struct pt_regs *regs, unsigned int n)
  * its guard page, the vsyscall page and non-canonical addresses
  * (copy_from_kernel_nofault_allowed()), all in one compare: what is left
  * of them is the canonical kernel half of the paging in use, from
- * -2^__VIRTUAL_MASK_SHIFT up to the vsyscall page.  More is refused than
- * the kernel's test does, never less: with 57 bits and 4-level paging,
- * what lies between the user half and -2^47 (which the kernel lets
- * through to the fault), and the fixmap's top pages, above the vsyscall
- * page (devices' registers: the local APIC's, the I/O APICs').  A fault
+ * -2^__VIRTUAL_MASK_SHIFT up to the vsyscall page (kstats_kernel_floor).
+ * More is refused than the kernel's test does, never less: with 57 bits
+ * and 4-level paging, what lies between the user half and -2^47 (which
+ * the kernel lets through to the fault), and the fixmap's top pages,
+ * above the vsyscall page (devices' registers: the local APIC's, the I/O
+ * APICs').  A fault
  * is taken by the access's exception-table entry, page faults off.  The
  * size is tested once, for the read and its widening.
  */
@@ -467,10 +481,8 @@ static __always_inline notrace bool kstats_read_kernel(unsigned long addr,
 	u64 d;
 
 #ifdef CONFIG_X86_64
-	/* the paging's own bound: a constant each, with 5-level or not */
-	unsigned long floor = ~0UL << __VIRTUAL_MASK_SHIFT;
-
-	if (addr - floor >= VSYSCALL_ADDR - floor)
+	/* the paging's own bound, as computed at load */
+	if (addr - kstats_kernel_floor >= kstats_kernel_span)
 		return false;
 #endif
 	pagefault_disable();

@@ -735,12 +735,30 @@ kstats_tp_pick(unsigned int i, unsigned long a0, unsigned long a1,
 }
 
 /*
+ * Whether condition @k of point @p holds for @v, the argument it names:
+ * that argument as it is, or what it points to (@k->deref).  A
+ * dereference that cannot be read is a sample missed.
+ */
+static __always_inline notrace bool
+kstats_tp_check_holds(struct kstats_point *p, const struct kstats_tp_check *k,
+		      u64 v)
+{
+	const struct kstats_width raw = { .size = k->size };
+
+	/* as read: the range takes the sign */
+	if (k->deref && !kstats_read_kernel(v + k->off, raw, &v)) {
+		kstats_record_missed(p->t->fn.ks);
+		return false;
+	}
+	return kstats_range_holds(&k->r, v);
+}
+
+/*
  * Whether the conditions of a point keyed by an argument as it is
  * (@p->keyed, none, or @p->checked) hold, each argument picked from those
  * the probe was given (in registers, in a typed probe, where those the
  * event lacks are constant zeros): no copy of them and no general filter.
- * A condition's dereference that cannot be read is a sample missed.  The
- * point then takes kstats_tp_keyed() with its key, picked the same way.
+ * The point then takes kstats_tp_keyed() with its key, picked the same way.
  */
 static __always_inline notrace bool
 kstats_tp_conds_hold(struct kstats_point *p, unsigned long a0,
@@ -751,20 +769,13 @@ kstats_tp_conds_hold(struct kstats_point *p, unsigned long a0,
 {
 	unsigned int i;
 
-	for (i = 0; i < p->nr_checks; i++) {
-		const struct kstats_tp_check *k = &p->check[i];
-		const struct kstats_width raw = { .size = k->size };
-		u64 v = kstats_tp_pick(k->arg, a0, a1, a2, a3, a4, a5, a6, a7,
-				       a8, a9, a10, a11);
-
-		/* as read: the range takes the sign */
-		if (k->deref && !kstats_read_kernel(v + k->off, raw, &v)) {
-			kstats_record_missed(p->t->fn.ks);
+	for (i = 0; i < p->nr_checks; i++)
+		if (!kstats_tp_check_holds(p, &p->check[i],
+					   kstats_tp_pick(p->check[i].arg, a0,
+							  a1, a2, a3, a4, a5,
+							  a6, a7, a8, a9, a10,
+							  a11)))
 			return false;
-		}
-		if (!kstats_range_holds(&k->r, v))
-			return false;
-	}
 	return true;
 }
 
@@ -870,29 +881,37 @@ kstats_tp_point(struct kstats_point *p, unsigned long a0, unsigned long a1,
  * end's, first (the section's time has none of its work), is then a
  * start's after it too, whose time thus has the end's work and its own
  * conditions in it (a lone start reads the clock after its conditions).
+ * They pick their key and their conditions' arguments from @args by
+ * index (every index is below KSTATS_TP_TYPED_ARGS for such a point),
+ * where a pick from registers is a switch; @args is only ever read
+ * within its bounds, so it needs no stack canary.
  */
-static noinline notrace void kstats_tp_chain(struct kstats_point *p,
-					     unsigned long a0, unsigned long a1,
-					     unsigned long a2, unsigned long a3)
+static noinline notrace __no_stack_protector void
+kstats_tp_chain(struct kstats_point *p, unsigned long a0, unsigned long a1,
+		unsigned long a2, unsigned long a3)
 {
+	const unsigned long args[KSTATS_TP_TYPED_ARGS] = { a0, a1, a2, a3 };
 	u32 cpu = 0;
 	u64 now = 0;
 
 	if (p->one_clock)
 		now = kstats_trace_now(p->t, &cpu);
 	do {
-		if (!p->one_clock) {
-			kstats_tp_point(p, a0, a1, a2, a3);
-		} else if (kstats_tp_conds_hold(p, a0, a1, a2, a3, 0, 0, 0, 0,
-						0, 0, 0, 0)) {
-			u64 key = kstats_tp_pick(p->key_arg, a0, a1, a2, a3,
-						 0, 0, 0, 0, 0, 0, 0, 0);
+		unsigned int i;
 
-			if (p->role == KSTATS_TP_START)
-				kstats_section_start_at(p, key, now, cpu);
-			else
-				kstats_section_end_at(p, key, now, false);
+		if (!p->one_clock) {
+			kstats_tp_point(p, args[0], args[1], args[2], args[3]);
+			goto next;
 		}
+		for (i = 0; i < p->nr_checks; i++)
+			if (!kstats_tp_check_holds(p, &p->check[i],
+						   args[p->check[i].arg]))
+				goto next;
+		if (p->role == KSTATS_TP_START)
+			kstats_section_start_at(p, args[p->key_arg], now, cpu);
+		else
+			kstats_section_end_at(p, args[p->key_arg], now, false);
+next:
 		p = READ_ONCE(p->next);
 	} while (p);
 }
@@ -1932,6 +1951,23 @@ static bool kstats_tp_spec_typed(const char *spec)
 }
 
 /*
+ * Whether point @p reads no argument past a typed probe's (its key's and
+ * its conditions'), as kstats_tp_chain() picks them: one that names a
+ * further argument (a constant zero there) takes kstats_tp_point().
+ */
+static bool kstats_tp_args_within(const struct kstats_point *p)
+{
+	unsigned int i;
+
+	if (p->key_arg >= KSTATS_TP_TYPED_ARGS)
+		return false;
+	for (i = 0; i < p->nr_checks; i++)
+		if (p->check[i].arg >= KSTATS_TP_TYPED_ARGS)
+			return false;
+	return true;
+}
+
+/*
  * Points of section @t at one event that has a probe of its own share
  * it: each point after the first there (in the order they are
  * registered: the end, then the starts) is called by the first's probe,
@@ -1978,7 +2014,8 @@ static void kstats_section_chain(struct kstats_trace *t,
 	 */
 	for (i = 0; i < n; i++)
 		pts[i]->one_clock = (pts[i]->keyed || pts[i]->checked) &&
-				    !t->pair.cur_slots;
+				    !t->pair.cur_slots &&
+				    kstats_tp_args_within(pts[i]);
 	for (i = 0; i < n; i++)
 		if (pts[i]->head)
 			pts[i]->one_clock &= pts[i]->head->one_clock;
