@@ -146,13 +146,14 @@ kstats_pair_start_cur(struct kstats_pair *p, u64 key, u64 match, u64 ts,
 	if (old == KSTATS_PAIR_BUSY ||
 	    cmpxchg_local(&s->key, old, KSTATS_PAIR_BUSY) != old) {
 		preempt_enable_notrace();
-		return kstats_pair_start_table(p, key, match, ts, cpu, aux);
+		/* a table of tasks is no table of CPUs (kstats_pair_init()) */
+		return kstats_pair_start_hashed(p, key, match, ts, cpu, aux);
 	}
 	if (old == key)
 		this_cpu_inc(p->counts->replaced);
 	else if (old != KSTATS_PAIR_EMPTY)
-		held = kstats_pair_start_table(p, old, s->match, s->ts, s->cpu,
-					       s->aux);
+		held = kstats_pair_start_hashed(p, old, s->match, s->ts,
+						s->cpu, s->aux);
 	kstats_pair_fill(s, key, match, ts, cpu, aux);
 	preempt_enable_notrace();
 	return held;
@@ -212,7 +213,7 @@ kstats_pair_end_cur(struct kstats_pair *p, u64 key, u64 match, u64 *ts,
 {
 	if (kstats_pair_take_cur(p, key, match, false, ts, cpu, aux))
 		return true;
-	return kstats_pair_end_table(p, key, match, ts, cpu, aux);
+	return kstats_pair_end_hashed(p, key, match, ts, cpu, aux);
 }
 
 NOKPROBE_SYMBOL(kstats_pair_end_cur);
@@ -295,7 +296,7 @@ notrace bool kstats_pair_switch(struct kstats_pair *p)
 	if (key <= KSTATS_PAIR_BUSY ||
 	    cmpxchg_local(&s->key, key, KSTATS_PAIR_BUSY) != key)
 		return true;
-	held = kstats_pair_start_table(p, key, s->match, s->ts, s->cpu, s->aux);
+	held = kstats_pair_start_hashed(p, key, s->match, s->ts, s->cpu, s->aux);
 	/* the fields read, before the slot can be taken again */
 	smp_store_release(&s->key, KSTATS_PAIR_EMPTY);
 	return held;

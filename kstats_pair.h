@@ -279,10 +279,14 @@ kstats_pair_start_in(struct kstats_pair *p, const struct kstats_pair_window w,
 	return true;
 }
 
-/* kstats_pair_start() in the table, for @key: its window, or its CPU's slot. */
+/*
+ * kstats_pair_start() in the table, for @key: its window, or its CPU's
+ * slot in a table of CPUs (@cpus, @p->cpu_slots, a constant for a caller
+ * that knows which: kstats_pair_start_hashed()).
+ */
 static __always_inline notrace bool
-kstats_pair_start_table(struct kstats_pair *p, u64 key, u64 match, u64 ts,
-			u32 cpu, u32 aux)
+kstats_pair_start_by(struct kstats_pair *p, u64 key, u64 match, u64 ts,
+		     u32 cpu, u32 aux, bool cpus)
 {
 	u64 tag = kstats_pair_tag(p, key);
 	struct kstats_pair_window w;
@@ -293,12 +297,31 @@ kstats_pair_start_table(struct kstats_pair *p, u64 key, u64 match, u64 ts,
 		return true;
 	}
 	/* each walk inlined with its own window: the table's is a constant */
-	if (p->cpu_slots) {
+	if (cpus) {
 		kstats_pair_cpu_window(p, key, &w);
 		return kstats_pair_start_in(p, w, tag, match, ts, cpu, aux);
 	}
 	kstats_pair_window(p, key, &w);
 	return kstats_pair_start_in(p, w, tag, match, ts, cpu, aux);
+}
+
+static __always_inline notrace bool
+kstats_pair_start_table(struct kstats_pair *p, u64 key, u64 match, u64 ts,
+			u32 cpu, u32 aux)
+{
+	return kstats_pair_start_by(p, key, match, ts, cpu, aux, p->cpu_slots);
+}
+
+/*
+ * The same in a table that is no table of CPUs, nor has a slot for the
+ * current task: one whose keys are not all the CPU, nor all the task (a
+ * point keyed by an argument is in such a table alone).
+ */
+static __always_inline notrace bool
+kstats_pair_start_hashed(struct kstats_pair *p, u64 key, u64 match, u64 ts,
+			 u32 cpu, u32 aux)
+{
+	return kstats_pair_start_by(p, key, match, ts, cpu, aux, false);
 }
 
 /* kstats_pair_take_key() in window @w. */
@@ -329,20 +352,19 @@ kstats_pair_take_in(const struct kstats_pair_window w, u64 tag,
 
 /*
  * Take @key's start out of the table, if it carries *@match (any, for
- * NULL).  Return: whether it was there.
+ * NULL), its window or, in a table of CPUs (@cpus), its CPU's slot.
+ * Return: whether it was there.
  */
-static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
-							 u64 key,
-							 const u64 *match,
-							 u64 *ts, u32 *cpu,
-							 u32 *aux)
+static __always_inline notrace bool
+kstats_pair_take_by(struct kstats_pair *p, u64 key, const u64 *match,
+		    u64 *ts, u32 *cpu, u32 *aux, bool cpus)
 {
 	u64 tag = kstats_pair_tag(p, key);
 	struct kstats_pair_window w;
 
 	if (unlikely(tag <= KSTATS_PAIR_BUSY))
 		return false;
-	if (p->cpu_slots) {
+	if (cpus) {
 		kstats_pair_cpu_window(p, key, &w);
 		return kstats_pair_take_in(w, tag, match, ts, cpu, aux);
 	}
@@ -350,15 +372,42 @@ static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
 	return kstats_pair_take_in(w, tag, match, ts, cpu, aux);
 }
 
-/* kstats_pair_end() in the table: its window, or its CPU's slot. */
+static __always_inline notrace bool kstats_pair_take_key(struct kstats_pair *p,
+							 u64 key,
+							 const u64 *match,
+							 u64 *ts, u32 *cpu,
+							 u32 *aux)
+{
+	return kstats_pair_take_by(p, key, match, ts, cpu, aux, p->cpu_slots);
+}
+
+/*
+ * kstats_pair_end() in the table: its window, or its CPU's slot in a
+ * table of CPUs (@cpus, as kstats_pair_start_by()).
+ */
+static __always_inline notrace bool
+kstats_pair_end_by(struct kstats_pair *p, u64 key, u64 match, u64 *ts,
+		   u32 *cpu, u32 *aux, bool cpus)
+{
+	if (kstats_pair_take_by(p, key, &match, ts, cpu, aux, cpus))
+		return true;
+	this_cpu_inc(p->counts->unmatched);
+	return false;
+}
+
 static __always_inline notrace bool
 kstats_pair_end_table(struct kstats_pair *p, u64 key, u64 match, u64 *ts,
 		      u32 *cpu, u32 *aux)
 {
-	if (kstats_pair_take_key(p, key, &match, ts, cpu, aux))
-		return true;
-	this_cpu_inc(p->counts->unmatched);
-	return false;
+	return kstats_pair_end_by(p, key, match, ts, cpu, aux, p->cpu_slots);
+}
+
+/* The same in a table of neither CPUs nor tasks (kstats_pair_start_hashed()). */
+static __always_inline notrace bool
+kstats_pair_end_hashed(struct kstats_pair *p, u64 key, u64 match, u64 *ts,
+		       u32 *cpu, u32 *aux)
+{
+	return kstats_pair_end_by(p, key, match, ts, cpu, aux, false);
 }
 
 /**

@@ -466,9 +466,12 @@ void kstats_point_init(void);
  * and 4-level paging, what lies between the user half and -2^47 (which
  * the kernel lets through to the fault), and the fixmap's top pages,
  * above the vsyscall page (devices' registers: the local APIC's, the I/O
- * APICs').  A fault
- * is taken by the access's exception-table entry, page faults off.  The
- * size is tested once, for the read and its widening.
+ * APICs').  A fault is taken by the access's exception-table entry.  On
+ * x86-64, what the bound leaves are kernel addresses, whose faults the
+ * handler never takes for the task's (do_kern_addr_fault() goes to the
+ * fixup whatever pagefault_disable() says), so page faults stay on;
+ * elsewhere they are turned off around the read.  The size is tested
+ * once, for the read and its widening.
  */
 static __always_inline notrace bool kstats_read_kernel(unsigned long addr,
 						       struct kstats_width w,
@@ -484,8 +487,10 @@ static __always_inline notrace bool kstats_read_kernel(unsigned long addr,
 	/* the paging's own bound, as computed at load */
 	if (addr - kstats_kernel_floor >= kstats_kernel_span)
 		return false;
-#endif
+#else
+	/* no bound here: a user address's fault must not be the task's */
 	pagefault_disable();
+#endif
 	switch (w.size) {
 	case 4:
 		__get_kernel_nofault(&l, (void *)addr, u32, fault);
@@ -503,11 +508,15 @@ static __always_inline notrace bool kstats_read_kernel(unsigned long addr,
 		__get_kernel_nofault(&d, (void *)addr, u64, fault);
 		break;
 	}
+#ifndef CONFIG_X86_64
 	pagefault_enable();
+#endif
 	*out = d;
 	return true;
 fault:
+#ifndef CONFIG_X86_64
 	pagefault_enable();
+#endif
 	return false;
 #else
 	u64 d = 0;

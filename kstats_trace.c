@@ -466,6 +466,20 @@ static notrace int kstats_kprobe_end(struct kprobe *kp, struct pt_regs *regs)
 NOKPROBE_SYMBOL(kstats_kprobe_end);
 
 /*
+ * Where a lean point's start is kept, for kstats_section_start_at() and
+ * kstats_section_end_at() to reach it: also in the current task's slot
+ * (through the exported functions); in the table, or in its CPUs' slots
+ * (a key that is the task in a table with no such slot, or the CPU); in
+ * the table's windows alone (a key that is an argument: its section is
+ * keyed by neither the CPU nor the task at every point).
+ */
+enum kstats_reach {
+	KSTATS_REACH_ANY,
+	KSTATS_REACH_TABLE,
+	KSTATS_REACH_HASHED,
+};
+
+/*
  * A start of a section of no family at a point that reads no argument but
  * its key, @key (the task, the CPU, or an argument as it is: @p->keyed):
  * kstats_section_start() with no filter to check and no family key to
@@ -473,13 +487,16 @@ NOKPROBE_SYMBOL(kstats_kprobe_end);
  * (kstats_trace_now()).
  */
 static __always_inline notrace void
-kstats_section_start_at(struct kstats_point *p, u64 key, u64 now, u32 cpu)
+kstats_section_start_at(struct kstats_point *p, u64 key, u64 now, u32 cpu,
+			enum kstats_reach reach)
 {
 	struct kstats_trace *t = p->t;
 	bool held;
 
 	/* the table's walk inline, unless the current task has a slot */
-	if (unlikely(t->pair.cur_slots))
+	if (reach == KSTATS_REACH_HASHED)
+		held = kstats_pair_start_hashed(&t->pair, key, 0, now, cpu, 0);
+	else if (unlikely(t->pair.cur_slots))
 		held = kstats_pair_start(&t->pair, key, 0, now, cpu, 0);
 	else
 		held = kstats_pair_start_table(&t->pair, key, 0, now, cpu, 0);
@@ -493,25 +510,46 @@ static noinline notrace void kstats_section_start_plain(struct kstats_point *p,
 	u32 cpu;
 	u64 now = kstats_trace_now(p->t, &cpu);
 
-	kstats_section_start_at(p, key, now, cpu);
+	kstats_section_start_at(p, key, now, cpu, KSTATS_REACH_TABLE);
 }
 
 NOKPROBE_SYMBOL(kstats_section_start_plain);
 
+/* The same for a start keyed by an argument (@p->keyed, @p->checked). */
+static noinline notrace void kstats_section_start_arg(struct kstats_point *p,
+						      u64 key)
+{
+	u32 cpu;
+	u64 now = kstats_trace_now(p->t, &cpu);
+
+	kstats_section_start_at(p, key, now, cpu, KSTATS_REACH_HASHED);
+}
+
+NOKPROBE_SYMBOL(kstats_section_start_arg);
+
 /*
  * Its end, at @now: kstats_section_end() likewise, the sample in no key;
- * the start looked for in the table alone (its walk inline), or also in
- * the current task's slot (@slot: through the exported function).
+ * the start looked for where @reach says (each walk inline but that of
+ * the exported function).
  */
 static __always_inline notrace void
-kstats_section_end_at(struct kstats_point *p, u64 key, u64 now, bool slot)
+kstats_section_end_at(struct kstats_point *p, u64 key, u64 now,
+		      enum kstats_reach reach)
 {
 	struct kstats_trace *t = p->t;
+	bool found;
 	u64 ts;
 	u32 cpu, fam;
 
-	if (slot ? kstats_pair_end(&t->pair, key, 0, &ts, &cpu, &fam) :
-		   kstats_pair_end_table(&t->pair, key, 0, &ts, &cpu, &fam))
+	if (reach == KSTATS_REACH_ANY)
+		found = kstats_pair_end(&t->pair, key, 0, &ts, &cpu, &fam);
+	else if (reach == KSTATS_REACH_HASHED)
+		found = kstats_pair_end_hashed(&t->pair, key, 0, &ts, &cpu,
+					       &fam);
+	else
+		found = kstats_pair_end_table(&t->pair, key, 0, &ts, &cpu,
+					      &fam);
+	if (found)
 		kstats_section_done(t, now, ts, cpu, 0, false);
 }
 
@@ -522,7 +560,7 @@ kstats_section_end_at(struct kstats_point *p, u64 key, u64 now, bool slot)
 static noinline notrace void kstats_section_end_any(struct kstats_point *p,
 						    u64 key, u64 now)
 {
-	kstats_section_end_at(p, key, now, true);
+	kstats_section_end_at(p, key, now, KSTATS_REACH_ANY);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end_any);
@@ -536,10 +574,22 @@ static noinline notrace void kstats_section_end_plain(struct kstats_point *p,
 	if (unlikely(p->t->pair.cur_slots))
 		kstats_section_end_any(p, key, now);
 	else
-		kstats_section_end_at(p, key, now, false);
+		kstats_section_end_at(p, key, now, KSTATS_REACH_TABLE);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end_plain);
+
+/* The same for an end keyed by an argument (@p->keyed, @p->checked). */
+static noinline notrace void kstats_section_end_arg(struct kstats_point *p,
+						    u64 key)
+{
+	u32 here;
+	u64 now = kstats_trace_now(p->t, &here);
+
+	kstats_section_end_at(p, key, now, KSTATS_REACH_HASHED);
+}
+
+NOKPROBE_SYMBOL(kstats_section_end_arg);
 
 /*
  * The same, for an end whose start left its CPU's slot for the table (the
@@ -548,7 +598,8 @@ NOKPROBE_SYMBOL(kstats_section_end_plain);
 static noinline notrace void kstats_section_end_table(struct kstats_point *p,
 						      u64 now)
 {
-	kstats_section_end_at(p, (unsigned long)current, now, false);
+	kstats_section_end_at(p, (unsigned long)current, now,
+			      KSTATS_REACH_TABLE);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end_table);
@@ -699,9 +750,9 @@ static __always_inline notrace void kstats_tp_keyed(struct kstats_point *p,
 						    u64 key)
 {
 	if (p->role == KSTATS_TP_START)
-		kstats_section_start_plain(p, key);
+		kstats_section_start_arg(p, key);
 	else
-		kstats_section_end_plain(p, key);
+		kstats_section_end_arg(p, key);
 }
 
 /* Whether the point's probe must hand it the tracepoint's arguments. */
@@ -908,9 +959,11 @@ kstats_tp_chain(struct kstats_point *p, unsigned long a0, unsigned long a1,
 						   args[p->check[i].arg]))
 				goto next;
 		if (p->role == KSTATS_TP_START)
-			kstats_section_start_at(p, args[p->key_arg], now, cpu);
+			kstats_section_start_at(p, args[p->key_arg], now, cpu,
+						KSTATS_REACH_HASHED);
 		else
-			kstats_section_end_at(p, args[p->key_arg], now, false);
+			kstats_section_end_at(p, args[p->key_arg], now,
+					      KSTATS_REACH_HASHED);
 next:
 		p = READ_ONCE(p->next);
 	} while (p);
