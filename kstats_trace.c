@@ -504,13 +504,21 @@ kstats_section_start_at(struct kstats_point *p, u64 key, u64 now, u32 cpu,
 		kstats_record_missed(t->fn.ks);	/* full, and refusing */
 }
 
-static noinline notrace void kstats_section_start_plain(struct kstats_point *p,
-							u64 key)
+/* The same, now: a lone start reads the clock last. */
+static __always_inline notrace void
+kstats_section_start_now(struct kstats_point *p, u64 key,
+			 enum kstats_reach reach)
 {
 	u32 cpu;
 	u64 now = kstats_trace_now(p->t, &cpu);
 
-	kstats_section_start_at(p, key, now, cpu, KSTATS_REACH_TABLE);
+	kstats_section_start_at(p, key, now, cpu, reach);
+}
+
+static noinline notrace void kstats_section_start_plain(struct kstats_point *p,
+							u64 key)
+{
+	kstats_section_start_now(p, key, KSTATS_REACH_TABLE);
 }
 
 NOKPROBE_SYMBOL(kstats_section_start_plain);
@@ -519,10 +527,7 @@ NOKPROBE_SYMBOL(kstats_section_start_plain);
 static noinline notrace void kstats_section_start_arg(struct kstats_point *p,
 						      u64 key)
 {
-	u32 cpu;
-	u64 now = kstats_trace_now(p->t, &cpu);
-
-	kstats_section_start_at(p, key, now, cpu, KSTATS_REACH_HASHED);
+	kstats_section_start_now(p, key, KSTATS_REACH_HASHED);
 }
 
 NOKPROBE_SYMBOL(kstats_section_start_arg);
