@@ -17,7 +17,8 @@
 #    tests/guest/run.sh in QEMU with their kernel, then boot it with
 #    lockdown=confidentiality: the unsigned kstats.ko must be refused.
 #    Debian's arm64 6.1 and 6.12 (scripts/arm64-kernels.sh): cross-built
-#    (W=1, sparse), tests/guest/run.sh in qemu-system-aarch64.
+#    (W=1, sparse), tests/guest/run.sh in qemu-system-aarch64, each
+#    kernel's suite beside the next one's build and suite.
 # 5. Host: make install/uninstall and DKMS (scripts/install-test.sh), and
 #    Prometheus end to end (scripts/prom-e2e.sh), side by side.
 # 6. make -C tools check.
@@ -167,7 +168,15 @@ vm_again() {
 
 # vm_test NAME VM-RUN-ARGS...: one QEMU run, its TAP counted.
 vm_test() {
-	local name=$1 rc=0 p f s
+	vm_test_run "$@"
+	vm_test_count "$1"
+}
+
+# vm_test_run NAME VM-RUN-ARGS...: the run, and its one rerun (below); its
+# exit status is left in rc-NAME for vm_test_count.  It counts nothing, so
+# it may run in the background.
+vm_test_run() {
+	local name=$1 rc=0
 	shift
 	vm_run "$name" "$@"
 	# A kernel that died before the guest's init started the suite never
@@ -198,6 +207,15 @@ vm_test() {
 		vm_again "$name" "a vCPU looped on a text_poke_bp() int3 (TCG); running again on one TCG thread" \
 			int3-lockup "$@" --tcg-single
 	fi
+	echo "$rc" > "$LOGS/rc-$name"
+}
+
+# vm_test_count NAME: the times of vm_test_run NAME, its TAP counted, its
+# exit status judged.
+vm_test_count() {
+	local name=$1 rc p f s
+
+	rc=$(cat "$LOGS/rc-$name" 2>/dev/null || echo "no status")
 	grep -E '^vm-run.sh: [^ ]+: [0-9.]+ s' "$LOGS/vm-$name.err" | sed 's/^vm-run.sh: /    /' || true
 	grep -E '^# (kfuzz|reliability|lockdown)' "$LOGS/tap-$name.txt" | sed 's/^# /    /' || true
 	count_tap "$name" "$LOGS/tap-$name.txt"
@@ -381,6 +399,10 @@ else
 	for n in $bad; do
 		fail "guest helper $n (arm64)" "$(grep -E 'error|warning' "$LOGS/helperarm64-$n.log")"
 	done
+	# Each kernel's suite runs in the background, beside the next one's
+	# build and suite (a TCG guest takes one host thread); all are counted
+	# once they are done, in order.
+	ran=() pids=()
 	while read -r name image kdir mdir; do
 		case $name in busybox|sysroot) continue ;; esac
 		label="Debian $name arm64"
@@ -397,11 +419,20 @@ else
 		check "sparse (C=2, $kver)" "$(grep -E 'warning:|error:' "$LOGS/sparse-$kver.log" || true)"
 		GUEST_ARCH=arm64 guest_adds "$B/$kver"
 		suite_args integration "$B/$kver" "$mdir"
-		vm_test "integration-arm64-$name" --arch arm64 --kernel "$image" \
-			"${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}" --timeout "$ARM64_VM_TIMEOUT"
-		support_row "$label (\`$kver\`)" "ok (W=1, sparse)" \
-			"$(tap_result "integration-arm64-$name")" "$(mech_of "$kdir")"
+		vm_test_run "integration-arm64-$name" --arch arm64 --kernel "$image" \
+			"${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}" --timeout "$ARM64_VM_TIMEOUT" \
+			< /dev/null &
+		pids+=($!)
+		ran+=("$name $kver $kdir")
 	done < "$LOGS/arm64-kernels.txt"
+	# a run's status is in its rc- file, not in wait's
+	[ ${#pids[@]} = 0 ] || wait "${pids[@]}" || true
+	for r in "${ran[@]}"; do
+		read -r name kver kdir <<< "$r"
+		vm_test_count "integration-arm64-$name"
+		support_row "Debian $name arm64 (\`$kver\`)" "ok (W=1, sparse)" \
+			"$(tap_result "integration-arm64-$name")" "$(mech_of "$kdir")"
+	done
 fi
 printf '\nFrom `make check` on %s%s.\n' "$(date -u +%F)" "$SUPPORT_REV" >> "$SUPPORT"
 
