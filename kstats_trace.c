@@ -379,7 +379,7 @@ kstats_section_done(struct kstats_trace *t, u64 now, u64 ts, u32 cpu,
 	if (family)
 		kstats_family_record(ks, fam, v);
 	else
-		kstats_record(ks, v);
+		kstats_record_bits(ks, v, KSTATS_DEFAULT_FRAC_BITS);
 }
 
 /*
@@ -421,7 +421,7 @@ static notrace void kstats_arrival(struct kstats_trace *t, u32 fam)
 	if (t->fn.ks->family)
 		kstats_family_record(t->fn.ks, fam, v);
 	else
-		kstats_record(t->fn.ks, v);
+		kstats_record_bits(t->fn.ks, v, KSTATS_DEFAULT_FRAC_BITS);
 	kstats_outlier_check(t->fn.outliers, v, fam, t->fn.ks->family, NULL);
 }
 
