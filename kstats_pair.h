@@ -211,17 +211,19 @@ static __always_inline notrace bool kstats_pair_take(struct kstats_pair_slot *s,
 }
 
 /*
- * The place of @tag in window @w, or -1: a start reads the whole window
- * (its key is rarely in flight), so the compares are unrolled, a compare
- * with memory and a branch each.  The keys are read as plain loads (no
- * READ_ONCE(), whose volatile load would take an instruction more each),
- * an aligned word each, read whole on either architecture: a key that
- * changes meanwhile is the race of a start and an end on one key that
- * kstats_pair.c describes, and the cmpxchg that takes a slot checks its
- * key again.
+ * Whether @tag is in window @w: a start reads the whole window (its key
+ * is rarely in flight), so the compares are unrolled, a compare with
+ * memory and a branch each, every branch to one place: the rare start
+ * that finds it looks for its slot again (kstats_pair_start_in()), so
+ * that no slot's address is kept on the way (it was an instruction a
+ * slot).  The keys are read as plain loads (no READ_ONCE(), whose
+ * volatile load would take an instruction more each), an aligned word
+ * each, read whole on either architecture: a key that changes meanwhile
+ * is the race of a start and an end on one key that kstats_pair.c
+ * describes, and the cmpxchg that takes a slot checks its key again.
  */
-static __always_inline notrace int
-kstats_pair_find(const struct kstats_pair_window *w, u64 tag)
+static __always_inline notrace bool
+kstats_pair_holds(const struct kstats_pair_window *w, u64 tag)
 {
 	unsigned int i;
 
@@ -229,34 +231,23 @@ kstats_pair_find(const struct kstats_pair_window *w, u64 tag)
 	for (i = 0; i < w->n; i++)
 		/* racy by design: the cmpxchg that takes the slot checks */
 		if (data_race(w->first[i].key) == tag)
-			return i;
-	return -1;
+			return true;
+	return false;
 }
 
-/* kstats_pair_start() in window @w, for the key mixed into @tag. */
+/*
+ * A start in window @w, for the key mixed into @tag, which is not in
+ * flight there: the first empty slot, else the window's oldest start,
+ * evicted (or the start refused).
+ */
 static __always_inline notrace bool
-kstats_pair_start_in(struct kstats_pair *p, const struct kstats_pair_window w,
-		     u64 tag, u64 match, u64 ts, u32 cpu, u32 aux)
+kstats_pair_insert(struct kstats_pair *p, const struct kstats_pair_window w,
+		   u64 tag, u64 match, u64 ts, u32 cpu, u32 aux)
 {
 	struct kstats_pair_slot *s, *oldest = NULL;
 	u64 cur, oldest_ts = U64_MAX;
-	int i;
+	unsigned int i;
 
-	/* The key's own slot, if it is in flight (and not taken this instant). */
-	i = kstats_pair_find(&w, tag);
-	if (i >= 0) {
-		s = w.first + i;
-		if (p->outer) {
-			this_cpu_inc(p->counts->nested);
-			return true;
-		}
-		if (kstats_pair_take(s, tag)) {
-			this_cpu_inc(p->counts->replaced);
-			kstats_pair_fill(s, tag, match, ts, cpu, aux);
-			return true;
-		}
-	}
-	/* The first empty slot, else the window's oldest start, evicted. */
 	for (i = 0, s = w.first; i < w.n; i++, s++) {
 		cur = READ_ONCE(s->key);
 		if (cur == KSTATS_PAIR_EMPTY && kstats_pair_take(s, cur)) {
@@ -277,6 +268,38 @@ kstats_pair_start_in(struct kstats_pair *p, const struct kstats_pair_window w,
 	if (cur > KSTATS_PAIR_BUSY && kstats_pair_take(oldest, cur))
 		kstats_pair_fill(oldest, tag, match, ts, cpu, aux);
 	return true;
+}
+
+/*
+ * kstats_pair_start() in window @w, for the key mixed into @tag: the
+ * key's own slot if it is in flight (and not taken this instant), else an
+ * insertion.  Where kstats_pair_holds() finds it, the slot is found
+ * again, by a walk of its own.
+ */
+static __always_inline notrace bool
+kstats_pair_start_in(struct kstats_pair *p, const struct kstats_pair_window w,
+		     u64 tag, u64 match, u64 ts, u32 cpu, u32 aux)
+{
+	struct kstats_pair_slot *s;
+	unsigned int i;
+
+	if (unlikely(kstats_pair_holds(&w, tag))) {
+		for (i = 0, s = w.first; i < w.n; i++, s++) {
+			if (data_race(s->key) != tag)
+				continue;
+			if (p->outer) {
+				this_cpu_inc(p->counts->nested);
+				return true;
+			}
+			if (kstats_pair_take(s, tag)) {
+				this_cpu_inc(p->counts->replaced);
+				kstats_pair_fill(s, tag, match, ts, cpu, aux);
+				return true;
+			}
+			break;
+		}
+	}
+	return kstats_pair_insert(p, w, tag, match, ts, cpu, aux);
 }
 
 /*
