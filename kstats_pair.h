@@ -237,12 +237,12 @@ kstats_pair_holds(const struct kstats_pair_window *w, u64 tag)
 
 /*
  * A start in window @w, for the key mixed into @tag, which is not in
- * flight there: the first empty slot, else the window's oldest start,
- * evicted (or the start refused).
+ * flight there, when no slot of the window is empty: the window's oldest
+ * start is evicted (or the start refused).
  */
 static __always_inline notrace bool
-kstats_pair_insert(struct kstats_pair *p, const struct kstats_pair_window w,
-		   u64 tag, u64 match, u64 ts, u32 cpu, u32 aux)
+kstats_pair_evict(struct kstats_pair *p, const struct kstats_pair_window w,
+		  u64 tag, u64 match, u64 ts, u32 cpu, u32 aux)
 {
 	struct kstats_pair_slot *s, *oldest = NULL;
 	u64 cur, oldest_ts = U64_MAX;
@@ -250,10 +250,6 @@ kstats_pair_insert(struct kstats_pair *p, const struct kstats_pair_window w,
 
 	for (i = 0, s = w.first; i < w.n; i++, s++) {
 		cur = READ_ONCE(s->key);
-		if (cur == KSTATS_PAIR_EMPTY && kstats_pair_take(s, cur)) {
-			kstats_pair_fill(s, tag, match, ts, cpu, aux);
-			return true;
-		}
 		if (cur > KSTATS_PAIR_BUSY && READ_ONCE(s->ts) <= oldest_ts) {
 			oldest_ts = READ_ONCE(s->ts);
 			oldest = s;
@@ -268,6 +264,27 @@ kstats_pair_insert(struct kstats_pair *p, const struct kstats_pair_window w,
 	if (cur > KSTATS_PAIR_BUSY && kstats_pair_take(oldest, cur))
 		kstats_pair_fill(oldest, tag, match, ts, cpu, aux);
 	return true;
+}
+
+/*
+ * The same, in the window's first empty slot, else kstats_pair_evict():
+ * apart, so that the walk a start takes keeps nothing for an eviction.
+ */
+static __always_inline notrace bool
+kstats_pair_insert(struct kstats_pair *p, const struct kstats_pair_window w,
+		   u64 tag, u64 match, u64 ts, u32 cpu, u32 aux)
+{
+	struct kstats_pair_slot *s;
+	unsigned int i;
+
+	for (i = 0, s = w.first; i < w.n; i++, s++) {
+		if (READ_ONCE(s->key) == KSTATS_PAIR_EMPTY &&
+		    kstats_pair_take(s, KSTATS_PAIR_EMPTY)) {
+			kstats_pair_fill(s, tag, match, ts, cpu, aux);
+			return true;
+		}
+	}
+	return kstats_pair_evict(p, w, tag, match, ts, cpu, aux);
 }
 
 /*
