@@ -351,6 +351,22 @@ static notrace void kstats_section_start(struct kstats_point *p,
 NOKPROBE_SYMBOL(kstats_section_start);
 
 /*
+ * A sample of a node of no family: in the common distribution (the
+ * default frac_bits, no upper bound: a user's bits or max changes them),
+ * recorded with neither to read nor the clamp to take; else by
+ * kstats_record().
+ */
+static __always_inline notrace void kstats_trace_record(struct kstats *ks,
+							u64 v)
+{
+	if (likely(ks->frac_bits == KSTATS_DEFAULT_FRAC_BITS &&
+		   ks->clamp == U64_MAX))
+		__KSTATS_RECORD_IN_RANGE(ks, v, KSTATS_DEFAULT_FRAC_BITS);
+	else
+		kstats_record(ks, v);
+}
+
+/*
  * A section's sample, from its start at @ts on @cpu to @now, in the key
  * @fam of its family if it has one (@family): the time
  * (kstats_trace_delta()), or a missed sample.
@@ -379,7 +395,7 @@ kstats_section_done(struct kstats_trace *t, u64 now, u64 ts, u32 cpu,
 	if (family)
 		kstats_family_record(ks, fam, v);
 	else
-		kstats_record_bits(ks, v, KSTATS_DEFAULT_FRAC_BITS);
+		kstats_trace_record(ks, v);
 }
 
 /*
@@ -421,7 +437,7 @@ static notrace void kstats_arrival(struct kstats_trace *t, u32 fam)
 	if (t->fn.ks->family)
 		kstats_family_record(t->fn.ks, fam, v);
 	else
-		kstats_record_bits(t->fn.ks, v, KSTATS_DEFAULT_FRAC_BITS);
+		kstats_trace_record(t->fn.ks, v);
 	kstats_outlier_check(t->fn.outliers, v, fam, t->fn.ks->family, NULL);
 }
 
