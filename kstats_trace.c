@@ -133,7 +133,8 @@ struct kstats_tp_check {
  * section at one event of kstats_tp_events.h share the probe of the
  * first (@head), which calls each in turn (@next): kstats_section_chain();
  * those keyed by an argument in a table alone (@one_clock) share its one
- * reading of the clock (kstats_tp_chain()).
+ * reading of the clock (kstats_tp_chain()); a first point whose chain
+ * has only such points (@all_one_clock) takes kstats_tp_chain_inline().
  */
 struct kstats_point {
 	struct kstats_trace *t;
@@ -149,6 +150,7 @@ struct kstats_point {
 	bool keyed;
 	bool checked;
 	bool one_clock;
+	bool all_one_clock;
 	u8 key_arg;
 	u8 nr_checks;
 	struct kstats_tp_check check[KSTATS_MAX_CONDS];
@@ -946,6 +948,31 @@ kstats_tp_point(struct kstats_point *p, unsigned long a0, unsigned long a1,
 }
 
 /*
+ * One point of a chain taken inline (@p->one_clock), at @now on @cpu: its
+ * conditions, then its start or end.  It picks its key and its
+ * conditions' arguments from @args by index (every index is below
+ * KSTATS_TP_TYPED_ARGS for such a point), where a pick from registers is
+ * a switch.
+ */
+static __always_inline notrace void
+kstats_tp_chain_one(struct kstats_point *p, const unsigned long *args,
+		    u64 now, u32 cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nr_checks; i++)
+		if (!kstats_tp_check_holds(p, &p->check[i],
+					   args[p->check[i].arg]))
+			return;
+	if (p->role == KSTATS_TP_START)
+		kstats_section_start_at(p, args[p->key_arg], now, cpu,
+					KSTATS_REACH_HASHED);
+	else
+		kstats_section_end_at(p, args[p->key_arg], now,
+				      KSTATS_REACH_HASHED);
+}
+
+/*
  * The points that share a typed probe (@p->next), in turn.  Those keyed
  * by an argument in a table alone (@p->one_clock: runqlat's at
  * sched_switch) are taken here, inline, at one reading of the clock, made
@@ -953,10 +980,7 @@ kstats_tp_point(struct kstats_point *p, unsigned long a0, unsigned long a1,
  * end's, first (the section's time has none of its work), is then a
  * start's after it too, whose time thus has the end's work and its own
  * conditions in it (a lone start reads the clock after its conditions).
- * They pick their key and their conditions' arguments from @args by
- * index (every index is below KSTATS_TP_TYPED_ARGS for such a point),
- * where a pick from registers is a switch; @args is only ever read
- * within its bounds, so it needs no stack canary.
+ * @args is only ever read within its bounds, so it needs no stack canary.
  */
 static noinline notrace __no_stack_protector void
 kstats_tp_chain(struct kstats_point *p, unsigned long a0, unsigned long a1,
@@ -969,28 +993,35 @@ kstats_tp_chain(struct kstats_point *p, unsigned long a0, unsigned long a1,
 	if (p->one_clock)
 		now = kstats_trace_now(p->t, &cpu);
 	do {
-		unsigned int i;
-
-		if (!p->one_clock) {
-			kstats_tp_point(p, args[0], args[1], args[2], args[3]);
-			goto next;
-		}
-		for (i = 0; i < p->nr_checks; i++)
-			if (!kstats_tp_check_holds(p, &p->check[i],
-						   args[p->check[i].arg]))
-				goto next;
-		if (p->role == KSTATS_TP_START)
-			kstats_section_start_at(p, args[p->key_arg], now, cpu,
-						KSTATS_REACH_HASHED);
+		if (p->one_clock)
+			kstats_tp_chain_one(p, args, now, cpu);
 		else
-			kstats_section_end_at(p, args[p->key_arg], now,
-					      KSTATS_REACH_HASHED);
-next:
+			kstats_tp_point(p, args[0], args[1], args[2], args[3]);
 		p = READ_ONCE(p->next);
 	} while (p);
 }
 
 NOKPROBE_SYMBOL(kstats_tp_chain);
+
+/*
+ * The same for a chain of such points alone (@p->all_one_clock): no test
+ * of each, and nothing kept for a call to a point's own path.
+ */
+static noinline notrace __no_stack_protector void
+kstats_tp_chain_inline(struct kstats_point *p, unsigned long a0,
+		       unsigned long a1, unsigned long a2, unsigned long a3)
+{
+	const unsigned long args[KSTATS_TP_TYPED_ARGS] = { a0, a1, a2, a3 };
+	u32 cpu;
+	u64 now = kstats_trace_now(p->t, &cpu);
+
+	do {
+		kstats_tp_chain_one(p, args, now, cpu);
+		p = READ_ONCE(p->next);
+	} while (p);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_chain_inline);
 
 static __always_inline notrace void
 kstats_tp_points(struct kstats_point *p, unsigned long a0, unsigned long a1,
@@ -998,6 +1029,8 @@ kstats_tp_points(struct kstats_point *p, unsigned long a0, unsigned long a1,
 {
 	if (likely(!READ_ONCE(p->next)))
 		kstats_tp_point(p, a0, a1, a2, a3);
+	else if (p->all_one_clock)
+		kstats_tp_chain_inline(p, a0, a1, a2, a3);
 	else
 		kstats_tp_chain(p, a0, a1, a2, a3);
 }
@@ -2093,6 +2126,11 @@ static void kstats_section_chain(struct kstats_trace *t,
 	for (i = 0; i < n; i++)
 		if (pts[i]->head)
 			pts[i]->one_clock &= pts[i]->head->one_clock;
+	for (i = 0; i < n; i++)
+		pts[i]->all_one_clock = !pts[i]->head && pts[i]->one_clock;
+	for (i = 0; i < n; i++)
+		if (pts[i]->head)
+			pts[i]->head->all_one_clock &= pts[i]->one_clock;
 }
 
 static int kstats_register_start(struct kstats_trace *t,
