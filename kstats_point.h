@@ -491,22 +491,18 @@ static __always_inline notrace bool kstats_read_kernel(unsigned long addr,
 	/* no bound here: a user address's fault must not be the task's */
 	pagefault_disable();
 #endif
-	switch (w.size) {
-	case 4:
+	/* the sizes of most fields first: an int's, a pointer's or a long's */
+	if (w.size == 4) {
 		__get_kernel_nofault(&l, (void *)addr, u32, fault);
 		d = w.sign ? (u64)(s64)(s32)l : l;
-		break;
-	case 1:
-		__get_kernel_nofault(&b, (void *)addr, u8, fault);
-		d = w.sign ? (u64)(s64)(s8)b : b;
-		break;
-	case 2:
+	} else if (w.size == 8) {
+		__get_kernel_nofault(&d, (void *)addr, u64, fault);
+	} else if (w.size == 2) {
 		__get_kernel_nofault(&h, (void *)addr, u16, fault);
 		d = w.sign ? (u64)(s64)(s16)h : h;
-		break;
-	default:
-		__get_kernel_nofault(&d, (void *)addr, u64, fault);
-		break;
+	} else {
+		__get_kernel_nofault(&b, (void *)addr, u8, fault);
+		d = w.sign ? (u64)(s64)(s8)b : b;
 	}
 #ifndef CONFIG_X86_64
 	pagefault_enable();
