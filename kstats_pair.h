@@ -302,6 +302,7 @@ kstats_pair_start_in(struct kstats_pair *p, const struct kstats_pair_window w,
 
 	if (unlikely(kstats_pair_holds(&w, tag))) {
 		for (i = 0, s = w.first; i < w.n; i++, s++) {
+			/* racy as kstats_pair_holds(): the cmpxchg checks */
 			if (data_race(s->key) != tag)
 				continue;
 			if (p->outer) {
