@@ -31,6 +31,9 @@ SLP_START="start tp:raw_syscalls:sys_enter comm kvalue if arg1 == $NR_clock_nano
 SLP_END="end tp:raw_syscalls:sys_exit comm kvalue if arg0$REGS_NR == $NR_clock_nanosleep"
 s_trace "trace slp $SLP_START $SLP_END"
 s_trace "trace slp_local $SLP_START $SLP_END clock local"
+# bits and max: a section's sample outside the common distribution
+# (kstats_trace_record()'s kstats_record())
+s_trace "trace slp_range $SLP_START $SLP_END bits 1 max 999999"
 for i in 1 2 3 4; do kvalue sleep 1000 50 & done
 wait
 expect "4 x 50 sleeps of 1 ms: 200 samples, nothing missed or left" \
@@ -46,6 +49,9 @@ n=$(field $KS/slp_local name samples)
 x=$(field $KS/slp_local name missed)
 expect "clock local: a pair that crossed CPUs is missed, none lost ($n + $x)" \
 	"$((n + x))" 200
+expect "bits 1 max 999999: the 200 sleeps of 1 ms or more, each over the range" \
+	"$(field $KS/slp_range name samples) $(field $KS/slp_range name frac_bits) $(field $KS/slp_range range overflow)" \
+	"200 1 200"
 
 # --- further starts: an end pairs with whichever start its key has; a
 # start's filters and key are its own, the header shows each further start
@@ -105,7 +111,7 @@ expect "full refuse: the 8 oldest starts stay, the 12 newest are lost, missed" \
 expect "header: full refuse, full evict" \
 	"$(field $KS/s_full inflight full) $(field $KS/s_ev inflight full)" "refuse evict"
 ctl $KS/_control "remove s_full" >/dev/null
-for n in slp slp_local s_rep s_um s_ev; do ctl $KS/_control "remove $n" >/dev/null; done
+for n in slp slp_local slp_range s_rep s_um s_ev; do ctl $KS/_control "remove $n" >/dev/null; done
 
 # --- a dead task's last switch out (TASK_DEAD) comes after its exit:
 # that start goes when the task is freed, not at the first run of another
