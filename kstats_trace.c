@@ -1005,7 +1005,8 @@ NOKPROBE_SYMBOL(kstats_tp_chain);
 
 /*
  * The same for a chain of such points alone (@p->all_one_clock): no test
- * of each, and nothing kept for a call to a point's own path.
+ * of each, and nothing kept for a call to a point's own path; @args, as
+ * there, needs no stack canary.
  */
 static noinline notrace __no_stack_protector void
 kstats_tp_chain_inline(struct kstats_point *p, unsigned long a0,
