@@ -431,6 +431,18 @@ DEFINE_CLASS(kstats, struct kstats_scope, kstats_scope_end(&_T),
 	     kstats_scope_begin(ks), struct kstats *ks)
 #endif
 
+#ifdef KSTATS_CORE
+/*
+ * Whether @ks has the shape kstats.ko's fast paths compile in: the
+ * default frac_bits and no upper bound (no "bits" nor "max" given), so
+ * that __KSTATS_RECORD_IN_RANGE() at KSTATS_DEFAULT_FRAC_BITS records it.
+ */
+static __always_inline notrace bool kstats_default_shape(const struct kstats *ks)
+{
+	return ks->frac_bits == KSTATS_DEFAULT_FRAC_BITS && ks->clamp == U64_MAX;
+}
+#endif
+
 /* Only kstats.ko itself, whose handlers pick frac_bits, keeps the body. */
 #ifndef KSTATS_CORE
 #undef __KSTATS_RECORD

@@ -758,7 +758,7 @@ static enum kstats_direct_exit
 kstats_direct_exit_of(const struct kstats *ks,
 		      const struct kstats_outliers *outliers)
 {
-	if (ks->frac_bits != KSTATS_DEFAULT_FRAC_BITS || ks->clamp != U64_MAX)
+	if (!kstats_default_shape(ks))
 		return KSTATS_DEXIT_GENERIC;
 	return outliers ? KSTATS_DEXIT_OUTLIERS : KSTATS_DEXIT_PLAIN;
 }

@@ -353,16 +353,14 @@ static notrace void kstats_section_start(struct kstats_point *p,
 NOKPROBE_SYMBOL(kstats_section_start);
 
 /*
- * A sample of a node of no family: in the common distribution (the
- * default frac_bits, no upper bound: a user's bits or max changes them),
- * recorded with neither to read nor the clamp to take; else by
- * kstats_record().
+ * A sample of a node of no family: in a distribution of the default shape
+ * (kstats_default_shape()), recorded with neither frac_bits to read nor
+ * the clamp to take; else by kstats_record().
  */
 static __always_inline notrace void kstats_trace_record(struct kstats *ks,
 							u64 v)
 {
-	if (likely(ks->frac_bits == KSTATS_DEFAULT_FRAC_BITS &&
-		   ks->clamp == U64_MAX))
+	if (likely(kstats_default_shape(ks)))
 		__KSTATS_RECORD_IN_RANGE(ks, v, KSTATS_DEFAULT_FRAC_BITS);
 	else
 		kstats_record(ks, v);
