@@ -2122,14 +2122,15 @@ static void kstats_section_chain(struct kstats_trace *t,
 		pts[i]->one_clock = (pts[i]->keyed || pts[i]->checked) &&
 				    !t->pair.cur_slots &&
 				    kstats_tp_args_within(pts[i]);
-	for (i = 0; i < n; i++)
-		if (pts[i]->head)
-			pts[i]->one_clock &= pts[i]->head->one_clock;
-	for (i = 0; i < n; i++)
-		pts[i]->all_one_clock = !pts[i]->head && pts[i]->one_clock;
-	for (i = 0; i < n; i++)
-		if (pts[i]->head)
-			pts[i]->head->all_one_clock &= pts[i]->one_clock;
+	/* a first point comes before those it calls (its index is lower) */
+	for (i = 0; i < n; i++) {
+		if (!pts[i]->head) {
+			pts[i]->all_one_clock = pts[i]->one_clock;
+			continue;
+		}
+		pts[i]->one_clock &= pts[i]->head->one_clock;
+		pts[i]->head->all_one_clock &= pts[i]->one_clock;
+	}
 }
 
 static int kstats_register_start(struct kstats_trace *t,
