@@ -32,8 +32,10 @@ SLP_END="end tp:raw_syscalls:sys_exit comm kvalue if arg0$REGS_NR == $NR_clock_n
 s_trace "trace slp $SLP_START $SLP_END"
 s_trace "trace slp_local $SLP_START $SLP_END clock local"
 # bits and max: a section's sample outside the common distribution
-# (kstats_trace_record()'s kstats_record())
-s_trace "trace slp_range $SLP_START $SLP_END bits 1 max 999999"
+# (kstats_trace_record()'s kstats_record()).  max rounds up to the end of
+# its slot, 131071 for 99999 at bits 1: a sleep of 1 ms is over it by
+# far (max 999999 would end at 1048575, which a 1 ms sleep may not pass)
+s_trace "trace slp_range $SLP_START $SLP_END bits 1 max 99999"
 for i in 1 2 3 4; do kvalue sleep 1000 50 & done
 wait
 expect "4 x 50 sleeps of 1 ms: 200 samples, nothing missed or left" \
@@ -49,9 +51,9 @@ n=$(field $KS/slp_local name samples)
 x=$(field $KS/slp_local name missed)
 expect "clock local: a pair that crossed CPUs is missed, none lost ($n + $x)" \
 	"$((n + x))" 200
-expect "bits 1 max 999999: the 200 sleeps of 1 ms or more, each over the range" \
-	"$(field $KS/slp_range name samples) $(field $KS/slp_range name frac_bits) $(field $KS/slp_range range overflow)" \
-	"200 1 200"
+expect "bits 1 max 99999: the 200 sleeps of 1 ms or more, each over the range" \
+	"$(field $KS/slp_range name samples) $(field $KS/slp_range name frac_bits) $(field $KS/slp_range range max_value) $(field $KS/slp_range range overflow)" \
+	"200 1 131071 200"
 
 # --- further starts: an end pairs with whichever start its key has; a
 # start's filters and key are its own, the header shows each further start
