@@ -14,8 +14,9 @@
 #    with kstats.ko signed by the test kernel's key; then the planted bugs
 #    of tests/mutants/ must each make their suite fail (scripts/mutants.sh).
 # 4. Debian 6.1, 6.12 and 6.1-rt: build against their headers, run
-#    tests/guest/run.sh in QEMU with their kernel, then boot it with
-#    lockdown=confidentiality: the unsigned kstats.ko must be refused.
+#    tests/guest/run.sh in QEMU with their kernel, two suites side by side,
+#    then boot each with lockdown=confidentiality: the unsigned kstats.ko
+#    must be refused.
 #    Debian's arm64 6.1 and 6.12 (scripts/arm64-kernels.sh): cross-built
 #    (W=1, sparse), tests/guest/run.sh in qemu-system-aarch64, each
 #    kernel's suite beside the next one's build and suite.
@@ -26,7 +27,9 @@
 # Each kernel's build is in build/<kernel release>/, logs in build/logs/.
 # KSTATS_VM_TIMEOUT (default 600) bounds each QEMU run;
 # KSTATS_ARM64_VM_TIMEOUT (default 1200) the arm64 suites', which run about
-# ten minutes under TCG (its text patching, emulated, is the slow part).
+# ten minutes under TCG (its text patching, emulated, is the slow part);
+# KSTATS_X86_PAIR_VM_TIMEOUT (default 900) the x86-64 Debian kernels'
+# suites, about six minutes alone, side by side two at a time.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$KSTATS_ROOT"
@@ -35,6 +38,7 @@ B=$KSTATS_ROOT/build
 LOGS=$B/logs
 VM_TIMEOUT=${KSTATS_VM_TIMEOUT:-600}
 ARM64_VM_TIMEOUT=${KSTATS_ARM64_VM_TIMEOUT:-1200}
+X86_PAIR_VM_TIMEOUT=${KSTATS_X86_PAIR_VM_TIMEOUT:-900}
 rm -rf "$LOGS" "$B/guest-bin"
 mkdir -p "$LOGS"
 
@@ -229,15 +233,23 @@ vm_test_count() {
 
 # integration NAME KERNEL-IMAGE BUILD-DIR [VM-RUN-ARGS...]
 integration() {
-	local name=$1 image=$2 dir=$3
-	shift 3
 	if [ ! -f tests/guest/run.sh ]; then
-		skip "$name" "tests/guest/run.sh not written yet"
+		skip "$1" "tests/guest/run.sh not written yet"
 		return
 	fi
+	integration_run "$@"
+	vm_test_count "$1"
+}
+
+# integration_run NAME KERNEL-IMAGE BUILD-DIR [VM-RUN-ARGS...]: its run
+# alone (vm_test_run), which may go to the background; vm_test_count NAME
+# counts it.
+integration_run() {
+	local name=$1 image=$2 dir=$3
+	shift 3
 	guest_adds "$dir"
 	suite_args integration "$dir"
-	vm_test "$name" --kernel "$image" "${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}" "$@"
+	vm_test_run "$name" --kernel "$image" "${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}" "$@"
 }
 
 # reliability KERNEL-IMAGE BUILD-DIR: tests/reliability/ on 4 vCPUs
@@ -364,9 +376,14 @@ EOF
 		"$(tap_result kunit integration-test-kernel) (KUnit + suite)" "$(mech_of "$KDIR_TEST")"
 fi
 
+# Debian's x86-64 kernels: each suite runs in the background, two at a time
+# (a TCG guest takes about one host thread), beside the next kernel's
+# build; all are counted once they are done, in order, each followed by
+# its lockdown boot.
+phase "Debian x86-64 (6.1, 6.12, 6.1-rt)"
+ran=() pids=()
 while read -r name image kdir; do
 	label="Debian $name"
-	phase "$label"
 	if [ "$image" = - ]; then
 		skip "$label" "no kernel image in /boot"
 		support_row "$label" "not installed" "not run" -
@@ -382,12 +399,31 @@ while read -r name image kdir; do
 		support_row "$label (\`$kver\`)" "**failed**" "not run" "$(mech_of "$kdir")"
 		continue
 	fi
+	ran+=("$name $image $kver $kdir")
+	# the skip of a suite not yet written is counted below
+	[ -f tests/guest/run.sh ] || continue
+	if [ ${#pids[@]} -ge 2 ]; then
+		wait "${pids[0]}" || true
+		pids=("${pids[@]:1}")
+	fi
 	# 6.12's boot also gets libbpf-tools, for the cross-checks against them
 	integration_peers "$name"
-	integration "integration-$name" "$image" "$B/$kver" "${PEER_ADDS[@]}"
-	lockdown "lockdown-$name" "$image" "$B/$kver"
-	support_row "$label (\`$kver\`)" ok "$(tap_result "integration-$name")" "$(mech_of "$kdir")"
+	integration_run "integration-$name" "$image" "$B/$kver" "${PEER_ADDS[@]}" \
+		--timeout "$X86_PAIR_VM_TIMEOUT" < /dev/null &
+	pids+=($!)
 done < <(debian_kernels)
+# a run's status is in its rc- file, not in wait's
+[ ${#pids[@]} = 0 ] || wait "${pids[@]}" || true
+for r in "${ran[@]}"; do
+	read -r name image kver kdir <<< "$r"
+	if [ -f tests/guest/run.sh ]; then
+		vm_test_count "integration-$name"
+	else
+		skip "integration-$name" "tests/guest/run.sh not written yet"
+	fi
+	lockdown "lockdown-$name" "$image" "$B/$kver"
+	support_row "Debian $name (\`$kver\`)" ok "$(tap_result "integration-$name")" "$(mech_of "$kdir")"
+done
 # Debian's arm64 kernels (scripts/arm64-kernels.sh fetches and caches
 # them): cross-built with W=1 and sparse, the integration suite in
 # qemu-system-aarch64 with the helpers cross-built for it.
