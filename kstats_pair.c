@@ -31,10 +31,15 @@
  * switch between, and these take no hash, no scan and no locked
  * instruction.  When the task leaves the CPU (sched_switch), its start
  * moves into the table (kstats_pair_switch()), where its end finds it on
- * whatever CPU it runs next.  A start whose task has an older one in the
- * table takes the slot all the same: the older is counted as replaced
- * when the newer joins it in the table, or when the task exits; until
- * then an end that finds no start in the slot may still find the older.
+ * whatever CPU it runs next, and the slot is marked KSTATS_PAIR_SWITCHED:
+ * the first start of the task that runs next looks in the table for an
+ * older start of its own, and replaces it, as it would in the slot.  So
+ * a start, a switch, a start, an end and an end pair the second start
+ * with the first end, and leave the second end unmatched, as the table
+ * alone would, and the switch, for every task, only marks the slot.  A
+ * start held in the table while a handler it interrupted wrote the slot
+ * sits beside the slot's: one of the two is counted as replaced when the
+ * slot's joins it in the table, or when the task exits.
  *
  * The table holds a bounded number of starts: one whose slots are all
  * taken evicts the oldest of them, and the starts of a task that exits
@@ -128,9 +133,10 @@ EXPORT_SYMBOL_NS_GPL(kstats_pair_free, KSTATS_NS);
 /*
  * kstats_pair_start() of the current task, @key, in a table of tasks: in
  * its CPU's slot.  A start already there is replaced if it is the task's,
- * or moved into the table if another task left it (a handler that ran
- * after that task's switch out, in an NMI); while a handler this one
- * interrupted writes the slot, the start goes into the table.
+ * as is one it left in the table before it last left a CPU (the slot
+ * KSTATS_PAIR_SWITCHED); another task's (a handler that ran after that
+ * task's switch out, in an NMI) is moved into the table; while a handler
+ * this one interrupted writes the slot, the start goes into the table.
  */
 static noinline notrace bool
 kstats_pair_start_cur(struct kstats_pair *p, u64 key, u64 match, u64 ts,
@@ -138,7 +144,8 @@ kstats_pair_start_cur(struct kstats_pair *p, u64 key, u64 match, u64 ts,
 {
 	struct kstats_pair_slot *s;
 	bool held = true;
-	u64 old;
+	u64 old, o_ts;
+	u32 o_cpu, o_aux;
 
 	preempt_disable_notrace();
 	s = this_cpu_ptr(p->cur_slots);
@@ -149,11 +156,17 @@ kstats_pair_start_cur(struct kstats_pair *p, u64 key, u64 match, u64 ts,
 		/* a table of tasks is no table of CPUs (kstats_pair_init()) */
 		return kstats_pair_start_hashed(p, key, match, ts, cpu, aux);
 	}
-	if (old == key)
+	if (old == key) {
 		this_cpu_inc(p->counts->replaced);
-	else if (old != KSTATS_PAIR_EMPTY)
+	} else if (old == KSTATS_PAIR_SWITCHED) {
+		/* the task's start from before its switch in, if any */
+		if (kstats_pair_take_by(p, key, NULL, &o_ts, &o_cpu, &o_aux,
+					false))
+			this_cpu_inc(p->counts->replaced);
+	} else if (old != KSTATS_PAIR_EMPTY) {
 		held = kstats_pair_start_hashed(p, old, s->match, s->ts,
 						s->cpu, s->aux);
+	}
 	kstats_pair_fill(s, key, match, ts, cpu, aux);
 	preempt_enable_notrace();
 	return held;
@@ -211,9 +224,15 @@ static noinline notrace bool
 kstats_pair_end_cur(struct kstats_pair *p, u64 key, u64 match, u64 *ts,
 		    u32 *cpu, u32 *aux)
 {
+	bool found;
+
 	if (kstats_pair_take_cur(p, key, match, false, ts, cpu, aux))
 		return true;
-	return kstats_pair_end_hashed(p, key, match, ts, cpu, aux);
+	found = kstats_pair_end_hashed(p, key, match, ts, cpu, aux);
+	preempt_disable_notrace();
+	kstats_pair_clear_switched(p);
+	preempt_enable_notrace();
+	return found;
 }
 
 NOKPROBE_SYMBOL(kstats_pair_end_cur);
@@ -282,7 +301,10 @@ NOKPROBE_SYMBOL(kstats_pair_forget);
  *
  * Called at sched_switch, after the section's own points there (a start
  * of the task switched out is held first, then moved).  A start the
- * table refuses is lost, for the caller to count.
+ * table refuses is lost, for the caller to count.  The slot is left
+ * KSTATS_PAIR_SWITCHED: the next task's first start replaces its own
+ * older one in the table (kstats_pair_start_cur()), a walk only tasks
+ * that start pay, not every switch.
  *
  * Context: the scheduler, interrupts disabled, on the CPU the task leaves.
  * Return: false if the table refused the start, else true.
@@ -293,12 +315,17 @@ notrace bool kstats_pair_switch(struct kstats_pair *p)
 	u64 key = READ_ONCE(s->key);
 	bool held;
 
-	if (key <= KSTATS_PAIR_BUSY ||
+	if (key == KSTATS_PAIR_EMPTY) {
+		/* an NMI's start meanwhile keeps the slot */
+		cmpxchg_local(&s->key, KSTATS_PAIR_EMPTY, KSTATS_PAIR_SWITCHED);
+		return true;
+	}
+	if (key <= KSTATS_PAIR_SWITCHED ||
 	    cmpxchg_local(&s->key, key, KSTATS_PAIR_BUSY) != key)
 		return true;
 	held = kstats_pair_start_hashed(p, key, s->match, s->ts, s->cpu, s->aux);
 	/* the fields read, before the slot can be taken again */
-	smp_store_release(&s->key, KSTATS_PAIR_EMPTY);
+	smp_store_release(&s->key, KSTATS_PAIR_SWITCHED);
 	return held;
 }
 EXPORT_SYMBOL_NS_GPL(kstats_pair_switch, KSTATS_NS);
@@ -325,7 +352,7 @@ u64 kstats_pair_pending(const struct kstats_pair *p)
 	if (p->cur_slots)
 		for_each_possible_cpu(cpu)
 			n += READ_ONCE(per_cpu_ptr(p->cur_slots, cpu)->key) >
-			     KSTATS_PAIR_BUSY;
+			     KSTATS_PAIR_SWITCHED;
 	for (i = 0; i < (1ULL << p->bits); i++)
 		n += READ_ONCE(p->slots[i].key) > KSTATS_PAIR_BUSY;
 	return n;

@@ -28,6 +28,11 @@
 /* A slot's key: none, or being written or taken by a handler */
 #define KSTATS_PAIR_EMPTY	0ULL
 #define KSTATS_PAIR_BUSY	1ULL
+/*
+ * A current task's slot (KSTATS_PAIR_CURRENT) empty since its CPU switched
+ * tasks: the start of the task now running, if any, is in the table.
+ */
+#define KSTATS_PAIR_SWITCHED	2ULL
 
 /**
  * struct kstats_pair_slot - one start in flight
@@ -78,8 +83,10 @@ struct kstats_pair_counts {
  *	one slot per CPU for the start of the task it runs, the key of
  *	most starts and ends, held and taken with no hash, no scan and in
  *	no line another CPU writes; kstats_pair_switch() moves it into
- *	@slots when its task leaves the CPU.  The key is kept unsalted
- *	(a task's address is never a sentinel).
+ *	@slots when its task leaves the CPU, and leaves the slot
+ *	KSTATS_PAIR_SWITCHED, so that the next task's first start replaces
+ *	its own older start there.  The key is kept unsalted (a task's
+ *	address is never a sentinel).
  * @bits: log2 of the number of slots
  * @windows: where a key's KSTATS_PAIR_WINDOW slots may begin: every slot
  *	but the last KSTATS_PAIR_WINDOW - 1
@@ -449,6 +456,21 @@ kstats_pair_end_hashed(struct kstats_pair *p, u64 key, u64 match, u64 *ts,
 		       u32 *cpu, u32 *aux)
 {
 	return kstats_pair_end_by(p, key, match, ts, cpu, aux, false);
+}
+
+/*
+ * The current task's end looked for its start in the table (its CPU's
+ * slot had none): the table holds no start of the task now, so a slot
+ * still marked KSTATS_PAIR_SWITCHED is empty again, and the task's next
+ * start takes it with no walk.  A start an NMI put there meanwhile stays.
+ */
+static __always_inline notrace void
+kstats_pair_clear_switched(struct kstats_pair *p)
+{
+	struct kstats_pair_slot *s = this_cpu_ptr(p->cur_slots);
+
+	if (READ_ONCE(s->key) == KSTATS_PAIR_SWITCHED)
+		cmpxchg_local(&s->key, KSTATS_PAIR_SWITCHED, KSTATS_PAIR_EMPTY);
 }
 
 /**

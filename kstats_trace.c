@@ -614,13 +614,15 @@ NOKPROBE_SYMBOL(kstats_section_end_arg);
 
 /*
  * The same, for an end whose start left its CPU's slot for the table (the
- * caller looked in the slot).
+ * caller looked in the slot); the slot, if marked since a switch, is
+ * empty again (kstats_pair_clear_switched()).
  */
 static noinline notrace void kstats_section_end_table(struct kstats_point *p,
 						      u64 now)
 {
 	kstats_section_end_at(p, (unsigned long)current, now,
 			      KSTATS_REACH_TABLE);
+	kstats_pair_clear_switched(&p->t->pair);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end_table);
@@ -2173,10 +2175,10 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	/*
 	 * keyed by the task at every point: its start in a slot of its CPU
 	 * until it leaves it.  Not with "nest outer", where the table's
-	 * older start must win over one in the slot, nor with "match": a
-	 * task that starts again after it left its CPU leaves its older
-	 * start in the table, where the end for the older's value (a lock
-	 * wait's outer end) would find it instead of being unmatched.
+	 * older start must win over one in the slot, nor with "match": such
+	 * sections (lock waits, whose inner and outer starts t-26 checks on
+	 * every kernel, 6.1-rt's preemption inside them included) keep the
+	 * table alone.
 	 */
 	per_task = t->start.opts.key.kind == KSTATS_KEY_TASK &&
 		   t->end.opts.key.kind == KSTATS_KEY_TASK && !cmd->nest_outer &&

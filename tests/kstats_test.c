@@ -1212,11 +1212,13 @@ static void kstats_test_pair_cpus(struct kunit *test)
 /*
  * A table of tasks: the current task's start in its CPU's slot, taken
  * there by its end; moved into the table when the task leaves the CPU
- * (kstats_pair_switch()), found there by its end; a start of the task
- * while an older one is in the table wins, the older counted as replaced
- * when the newer joins it or when the task exits; a start another task
- * left in the slot goes to the table; a match value kept; other keys
- * in the table alone.
+ * (kstats_pair_switch()), found there by its end; replaced there by the
+ * task's first start after the switch, so that a second end is
+ * unmatched rather than paired with it; of a start held in the table
+ * beside the slot's (a handler's, while another wrote the slot) and the
+ * slot's, one counted as replaced when the slot's joins it or when the
+ * task exits; a start another task left in the slot goes to the table;
+ * a match value kept; other keys in the table alone.
  */
 static void kstats_test_pair_current(struct kunit *test)
 {
@@ -1244,32 +1246,38 @@ static void kstats_test_pair_current(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu, 3U);
 	KUNIT_EXPECT_FALSE(test, kstats_pair_take_current(&p, &ts, &cpu));
 	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, me, 0, &ts, &cpu, &aux));
-	/* replaced in the slot; moved at a switch; a newer start wins */
+	/* replaced in the slot; moved at a switch, the slot marked */
 	kstats_pair_start_current(&p, 20, 0);
 	kstats_pair_start_current(&p, 30, 0);
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
 	KUNIT_EXPECT_TRUE(test, kstats_pair_switch(&p));
-	KUNIT_EXPECT_EQ(test, READ_ONCE(s->key), KSTATS_PAIR_EMPTY);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(s->key), KSTATS_PAIR_SWITCHED);
 	KUNIT_EXPECT_FALSE(test, kstats_pair_take_current(&p, &ts, &cpu));
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
+	/* the task's first start after it replaces the older in the table */
 	kstats_pair_start_current(&p, 40, 0);
-	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 2ULL);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(s->key), me);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
 	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, me, 0, &ts, &cpu, &aux));
 	KUNIT_EXPECT_EQ(test, ts, 40ULL);
-	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, me, 0, &ts, &cpu, &aux));
-	KUNIT_EXPECT_EQ(test, ts, 30ULL);
+	KUNIT_EXPECT_FALSE(test, kstats_pair_end(&p, me, 0, &ts, &cpu, &aux));
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 0ULL);
-	/* the older replaced when the newer joins it in the table */
-	kstats_pair_start_current(&p, 50, 0);
+	/* an end after the switch finds its start in the table */
+	kstats_pair_start_current(&p, 45, 0);
 	kstats_pair_switch(&p);
+	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, me, 0, &ts, &cpu, &aux));
+	KUNIT_EXPECT_EQ(test, ts, 45ULL);
+	/* a start in the table beside the slot's: replaced when it joins */
 	kstats_pair_start_current(&p, 60, 0);
+	KUNIT_EXPECT_TRUE(test, kstats_pair_start_table(&p, me, 0, 50, 0, 0));
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 2ULL);
 	kstats_pair_switch(&p);
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
 	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, me, 0, &ts, &cpu, &aux));
 	KUNIT_EXPECT_EQ(test, ts, 60ULL);
-	/* or when the task exits: the newer exited, the older replaced */
+	/* or when the task exits: both dropped, one exited, one replaced */
 	kstats_pair_start_current(&p, 70, 0);
-	kstats_pair_switch(&p);
-	kstats_pair_start_current(&p, 80, 0);
+	kstats_pair_start_table(&p, me, 0, 80, 0, 0);
 	kstats_pair_forget(&p, me);
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 0ULL);
 	/* another key: in the table; a start another task left in the slot */
@@ -1296,9 +1304,9 @@ static void kstats_test_pair_current(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ts, 110ULL);
 	preempt_enable();
 	kstats_pair_counts(&p, &c);
-	KUNIT_EXPECT_EQ(test, c.replaced, 3ULL);
+	KUNIT_EXPECT_EQ(test, c.replaced, 4ULL);
 	KUNIT_EXPECT_EQ(test, c.exited, 1ULL);
-	KUNIT_EXPECT_EQ(test, c.unmatched, 2ULL);
+	KUNIT_EXPECT_EQ(test, c.unmatched, 3ULL);
 	KUNIT_EXPECT_EQ(test, c.evicted, 0ULL);
 	kstats_pair_free(&p);
 }

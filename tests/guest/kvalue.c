@@ -21,6 +21,10 @@
  *   hop N              N sched_setaffinity() system calls, each moving the
  *                      thread to the other of its first two allowed CPUs
  *                      (from inside the call: it returns on the new one)
+ *   again N            N rounds of getpid(), a 1 ms clock_nanosleep(),
+ *                      getpid() again, then getppid() twice: a section
+ *                      from getpid() to getppid() begun again after the
+ *                      task left its CPU, then ended twice
  *
  *   -n COMM  first set its own comm (PR_SET_NAME) to COMM
  *   -p FILE  write "PID TID" (then the second thread's TID with -t) to
@@ -72,7 +76,7 @@ static pid_t tid2;
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: kvalue [-n COMM] [-p FILE] [-t N2] read FILE SIZE N | pread FILE OFF N | fail ERRNO N | mkdir DIR N | kill SIG N | sleep USEC N | hop N\n");
+	fprintf(stderr, "usage: kvalue [-n COMM] [-p FILE] [-t N2] read FILE SIZE N | pread FILE OFF N | fail ERRNO N | mkdir DIR N | kill SIG N | sleep USEC N | hop N | again N\n");
 	return 2;
 }
 
@@ -141,6 +145,18 @@ static int call(struct job *j)
 		if (!syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, NULL))
 			return 0;
 		j->err = "clock_nanosleep";
+		break;
+	}
+	case 'a': {
+		/* The system calls themselves, as the sections filter them. */
+		struct timespec ts = { .tv_nsec = 1000000 };
+
+		if (syscall(SYS_getpid) > 0 &&
+		    !syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, NULL) &&
+		    syscall(SYS_getpid) > 0 && syscall(SYS_getppid) >= 0 &&
+		    syscall(SYS_getppid) >= 0)
+			return 0;
+		j->err = "again";
 		break;
 	}
 	case 'h': {
@@ -215,6 +231,8 @@ int main(int argc, char **argv)
 		j.num = atol(argv[1]);
 		if (j.num < 0 || j.num >= 1000000)
 			return usage();
+	} else if (argc == 2 && !strcmp(argv[0], "again")) {
+		/* nothing more than the rounds */
 	} else if (argc == 2 && !strcmp(argv[0], "hop")) {
 		cpu_set_t set;
 		int c, k = 0;

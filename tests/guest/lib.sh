@@ -68,7 +68,7 @@ aarch64 | arm64)
 	SYS_PFX=__arm64_sys_
 	# asm-generic/unistd.h
 	NR_read=63 NR_pread64=67 NR_clock_nanosleep=115 NR_kill=129 NR_getppid=173
-	NR_sched_setaffinity=122
+	NR_sched_setaffinity=122 NR_getpid=172
 	# struct pt_regs: regs[N] at 8 * N; the system call's number is
 	# syscallno, an s32 after pstate and orig_x0
 	REGS_ARG0=+0 REGS_ARG1=+8:8 REGS_ARG2=+16 REGS_ARG3=+24 REGS_NR=+280:s4
@@ -85,7 +85,7 @@ aarch64 | arm64)
 *)
 	SYS_PFX=__x64_sys_
 	NR_read=0 NR_pread64=17 NR_clock_nanosleep=230 NR_kill=62 NR_getppid=110
-	NR_sched_setaffinity=203
+	NR_sched_setaffinity=203 NR_getpid=39
 	# struct pt_regs: di, si, dx and r10 (a system call's first four
 	# arguments), orig_ax (its number)
 	REGS_ARG0=+112 REGS_ARG1=+104:8 REGS_ARG2=+96 REGS_ARG3=+56 REGS_NR=+120:8

@@ -88,6 +88,17 @@ expect "the same with a start of its own probe, then an end of its own probe" \
 	"20 0 20 0"
 for n in s_hop s_hop_s s_hop_e; do ctl $KS/_control "remove $n" >/dev/null; done
 
+# --- a start begun again after its task left its CPU: the first start
+# went into the table at the switch (kstats_pair_switch()), and the
+# task's first start after it replaces it there, so the second end finds
+# none, as in a table a start never leaves (libbpf-tools' map of a start
+# per task), rather than pairing with the first across the sleep
+s_trace "trace s_again start tp:raw_syscalls:sys_enter comm kvalue if arg1 == $NR_getpid end tp:raw_syscalls:sys_exit comm kvalue if arg0$REGS_NR == $NR_getppid"
+check "kvalue again 20" kvalue again 20
+expect "20 rounds of a start begun again after a sleep, then two ends: each first start replaced, each second end unmatched" \
+	"$(s_counts s_again)" "20 0 pending 0 replaced 20 evicted 0 exited 0 unmatched 20 nested 0"
+ctl $KS/_control "remove s_again" >/dev/null
+
 # --- what the table counts, each exactly
 s_trace "trace s_rep start tp:raw_syscalls:sys_enter comm kload if arg1 == $NR_getppid end vfs_write comm nobody"
 kload getppid 10
