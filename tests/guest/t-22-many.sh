@@ -25,7 +25,7 @@ if [ -n "$why" ]; then
 		expect "a list without the trampoline: EOPNOTSUPP" \
 			"$(ctl $KS/_control 'trace vfs_read,vfs_write name z by func')" EOPNOTSUPP
 		expect "nothing made by the refusals" "$(ls $KS | tr '\n' ' ')" "_control "
-		check "rmmod kstats (many, refused)" rmmod_wait kstats
+		check "rmmod kstats (many, refused)" rmmod kstats
 	fi
 else
 	check "insmod kstats.ko (many)" insmod $KB/kstats.ko
@@ -224,7 +224,7 @@ else
 	ctl $M wake >/dev/null
 	wait $p
 	expect "the sleeper returns through the retired trampoline" "$(cat $D.sleep)" ok
-	check "rmmod kstats once the call is back" rmmod_wait kstats
-	check "rmmod kstats_many" rmmod_wait kstats_many
+	check "rmmod kstats once the call is back" rmmod kstats
+	check "rmmod kstats_many" rmmod kstats_many
 	check "no oops" sh -c '! dmesg | grep -Eq "BUG|Oops|general protection|WARNING"'
 fi

@@ -233,9 +233,9 @@ else
 				"$(field $O.$m family key_bytes) $(field $O.$m name missed)" "0 0"
 		done
 		expect "remove od$n of$n" "$(ctl $KS/_control "remove od$n")$(ctl $KS/_control "remove of$n")" okok
-		check "rmmod kstats_many (options)" rmmod_wait kstats_many
+		check "rmmod kstats_many (options)" rmmod kstats_many
 	else
 		skip "value arg5 and ret on kstats_many_wide8" "no kstats_many.ko"
 	fi
-	check "rmmod kstats (options)" rmmod_wait kstats
+	check "rmmod kstats (options)" rmmod kstats
 fi
