@@ -941,7 +941,10 @@ kstats_direct_enter_arg(struct kstats_direct_hot *h,
 	const unsigned long *r = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_REGS;
 	const struct kstats_value *v = &h->fn->value;
 
+	/* on one CPU, as the exits record (kstats_direct_tramp_*.S) */
+	preempt_disable_notrace();
 	kstats_direct_record_value(h, kstats_widen(r[v->arg], v->cast));
+	preempt_enable_notrace();
 	return false;
 }
 

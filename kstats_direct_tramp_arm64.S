@@ -263,13 +263,29 @@ alternative_else_nop_endif
 	KSTATS_DIRECT_RETURN_SITE
 	/* The body returned here, the frame as it left it. */
 	str	x0, [sp, #F_X0]
+	/*
+	 * The exit on one CPU: a sample's count and its sum in one CPU's
+	 * slot, its outlier in that CPU's store.
+	 */
+	mrs	x11, sp_el0
+	KSTATS_PREEMPT_OFF
 	ldr	x0, [sp, #F_HOT]
 	add	x1, sp, #F_TS
 	bl	kstats_direct_exit_\clock
+	mrs	x11, sp_el0
+	KSTATS_PREEMPT_ON .Lexit_resched_\@
+.Lexited_\@:
 	ldr	x0, [sp, #F_X0]
 	ldp	x29, x30, [sp, #F_CALLER]
 	add	sp, sp, #F_SIZE
 	ret
+
+#ifdef CONFIG_PREEMPTION
+	/* A reschedule came due in the exit: taken, the return value kept. */
+.Lexit_resched_\@:
+	bl	kstats_direct_resched
+	b	.Lexited_\@
+#endif
 
 #ifdef CONFIG_CGROUPS
 	.if \comm == 2

@@ -320,12 +320,26 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	movq	%rax, F_RDI(%rsp)
 	movq	F_HOT(%rsp), %rdi
 	leaq	F_TS(%rsp), %rsi
+	/*
+	 * The exit on one CPU: a sample's count and its sum in one CPU's
+	 * slot, its outlier in that CPU's store.
+	 */
+	KSTATS_PREEMPT_OFF
 	call	kstats_direct_exit_\clock
+	KSTATS_PREEMPT_ON .Lexit_resched_\@
+.Lexited_\@:
 	movq	F_RDI(%rsp), %rax
 	/* Drop the frame and the return address into the function: it ran. */
 	addq	$F_SIZE + 8, %rsp
 	UNWIND_HINT_FUNC
 	RET
+
+#ifdef CONFIG_PREEMPTION
+	/* A reschedule came due in the exit: taken, the return value kept. */
+.Lexit_resched_\@:
+	call	kstats_direct_resched
+	jmp	.Lexited_\@
+#endif
 
 	.if kstats_c_entry
 .Lskip_\@:
