@@ -227,8 +227,11 @@ else
 	expect "remove it while the task waits inside" "$(ctl $KS/_control 'remove d_sig')" ok
 	t1=$(uptime_cs)
 	diag "remove with a call in flight: $(((t1 - t0) * 10)) ms"
-	expect "the remove took at most 1 s ($(((t1 - t0) * 10)) ms), not the wait" \
-		"$([ $((t1 - t0)) -le 100 ] && echo yes)" yes
+	check "the remove returned while the task still waits inside" wait_asleep $p
+	# its own work (ftrace's waits, one stop_machine()), however busy the
+	# host: 0.1 s to 0.4 s in QEMU here, with a 4 s wait inside
+	expect "the remove waited for no call ($(((t1 - t0) * 10)) ms)" \
+		"$([ $((t1 - t0)) -le 200 ] && echo yes)" yes
 	check "dmesg: its call in flight returns untimed" \
 		dmesg_has "d_sig: 1 calls in flight will return untimed"
 	wait $p
@@ -303,7 +306,7 @@ else
 	wait $p
 	expect "the sleeper returns through the retired trampoline, unharmed" "$?" 0
 	expect "trace do_nanosleep again (direct)" "$(ctl $KS/_control 'trace do_nanosleep name d_sleep')" ok
-	kdirect sleep 3000 &
+	kdirect sleep 8000 &
 	p=$!
 	check "a task sleeps inside it" wait_asleep $p
 	dmesg_mark
@@ -311,9 +314,12 @@ else
 	check "rmmod kstats with the node there and a task asleep inside" rmmod kstats
 	t1=$(uptime_cs)
 	diag "rmmod kstats with a call in flight: $(((t1 - t0) * 10)) ms"
-	expect "rmmod took at most 1 s ($(((t1 - t0) * 10)) ms): it waits for no call" \
-		"$([ $((t1 - t0)) -le 100 ] && echo yes)" yes
+	check "rmmod returned while the task still sleeps inside" wait_asleep $p
+	# the module's own unload, however busy the host (0.2 s to 0.6 s in
+	# QEMU here), far from the 8 s sleep it must not wait for
+	expect "rmmod waited for no call ($(((t1 - t0) * 10)) ms)" \
+		"$([ $((t1 - t0)) -le 200 ] && echo yes)" yes
 	wait $p
-	expect "the sleeper returns after its full 3 s, after kstats has gone" "$?" 0
+	expect "the sleeper returns after its full 8 s, after kstats has gone" "$?" 0
 	check "no oops" sh -c '! dmesg | grep -Eq "BUG|Oops|general protection|WARNING"'
 fi
