@@ -228,7 +228,7 @@ static ssize_t kstats_many_write(struct file *file, const char __user *ubuf,
 			if (kstats_many_wide8(1, 2, 3, 4, 5, 6, 7, r) != 28 + r)
 				err = -EIO;
 		for (r = 0; r < n && !err; r++)
-			if (kstats_many_wide6(1, 2, 3, 4, r, 6) != 16 + r)
+			if (kstats_many_wide6(1, 2, 3, 16, r, 6) != 28 + r)
 				err = -EIO;
 	} else if (sscanf(arg, "sleep %u", &n) == 1 && n < KSTATS_MANY_FUNCS) {
 		err = kstats_many_fns[n](true);

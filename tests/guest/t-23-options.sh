@@ -187,8 +187,8 @@ else
 
 	# An argument alone (the "arg" variants, header "entry arg"), and
 	# the return value again, on a function with six arguments, all in
-	# registers: kstats_many_wide6(1, 2, 3, 4, r, 6) for r = 0 .. 99
-	# returns 16 + r, and its arg5 is always 6; kstats_many_wide8, whose
+	# registers: kstats_many_wide6(1, 2, 3, 16, r, 6) for r = 0 .. 99
+	# returns 28 + r, and its arg5 is always 6; kstats_many_wide8, whose
 	# eight take stack words on x86-64, is not traced directly there
 	if [ -f $KB/kstats_many.ko ] && insmod $KB/kstats_many.ko; then
 		if [ $WIDE8_STACK = 0 ]; then
@@ -210,7 +210,7 @@ else
 			cat $KS/od$n > $O.d
 			cat $KS/of$n > $O.f
 			want="100 6 6 0" entry="entry arg"
-			[ "$opt" = "value ret" ] && want="100 16 115 0" entry="exit ret"
+			[ "$opt" = "value ret" ] && want="100 28 127 0" entry="exit ret"
 			expect_match "$W $opt: $entry" "$(grep '^# source' $O.d)" \
 				"mechanism direct .*arg_regs 6 stack_words 0 $entry( |$)"
 			for m in d f; do
