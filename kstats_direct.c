@@ -18,21 +18,22 @@
  *  - attach: the ops is set to the function's fentry site and registered
  *    with the direct-call API; ftrace says -EBUSY when another direct user
  *    (a BPF trampoline, another kstats node) already has the function;
- *  - detach: the ops is unregistered, so no new call enters; then, from a
- *    work item, wait for the calls in flight, which return through the
- *    trampoline, possibly much later (a task asleep in the function):
- *    synchronize_rcu_tasks() until every task that was between the stub
- *    and the in-flight count has passed it, the per-CPU count summed until
- *    it is zero, synchronize_rcu_tasks() again for the trampoline's last
- *    instructions after the count; only then are the distribution's
- *    reference dropped and the slot freed.  kstats holds a reference to
- *    itself while a slot drains, so that rmmod fails (EAGAIN) rather than
- *    wait for a task that may never come back; a node still there at
- *    module exit is drained there, the wait in TASK_IDLE.
+ *  - detach: the ops is unregistered, so no new call enters (ftrace
+ *    waits an RCU Tasks grace period as it removes a direct call, so no
+ *    task is left between a stub and its slot's in-flight count); then, if
+ *    a call is still in flight (a task asleep in the function, possibly for
+ *    hours), its frame is rewritten, under stop_machine(), so that it
+ *    returns to its caller through the kernel's own code
+ *    (kstats_direct_reroute.c): the task returns later, untimed, and is
+ *    never woken.  The distribution's reference is
+ *    dropped and the slot freed at once, or after one more RCU Tasks grace
+ *    period when a task was still in the trampoline's code.  Nothing waits
+ *    for a call to return: rmmod kstats never waits either.
  *  - a task that exits inside the function never returns: its exit
  *    (sched_process_exit) walks its stack and counts its calls out.
- *  - the traced functions' modules are pinned from attach to release, as
- *    BPF pins its attach target: rmmod of one fails (EAGAIN).
+ *  - the traced functions' modules are pinned from attach to release (the
+ *    node's removal), as BPF pins its attach target: rmmod of one fails
+ *    (EAGAIN) until then.
  *  - should ftrace fail to remove the direct call, the slot is never
  *    reused nor freed, and kstats and the target stay pinned: the call
  *    site may still call the stub.
@@ -57,7 +58,6 @@
 #include <linux/sort.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
-#include <linux/workqueue.h>
 #ifdef CONFIG_X86_64
 #include <asm/tsc.h>
 #include <asm/unwind.h>
@@ -71,6 +71,7 @@
 #include "kstats_counter.h"
 #include "kstats_btf.h"
 #include "kstats_direct.h"
+#include "kstats_direct_reroute.h"
 #include "kstats_fn.h"
 #include "kstats_multi.h"
 #include "kstats_syms.h"
@@ -81,85 +82,85 @@ struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
 /**
  * struct kstats_direct_slot - kstats' side of a slot
  * @ops: the ftrace ops of the direct call
- * @work: the detach's wait for the calls in flight
  * @mods: the traced functions' modules, pinned, @nr_mods of them (none for
  *	the kernel's own)
  * @nr_mods: how many
  * @ips: the traced functions' fentry call sites, sorted, @nr_ips of them
  * @nr_ips: how many
- * @used: taken, from attach until the last call has returned
- * @draining: detached, its calls in flight awaited by @work
+ * @used: taken, from attach until its release
  * @leaked: ftrace failed to remove the direct call: never freed
  * @unstable_said: the kernel log has said that the TSC this slot reads for
  *	clock ktime was found unstable
  */
 struct kstats_direct_slot {
 	struct ftrace_ops *ops;
-	struct work_struct work;
 	struct module **mods;
 	unsigned int nr_mods;
 	unsigned long *ips;
 	unsigned int nr_ips;
 	bool used;
-	bool draining;
 	bool leaked;
 	bool unstable_said;
 };
 
 static struct kstats_direct_slot kstats_direct_slots[KSTATS_DIRECT_SLOTS];
 static DEFINE_MUTEX(kstats_direct_mutex);
-static struct workqueue_struct *kstats_direct_wq;
 /* sched_process_exit, probed once a function is traced directly */
 static struct tracepoint *kstats_direct_exit_tp;
 static bool kstats_direct_exit_probed;
+/* a slot was removed with a call in flight since kstats was loaded */
+static bool kstats_direct_ever_inflight;
 
 /*
  * The trampoline's variants, in the order of its stub arrays: per clock,
- * one per enum kstats_direct_exit, each for three kinds of arguments;
- * then the rich ones, for any clock; then the task-filtered ones, per
- * clock in the same order, each for three kinds of arguments; then the
- * return values', the arguments' and the task keys' (per clock).
+ * one per enum kstats_direct_exit, each for KSTATS_DIRECT_ARG_KINDS kinds
+ * of arguments (A below); then the rich ones, for any clock; then the
+ * task-filtered ones, per clock in the same order, each for A kinds of
+ * arguments; then the return values', the arguments' and the task keys'
+ * (per clock).
  */
-#define KSTATS_DV_PER_CLOCK	(KSTATS_DEXITS * 3)
+#define KSTATS_DV_A		KSTATS_DIRECT_ARG_KINDS
+#define KSTATS_DV_PER_CLOCK	(KSTATS_DEXITS * KSTATS_DV_A)
 enum kstats_direct_variant {
 	KSTATS_DV_TSC,
 	KSTATS_DV_KTIME = KSTATS_DV_TSC + KSTATS_DV_PER_CLOCK,
 	KSTATS_DV_LOCAL = KSTATS_DV_KTIME + KSTATS_DV_PER_CLOCK,
 	KSTATS_DV_TSCNS = KSTATS_DV_LOCAL + KSTATS_DV_PER_CLOCK,
-	/* filters and families, any clock: three, one per kind of arguments */
+	/* filters and families, any clock: one per kind of arguments */
 	KSTATS_DV_RICH = KSTATS_DV_TSCNS + KSTATS_DV_PER_CLOCK,
-	/* a duration filtered by the task alone: per clock, three each */
-	KSTATS_DV_TASK = KSTATS_DV_RICH + 3,
-	/* a return value alone: three; an argument alone: three */
-	KSTATS_DV_RET = KSTATS_DV_TASK + 4 * 3,
-	KSTATS_DV_ARG = KSTATS_DV_RET + 3,
-	/* a duration split by a task key: per clock, three each */
-	KSTATS_DV_TKEY = KSTATS_DV_ARG + 3,
-	/* a duration filtered by the task's name alone: per clock, three each */
-	KSTATS_DV_COMM = KSTATS_DV_TKEY + 4 * 3,
-	/* a duration filtered by a cgroup alone: per clock, three each */
-	KSTATS_DV_CGROUP = KSTATS_DV_COMM + 4 * 3,
-	/* a duration split by a frame key: per clock, three each */
-	KSTATS_DV_FKEY = KSTATS_DV_CGROUP + 4 * 3,
+	/* a duration filtered by the task alone: per clock, A each */
+	KSTATS_DV_TASK = KSTATS_DV_RICH + KSTATS_DV_A,
+	/* a return value alone: A; an argument alone: A */
+	KSTATS_DV_RET = KSTATS_DV_TASK + 4 * KSTATS_DV_A,
+	KSTATS_DV_ARG = KSTATS_DV_RET + KSTATS_DV_A,
+	/* a duration split by a task key: per clock, A each */
+	KSTATS_DV_TKEY = KSTATS_DV_ARG + KSTATS_DV_A,
+	/* a duration filtered by the task's name alone: per clock, A each */
+	KSTATS_DV_COMM = KSTATS_DV_TKEY + 4 * KSTATS_DV_A,
+	/* a duration filtered by a cgroup alone: per clock, A each */
+	KSTATS_DV_CGROUP = KSTATS_DV_COMM + 4 * KSTATS_DV_A,
+	/* a duration split by a frame key: per clock, A each */
+	KSTATS_DV_FKEY = KSTATS_DV_CGROUP + 4 * KSTATS_DV_A,
 	/* the same, filtered by the task's name alone */
-	KSTATS_DV_FKEY_COMM = KSTATS_DV_FKEY + 4 * 3,
-	/* a duration split by the task's name: tsc, tscns, three each */
-	KSTATS_DV_TNAME = KSTATS_DV_FKEY_COMM + 4 * 3,
+	KSTATS_DV_FKEY_COMM = KSTATS_DV_FKEY + 4 * KSTATS_DV_A,
+	/* a duration split by the task's name: tsc, tscns, A each */
+	KSTATS_DV_TNAME = KSTATS_DV_FKEY_COMM + 4 * KSTATS_DV_A,
 	/* the same, filtered by the task's name alone */
-	KSTATS_DV_TNAME_COMM = KSTATS_DV_TNAME + 2 * 3,
+	KSTATS_DV_TNAME_COMM = KSTATS_DV_TNAME + 2 * KSTATS_DV_A,
 	/* by its pid or tid; then filtered by its name */
-	KSTATS_DV_TIDS = KSTATS_DV_TNAME_COMM + 2 * 3,
-	KSTATS_DV_TIDS_COMM = KSTATS_DV_TIDS + 2 * 3,
-	/* split by the function: per clock, three each; then by name */
-	KSTATS_DV_FFUNC = KSTATS_DV_TIDS_COMM + 2 * 3,
-	KSTATS_DV_FFUNC_COMM = KSTATS_DV_FFUNC + 4 * 3,
+	KSTATS_DV_TIDS = KSTATS_DV_TNAME_COMM + 2 * KSTATS_DV_A,
+	KSTATS_DV_TIDS_COMM = KSTATS_DV_TIDS + 2 * KSTATS_DV_A,
+	/* split by the function: per clock, A each; then by name */
+	KSTATS_DV_FFUNC = KSTATS_DV_TIDS_COMM + 2 * KSTATS_DV_A,
+	KSTATS_DV_FFUNC_COMM = KSTATS_DV_FFUNC + 4 * KSTATS_DV_A,
 };
 
 /*
  * Each kind's variants (enum kstats_direct_kind, other than the plain
- * ones): @first, then three per clock for @clocks 4 (tsc, ktime, local,
- * tscns), 2 (tsc, tscns) or three in all for 0; @regs: the registers
- * saved even for a function without arguments.
+ * ones): @first, then one per kind of arguments per clock for @clocks 4
+ * (tsc, ktime, local, tscns), 2 (tsc, tscns), or for 0 one per kind of
+ * arguments in all; @regs: the registers saved even for a function
+ * without arguments.
  */
 struct kstats_direct_kind_variants {
 	u16 first;
@@ -192,9 +193,9 @@ static unsigned long kstats_direct_stub(int slot)
 	unsigned int c = h->clock == KSTATS_CLOCK_TSC ? 0 :
 			 h->clock == KSTATS_CLOCK_LOCAL ? 2 :
 			 h->tscns ? 3 : 1;
-	/* + 0: no arguments; + 1: registers; + 2: registers and stack */
-	unsigned int args = h->nstack ? 2 : !!h->nregs;
-	unsigned int v = c * KSTATS_DV_PER_CLOCK + h->exit * 3 + args;
+	/* + 0: no arguments; + 1: registers */
+	unsigned int args = !!h->nregs;
+	unsigned int v = c * KSTATS_DV_PER_CLOCK + h->exit * KSTATS_DV_A + args;
 
 	/*
 	 * A rich entry reads the registers (struct pt_regs, for the filters
@@ -206,11 +207,11 @@ static unsigned long kstats_direct_stub(int slot)
 			&kstats_direct_kind_variants[h->kind];
 
 		if (k->regs)
-			args = h->nstack ? 2 : 1;
+			args = 1;
 		/* the clocks read inline alone: tsc (0), tscns (3) */
 		if (k->clocks == 2)
 			c = !!c;
-		v = k->first + (k->clocks ? c * 3 : 0) + args;
+		v = k->first + (k->clocks ? c * KSTATS_DV_A : 0) + args;
 	}
 	return (unsigned long)kstats_direct_stubs +
 	       (v * KSTATS_DIRECT_SLOTS + slot) * KSTATS_DIRECT_STUB_SIZE;
@@ -940,7 +941,10 @@ kstats_direct_enter_arg(struct kstats_direct_hot *h,
 	const unsigned long *r = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_REGS;
 	const struct kstats_value *v = &h->fn->value;
 
+	/* on one CPU, as the exits record (kstats_direct_tramp_*.S) */
+	preempt_disable_notrace();
 	kstats_direct_record_value(h, kstats_widen(r[v->arg], v->cast));
+	preempt_enable_notrace();
 	return false;
 }
 
@@ -1503,11 +1507,11 @@ static struct kstats_direct_hot *kstats_direct_walk_next(struct kstats_direct_wa
 
 /*
  * A task that exits inside a traced function never returns through the
- * trampoline: its calls would stay in flight, and their slots (and the
- * module, whose text they would return into) would wait for them forever.
- * At its exit, walk its stack: each return address into the trampoline's
- * code is a call in flight, whose frame holds its slot; count the call out
- * and as missed.
+ * trampoline: its calls would stay in flight, and their slots' counts
+ * (which tell a removal to look for calls in flight) would never come
+ * back to zero.  At its exit, walk its stack: each return address into
+ * the trampoline's code is a call in flight, whose frame holds its slot;
+ * count the call out, and as missed.
  */
 static notrace void kstats_direct_task_exit(void *data, struct task_struct *p)
 {
@@ -1618,7 +1622,6 @@ static void kstats_direct_free_slot(struct kstats_direct_slot *s,
 	s->nr_mods = 0;
 	s->ips = NULL;
 	s->nr_ips = 0;
-	s->draining = false;
 	s->used = false;
 	mutex_unlock(&kstats_direct_mutex);
 }
@@ -1631,84 +1634,42 @@ static void kstats_direct_release(struct kstats_direct_slot *s,
 	kstats_direct_free_slot(s, h);
 }
 
-/* Whether @p, asleep, is inside a call in flight of @h's function. */
-static bool kstats_direct_task_in(struct task_struct *p,
-				  const struct kstats_direct_hot *h)
-{
-	struct kstats_direct_walk w;
-	struct kstats_direct_hot *fh;
-
-	kstats_direct_walk_start(&w, p);
-	while ((fh = kstats_direct_walk_next(&w)))
-		if (fh == h)
-			return true;
-	return false;
-}
-
 /*
- * Wake the tasks asleep in a call in flight of @h's function.  A function
- * such as schedule() returns only when its task is woken, and an idle
- * kernel thread (kthreadd, kswapd, an idle kworker) may sleep there for
- * hours: the slot, and kstats, would wait as long.  Only the sleeps that
- * must take a spurious wakeup are woken, as the freezer wakes kernel
- * threads: TASK_INTERRUPTIBLE (which a signal ends too) and TASK_IDLE
- * (kernel threads' idle loops).  The woken task finds its condition
- * unchanged and sleeps again, its new call untraced.
+ * Let the slots of @going go, once detached from ftrace.  A call still in
+ * flight (its slot's count, summed, is not zero: a task asleep in the
+ * function, or in the trampoline's exit) is rerouted through the kernel's
+ * own code (kstats_direct_reroute.c); the tasks that were still running the
+ * trampoline's own code are let out by an RCU Tasks grace period.  Then
+ * the slots, their distributions' references and their modules go.
+ * Nothing waits for a call to return, and nothing is woken.
  */
-static void kstats_direct_poke(const struct kstats_direct_hot *h)
+static void kstats_direct_release_slots(u64 going)
 {
-	struct task_struct *g, *p;
-	unsigned int woken = 0;
+	unsigned int rerouted[KSTATS_DIRECT_SLOTS];
+	unsigned int nr_ips[KSTATS_DIRECT_SLOTS];
+	unsigned long *ips[KSTATS_DIRECT_SLOTS];
+	bool inflight = false;
+	int i;
 
-	rcu_read_lock();
-	for_each_process_thread(g, p) {
-		unsigned int st = READ_ONCE(p->__state) &
-				  (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE |
-				   TASK_NOLOAD);
-
-		if ((st != TASK_INTERRUPTIBLE && st != TASK_IDLE) ||
-		    (READ_ONCE(p->flags) & PF_EXITING) ||
-		    !kstats_direct_task_in(p, h))
-			continue;
-		woken += wake_up_process(p);
+	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++) {
+		ips[i] = kstats_direct_slots[i].ips;
+		nr_ips[i] = kstats_direct_slots[i].nr_ips;
+		if (going & BIT_ULL(i))
+			inflight |= kstats_direct_inflight(&kstats_direct_hot[i]) > 0;
 	}
-	rcu_read_unlock();
-	if (woken)
-		pr_info("%s: woke %u tasks asleep in calls in flight, for the node's removal\n",
-			h->ks->name, woken);
-}
-
-/*
- * The wait for a slot's calls in flight, from a work item.  kstats holds a
- * reference to itself for as long (kstats_direct_detach()), dropped last:
- * destroy_workqueue() at module exit waits for this function to return.
- * The sleeps are TASK_IDLE: a call may take long.  After a second, and
- * every 5 s, the tasks asleep in a call in flight are woken where that is
- * safe (kstats_direct_poke()).
- */
-static void kstats_direct_drain(struct work_struct *work)
-{
-	struct kstats_direct_slot *s = container_of(work,
-						    struct kstats_direct_slot,
-						    work);
-	struct kstats_direct_hot *h = &kstats_direct_hot[s - kstats_direct_slots];
-	unsigned long waited = 0;
-
-	/* Tasks between a stub and the in-flight count have passed it. */
-	synchronize_rcu_tasks();
-	while (kstats_direct_inflight(h) > 0) {
-		if (waited % 5000 == 1000)
-			kstats_direct_poke(h);
-		if (waited == 10000)
-			pr_info("%s: calls still in flight after 10 s, waiting for them to return (rmmod kstats fails until then)\n",
-				h->ks->name);
-		schedule_timeout_idle(msecs_to_jiffies(20));
-		waited += 20;
+	if (inflight) {
+		kstats_direct_ever_inflight = true;
+		if (kstats_direct_reroute(going, ips, nr_ips, rerouted))
+			synchronize_rcu_tasks();
+		for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)
+			if ((going & BIT_ULL(i)) && rerouted[i])
+				pr_info("%s: %u calls in flight will return untimed\n",
+					kstats_direct_hot[i].ks->name, rerouted[i]);
 	}
-	/* And they have left the trampoline's last instructions. */
-	synchronize_rcu_tasks();
-	kstats_direct_release(s, h);
-	module_put(THIS_MODULE);
+	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)
+		if (going & BIT_ULL(i))
+			kstats_direct_release(&kstats_direct_slots[i],
+					      &kstats_direct_hot[i]);
 }
 
 /*
@@ -1755,7 +1716,6 @@ static int kstats_direct_pin(const char *name, unsigned long ip,
  * @mods: their modules, pinned (none for the kernel's own)
  * @nr_mods: how many
  * @nregs: argument registers the functions take, the most of any
- * @nstack: stack words of arguments (one function only)
  *
  * kstats_direct_attach() takes over @ips, @mods and their references.
  */
@@ -1765,7 +1725,6 @@ struct kstats_direct_target {
 	struct module **mods;
 	unsigned int nr_mods;
 	u8 nregs;
-	u16 nstack;
 };
 
 /* Let go of a target not attached: its modules and arrays. */
@@ -1898,9 +1857,9 @@ kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit,
  * @tg: the functions, which the slot takes over, on failure too
  *
  * Context: process; may sleep.
- * Return: the slot, or -ENOSPC when all are taken, -E2BIG for more stack
- * arguments than the trampoline copies, -EBUSY when a function has
- * another direct caller, another negative errno from ftrace.
+ * Return: the slot, or -ENOSPC when all are taken, -EBUSY when a
+ * function has another direct caller, -ENOMEM, another negative errno
+ * from ftrace.
  */
 static int kstats_direct_attach(struct kstats *ks,
 				struct kstats_outliers *outliers,
@@ -1912,10 +1871,6 @@ static int kstats_direct_attach(struct kstats *ks,
 	struct ftrace_ops *ops;
 	int i, cpu, err;
 
-	if (tg->nstack > KSTATS_DIRECT_MAX_STACK) {
-		kstats_direct_target_put(tg);
-		return -E2BIG;
-	}
 	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
 	if (!ops) {
 		kstats_direct_target_put(tg);
@@ -1955,7 +1910,6 @@ static int kstats_direct_attach(struct kstats *ks,
 		per_cpu_ptr(h->pcpu, cpu)->key[1] = U64_MAX;
 		per_cpu_ptr(h->pcpu, cpu)->word = U64_MAX;
 	}
-	h->nstack = tg->nstack;
 	h->nregs = tg->nregs;
 	h->clock = ks->clock;
 	/*
@@ -1995,16 +1949,18 @@ static int kstats_direct_attach(struct kstats *ks,
 }
 
 /**
- * kstats_direct_detach() - stop timing a function, free its slot later
+ * kstats_direct_detach() - stop timing a function, free its slot
  * @slot: what kstats_direct_attach() returned
  *
- * No call enters the trampoline once this returns; the slot, and the
- * reference to the distribution, go once the calls in flight are back.
- * Should ftrace fail to remove the direct call, the call site may still
- * call the stub: then the slot, the distribution, the traced module and
- * kstats itself stay, for good, and the kernel log says so once.
+ * No call enters the trampoline once this returns, and the slot, the
+ * reference to the distribution and the traced modules are gone; the
+ * calls in flight return later, untimed, through the kernel's own code.  Should
+ * ftrace fail to remove the direct call, the call site may still call the
+ * stub: then the slot, the distribution, the traced module and kstats
+ * itself stay, for good, and the kernel log says so once.
  *
- * Context: process; may sleep.
+ * Context: process; may sleep: stop_machine() when a call is in flight,
+ * then an RCU Tasks grace period when a task was in the trampoline's code.
  */
 static void kstats_direct_detach(int slot)
 {
@@ -2021,12 +1977,7 @@ static void kstats_direct_detach(int slot)
 		mutex_unlock(&kstats_direct_mutex);
 		return;
 	}
-	/* rmmod kstats fails, rather than waits, until the drain is done */
-	__module_get(THIS_MODULE);
-	mutex_lock(&kstats_direct_mutex);
-	s->draining = true;
-	mutex_unlock(&kstats_direct_mutex);
-	queue_work(kstats_direct_wq, &s->work);
+	kstats_direct_release_slots(BIT_ULL(slot));
 }
 
 /*
@@ -2058,6 +2009,28 @@ static bool kstats_is_noreturn(const char *sym)
 		"el0_svc_common", "do_el0_svc", "do_el0_svc_compat", "el0_svc",
 		"el0_svc_compat", "el0t_64_sync_handler",
 		"el0t_32_sync_handler", "secondary_start_kernel",
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(sym, names[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Functions whose calls in flight are on stacks that the removal of a
+ * node cannot reach (kstats_direct_reroute.c): the idle tasks' (not on
+ * the task list), which sleep in schedule_idle(), and the stopper threads'
+ * as they run stop_machine() itself.  Such a call would return into
+ * kstats' text after kstats is gone: they take fprobe, whose return hook
+ * is the kernel's.
+ */
+static bool kstats_direct_unseen(const char *sym)
+{
+	static const char * const names[] = {
+		"schedule_idle", "cpu_stopper_thread", "multi_cpu_stop",
+		"stop_machine_yield",
 	};
 	int i;
 
@@ -2112,8 +2085,7 @@ static bool kstats_direct_owned(unsigned long ip)
 	for (i = 0; i < KSTATS_DIRECT_SLOTS && !owned; i++) {
 		const struct kstats_direct_slot *s = &kstats_direct_slots[i];
 
-		/* a draining slot's functions are off ftrace already */
-		owned = s->used && !s->draining && s->ips &&
+		owned = s->used && s->ips &&
 			bsearch(&ip, s->ips, s->nr_ips, sizeof(ip),
 				kstats_direct_ip_cmp);
 	}
@@ -2142,6 +2114,10 @@ static const char *kstats_direct_holder(unsigned long ip)
  */
 static bool kstats_direct_takes(const struct kstats_fn *fn, const char **why)
 {
+	if (!kstats_direct_reroute_ready()) {
+		*why = "the kernel's text has no code a removed node's calls could return through";
+		return false;
+	}
 	if (fn->gap && fn->multi) {
 		*why = "gap times one function's calls, not a glob's or a list's";
 		return false;
@@ -2158,7 +2134,7 @@ static bool kstats_direct_takes(const struct kstats_fn *fn, const char **why)
 static u8 kstats_direct_multi_skip(const struct kstats_multi_func *mf,
 				   const struct kstats_btf_query *q)
 {
-	if (kstats_is_noreturn(mf->name))
+	if (kstats_is_noreturn(mf->name) || kstats_direct_unseen(mf->name))
 		return KSTATS_MULTI_NORETURN;
 	if (q->err == -ENOTUNIQ)
 		return KSTATS_MULTI_AMBIGUOUS;
@@ -2299,6 +2275,10 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 		*why = "a call of it may never return";
 		return -EOPNOTSUPP;
 	}
+	if (fn->target[0] && kstats_direct_unseen(fn->target)) {
+		*why = "the idle task or stop_machine() runs it, on a stack a removal cannot reach";
+		return -EOPNOTSUPP;
+	}
 	ip = kstats_direct_site(fn->addr, mod, sizeof(mod));
 	if (fn->target[0]) {
 		err = kstats_btf_func(fn->target, mod[0] ? mod : NULL, &f);
@@ -2320,6 +2300,11 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 			       "it returns 16 bytes, in x0 and x1";
 			return -EOPNOTSUPP;
 		}
+		/* the body would find them in the trampoline's frame */
+		if (f.nstack) {
+			*why = "it takes arguments on the stack";
+			return -EOPNOTSUPP;
+		}
 		/* several of that name: which one the BTF describes is unknown */
 		if (kstats_syms_ambiguous(fn->target, mod[0] ? mod : NULL) > 0) {
 			*why = "several functions bear its name, and the BTF describes one of them";
@@ -2333,7 +2318,6 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 		return err;
 	}
 	tg.nregs = f.nregs;
-	tg.nstack = f.nstack;
 	tg.ips = kvmalloc(sizeof(*tg.ips), GFP_KERNEL);
 	tg.mods = pinned ? kmalloc(sizeof(*tg.mods), GFP_KERNEL) : NULL;
 	if (pinned && tg.mods)
@@ -2356,9 +2340,6 @@ static int kstats_direct_mech_attach(struct kstats_fn *fn,
 			break;
 		case -ENOSPC:
 			*why = "all direct slots are in use";
-			break;
-		case -E2BIG:
-			*why = "too many stack arguments to copy";
 			break;
 		default:
 			*why = "ftrace cannot call it directly";
@@ -2423,7 +2404,8 @@ static void kstats_direct_describe(const struct kstats_fn *fn,
 	const struct kstats_direct_hot *h;
 
 	h = &kstats_direct_hot[s - kstats_direct_slots];
-	seq_printf(m, " arg_regs %u stack_words %u", h->nregs, h->nstack);
+	/* stack_words: always 0 now, kept for the readers of the header */
+	seq_printf(m, " arg_regs %u stack_words 0", h->nregs);
 	if (h->tscns)
 		kstats_direct_describe_tsc(s, h, m);
 	if (!h->fn || h->kind == KSTATS_DKIND_RICH)
@@ -2447,16 +2429,12 @@ const struct kstats_mech_ops kstats_mech_direct = {
  * kstats_direct_init() - at module load
  *
  * Context: process.
- * Return: 0, -ENOMEM, or the timekeeper notifier's error.
+ * Return: 0.
  */
 int kstats_direct_init(void)
 {
 	unsigned long base;
-	int i;
 
-	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, nstack) != KSTATS_DHOT_NSTACK);
-	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, nregs) != KSTATS_DHOT_NREGS);
-	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, clock) != KSTATS_DHOT_CLOCK);
 	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, pcpu) != KSTATS_DHOT_PCPU);
 	BUILD_BUG_ON(offsetof(struct kstats_direct_pcpu, inflight) != 0);
 	BUILD_BUG_ON(offsetof(struct kstats_direct_hot, ks) != KSTATS_DHOT_KS);
@@ -2465,8 +2443,8 @@ int kstats_direct_init(void)
 		     sizeof_field(struct kstats_filter, comm));
 	BUILD_BUG_ON(sizeof(struct kstats_direct_hot) != KSTATS_DHOT_SIZE);
 
-	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)
-		INIT_WORK(&kstats_direct_slots[i].work, kstats_direct_drain);
+	/* without it, the trampoline takes no function (kstats_direct_takes()) */
+	kstats_direct_reroute_init();
 	/*
 	 * arm64's frame keys' origin (kstats_direct_key32()), hidden: a code
 	 * address plus one, in code, is no branch target
@@ -2476,45 +2454,22 @@ int kstats_direct_init(void)
 		OPTIMIZER_HIDE_VAR(base);
 		kstats_direct_key_base = base + 1;
 	}
-	kstats_direct_wq = alloc_workqueue("kstats_direct", WQ_UNBOUND, 0);
-	if (!kstats_direct_wq)
-		return -ENOMEM;
 	return 0;
-}
-
-/* Whether a slot is still draining (its work item has not ended). */
-static bool kstats_direct_draining(void)
-{
-	bool any = false;
-	int i;
-
-	mutex_lock(&kstats_direct_mutex);
-	for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)
-		any |= kstats_direct_slots[i].draining;
-	mutex_unlock(&kstats_direct_mutex);
-	return any;
 }
 
 /**
  * kstats_direct_exit() - at module unload, after every node is gone
  *
- * Waits until the last call in flight has left the trampoline: only the
- * nodes removed by the module's exit can still have some (a drain started
- * before holds a reference to kstats, so rmmod fails until it is done).
+ * Every slot was released as its node went: the calls still in flight
+ * return to their callers through the kernel's own code.  What is left is
+ * a task still in the trampoline's last instructions (after its exit
+ * counted the call out), which an RCU Tasks grace period lets out when
+ * one is seen (kstats_direct_reroute()).
  *
- * Context: process; may sleep, in TASK_IDLE, for as long as a task sleeps
- * in a traced function.
+ * Context: process; may sleep, never for a call in flight.
  */
 void kstats_direct_exit(void)
 {
-	unsigned int waited = 0;
-
-	while (kstats_direct_draining()) {
-		if (++waited == 500)
-			pr_info("rmmod waits for calls in flight in directly traced functions\n");
-		schedule_timeout_idle(msecs_to_jiffies(20));
-	}
-	destroy_workqueue(kstats_direct_wq);
 	kstats_syms_free();
 	if (kstats_direct_exit_probed) {
 		tracepoint_probe_unregister(kstats_direct_exit_tp,
@@ -2522,4 +2477,13 @@ void kstats_direct_exit(void)
 					    NULL);
 		tracepoint_synchronize_unregister();
 	}
+	/*
+	 * A task still in the trampoline's last instructions, after its exit
+	 * counted its call out: out after an RCU Tasks grace period.  Looked
+	 * for only if some slot ever had a call in flight at its removal:
+	 * otherwise every call left the trampoline before its slot went
+	 * (ftrace's own wait as the direct call went).
+	 */
+	if (kstats_direct_ever_inflight && kstats_direct_reroute(0, NULL, NULL, NULL))
+		synchronize_rcu_tasks();
 }

@@ -11,19 +11,27 @@
 #define KSTATS_DIRECT_SLOTS	64
 /* Bytes between two stubs. */
 #define KSTATS_DIRECT_STUB_SIZE	16
-/* Stack words of arguments the trampoline copies at most. */
-#define KSTATS_DIRECT_MAX_STACK	16
+/*
+ * Each variant's code comes in two kinds: for a function with no
+ * argument, and for one with arguments in registers, which it saves.  A
+ * function with arguments on the stack is not traced directly: the body
+ * would find them in the trampoline's frame, which must be all kstats'
+ * own, so that a removal can make a call in flight return through the
+ * kernel's own code (kstats_direct_reroute.c).
+ */
+#define KSTATS_DIRECT_ARG_KINDS	2
 #ifdef CONFIG_X86_64
 /* Argument registers it saves. */
 #define KSTATS_DIRECT_ARG_REGS	6
 
 /*
  * The trampoline's frame, from its %rsp: the slot's address, the call's
- * struct kstats_direct_entry, and the frame's size, above which lie the
- * return address into the function (past its fentry call) and the one
- * into its caller.
+ * struct kstats_direct_entry, the argument registers, and the frame's
+ * size, above which lie the return address into the function (past its
+ * fentry call) and the one into its caller.  Below it, the body's return
+ * address into the trampoline.
  */
-#define KSTATS_DFRAME_HOT	(KSTATS_DIRECT_MAX_STACK * 8)
+#define KSTATS_DFRAME_HOT	0
 #define KSTATS_DFRAME_TS	(KSTATS_DFRAME_HOT + 8)
 /* The argument registers, saved: %rdi, %rsi, %rdx, %rcx, %r8, %r9. */
 #define KSTATS_DFRAME_REGS	(KSTATS_DFRAME_HOT + 24)
@@ -40,14 +48,15 @@
 #define KSTATS_DIRECT_ARG_REGS	8
 
 /*
- * arm64: the frame, from sp: the stack arguments' copies, where the body
- * finds them; the traced function's frame record (the next one's address
- * and the body's address, where it resumes past its ftrace call); its
- * caller's (the caller's x29 and return address, x9 at the entry); the
- * slot's address; the call's struct kstats_direct_entry; x0-x8, saved.
- * Each record lies above the one before it, as the unwinder wants them.
+ * arm64: the frame, from sp: the traced function's frame record (the next
+ * one's address and the body's address, where it resumes past its ftrace
+ * call); its caller's (the caller's x29 and return address, x9 at the
+ * entry); the slot's address; the call's struct kstats_direct_entry;
+ * x0-x8, saved.  Each record lies above the one before it, as the
+ * unwinder wants them; the body's own record, below, returns into the
+ * trampoline.  A multiple of 16 bytes, as sp must be.
  */
-#define KSTATS_DFRAME_FUNC	(KSTATS_DIRECT_MAX_STACK * 8)
+#define KSTATS_DFRAME_FUNC	0
 #define KSTATS_DFRAME_CALLER	(KSTATS_DFRAME_FUNC + 16)
 #define KSTATS_DFRAME_HOT	(KSTATS_DFRAME_FUNC + 32)
 #define KSTATS_DFRAME_TS	(KSTATS_DFRAME_FUNC + 40)
@@ -59,9 +68,6 @@
 #endif
 
 /* struct kstats_direct_hot, as the trampoline reads it. */
-#define KSTATS_DHOT_NSTACK	0
-#define KSTATS_DHOT_NREGS	4
-#define KSTATS_DHOT_CLOCK	5
 #define KSTATS_DHOT_PCPU	8
 #define KSTATS_DHOT_KS		16
 #define KSTATS_DHOT_COMM	48
@@ -74,12 +80,15 @@
  * Built where the trampoline can be: x86-64 with ftrace's direct calls,
  * and ORC, whose unwind state the exit hook reads to find the calls in
  * flight of a task that exits (kstats_direct_task_exit()); arm64 with
- * ftrace's direct calls, whose frame records it reads instead.
+ * ftrace's direct calls, whose frame records it reads instead, and no
+ * shadow call stack, where a return address would stay that the removal
+ * of a slot cannot reroute (kstats_direct_reroute.c).
  */
 #if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && \
 	defined(CONFIG_UNWINDER_ORC)
 #define KSTATS_HAVE_DIRECT 1
-#elif defined(CONFIG_ARM64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+#elif defined(CONFIG_ARM64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && \
+	!defined(CONFIG_SHADOW_CALL_STACK)
 #define KSTATS_HAVE_DIRECT 1
 #endif
 
@@ -175,7 +184,6 @@ enum kstats_direct_kind {
 
 /**
  * struct kstats_direct_hot - what the trampoline of one slot reads
- * @nstack: stack words of arguments to copy for the body
  * @kind: enum kstats_direct_kind, the variants @fn takes
  * @nregs: argument registers the function takes
  * @clock: enum kstats_clock of @ks
@@ -196,7 +204,6 @@ enum kstats_direct_kind {
  *	the cgroup's id, then its level
  */
 struct kstats_direct_hot {
-	u16 nstack;
 	u8 kind;
 	u8 exit;
 	u8 nregs;

@@ -12,16 +12,20 @@
  * returns, records the difference and returns to the function's caller.
  * While the body runs, the stack is:
  *
- *	caller's frame, its stack arguments
+ *	caller's frame
  *	x0-x8 saved, the call's struct kstats_direct_entry, the slot
  *	frame record of the caller: its x29, its return address (x9)
  *	frame record of the function: the one above, the body's address
- *	copies of the stack arguments
  *	the body's own frame, whose record returns into this trampoline
+ *	(a return site)
  *
  * so the kernel's unwinder walks from the body into the trampoline, into
  * the function (at the body's address) and on into its caller, each
- * record above the one before.
+ * record above the one before.  Every word of the frame is the
+ * trampoline's own: when a slot goes with a call in flight, the frame
+ * becomes a chain of returns through the kernel's own code, so that the
+ * call returns to its caller without this trampoline
+ * (kstats_direct_reroute.c).
  *
  * The body is called with a BLR, or, where the kernel enforces BTI, with
  * a RET to its address, x30 pointing back here: a RET takes no landing
@@ -36,8 +40,7 @@
  * them), x0-x8 are the arguments (x8: an indirect result's address);
  * x18 is left alone.  The return value (x0) is kept across the exit work;
  * x1 is not, so a function that returns 16 bytes is never traced
- * directly.  Stack arguments are copied to the bottom of the frame, where
- * the body finds them, as on x86-64.
+ * directly.  A function with arguments on the stack is not traced here.
  *
  * Recursion: as on x86-64 (kstats_direct_tramp_x86_64.S), a clock that
  * the trampoline calls takes the slot's per-CPU guard in C; the counter
@@ -50,6 +53,7 @@
  */
 #include <linux/linkage.h>
 #include <asm/assembler.h>
+#include <asm/sysreg.h>
 
 #include "kstats_asm_offsets.h"
 #include "kstats_direct.h"
@@ -128,8 +132,7 @@
 
 /*
  * One variant (kstats_direct_variants.h): args 0 saves no register, 1
- * saves x0-x8 for a C entry, 2 also copies the stack words (one at
- * least).  The variants without a C entry (the counter read inline, the
+ * saves x0-x8 for a C entry.  The variants without a C entry (the counter read inline, the
  * task's name compared, nothing read) touch only x10-x15 before the body
  * and read no argument after it: x0-x8 are neither saved nor restored,
  * and the task name and ids variants keep the task's name in x1-x2's
@@ -245,16 +248,6 @@ alternative_else_nop_endif
 	stadd	x12, [x11]
 .Lcounted_\@:
 
-	.if \args == 2
-	/* Copy the stack arguments, the last one first. */
-	ldrh	w11, [x10, #KSTATS_DHOT_NSTACK]
-	add	x12, sp, #F_SIZE
-.Lcopy_\@:
-	sub	w11, w11, #1
-	ldr	x13, [x12, w11, uxtw #3]
-	str	x13, [sp, w11, uxtw #3]
-	cbnz	w11, .Lcopy_\@
-	.endif
 	.if kstats_c_entry
 	KSTATS_DIRECT_ARGS_RESTORE \args
 	.endif
@@ -267,15 +260,32 @@ alternative_else_nop_endif
 #endif
 
 .Lret_\@:
+	KSTATS_DIRECT_RETURN_SITE
 	/* The body returned here, the frame as it left it. */
 	str	x0, [sp, #F_X0]
+	/*
+	 * The exit on one CPU: a sample's count and its sum in one CPU's
+	 * slot, its outlier in that CPU's store.
+	 */
+	mrs	x11, sp_el0
+	KSTATS_PREEMPT_OFF
 	ldr	x0, [sp, #F_HOT]
 	add	x1, sp, #F_TS
 	bl	kstats_direct_exit_\clock
+	mrs	x11, sp_el0
+	KSTATS_PREEMPT_ON .Lexit_resched_\@
+.Lexited_\@:
 	ldr	x0, [sp, #F_X0]
 	ldp	x29, x30, [sp, #F_CALLER]
 	add	sp, sp, #F_SIZE
 	ret
+
+#ifdef CONFIG_PREEMPTION
+	/* A reschedule came due in the exit: taken, the return value kept. */
+.Lexit_resched_\@:
+	bl	kstats_direct_resched
+	b	.Lexited_\@
+#endif
 
 #ifdef CONFIG_CGROUPS
 	.if \comm == 2
@@ -340,6 +350,38 @@ KSTATS_DIRECT_VARIANTS_CODE
 
 	.balign	KSTATS_DIRECT_STUB_SIZE
 SYM_CODE_START(kstats_direct_stubs)
-	KSTATS_DIRECT_EACH KSTATS_DIRECT_STUBS3
+	KSTATS_DIRECT_EACH KSTATS_DIRECT_STUBS_ARGS
 SYM_CODE_END(kstats_direct_stubs)
 NOKPROBE(kstats_direct_stubs)
+	.globl	kstats_direct_stubs_end
+	.set	kstats_direct_stubs_end, .
+
+#ifdef CONFIG_ARM64_PTR_AUTH_KERNEL
+/*
+ * unsigned long kstats_direct_pac_sign(unsigned long addr, unsigned long
+ *	modifier, const struct ptrauth_key *key, const struct ptrauth_key *own)
+ *
+ * @addr signed with the APIA key @key and @modifier (PACIA), as another
+ * task's code signs a return address with its own kernel key: that key
+ * installed for the one instruction, then @own, the current task's, again
+ * (kstats_direct_reroute.c, under stop_machine(), interrupts off).  No
+ * code between the two key writes signs or authenticates anything, this
+ * function not even its own return.
+ */
+SYM_FUNC_START(kstats_direct_pac_sign)
+	mov	x17, x0
+	mov	x16, x1
+	ldp	x4, x5, [x2]
+	msr_s	SYS_APIAKEYLO_EL1, x4
+	msr_s	SYS_APIAKEYHI_EL1, x5
+	isb
+	hint	#8				/* pacia1716 */
+	ldp	x4, x5, [x3]
+	msr_s	SYS_APIAKEYLO_EL1, x4
+	msr_s	SYS_APIAKEYHI_EL1, x5
+	isb
+	mov	x0, x17
+	ret
+SYM_FUNC_END(kstats_direct_pac_sign)
+NOKPROBE(kstats_direct_pac_sign)
+#endif

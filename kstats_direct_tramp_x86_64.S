@@ -8,13 +8,18 @@
  * body returns, records the difference and returns to the function's
  * caller.  While the body runs, the stack is:
  *
- *	caller's frame, its stack arguments
+ *	caller's frame
  *	return address into the caller
  *	return address into the function, past its fentry call  (fentry's)
  *	slot, start time, saved argument registers
- *	copies of the stack arguments
- *	return address into this trampoline
+ *	return address into this trampoline (a return site)
  *	the body's own frame
+ *
+ * Every word between the return site and the caller's return address is
+ * the trampoline's own: when a slot goes with a call in flight, those
+ * words become a chain of returns through the kernel's own code, so that
+ * the call returns to its caller without this trampoline
+ * (kstats_direct_reroute.c).
  *
  * so an unwinder walks from the body into the trampoline (ORC from
  * objtool: a frame of fixed size), from it into the function's entry (ORC of its
@@ -35,10 +40,10 @@
  * is accounted at the entry, and so is the call of the body; every
  * return is a RET, whose thunk counts it back.
  *
- * Arguments: the registers are saved only for a function that takes any,
- * stack words copied only for one that has them; %rax, %r10 and %r11 are
- * free at a call site for the kernel's functions (variadic ones are never
- * traced directly).  The return value (%rax) is kept across the exit work;
+ * Arguments: the registers are saved only for a function that takes any
+ * (none that takes some on the stack is traced here); %rax, %r10 and
+ * %r11 are free at a call site for the kernel's functions (variadic ones
+ * are never traced directly).  The return value (%rax) is kept across the exit work;
  * %rdx is not, so a function that returns 16 bytes (%rax and %rdx) is
  * never traced directly either.
  */
@@ -98,28 +103,26 @@
 #endif
 
 /*
- * The frame: the stack arguments' copies at the bottom, where the body
- * finds them above its return address, then the trampoline's own words.
- * Its size is fixed, so the frame is described from %rsp alone (ORC needs
- * no frame pointer here, and %rbp is left alone).
+ * The frame: the trampoline's own words, nothing else (a function with
+ * arguments on the stack is not traced directly, kstats_direct.h).  Its
+ * size is fixed, so the frame is described from %rsp alone (ORC needs no
+ * frame pointer here, and %rbp is left alone).
  */
-#define F_COPY	(KSTATS_DIRECT_MAX_STACK * 8)
 #define F_HOT	KSTATS_DFRAME_HOT
 #define F_TS	KSTATS_DFRAME_TS	/* struct kstats_direct_entry: ts, cpu */
-#define F_CPU	(F_COPY + 16)
+#define F_CPU	(KSTATS_DFRAME_TS + 8)
 #define F_RDI	KSTATS_DFRAME_REGS
-#define F_RSI	(F_COPY + 32)
-#define F_RDX	(F_COPY + 40)
-#define F_RCX	(F_COPY + 48)
-#define F_R8	(F_COPY + 56)
-#define F_R9	(F_COPY + 64)
+#define F_RSI	(KSTATS_DFRAME_REGS + 8)
+#define F_RDX	(KSTATS_DFRAME_REGS + 16)
+#define F_RCX	(KSTATS_DFRAME_REGS + 24)
+#define F_R8	(KSTATS_DFRAME_REGS + 32)
+#define F_R9	(KSTATS_DFRAME_REGS + 40)
 /* the task's name and ids (the ids variants, whose entries save no r8, r9, rsi) */
 #define F_NAME	KSTATS_DFRAME_NAME
 #define F_IDS	KSTATS_DFRAME_IDS
 #define F_SIZE	KSTATS_DFRAME_SIZE
-/* From %rsp in the frame: fentry's return address, the caller's, arguments. */
+/* From %rsp in the frame: fentry's return address, then the caller's. */
 #define F_BODY	(F_SIZE)
-#define F_ARGS	(F_SIZE + 16)
 
 	.text
 
@@ -127,7 +130,7 @@
  * One variant of the common code per clock, and per what the function's
  * arguments need (nothing, the registers, the registers and stack words),
  * so that no call tests at run time what is known at attach time:
- * kstats_direct_<clock>_<args>, args 0 (none), 1 (registers), 2 (both).
+ * kstats_direct_<clock>_<args>, args 0 (none), 1 (registers).
  * The entry reads the clock named by @entry; the return calls
  * kstats_direct_exit_<clock>.  "tscns" is clock ktime on a kernel whose
  * timekeeping runs on the TSC: the TSC read at both ends, the difference
@@ -165,8 +168,7 @@
  * The argument registers, saved in the frame before the entry's work and
  * given back to the body (or to the function, for a call not timed): all
  * of them around a C entry, which may clobber any; around an inline one,
- * only those it uses: %rdx (rdtsc's high half) and, for stack words,
- * %rcx (the copy's count).
+ * only the one it uses: %rdx (rdtsc's high half).
  */
 .macro KSTATS_DIRECT_ARGS_SAVE args:req, c_entry:req
 	.if \args
@@ -175,10 +177,8 @@
 	movq	%rsi, F_RSI(%rsp)
 	.endif
 	movq	%rdx, F_RDX(%rsp)
-	.if \c_entry || \args == 2
-	movq	%rcx, F_RCX(%rsp)
-	.endif
 	.if \c_entry
+	movq	%rcx, F_RCX(%rsp)
 	movq	%r8, F_R8(%rsp)
 	movq	%r9, F_R9(%rsp)
 	.endif
@@ -192,10 +192,8 @@
 	movq	F_RSI(%rsp), %rsi
 	.endif
 	movq	F_RDX(%rsp), %rdx
-	.if \c_entry || \args == 2
-	movq	F_RCX(%rsp), %rcx
-	.endif
 	.if \c_entry
+	movq	F_RCX(%rsp), %rcx
 	movq	F_R8(%rsp), %r8
 	movq	F_R9(%rsp), %r9
 	.endif
@@ -308,19 +306,11 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	movq	KSTATS_DHOT_PCPU(%r11), %rax
 	incq	%gs:(%rax)
 
-	.if \args == 2
-	/* Copy the stack arguments (one at least), the last one first. */
-	movzwl	KSTATS_DHOT_NSTACK(%r11), %ecx
-.Lcopy_\@:
-	movq	F_ARGS - 8(%rsp, %rcx, 8), %rax
-	movq	%rax, -8(%rsp, %rcx, 8)
-	decl	%ecx
-	jnz	.Lcopy_\@
-	.endif
 	KSTATS_DIRECT_ARGS_RESTORE \args, kstats_c_entry
 	KSTATS_CALL_DEPTH_ACCOUNT
 	ANNOTATE_INTRA_FUNCTION_CALL
 	call	.Lbody_\@
+	KSTATS_DIRECT_RETURN_SITE
 
 	/*
 	 * The body returned here.  objtool follows the call above as a
@@ -330,12 +320,26 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	movq	%rax, F_RDI(%rsp)
 	movq	F_HOT(%rsp), %rdi
 	leaq	F_TS(%rsp), %rsi
+	/*
+	 * The exit on one CPU: a sample's count and its sum in one CPU's
+	 * slot, its outlier in that CPU's store.
+	 */
+	KSTATS_PREEMPT_OFF
 	call	kstats_direct_exit_\clock
+	KSTATS_PREEMPT_ON .Lexit_resched_\@
+.Lexited_\@:
 	movq	F_RDI(%rsp), %rax
 	/* Drop the frame and the return address into the function: it ran. */
 	addq	$F_SIZE + 8, %rsp
 	UNWIND_HINT_FUNC
 	RET
+
+#ifdef CONFIG_PREEMPTION
+	/* A reschedule came due in the exit: taken, the return value kept. */
+.Lexit_resched_\@:
+	call	kstats_direct_resched
+	jmp	.Lexited_\@
+#endif
 
 	.if kstats_c_entry
 .Lskip_\@:
@@ -402,6 +406,8 @@ KSTATS_DIRECT_VARIANTS_CODE
 	.balign	KSTATS_DIRECT_STUB_SIZE
 SYM_CODE_START(kstats_direct_stubs)
 	ANNOTATE_NOENDBR
-	KSTATS_DIRECT_EACH KSTATS_DIRECT_STUBS3
+	KSTATS_DIRECT_EACH KSTATS_DIRECT_STUBS_ARGS
 SYM_CODE_END(kstats_direct_stubs)
 _ASM_NOKPROBE(kstats_direct_stubs)
+	.globl	kstats_direct_stubs_end
+	.set	kstats_direct_stubs_end, .

@@ -7,8 +7,8 @@
  *
  * KSTATS_DIRECT_EACH calls macro @m once per variant, as
  *	@m NAME, EXIT, ENTRY, TK, COMM, IDS
- * NAME names the variant (kstats_direct_NAME_<args>, args 0, 1, 2: no
- * arguments, registers, registers and stack words); EXIT is the C exit it
+ * NAME names the variant (kstats_direct_NAME_<args>, args 0, 1: no
+ * arguments, registers; KSTATS_DIRECT_ARG_KINDS); EXIT is the C exit it
  * calls (kstats_direct_exit_EXIT); ENTRY the clock read at the entry: tsc
  * inline (the TSC, arm64's counter), none, or the C entry
  * kstats_direct_enter_ENTRY; TK 1: the entry keeps the timekeeper's epoch
@@ -116,31 +116,55 @@
 .endm
 
 /*
- * A variant's code and its stubs, for each kind of arguments: through the
- * architecture's KSTATS_DIRECT_COMMON (the code) and KSTATS_DIRECT_STUBS
+ * A variant's code and its stubs, for each kind of arguments
+ * (KSTATS_DIRECT_ARG_KINDS): through the architecture's
+ * KSTATS_DIRECT_COMMON (the code) and KSTATS_DIRECT_STUBS
  * (KSTATS_DIRECT_SLOTS stubs that jump to it).
  */
 .macro KSTATS_DIRECT_CODE name, exit, entry, tk, comm, ids
 	KSTATS_DIRECT_COMMON \name, \exit, \entry, 0, \tk, \comm, \ids
 	KSTATS_DIRECT_COMMON \name, \exit, \entry, 1, \tk, \comm, \ids
-	KSTATS_DIRECT_COMMON \name, \exit, \entry, 2, \tk, \comm, \ids
 .endm
 
-.macro KSTATS_DIRECT_STUBS3 name, exit, entry, tk, comm, ids
+.macro KSTATS_DIRECT_STUBS_ARGS name, exit, entry, tk, comm, ids
 	KSTATS_DIRECT_STUBS kstats_direct_\name\()_0
 	KSTATS_DIRECT_STUBS kstats_direct_\name\()_1
-	KSTATS_DIRECT_STUBS kstats_direct_\name\()_2
 .endm
 
 /*
  * Every variant's code, from kstats_direct_code: a return address from
  * there up to the stubs, which follow, is a call of a traced function's
- * body in flight (kstats_direct.c).
+ * body in flight or a task in the trampoline's entry or exit; the
+ * return sites, where the calls of the bodies return, are listed in
+ * kstats_direct_rets (KSTATS_DIRECT_RETURN_SITE).
  */
 .macro KSTATS_DIRECT_VARIANTS_CODE
+	.pushsection .rodata.kstats_direct_rets, "a"
+	.balign	4
+	.globl	kstats_direct_rets
+kstats_direct_rets:
+	.popsection
 	.globl	kstats_direct_code
 	.set	kstats_direct_code, .
 	KSTATS_DIRECT_EACH KSTATS_DIRECT_CODE
+	.pushsection .rodata.kstats_direct_rets, "a"
+	.globl	kstats_direct_rets_end
+kstats_direct_rets_end:
+	.popsection
+.endm
+
+/*
+ * Where a variant's call of the body returns (a return site), which a
+ * task asleep in the body has on its stack: kept as an offset from
+ * kstats_direct_code in kstats_direct_rets, in the code's order, so that a
+ * removal can tell such a word from the trampoline's other addresses
+ * (kstats_direct_reroute.c).  A table only: the code is the same without.
+ */
+.macro KSTATS_DIRECT_RETURN_SITE
+.Lreturn_site_\@:
+	.pushsection .rodata.kstats_direct_rets, "a"
+	.long	.Lreturn_site_\@ - kstats_direct_code
+	.popsection
 .endm
 
 /*

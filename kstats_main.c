@@ -57,7 +57,7 @@ static void __exit kstats_exit(void)
 	while ((ks = kstats_pop_removable()))
 		kstats_drop(ks);
 	kstats_debugfs_exit();
-	/* Calls still in a direct trampoline hold their nodes: wait. */
+	/* What the trace nodes left: no call in flight is waited for. */
 	kstats_trace_module_exit();
 	kstats_stack_exit();
 	kstats_core_exit();

@@ -137,6 +137,10 @@ EXPORT_SYMBOL_NS_GPL(kstats_pair_free, KSTATS_NS);
  * KSTATS_PAIR_SWITCHED); another task's (a handler that ran after that
  * task's switch out, in an NMI) is moved into the table; while a handler
  * this one interrupted writes the slot, the start goes into the table.
+ * So does a start of the task switched out itself, made between the
+ * scheduler's sched_switch and the switch (the slot KSTATS_PAIR_SWITCHED,
+ * its @match that task): its end comes on whatever CPU the task runs
+ * next, and finds it there; the mark stays for the task that comes.
  */
 static noinline notrace bool
 kstats_pair_start_cur(struct kstats_pair *p, u64 key, u64 match, u64 ts,
@@ -155,6 +159,12 @@ kstats_pair_start_cur(struct kstats_pair *p, u64 key, u64 match, u64 ts,
 		preempt_enable_notrace();
 		/* a table of tasks is no table of CPUs (kstats_pair_init()) */
 		return kstats_pair_start_hashed(p, key, match, ts, cpu, aux);
+	}
+	if (old == KSTATS_PAIR_SWITCHED && s->match == key) {
+		held = kstats_pair_start_hashed(p, key, match, ts, cpu, aux);
+		smp_store_release(&s->key, KSTATS_PAIR_SWITCHED);
+		preempt_enable_notrace();
+		return held;
 	}
 	if (old == key) {
 		this_cpu_inc(p->counts->replaced);
@@ -302,9 +312,11 @@ NOKPROBE_SYMBOL(kstats_pair_forget);
  * Called at sched_switch, after the section's own points there (a start
  * of the task switched out is held first, then moved).  A start the
  * table refuses is lost, for the caller to count.  The slot is left
- * KSTATS_PAIR_SWITCHED: the next task's first start replaces its own
- * older one in the table (kstats_pair_start_cur()), a walk only tasks
- * that start pay, not every switch.
+ * KSTATS_PAIR_SWITCHED, naming the task switched out: the next task's
+ * first start replaces its own older one in the table
+ * (kstats_pair_start_cur()), a walk only tasks that start pay, not every
+ * switch; a start of the task switched out, before the switch itself,
+ * goes to the table.
  *
  * Context: the scheduler, interrupts disabled, on the CPU the task leaves.
  * Return: false if the table refused the start, else true.
@@ -313,18 +325,17 @@ notrace bool kstats_pair_switch(struct kstats_pair *p)
 {
 	struct kstats_pair_slot *s = this_cpu_ptr(p->cur_slots);
 	u64 key = READ_ONCE(s->key);
-	bool held;
+	bool held = true;
 
-	if (key == KSTATS_PAIR_EMPTY) {
-		/* an NMI's start meanwhile keeps the slot */
-		cmpxchg_local(&s->key, KSTATS_PAIR_EMPTY, KSTATS_PAIR_SWITCHED);
-		return true;
-	}
-	if (key <= KSTATS_PAIR_SWITCHED ||
+	/* an NMI's start meanwhile keeps the slot */
+	if (key == KSTATS_PAIR_BUSY ||
 	    cmpxchg_local(&s->key, key, KSTATS_PAIR_BUSY) != key)
 		return true;
-	held = kstats_pair_start_hashed(p, key, s->match, s->ts, s->cpu, s->aux);
-	/* the fields read, before the slot can be taken again */
+	if (key > KSTATS_PAIR_SWITCHED)
+		held = kstats_pair_start_hashed(p, key, s->match, s->ts, s->cpu,
+						s->aux);
+	s->match = (unsigned long)current;
+	/* the fields read and written, before the slot can be taken again */
 	smp_store_release(&s->key, KSTATS_PAIR_SWITCHED);
 	return held;
 }

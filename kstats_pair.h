@@ -30,7 +30,9 @@
 #define KSTATS_PAIR_BUSY	1ULL
 /*
  * A current task's slot (KSTATS_PAIR_CURRENT) empty since its CPU switched
- * tasks: the start of the task now running, if any, is in the table.
+ * tasks: the start of the task now running, if any, is in the table.  The
+ * slot's @match holds the task switched out (struct kstats_pair_slot),
+ * which may still run a handler before the switch itself.
  */
 #define KSTATS_PAIR_SWITCHED	2ULL
 
@@ -39,7 +41,9 @@
  * @key: the key, mixed with the table's salt; KSTATS_PAIR_EMPTY, or
  *	KSTATS_PAIR_BUSY while a handler writes or takes the slot
  * @ts: when the start was seen, in the section's clock
- * @match: what its end must also carry ("match V", e.g. a lock), or 0
+ * @match: what its end must also carry ("match V", e.g. a lock), or 0;
+ *	in a current task's slot marked KSTATS_PAIR_SWITCHED, the task
+ *	switched out
  * @cpu: where
  * @aux: what the start leaves for its end (a family's key index)
  *
@@ -462,14 +466,18 @@ kstats_pair_end_hashed(struct kstats_pair *p, u64 key, u64 match, u64 *ts,
  * The current task's end looked for its start in the table (its CPU's
  * slot had none): the table holds no start of the task now, so a slot
  * still marked KSTATS_PAIR_SWITCHED is empty again, and the task's next
- * start takes it with no walk.  A start an NMI put there meanwhile stays.
+ * start takes it with no walk; unless the task is the one switched out,
+ * whose handler runs between the scheduler's sched_switch and the switch
+ * itself: the mark stays for the task that comes.  A start an NMI put
+ * there meanwhile stays.
  */
 static __always_inline notrace void
 kstats_pair_clear_switched(struct kstats_pair *p)
 {
 	struct kstats_pair_slot *s = this_cpu_ptr(p->cur_slots);
 
-	if (READ_ONCE(s->key) == KSTATS_PAIR_SWITCHED)
+	if (READ_ONCE(s->key) == KSTATS_PAIR_SWITCHED &&
+	    READ_ONCE(s->match) != (unsigned long)current)
 		cmpxchg_local(&s->key, KSTATS_PAIR_SWITCHED, KSTATS_PAIR_EMPTY);
 }
 

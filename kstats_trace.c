@@ -2517,7 +2517,8 @@ int kstats_trace_module_init(void)
 /**
  * kstats_trace_module_exit() - at module unload, once every node is removed
  *
- * Waits for the calls still in the direct trampoline to leave it.
+ * Lets out a task still in the direct trampoline's last instructions, if
+ * one is seen (kstats_direct_exit()); waits for no call in flight.
  *
  * Context: process; may sleep.
  */

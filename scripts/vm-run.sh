@@ -192,7 +192,7 @@ chmod +x "$root/init"
 # --- boot --------------------------------------------------------------------
 case $arch in
 x86_64)	qemu=(qemu-system-x86_64) console=ttyS0 ;;
-arm64)	qemu=(qemu-system-aarch64 -M virt -cpu max) console=ttyAMA0 ;;
+arm64)	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on) console=ttyAMA0 ;;
 esac
 qemu+=(-accel "$accel" -m "$mem" -smp "$smp"
 	-kernel "$kernel" -initrd "$work/initrd.gz"

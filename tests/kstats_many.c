@@ -11,8 +11,9 @@
  *   call R        R rounds; in each, kstats_many_fnI() is called I % 5 + 1
  *                 times, for every I: (I % 5 + 1) * R calls of fnI; then
  *                 R calls of kstats_many_wide8(), whose eight arguments
- *                 take two stack words (which the shared trampoline does
- *                 not copy: a node over it falls back for it)
+ *                 take two stack words on x86-64 (a function the
+ *                 trampoline does not take: it falls back), and R of
+ *                 kstats_many_wide6(), whose six are all in registers
  *   sleep I       kstats_many_fnI() sleeps, interruptibly, until "wake";
  *                 the write returns then (EINTR if a signal ends it)
  *   wake          wake the sleepers
@@ -195,6 +196,13 @@ kstats_many_wide8(long a, long b, long c, long d,
 	return a + b + c + d + e + f + g + h;
 }
 
+/* Six arguments, all in registers: EIO from "call" if the sum is wrong. */
+static noinline __attribute__((__noipa__)) long
+kstats_many_wide6(long a, long b, long c, long d, long e, long f)
+{
+	return a + b + c + d + e + f;
+}
+
 static ssize_t kstats_many_write(struct file *file, const char __user *ubuf,
 				 size_t len, loff_t *ppos)
 {
@@ -218,6 +226,9 @@ static ssize_t kstats_many_write(struct file *file, const char __user *ubuf,
 					kstats_many_fns[i](false);
 		for (r = 0; r < n && !err; r++)
 			if (kstats_many_wide8(1, 2, 3, 4, 5, 6, 7, r) != 28 + r)
+				err = -EIO;
+		for (r = 0; r < n && !err; r++)
+			if (kstats_many_wide6(1, 2, 3, 16, r, 6) != 28 + r)
 				err = -EIO;
 	} else if (sscanf(arg, "sleep %u", &n) == 1 && n < KSTATS_MANY_FUNCS) {
 		err = kstats_many_fns[n](true);

@@ -1210,9 +1210,21 @@ static void kstats_test_pair_cpus(struct kunit *test)
 }
 
 /*
+ * The test's one task, switched out by kstats_pair_switch(), runs as the
+ * task switched in next: the slot's mark names another task as the one
+ * switched out.
+ */
+static void kstats_test_switch_in(struct kstats_pair_slot *s)
+{
+	WRITE_ONCE(s->match, ~0UL);
+}
+
+/*
  * A table of tasks: the current task's start in its CPU's slot, taken
  * there by its end; moved into the table when the task leaves the CPU
- * (kstats_pair_switch()), found there by its end; replaced there by the
+ * (kstats_pair_switch()), found there by its end; a start of the task
+ * switched out, between the switch's hook and the switch, in the table,
+ * the slot left marked for the task that comes; replaced there by the
  * task's first start after the switch, so that a second end is
  * unmatched rather than paired with it; of a start held in the table
  * beside the slot's (a handler's, while another wrote the slot) and the
@@ -1252,8 +1264,17 @@ static void kstats_test_pair_current(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
 	KUNIT_EXPECT_TRUE(test, kstats_pair_switch(&p));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(s->key), KSTATS_PAIR_SWITCHED);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(s->match), me);
 	KUNIT_EXPECT_FALSE(test, kstats_pair_take_current(&p, &ts, &cpu));
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
+	/*
+	 * a start of the task switched out, before the switch: into the
+	 * table (replacing its older one there), the mark left as it was
+	 */
+	KUNIT_EXPECT_TRUE(test, kstats_pair_start_current(&p, 35, 0));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(s->key), KSTATS_PAIR_SWITCHED);
+	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
+	kstats_test_switch_in(s);
 	/* the task's first start after it replaces the older in the table */
 	kstats_pair_start_current(&p, 40, 0);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(s->key), me);
@@ -1265,6 +1286,7 @@ static void kstats_test_pair_current(struct kunit *test)
 	/* an end after the switch finds its start in the table */
 	kstats_pair_start_current(&p, 45, 0);
 	kstats_pair_switch(&p);
+	kstats_test_switch_in(s);
 	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, me, 0, &ts, &cpu, &aux));
 	KUNIT_EXPECT_EQ(test, ts, 45ULL);
 	/* a start in the table beside the slot's: replaced when it joins */
@@ -1272,6 +1294,7 @@ static void kstats_test_pair_current(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kstats_pair_start_table(&p, me, 0, 50, 0, 0));
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 2ULL);
 	kstats_pair_switch(&p);
+	kstats_test_switch_in(s);
 	KUNIT_EXPECT_EQ(test, kstats_pair_pending(&p), 1ULL);
 	KUNIT_EXPECT_TRUE(test, kstats_pair_end(&p, me, 0, &ts, &cpu, &aux));
 	KUNIT_EXPECT_EQ(test, ts, 60ULL);
@@ -1304,7 +1327,7 @@ static void kstats_test_pair_current(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ts, 110ULL);
 	preempt_enable();
 	kstats_pair_counts(&p, &c);
-	KUNIT_EXPECT_EQ(test, c.replaced, 4ULL);
+	KUNIT_EXPECT_EQ(test, c.replaced, 5ULL);
 	KUNIT_EXPECT_EQ(test, c.exited, 1ULL);
 	KUNIT_EXPECT_EQ(test, c.unmatched, 3ULL);
 	KUNIT_EXPECT_EQ(test, c.evicted, 0ULL);

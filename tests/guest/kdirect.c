@@ -10,7 +10,12 @@
  *                          a fixed address, at a page offset, populated;
  *                          the address, the contents and munmap() checked
  *   kdirect sleep MS       one clock_nanosleep() of MS milliseconds, which
- *                          must return 0 (do_nanosleep() sleeps inside)
+ *                          must return 0 after MS ms or more
+ *                          (do_nanosleep() sleeps inside)
+ *   kdirect sigwait MS     one sigtimedwait() of MS milliseconds for a
+ *                          signal that never comes, which must fail with
+ *                          EAGAIN after MS ms or more, not EINTR
+ *                          (schedule_hrtimeout_range() sleeps inside)
  *   kdirect read N         N read()s of one byte of /dev/zero, each of
  *                          which must return 1 (and no other read())
  *
@@ -19,7 +24,9 @@
  * errors.  Static, libc only: it runs in the busybox initramfs.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,15 +105,56 @@ static int do_mmap(const char *path, long n)
 	return 0;
 }
 
-static int do_sleep(long ms)
+static long now_ms(void)
 {
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000 };
+	struct timespec t;
 
-	if (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL)) {
-		fprintf(stderr, "kdirect: clock_nanosleep failed\n");
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* A wait that must last @ms: it began at @t0 and took until now. */
+static int lasted(const char *what, long t0, long ms)
+{
+	long took = now_ms() - t0;
+
+	if (took < ms) {
+		fprintf(stderr, "kdirect: %s of %ld ms returned after %ld ms\n",
+			what, ms, took);
 		return 1;
 	}
 	return 0;
+}
+
+static int do_sleep(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000 };
+	long t0 = now_ms();
+	int err = clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+
+	if (err) {
+		fprintf(stderr, "kdirect: clock_nanosleep failed: %s\n", strerror(err));
+		return 1;
+	}
+	return lasted("clock_nanosleep", t0, ms);
+}
+
+static int do_sigwait(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000 };
+	long t0;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	t0 = now_ms();
+	if (sigtimedwait(&set, NULL, &ts) >= 0 || errno != EAGAIN) {
+		fprintf(stderr, "kdirect: sigtimedwait of %ld ms: %s after %ld ms, not EAGAIN\n",
+			ms, strerror(errno), now_ms() - t0);
+		return 1;
+	}
+	return lasted("sigtimedwait", t0, ms);
 }
 
 static int do_read(long n)
@@ -133,12 +181,14 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "sleep"))
 		return do_sleep(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "sigwait"))
+		return do_sigwait(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "read"))
 		return do_read(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "getppid"))
 		return do_getppid(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "mmap"))
 		return do_mmap(argv[2], atol(argv[3]));
-	fprintf(stderr, "usage: kdirect getppid N | kdirect mmap FILE N | kdirect sleep MS | kdirect read N\n");
+	fprintf(stderr, "usage: kdirect getppid N | kdirect mmap FILE N | kdirect sleep MS | kdirect sigwait MS | kdirect read N\n");
 	return 2;
 }

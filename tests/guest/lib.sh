@@ -44,19 +44,24 @@ field() {
 	grep -m1 "^# $2 " "$1" | awk -v k="$3" '{ for (i = 2; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'
 }
 
-# rmmod_wait MODULE...: rmmod each, again for up to 30 s while it fails:
-# a slot of a directly traced function still draining (its calls in
-# flight awaited) holds kstats, and the traced module, until it is done.
-rmmod_wait() {
-	local m i
-	for m in "$@"; do
-		i=0
-		until rmmod "$m" 2>/dev/null; do
-			i=$((i + 1))
-			[ $i -lt 150 ] || { rmmod "$m"; return; }
-			sleep 0.2
-		done
+# uptime_cs: the time since boot, in hundredths of a second.
+uptime_cs() {
+	local u
+	read -r u _ < /proc/uptime
+	echo "${u%.*}${u#*.}" | sed 's/^0*//; s/^$/0/'
+}
+
+# wait_asleep PID: until task PID is asleep (state S or D), at most 10 s:
+# a task about to wait in a traced function has entered it.
+wait_asleep() {
+	local i=0 st
+	while [ $i -lt 100 ]; do
+		st=$(sed 's/^.*) \(.\).*/\1/' /proc/$1/stat 2>/dev/null)
+		case $st in S | D) return 0 ;; esac
+		i=$((i + 1))
+		sleep 0.1
 	done
+	return 1
 }
 
 # --- what differs between the architectures the suite runs on (x86-64,

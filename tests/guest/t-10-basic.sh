@@ -94,7 +94,7 @@ expect "nothing half-made after refusals" "$(ls $KS | tr '\n' ' ')" \
 
 expect "rmmod kstats while the example uses it fails" \
 	"$(rmmod kstats 2>/dev/null && echo removed || echo refused)" refused
-check "rmmod kstats_example" rmmod_wait kstats_example
+check "rmmod kstats_example" rmmod kstats_example
 expect "example files are gone" "$(ls $KS | tr '\n' ' ')" "_control t1 "
 
 kload hold $KS/t1 3 &
@@ -116,5 +116,5 @@ wait
 expect "t1 is gone once its reader closed" "$(ls $KS | grep -c '^t1$')" 0
 expect "remove all" "$(ctl $KS/_control 'remove all')" ok
 expect "all removed" "$(ls $KS | tr '\n' ' ')" "_control "
-check "rmmod kstats" rmmod_wait kstats
+check "rmmod kstats" rmmod kstats
 expect "debugfs directory gone" "$(ls /sys/kernel/debug | grep -c '^kstats$')" 0

@@ -177,7 +177,7 @@ if insmod $KB/kstats_example.ko; then
 		test "$n" -le 49 -a "$n" -ge $((50 - $(grep -c ^processor /proc/cpuinfo)))
 	check "the traced module cannot go" sh -c '! rmmod kstats_example'
 	expect "remove exw" "$(ctl $KS/_control 'remove exw')" ok
-	check "then it can" rmmod_wait kstats_example
+	check "then it can" rmmod kstats_example
 else
 	not_ok "insmod kstats_example.ko (module tracepoint)"
 fi
@@ -187,7 +187,7 @@ expect "remove all" "$(ctl $KS/_control 'remove all')" ok
 expect "all trace nodes gone" "$(ls $KS | tr '\n' ' ')" "_control "
 expect "trace again, then rmmod with the probe live" "$(ctl $KS/_control "trace $SYM")" ok
 kload getppid 10
-check "rmmod kstats with a live trace node" rmmod_wait kstats
+check "rmmod kstats with a live trace node" rmmod kstats
 kload getppid 10
 check "the traced function still works after unload" kload getppid 10
 

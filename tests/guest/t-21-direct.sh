@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The direct mechanism (kstats_direct.c, kstats_direct_tramp_*.S): exact
-# counts, arguments and results intact under the trampoline (do_mmap()'s
-# nine arguments, three on the stack), a stack trace that unwinds through
-# it, a task asleep inside a traced function while its node is removed and
-# while kstats is unloaded, and the fallback when the function already has
-# a direct caller.  Runs where kstats traces directly (x86-64 and arm64 kernels with
+# counts, arguments and results intact under the trampoline, a function
+# with arguments on the stack (do_mmap()'s nine) left to a fallback, a
+# stack trace that unwinds through it, a task asleep inside a traced
+# function while its node is removed and while kstats is unloaded (never
+# woken, never waited for: kstats_direct_reroute.c), and the fallback when
+# the function already has a direct caller.  Runs where kstats traces directly (x86-64 and arm64 kernels with
 # ftrace direct calls and BTF); elsewhere one SKIP says why (lib.sh
 # no_direct).
 
@@ -21,7 +22,7 @@ if [ -n "$why" ]; then
 			"$(ctl $KS/_control "trace $(sys_fn getppid) name d_pp mech direct")" EINVAL
 		check "dmesg says why" dmesg_has "d_pp: mechanism 'direct' is not available"
 		expect "nothing made by the refusal" "$(ls $KS | tr '\n' ' ')" "_control "
-		check "rmmod kstats (no direct)" rmmod_wait kstats
+		check "rmmod kstats (no direct)" rmmod kstats
 	fi
 else
 	check "insmod kstats.ko (direct)" insmod $KB/kstats.ko
@@ -77,15 +78,21 @@ else
 	ctl $KS/_control 'remove d_pp2' >/dev/null
 	ctl $KS/_control 'remove d_pp_tsc' >/dev/null
 
-	# --- nine arguments, three on the stack: mmap() stays right --------
-	if expect "trace do_mmap (direct)" "$(ctl $KS/_control 'trace do_mmap name d_mmap')" ok; then
-		expect "do_mmap is traced directly" "$(field $KS/d_mmap source mechanism)" direct
+	# --- nine arguments, some on the stack: a fallback, mmap() right ----
+	# (the trampoline's frame must be all its own, for a removal to
+	# reroute a call in flight through the kernel's code)
+	dmesg_mark
+	if expect "trace do_mmap" "$(ctl $KS/_control 'trace do_mmap name d_mmap')" ok; then
+		expect_match "do_mmap takes a fallback" "$(field $KS/d_mmap source mechanism)" '^(fprobe|kretprobe)$'
+		check "dmesg says why" dmesg_has "d_mmap: 'do_mmap' not traced directly: it takes arguments on the stack"
 		kload ctl $KS/d_mmap reset >/dev/null
 		check "200 mmap()s through the traced do_mmap(): address, offset and contents right" \
 			kdirect mmap /tmp/kdirect.dat 200
 		n=$(field $KS/d_mmap name samples)
 		expect "do_mmap: at least the 200 calls timed" "$([ "${n:-0}" -ge 200 ] && echo yes)" yes
 		ctl $KS/_control 'remove d_mmap' >/dev/null
+		expect "mech direct refuses it: EOPNOTSUPP" \
+			"$(ctl $KS/_control 'trace do_mmap name d_mmap mech direct')" EOPNOTSUPP
 	fi
 
 	# --- nesting, and sleeping inside: two direct nodes, one in the other
@@ -149,7 +156,7 @@ else
 			"$(rmmod kstats_lifetime 2>&1; echo "exit $?")" "temporarily unavailable.*exit 1|exit 1"
 		check "it is still loaded" test -e /sys/module/kstats_lifetime
 		expect "remove d_pin" "$(ctl $KS/_control 'remove d_pin')" ok
-		check "once the node's slot has drained, the module can go" rmmod_wait kstats_lifetime
+		check "the module can go as soon as its node is removed" rmmod kstats_lifetime
 		check "and come again" insmod $KB/kstats_lifetime.ko
 	elif modprobe null_blk nr_devices=0 2>/dev/null && [ -r /sys/kernel/btf/null_blk ]; then
 		# no BTF for the test modules: a module of the kernel's own
@@ -159,7 +166,7 @@ else
 			"$(rmmod null_blk 2>&1; echo "exit $?")" "exit 1"
 		check "it is still loaded" test -e /sys/module/null_blk
 		expect "remove d_pin" "$(ctl $KS/_control 'remove d_pin')" ok
-		check "once the node's slot has drained, the module can go" rmmod_wait null_blk
+		check "the module can go as soon as its node is removed" rmmod null_blk
 	else
 		skip "the directly traced module is pinned" "no BTF for test modules here, no null_blk"
 	fi
@@ -204,20 +211,33 @@ else
 	check "dmesg says why" dmesg_has "d_kt: 'kthread' not traced directly: a call of it may never return"
 	expect "remove d_kt" "$(ctl $KS/_control 'remove d_kt')" ok
 
-	# --- safety: rmmod kstats fails, rather than blocks, while a slot drains
-	expect "trace do_nanosleep (direct), to drain" "$(ctl $KS/_control 'trace do_nanosleep name d_drain')" ok
-	kdirect sleep 4000 &
+	# --- removal with a call in flight: it waits for nothing, wakes nobody
+	# A 4 s sigtimedwait() inside the traced schedule_hrtimeout_range()
+	# must still end with EAGAIN after 4 s (a wakeup would end it early
+	# with EINTR); the remove must not wait for it; the call returns
+	# later through the landing, untimed.
+	expect "trace schedule_hrtimeout_range (direct)" \
+		"$(ctl $KS/_control 'trace schedule_hrtimeout_range name d_sig')" ok
+	expect "schedule_hrtimeout_range is traced directly" "$(field $KS/d_sig source mechanism)" direct
+	kdirect sigwait 4000 &
 	p=$!
-	sleep 0.5
-	expect "remove it while a task sleeps inside" "$(ctl $KS/_control 'remove d_drain')" ok
-	t0=$(date +%s)
-	r=$(rmmod kstats 2>&1; echo "exit $?")
-	t1=$(date +%s)
-	expect_match "rmmod kstats while the slot drains: refused (EAGAIN)" "$r" "exit 1"
-	expect "refused at once, not after the sleep ($((t1 - t0)) s)" "$([ $((t1 - t0)) -le 2 ] && echo yes)" yes
-	check "kstats is still loaded" test -e $KS/_control
+	check "a task waits inside it" wait_asleep $p
+	dmesg_mark
+	t0=$(uptime_cs)
+	expect "remove it while the task waits inside" "$(ctl $KS/_control 'remove d_sig')" ok
+	t1=$(uptime_cs)
+	diag "remove with a call in flight: $(((t1 - t0) * 10)) ms"
+	check "the remove returned while the task still waits inside" wait_asleep $p
+	# its own work (ftrace's waits, one stop_machine()), however busy the
+	# host: 0.1 s to 0.4 s in QEMU here, with a 4 s wait inside
+	expect "the remove waited for no call ($(((t1 - t0) * 10)) ms)" \
+		"$([ $((t1 - t0)) -le 200 ] && echo yes)" yes
+	check "dmesg: its call in flight returns untimed" \
+		dmesg_has "d_sig: 1 calls in flight will return untimed"
 	wait $p
-	expect "the sleeper returns" "$?" 0
+	expect "the 4 s sigtimedwait ends with EAGAIN after 4 s, not woken (EINTR)" "$?" 0
+	expect "the name is free again" "$(ctl $KS/_control 'trace schedule_hrtimeout_range name d_sig')" ok
+	expect "remove d_sig" "$(ctl $KS/_control 'remove d_sig')" ok
 
 	# --- safety: clock ktime is CLOCK_MONOTONIC's rate (adjtimex tick) --
 	if busybox adjtimex -t 11000 >/dev/null 2>&1; then
@@ -269,7 +289,7 @@ else
 	done
 	expect "clocksource $cs0 again" "$(cat $CSD/current_clocksource)" "$cs0"
 
-	check "rmmod kstats_lifetime" rmmod_wait kstats_lifetime
+	check "rmmod kstats_lifetime" rmmod kstats_lifetime
 
 	# --- a task asleep inside: its stack, removal, rmmod ---------------
 	expect "trace do_nanosleep (direct)" "$(ctl $KS/_control 'trace do_nanosleep name d_sleep')" ok
@@ -286,12 +306,20 @@ else
 	wait $p
 	expect "the sleeper returns through the retired trampoline, unharmed" "$?" 0
 	expect "trace do_nanosleep again (direct)" "$(ctl $KS/_control 'trace do_nanosleep name d_sleep')" ok
-	kdirect sleep 2000 &
+	kdirect sleep 8000 &
 	p=$!
-	sleep 0.5
+	check "a task sleeps inside it" wait_asleep $p
 	dmesg_mark
-	check "rmmod kstats while a task sleeps in a traced function (waits for it)" rmmod_wait kstats
+	t0=$(uptime_cs)
+	check "rmmod kstats with the node there and a task asleep inside" rmmod kstats
+	t1=$(uptime_cs)
+	diag "rmmod kstats with a call in flight: $(((t1 - t0) * 10)) ms"
+	check "rmmod returned while the task still sleeps inside" wait_asleep $p
+	# the module's own unload, however busy the host (0.2 s to 0.6 s in
+	# QEMU here), far from the 8 s sleep it must not wait for
+	expect "rmmod waited for no call ($(((t1 - t0) * 10)) ms)" \
+		"$([ $((t1 - t0)) -le 200 ] && echo yes)" yes
 	wait $p
-	expect "the sleeper returns after kstats has gone" "$?" 0
+	expect "the sleeper returns after its full 8 s, after kstats has gone" "$?" 0
 	check "no oops" sh -c '! dmesg | grep -Eq "BUG|Oops|general protection|WARNING"'
 fi

@@ -186,11 +186,20 @@ else
 	expect "remove ord orf" "$(ctl $KS/_control "remove ord")$(ctl $KS/_control "remove orf")" okok
 
 	# An argument alone (the "arg" variants, header "entry arg"), and
-	# the return value again, on a function with stack arguments:
-	# kstats_many_wide8(1, 2, 3, 4, 5, 6, 7, r) for r = 0 .. 99 returns
-	# 28 + r, and its arg5 is always 6
+	# the return value again, on a function with six arguments, all in
+	# registers: kstats_many_wide6(1, 2, 3, 16, r, 6) for r = 0 .. 99
+	# returns 28 + r, and its arg5 is always 6; kstats_many_wide8, whose
+	# eight take stack words on x86-64, is not traced directly there
 	if [ -f $KB/kstats_many.ko ] && insmod $KB/kstats_many.ko; then
-		W=kstats_many_wide8
+		if [ $WIDE8_STACK = 0 ]; then
+			expect "kstats_many_wide8, all in registers: mech direct" \
+				"$(ctl $KS/_control "trace kstats_many_wide8 name ow8 mech direct")" ok
+			ctl $KS/_control 'remove ow8' >/dev/null
+		else
+			expect "kstats_many_wide8, stack words: mech direct refused" \
+				"$(ctl $KS/_control "trace kstats_many_wide8 name ow8 mech direct")" EOPNOTSUPP
+		fi
+		W=kstats_many_wide6
 		for opt in "value arg5" "value ret"; do
 			n=$((n + 1))
 			expect "trace $W $opt (direct)" \
@@ -202,8 +211,8 @@ else
 			cat $KS/of$n > $O.f
 			want="100 6 6 0" entry="entry arg"
 			[ "$opt" = "value ret" ] && want="100 28 127 0" entry="exit ret"
-			expect_match "$W $opt: $entry, stack words copied" "$(grep '^# source' $O.d)" \
-				"mechanism direct .*stack_words $WIDE8_STACK $entry( |$)"
+			expect_match "$W $opt: $entry" "$(grep '^# source' $O.d)" \
+				"mechanism direct .*arg_regs 6 stack_words 0 $entry( |$)"
 			for m in d f; do
 				expect "$W $opt ($m): samples, min, max, missed" \
 					"$(field $O.$m name samples) $(field $O.$m summary min) $(field $O.$m summary max) $(field $O.$m name missed)" \
@@ -224,7 +233,7 @@ else
 		cat $KS/od$n > $O.d
 		cat $KS/of$n > $O.f
 		expect_match "$W by cpu: the plain variants" "$(grep '^# source' $O.d)" \
-			"mechanism direct .*stack_words $WIDE8_STACK( read (tsc|cycles))?$"
+			"mechanism direct .*stack_words 0( read (tsc|cycles))?$"
 		want="100 "
 		[ $N1 = 0 ] || want="100 50"
 		for m in d f; do
@@ -233,9 +242,9 @@ else
 				"$(field $O.$m family key_bytes) $(field $O.$m name missed)" "0 0"
 		done
 		expect "remove od$n of$n" "$(ctl $KS/_control "remove od$n")$(ctl $KS/_control "remove of$n")" okok
-		check "rmmod kstats_many (options)" rmmod_wait kstats_many
+		check "rmmod kstats_many (options)" rmmod kstats_many
 	else
 		skip "value arg5 and ret on kstats_many_wide8" "no kstats_many.ko"
 	fi
-	check "rmmod kstats (options)" rmmod_wait kstats
+	check "rmmod kstats (options)" rmmod kstats
 fi

@@ -400,7 +400,7 @@ expect "a tracepoint of no probe of its own prototype: probes generic" \
 for n in v_narrow v_narrow_cast v_rint v_ru32 v_rlong; do
 	ctl $KS/_control "remove $n" >/dev/null
 done
-[ -n "$lt_here" ] || rmmod_wait kstats_lifetime
+[ -n "$lt_here" ] || rmmod kstats_lifetime
 
 # --- sections -------------------------------------------------------------------------------------------
 # from ksys_read() to vfs_read(), the filters written before start checked
@@ -504,5 +504,5 @@ fi
 
 expect "remove all (values)" "$(ctl $KS/_control 'remove all')" ok
 expect "no node left (values)" "$(ls $KS | tr '\n' ' ')" "_control "
-check "rmmod kstats (values)" rmmod_wait kstats
+check "rmmod kstats (values)" rmmod kstats
 rm -f /tmp/kv.dat /tmp/v /tmp/kvA /tmp/kvB /tmp/kvT

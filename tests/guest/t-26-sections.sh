@@ -192,7 +192,7 @@ expect "key arg0 with a condition (the generic path): the same" \
 expect "key arg0:4: all 20 paired by the low half" \
 	"$(s_counts s_ck4)" "20 0 pending 0 replaced 0 evicted 0 exited 0 unmatched 0 nested 0"
 for n in s_ck s_ckif s_ck4; do ctl $KS/_control "remove $n" >/dev/null; done
-[ -n "$lt_here" ] || rmmod_wait kstats_lifetime
+[ -n "$lt_here" ] || rmmod kstats_lifetime
 
 # --- a key that is a typed tracepoint's argument, with conditions on its
 # arguments alone: checked in the event's own probe (kstats_tp_conds()),
@@ -272,4 +272,4 @@ expect "refused: match and nest on a function" \
 	"$(ctl $KS/_control 'trace vfs_read match arg0') $(ctl $KS/_control 'trace vfs_read nest outer')" "EINVAL EINVAL"
 
 expect "remove all (sections)" "$(ctl $KS/_control 'remove all')" ok
-check "rmmod kstats (sections)" rmmod_wait kstats
+check "rmmod kstats (sections)" rmmod kstats

@@ -271,7 +271,7 @@ calls=$(awk '/^@lockwait\[lt_mutex_site_[ab][+]0x[0-9a-f]+\]:$/ { k = $0; sub(/^
 grep '^@lockwait\[' $R.out | sed 's/^/# /'
 expect "lockwait --by caller: 3 waits from lt_mutex_site_a, 2 from lt_mutex_site_b" \
 	"$(cat $R.lt) $calls" "ok lt_mutex_site_a 3 lt_mutex_site_b 2 "
-[ -n "$lt_here" ] || rmmod_wait kstats_lifetime
+[ -n "$lt_here" ] || rmmod kstats_lifetime
 
 # runqlat --pid: the woken process, through BTF (p->tgid, next->tgid); 10 ms
 # sleeps, for each to sleep (see offcpu above)
@@ -339,5 +339,5 @@ expect "offcpu: SIGTERM removes the node" "$? $(r_gone offcpu && echo gone)" "0 
 . $KB/guest/recipes-peers.sh
 
 expect "remove all (recipes)" "$(ctl $KS/_control 'remove all')" ok
-check "rmmod kstats (recipes)" rmmod_wait kstats
+check "rmmod kstats (recipes)" rmmod kstats
 lsmod | grep -q '^null_blk' && rmmod null_blk

@@ -267,7 +267,7 @@ kstats show f_lock --folded > /tmp/f.show 2>&1
 expect "lock waits, folded: each site's waits 20 ms or more" \
 	"$(awk '/lt_mutex_site_a[+]/ { a += $2 } /lt_mutex_site_b[+]/ { b += $2 } END { print (a >= 60000000), (b >= 40000000) }' /tmp/f.show)" "1 1"
 for n in f_caller f_stack f_stackd f_lock; do ctl $KS/_control "remove $n" > /dev/null; done
-[ -n "$lt_here" ] || rmmod_wait kstats_lifetime
+[ -n "$lt_here" ] || rmmod kstats_lifetime
 
 # --- by cgroup, cgroup PATH: per container ------------------------------------------
 CG=/sys/fs/cgroup
@@ -314,4 +314,4 @@ f_refused "by after a section's end" "trace f_bad start tp:raw_syscalls:sys_ente
 expect "nothing left of the refusals" "$([ -e $KS/f_bad ] || echo none)" none
 
 expect "remove all (families)" "$(ctl $KS/_control 'remove all')" ok
-check "rmmod kstats (families)" rmmod_wait kstats
+check "rmmod kstats (families)" rmmod kstats

@@ -143,6 +143,6 @@ for c in "slow" "slow -5" "slow abc" "slow 1 top 2" "top 0" "top 4097" \
 done
 expect "refused: nothing made" "$([ -e $KS/o_bad ] || echo none)" none
 
-[ -n "$lt_here" ] || rmmod_wait kstats_lifetime
+[ -n "$lt_here" ] || rmmod kstats_lifetime
 expect "remove all (outliers)" "$(ctl $KS/_control 'remove all')" ok
-check "rmmod kstats (outliers)" rmmod_wait kstats
+check "rmmod kstats (outliers)" rmmod kstats

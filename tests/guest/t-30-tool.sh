@@ -105,5 +105,5 @@ t=$(kstats trace $SYM -d 3)
 wait
 expect_match "kstats trace prints the distribution" "$t" "^ +2000 +"
 expect "kstats trace removed its node" "$(ls $KS | grep -c "^$SYM$")" 0
-check "rmmod example (tool)" rmmod_wait kstats_example
-check "rmmod kstats (tool)" rmmod_wait kstats
+check "rmmod example (tool)" rmmod kstats_example
+check "rmmod kstats (tool)" rmmod kstats

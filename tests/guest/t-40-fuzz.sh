@@ -70,5 +70,5 @@ expect "recording still works after the fuzzer" \
 ok
 10"
 expect "remove all after the fuzzer" "$(ctl $KS/_control 'remove all')" ok
-check "rmmod kstats_example (fuzz)" rmmod_wait kstats_example
-check "rmmod kstats (fuzz)" rmmod_wait kstats
+check "rmmod kstats_example (fuzz)" rmmod kstats_example
+check "rmmod kstats (fuzz)" rmmod kstats

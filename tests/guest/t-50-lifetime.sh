@@ -162,6 +162,6 @@ else
 		lt_case$c
 	done
 	lt_load && lt_tsc_unstable
-	check "rmmod kstats_lifetime" rmmod_wait kstats_lifetime
-	check "rmmod kstats (lifetime)" rmmod_wait kstats
+	check "rmmod kstats_lifetime" rmmod kstats_lifetime
+	check "rmmod kstats (lifetime)" rmmod kstats
 fi

@@ -79,5 +79,5 @@ if peer_need "trace vs funclatency" funclatency "$FL"; then
 	wait $vp 2>/dev/null
 	rm -f $pf
 	expect "remove pp_sleep" "$(ctl $KS/_control 'remove pp_sleep')" ok
-	check "rmmod kstats (trace vs funclatency)" rmmod_wait kstats
+	check "rmmod kstats (trace vs funclatency)" rmmod kstats
 fi

@@ -78,7 +78,7 @@ else
 fi
 
 dmesg_mark
-check "rmmod kstats_stress" rmmod_wait kstats_stress
+check "rmmod kstats_stress" rmmod kstats_stress
 for n in stress0 stress1 stress2 stress_irq; do
 	line=$(dmesg | grep -m1 "kstats_stress: $n calls")
 	calls=$(echo "$line" | awk '{ for (i = 1; i < NF; i++) if ($i == "calls") print $(i + 1) }')
@@ -95,9 +95,9 @@ done
 expect_match "an unsigned module is refused" \
 	"$(insmod $KB/kstats_example.ko 2>&1; echo "exit $?")" \
 	"not permitted"
-check "rmmod kstats" rmmod_wait kstats
+check "rmmod kstats" rmmod kstats
 check "insmod kstats again" insmod $KB/kstats.ko
-check "rmmod kstats again" rmmod_wait kstats
+check "rmmod kstats again" rmmod kstats
 diag "lockdown: signed kstats.ko loads, _control refused (EPERM), distributions read-only, kernel API records"
 echo "1..$T_N"
 [ "$T_FAIL" = 0 ]

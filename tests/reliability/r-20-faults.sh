@@ -62,10 +62,10 @@ expect "new n1 after the faults" "$(ctl $KS/_control 'new n1')" ok
 failnth_check "faults in a node write" failnth 50 $KS/n1 reset
 expect "nothing left behind by the faults" "$(ls $KS | tr '\n' ' ')" "_control n1 "
 expect "remove all after the faults" "$(ctl $KS/_control 'remove all')" ok
-check "rmmod kstats before the load faults" rmmod_wait kstats
+check "rmmod kstats before the load faults" rmmod kstats
 failnth_check "faults in module load" failload 600 $KB/kstats.ko kstats
 check "insmod kstats.ko after the load faults" insmod $KB/kstats.ko
 expect "new works after the load faults" "$(ctl $KS/_control 'new after_faults')" ok
 expect "remove all after the load faults" "$(ctl $KS/_control 'remove all')" ok
-check "rmmod kstats (faults)" rmmod_wait kstats
+check "rmmod kstats (faults)" rmmod kstats
 diag "reliability: faults injected: $R_FAULTS"

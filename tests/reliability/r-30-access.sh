@@ -17,4 +17,4 @@ else
 	skip "nobody with the debugfs root open" "cannot remount debugfs mode=0755"
 fi
 expect "nothing changed by nobody" "$(ls $KS | tr '\n' ' ')" "_control acc1 "
-check "rmmod kstats (access)" rmmod_wait kstats
+check "rmmod kstats (access)" rmmod kstats
