@@ -288,6 +288,11 @@ extern struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
  */
 extern const u8 kstats_direct_code[];
 extern const u8 kstats_direct_stubs[];
+/* the stubs' end: no trampoline code from there on */
+extern const u8 kstats_direct_stubs_end[];
+/* the return sites, as offsets from kstats_direct_code, ascending */
+extern const u32 kstats_direct_rets[];
+extern const u32 kstats_direct_rets_end[];
 
 __noendbr void kstats_direct_outlier(struct kstats_direct_hot *h,
 				     struct kstats_direct_entry *e, u64 v);

@@ -75,11 +75,6 @@
 #include "kstats_direct.h"
 #include "kstats_direct_reroute.h"
 
-/* the return sites, as offsets from kstats_direct_code, ascending */
-extern const u32 kstats_direct_rets[];
-extern const u32 kstats_direct_rets_end[];
-extern const u8 kstats_direct_stubs_end[];
-
 #ifdef CONFIG_ARM64_PTR_AUTH_KERNEL
 unsigned long kstats_direct_pac_sign(unsigned long addr, unsigned long modifier,
 				     const struct ptrauth_key *key,

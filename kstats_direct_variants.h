@@ -142,14 +142,14 @@
 	.pushsection .rodata.kstats_direct_rets, "a"
 	.balign	4
 	.globl	kstats_direct_rets
-kstats_direct_rets:
+	.set	kstats_direct_rets, .
 	.popsection
 	.globl	kstats_direct_code
 	.set	kstats_direct_code, .
 	KSTATS_DIRECT_EACH KSTATS_DIRECT_CODE
 	.pushsection .rodata.kstats_direct_rets, "a"
 	.globl	kstats_direct_rets_end
-kstats_direct_rets_end:
+	.set	kstats_direct_rets_end, .
 	.popsection
 .endm
 
@@ -161,9 +161,9 @@ kstats_direct_rets_end:
  * (kstats_direct_reroute.c).  A table only: the code is the same without.
  */
 .macro KSTATS_DIRECT_RETURN_SITE
-.Lreturn_site_\@:
+	.set	.L_return_site_\@, .
 	.pushsection .rodata.kstats_direct_rets, "a"
-	.long	.Lreturn_site_\@ - kstats_direct_code
+	.long	.L_return_site_\@ - kstats_direct_code
 	.popsection
 .endm
 

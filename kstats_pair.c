@@ -162,6 +162,7 @@ kstats_pair_start_cur(struct kstats_pair *p, u64 key, u64 match, u64 ts,
 	}
 	if (old == KSTATS_PAIR_SWITCHED && s->match == key) {
 		held = kstats_pair_start_hashed(p, key, match, ts, cpu, aux);
+		/* the slot free again, as the other releases of BUSY do */
 		smp_store_release(&s->key, KSTATS_PAIR_SWITCHED);
 		preempt_enable_notrace();
 		return held;
