@@ -33,10 +33,12 @@ for t in ./"${T_PREFIX:-t}"-*.sh; do
 	n=${n#0}
 	[ -z "${T_ONLY:-}" ] || t_in "${n:-0}" "$T_ONLY" || continue
 	[ -z "${T_SKIP:-}" ] || ! t_in "${n:-0}" "$T_SKIP" || continue
-	diag "--- $t"
+	# the uptime: where the time of a boot goes, file by file
+	diag "--- $t (at $(cut -d' ' -f1 /proc/uptime) s)"
 	t_ran=$((t_ran + 1))
 	. "$t"
 done
 [ "$t_ran" -gt 0 ] || not_ok "T_ONLY='${T_ONLY:-}' T_SKIP='${T_SKIP:-}' select no ${T_PREFIX:-t}-*.sh file"
+diag "--- done (at $(cut -d' ' -f1 /proc/uptime) s)"
 echo "1..$T_N"
 [ "$T_FAIL" = 0 ]
