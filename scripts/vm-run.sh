@@ -182,9 +182,9 @@ kmsg_dump() {
 			split(substr($0, 1, i - 1), f, ",")
 			if (NR == 1 && f[2] > 0) print "KSTATS-KMSG-LOST " f[2]
 			t = substr($0, i + 1)
-			if (t == mark) { found = 1; exit }
 			s = int(f[3] / 1000000)
 			printf "[%5d.%06d] %s\n", s, f[3] - s * 1000000, t
+			if (t == mark) { found = 1; exit }
 		}
 		END { if (!found) print "KSTATS-KMSG-CUT: the reader got no mark in 30 s" }' $raw
 	echo "KSTATS-KMSG-END"
@@ -267,6 +267,7 @@ fi
 
 say "booting $(basename "$kernel") (smp=$smp mem=${mem}M icount=$icount, timeout ${timeout}s, log $log)"
 t0=$(date +%s.%N)
+times > "$work/times.0"
 rc=0
 if [ "$verbose" = 1 ]; then
 	timeout -k 5 "$timeout" "${qemu[@]}" < /dev/null | tee "$log" >&2 || rc=${PIPESTATUS[0]}
@@ -274,7 +275,14 @@ else
 	timeout -k 5 "$timeout" "${qemu[@]}" < /dev/null > "$log" 2>&1 || rc=$?
 fi
 t1=$(date +%s.%N)
+times > "$work/times.1"
 tr -d '\r' < "$log" > "$work/log" || true
+# the CPU time of QEMU (this script's children, the initramfs's few
+# before it aside): how long the guest takes on a core of its own
+cpu=$(cat "$work/times.0" "$work/times.1" | awk '
+	NR % 2 == 0 { split($1, u, /[ms]/); split($2, k, /[ms]/)
+		      c[NR / 2] = u[1] * 60 + u[2] + k[1] * 60 + k[2] }
+	END { printf "%.1f", c[2] - c[1] }')
 
 # --- scan ----------------------------------------------------------------------
 # Kernel reports: only lines with a printk timestamp count (so that a test
@@ -323,7 +331,7 @@ else	# cut short: the TAP-looking lines the guest printed live
 	     g && /^([ \t]*(not )?ok [0-9]|[ \t]*1\.\.[0-9]|[ \t]*#|TAP version|KTAP version)/' "$work/log"
 fi
 
-say "$(basename "$kernel"): $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s, ${exit_line:-no exit marker}"
+say "$(basename "$kernel"): $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s, ${exit_line:-no exit marker}, CPU $cpu s"
 if [ "$log" = "$work/console.log" ] && { [ -n "$bad" ] || [ "${exit_line#KSTATS-GUEST-EXIT }" != 0 ]; }; then
 	log=${TMPDIR:-/tmp}/kstats-vm-last.log
 	cp "$work/console.log" "$log"
