@@ -246,15 +246,15 @@ struct kstats *kstats_alloc(const struct kstats_config *cfg,
 	if (err)
 		return ERR_PTR(err);
 
-	ks = kzalloc(sizeof(*ks), GFP_KERNEL);
+	ks = kzalloc(sizeof(*ks), KSTATS_GFP);
 	if (!ks)
 		goto nomem;
 	ks->frac_bits = cfg->frac_bits;
 	ks->clock = cfg->clock;
 	kstats_size(cfg, &ks->nr_slots, &ks->clamp);
 	/* One more slot whose count holds the missed events. */
-	ks->hist = __alloc_percpu((ks->nr_slots + 1) * sizeof(struct kstats_slot),
-				  sizeof(struct kstats_slot));
+	ks->hist = __alloc_percpu_gfp((ks->nr_slots + 1) * sizeof(struct kstats_slot),
+				      sizeof(struct kstats_slot), KSTATS_GFP);
 	if (!ks->hist) {
 		kfree(ks);
 		goto nomem;
@@ -619,10 +619,10 @@ int kstats_negative_enable(struct kstats *ks, bool show_empty)
 {
 	struct kstats_negative *neg;
 
-	neg = kvzalloc(sizeof(*neg), GFP_KERNEL);
+	neg = kvzalloc(sizeof(*neg), KSTATS_GFP);
 	if (!neg)
 		return -ENOMEM;
-	neg->cpu = alloc_percpu(struct kstats_neg_cpu);
+	neg->cpu = alloc_percpu_gfp(struct kstats_neg_cpu, KSTATS_GFP);
 	if (!neg->cpu) {
 		kvfree(neg);
 		return -ENOMEM;
@@ -806,11 +806,11 @@ int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap)
 	snap->nr_cpus = num_possible_cpus();
 	snap->clamp = ks->clamp;
 	cells = (size_t)snap->nr_cpus * n;
-	snap->cpu = kvcalloc(snap->nr_cpus, sizeof(*snap->cpu), GFP_KERNEL);
-	snap->count = kvcalloc(cells, sizeof(u64), GFP_KERNEL);
-	snap->sum = kvcalloc(cells, sizeof(u64), GFP_KERNEL);
-	snap->cpu_samples = kvcalloc(snap->nr_cpus, sizeof(u64), GFP_KERNEL);
-	snap->slot_samples = kvcalloc(n, sizeof(u64), GFP_KERNEL);
+	snap->cpu = kvcalloc(snap->nr_cpus, sizeof(*snap->cpu), KSTATS_GFP);
+	snap->count = kvcalloc(cells, sizeof(u64), KSTATS_GFP);
+	snap->sum = kvcalloc(cells, sizeof(u64), KSTATS_GFP);
+	snap->cpu_samples = kvcalloc(snap->nr_cpus, sizeof(u64), KSTATS_GFP);
+	snap->slot_samples = kvcalloc(n, sizeof(u64), KSTATS_GFP);
 	if (!snap->cpu || !snap->count || !snap->sum || !snap->cpu_samples ||
 	    !snap->slot_samples) {
 		kstats_snapshot_free(snap);
@@ -936,9 +936,9 @@ void kstats_set_publisher(const struct kstats_publisher *pub)
  */
 int kstats_core_init(void)
 {
-	kstats_scratch = __alloc_percpu((kstats_nr_slots(KSTATS_MAX_FRAC_BITS) + 1) *
-					sizeof(struct kstats_slot),
-					sizeof(struct kstats_slot));
+	kstats_scratch = __alloc_percpu_gfp((kstats_nr_slots(KSTATS_MAX_FRAC_BITS) + 1) *
+					    sizeof(struct kstats_slot),
+					    sizeof(struct kstats_slot), KSTATS_GFP);
 	if (!kstats_scratch) {
 		pr_warn("no memory for the scratch area\n");
 		return -ENOMEM;

@@ -130,7 +130,7 @@ static ssize_t kstats_btf_read(const char *path, void **datap)
 		n = -EINVAL;
 		goto out;
 	}
-	data = vmalloc(size);
+	data = __vmalloc(size, KSTATS_GFP);
 	if (!data) {
 		n = -ENOMEM;
 		goto out;
@@ -194,7 +194,7 @@ static int kstats_btf_index(struct kstats_btf *b, const void *data,
 	}
 	if (off != b->type_len)
 		return -EINVAL;
-	b->offs = kvmalloc_array(n ? n : 1, sizeof(u32), GFP_KERNEL);
+	b->offs = kvmalloc_array(n ? n : 1, sizeof(u32), KSTATS_GFP);
 	if (!b->offs)
 		return -ENOMEM;
 	b->nr = n;

@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 
 #include "kstats_cgroup.h"
+#include "kstats_internal.h"
 
 /**
  * kstats_cgroup_resolve() - the cgroup v2 at a path
@@ -63,7 +64,7 @@ int kstats_cgroup_format(u64 id, char *buf, size_t size)
 
 	if (IS_ERR(cg))
 		return scnprintf(buf, size, "id:%llu", id);
-	path = kmalloc(PATH_MAX, GFP_KERNEL);
+	path = kmalloc(PATH_MAX, KSTATS_GFP);
 	n = path ? kernfs_path_from_node(cg->kn, NULL, path, PATH_MAX) : -ENOMEM;
 	cgroup_put(cg);
 	if (n < 0 || n >= PATH_MAX) {

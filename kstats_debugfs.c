@@ -307,7 +307,7 @@ static int kstats_text_print(struct kstats_text *t, struct kstats_reader *r,
 	struct seq_file m = { .size = PAGE_SIZE };
 
 	for (;;) {
-		m.buf = kvmalloc(m.size, GFP_KERNEL);
+		m.buf = kvmalloc(m.size, KSTATS_GFP);
 		if (!m.buf)
 			return -ENOMEM;
 		m.count = 0;
@@ -364,7 +364,7 @@ static int kstats_node_open(struct inode *inode, struct file *file)
 	kstats_negative_read(r->ks, &r->neg, NULL);
 	if (r->neg.count || (r->ks->neg && r->ks->neg->show_empty)) {
 		r->errno_count = kvcalloc(KSTATS_MAX_ERRNO + 1, sizeof(u64),
-					  GFP_KERNEL);
+					  KSTATS_GFP);
 		if (!r->errno_count) {
 			kstats_reader_free(r);
 			seq_release_private(inode, file);
@@ -534,7 +534,7 @@ static ssize_t kstats_control_write(struct file *file,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	/* A section's four points of options: too much for the stack. */
-	cmd = kmalloc(sizeof(*cmd), GFP_KERNEL);
+	cmd = kmalloc(sizeof(*cmd), KSTATS_GFP);
 	err = cmd ? kstats_parse_command(buf, cmd) : -ENOMEM;
 	if (!err)
 		err = kstats_control_execute(cmd);

@@ -125,7 +125,7 @@ int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 		depth = 0;
 	else if (!depth || depth > KSTATS_STACK_KEY_MAX)
 		return -EINVAL;
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = kzalloc(sizeof(*f), KSTATS_GFP);
 	if (!f)
 		return -ENOMEM;
 	f->max = max;
@@ -141,14 +141,14 @@ int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 	for (i = 0; i < ARRAY_SIZE(f->space); i++) {
 		f->space[i].table = kvcalloc(1UL << f->bits,
 					     sizeof(*f->space[i].table),
-					     GFP_KERNEL);
+					     KSTATS_GFP);
 		f->space[i].keys = kvcalloc(max, sizeof(*f->space[i].keys),
-					    GFP_KERNEL);
+					    KSTATS_GFP);
 		if (depth)
 			f->space[i].frames =
 				kvcalloc((size_t)max * depth,
 					 sizeof(*f->space[i].frames),
-					 GFP_KERNEL);
+					 KSTATS_GFP);
 		if (!f->space[i].table || !f->space[i].keys ||
 		    (depth && !f->space[i].frames)) {
 			kstats_family_free(f);
@@ -159,10 +159,11 @@ int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 	/* Up to half a GiB: fail rather than wake the OOM killer. */
 	f->hist = kvcalloc((size_t)(max + 1) * ks->nr_slots, sizeof(*f->hist),
 			   GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
-	f->hot = kvcalloc(max + 1, sizeof(*f->hot), GFP_KERNEL);
-	f->row = kvcalloc(max + 1, sizeof(*f->row), GFP_KERNEL);
+	f->hot = kvcalloc(max + 1, sizeof(*f->hot), KSTATS_GFP);
+	f->row = kvcalloc(max + 1, sizeof(*f->row), KSTATS_GFP);
 	if (depth)
-		f->stack = alloc_percpu(struct kstats_family_stack_cpu);
+		f->stack = alloc_percpu_gfp(struct kstats_family_stack_cpu,
+					    KSTATS_GFP);
 	if (!f->hist || !f->hot || !f->row || (depth && !f->stack)) {
 		kstats_family_free(f);
 		return -ENOMEM;
@@ -602,7 +603,7 @@ static int kstats_family_cells(struct kstats_family_view *v, u32 g,
 	v->nr_cells[g] = c;
 	if (!c)
 		return 0;
-	v->cells[g] = kvcalloc(c, sizeof(*v->cells[g]), GFP_KERNEL);
+	v->cells[g] = kvcalloc(c, sizeof(*v->cells[g]), KSTATS_GFP);
 	if (!v->cells[g])
 		return -ENOMEM;
 	for (s = 0, c = 0; s < n; s++) {
@@ -628,8 +629,8 @@ static int kstats_family_copy(struct kstats *ks, struct kstats_family_view *v)
 	u64 *count, *sum;
 	int err = 0;
 
-	count = kvcalloc(n, sizeof(u64), GFP_KERNEL);
-	sum = kvcalloc(n, sizeof(u64), GFP_KERNEL);
+	count = kvcalloc(n, sizeof(u64), KSTATS_GFP);
+	sum = kvcalloc(n, sizeof(u64), KSTATS_GFP);
 	if (!count || !sum) {
 		err = -ENOMEM;
 		goto out;
@@ -680,15 +681,15 @@ static int kstats_family_view_cpus(struct kstats *ks,
 	if (err)
 		return err;
 	err = -ENOMEM;
-	count = kvcalloc(n, sizeof(u64), GFP_KERNEL);
-	sum = kvcalloc(n, sizeof(u64), GFP_KERNEL);
-	v->member = kvcalloc(snap.nr_cpus + 1, sizeof(u32), GFP_KERNEL);
-	v->first = kvcalloc(snap.nr_cpus + 2, sizeof(u32), GFP_KERNEL);
-	v->samples = kvcalloc(snap.nr_cpus + 1, sizeof(u64), GFP_KERNEL);
-	v->cells = kvcalloc(snap.nr_cpus + 1, sizeof(*v->cells), GFP_KERNEL);
-	v->nr_cells = kvcalloc(snap.nr_cpus + 1, sizeof(u32), GFP_KERNEL);
-	v->order = kvcalloc(snap.nr_cpus + 1, sizeof(u32), GFP_KERNEL);
-	v->key = kvcalloc((size_t)f->max + 1, sizeof(*v->key), GFP_KERNEL);
+	count = kvcalloc(n, sizeof(u64), KSTATS_GFP);
+	sum = kvcalloc(n, sizeof(u64), KSTATS_GFP);
+	v->member = kvcalloc(snap.nr_cpus + 1, sizeof(u32), KSTATS_GFP);
+	v->first = kvcalloc(snap.nr_cpus + 2, sizeof(u32), KSTATS_GFP);
+	v->samples = kvcalloc(snap.nr_cpus + 1, sizeof(u64), KSTATS_GFP);
+	v->cells = kvcalloc(snap.nr_cpus + 1, sizeof(*v->cells), KSTATS_GFP);
+	v->nr_cells = kvcalloc(snap.nr_cpus + 1, sizeof(u32), KSTATS_GFP);
+	v->order = kvcalloc(snap.nr_cpus + 1, sizeof(u32), KSTATS_GFP);
+	v->key = kvcalloc((size_t)f->max + 1, sizeof(*v->key), KSTATS_GFP);
 	if (!count || !sum || !v->member || !v->first || !v->samples ||
 	    !v->cells || !v->nr_cells || !v->order || !v->key)
 		goto out;
@@ -756,16 +757,16 @@ again:
 	sp = &f->space[gen & 1];
 	nr = min_t(u32, atomic_read(&sp->nr_keys), f->max);
 	memset(v, 0, sizeof(*v));
-	v->member = kvcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
-	v->first = kvcalloc(nr + 2, sizeof(u32), GFP_KERNEL);
-	v->samples = kvcalloc(nr + 1, sizeof(u64), GFP_KERNEL);
-	v->cells = kvcalloc(nr + 1, sizeof(*v->cells), GFP_KERNEL);
-	v->nr_cells = kvcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
-	v->order = kvcalloc(nr + 1, sizeof(u32), GFP_KERNEL);
-	v->key = kvcalloc(nr + 1, sizeof(*v->key), GFP_KERNEL);
+	v->member = kvcalloc(nr + 1, sizeof(u32), KSTATS_GFP);
+	v->first = kvcalloc(nr + 2, sizeof(u32), KSTATS_GFP);
+	v->samples = kvcalloc(nr + 1, sizeof(u64), KSTATS_GFP);
+	v->cells = kvcalloc(nr + 1, sizeof(*v->cells), KSTATS_GFP);
+	v->nr_cells = kvcalloc(nr + 1, sizeof(u32), KSTATS_GFP);
+	v->order = kvcalloc(nr + 1, sizeof(u32), KSTATS_GFP);
+	v->key = kvcalloc(nr + 1, sizeof(*v->key), KSTATS_GFP);
 	if (f->depth)
 		v->frames = kvcalloc((size_t)(nr + 1) * f->depth,
-				     sizeof(*v->frames), GFP_KERNEL);
+				     sizeof(*v->frames), KSTATS_GFP);
 	if (!v->member || !v->first || !v->samples || !v->cells ||
 	    !v->nr_cells || !v->order || !v->key ||
 	    (f->depth && !v->frames)) {
@@ -1060,7 +1061,7 @@ int kstats_family_show_key(struct seq_file *m, const struct kstats_family *f,
 {
 	/* a cgroup's path may take four bytes a character (\xHH) */
 	size_t size = f->depth ? f->depth * KSYM_SYMBOL_LEN : 4 * PATH_MAX;
-	char *buf = kmalloc(size, GFP_KERNEL);
+	char *buf = kmalloc(size, KSTATS_GFP);
 
 	if (!buf)
 		return -ENOMEM;

@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 
 #include "kstats_fn.h"
+#include "kstats_internal.h"
 
 /*
  * fprobe's handlers take a struct pt_regs from 6.5 to 6.13; before 6.5
@@ -178,7 +179,7 @@ static int kstats_fprobe_attach(struct kstats_fn *fn, unsigned int maxactive,
 	struct kstats *ks = fn->ks;
 	int err;
 
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	p = kzalloc(sizeof(*p), KSTATS_GFP);
 	if (!p) {
 		*why = "out of memory";
 		return -ENOMEM;

@@ -33,6 +33,15 @@ enum kstats_maker {
 	KSTATS_BY_KSTATS,
 };
 
+/*
+ * The memory kstats asks for on behalf of a command, a read or its load,
+ * whose failure it reports itself: the caller's ENOMEM (with kstats' own
+ * line where there is one), or a fallback that does without.  No
+ * allocator warning beside it: its stack and memory report say nothing
+ * more, and under fault injection there are hundreds.
+ */
+#define KSTATS_GFP	(GFP_KERNEL | __GFP_NOWARN)
+
 /* Most distributions at once: a documented limit, -ENOSPC past it. */
 #define KSTATS_MAX_NODES	256
 

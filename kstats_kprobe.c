@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 
 #include "kstats_fn.h"
+#include "kstats_internal.h"
 
 struct kstats_kprobe {
 	struct kprobe kp;
@@ -40,7 +41,7 @@ static int kstats_kprobe_attach(struct kstats_fn *fn, unsigned int maxactive,
 	/* The entry alone has no duration: nothing to calibrate. */
 	if (!fn->entry_only || !fn->target[0])
 		return -EINVAL;
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	p = kzalloc(sizeof(*p), KSTATS_GFP);
 	if (!p) {
 		*why = "out of memory";
 		return -ENOMEM;

@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 
 #include "kstats_fn.h"
+#include "kstats_internal.h"
 
 /*
  * The kretprobe of one function; @ks and @outliers are @fn's, one load
@@ -161,7 +162,7 @@ static int kstats_kretprobe_attach(struct kstats_fn *fn,
 	struct kstats *ks = fn->ks;
 	int err;
 
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	p = kzalloc(sizeof(*p), KSTATS_GFP);
 	if (!p) {
 		*why = "out of memory";
 		return -ENOMEM;

@@ -118,7 +118,7 @@ static int kstats_multi_mod(struct kstats_multi *m, const char *mod,
 	if (m->nr_mods == U16_MAX - 1)
 		return -E2BIG;
 	mods = krealloc_array(m->mods, m->nr_mods + 1, sizeof(*mods),
-			      GFP_KERNEL);
+			      KSTATS_GFP);
 	if (!mods)
 		return -ENOMEM;
 	m->mods = mods;
@@ -166,7 +166,7 @@ static void kstats_multi_glob_line(void *arg, char *s, size_t len)
 	nlen = strlen(s) + 1;
 	if (b->len + nlen > b->size) {
 		size_t size = max(2 * b->size, b->len + nlen);
-		char *names = krealloc(m->names, size, GFP_KERNEL);
+		char *names = krealloc(m->names, size, KSTATS_GFP);
 
 		if (!names) {
 			b->err = -ENOMEM;
@@ -179,7 +179,7 @@ static void kstats_multi_glob_line(void *arg, char *s, size_t len)
 		unsigned int cap = max(2 * b->cap, 64U);
 
 		/* kvrealloc()'s arguments differ between 6.1 and 6.12 */
-		f = kvmalloc_array(cap, sizeof(*f), GFP_KERNEL);
+		f = kvmalloc_array(cap, sizeof(*f), KSTATS_GFP);
 		if (!f) {
 			b->err = -ENOMEM;
 			return;
@@ -319,8 +319,8 @@ static int kstats_multi_list(const char *node, const char *spec,
 
 	for (s = (char *)spec; *s; s++)
 		n += *s == ',';
-	m->names = kstrdup(spec, GFP_KERNEL);
-	m->funcs = kvcalloc(n, sizeof(*m->funcs), GFP_KERNEL);
+	m->names = kstrdup(spec, KSTATS_GFP);
+	m->funcs = kvcalloc(n, sizeof(*m->funcs), KSTATS_GFP);
 	if (!m->names || !m->funcs)
 		return -ENOMEM;
 	s = m->names;
@@ -413,7 +413,7 @@ struct kstats_multi *kstats_multi_resolve(const char *node, const char *spec,
 	unsigned int i;
 	int err;
 
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	m = kzalloc(sizeof(*m), KSTATS_GFP);
 	if (!m)
 		return ERR_PTR(-ENOMEM);
 	b.m = m;

@@ -86,21 +86,23 @@ int kstats_pair_init(struct kstats_pair *p, u32 inflight, unsigned int flags)
 	p->inflight = flags & KSTATS_PAIR_PER_CPU ? num_possible_cpus() : inflight;
 	p->outer = flags & KSTATS_PAIR_OUTER;
 	p->refuse = flags & KSTATS_PAIR_REFUSE;
-	p->counts = alloc_percpu(struct kstats_pair_counts);
+	p->counts = alloc_percpu_gfp(struct kstats_pair_counts, KSTATS_GFP);
 	if (flags & KSTATS_PAIR_PER_CPU) {
-		p->cpu_slots = __alloc_percpu(sizeof(*p->cpu_slots),
-					      __alignof__(*p->cpu_slots));
+		p->cpu_slots = __alloc_percpu_gfp(sizeof(*p->cpu_slots),
+						  __alignof__(*p->cpu_slots),
+						  KSTATS_GFP);
 	} else {
 		p->bits = max_t(u32, ilog2(roundup_pow_of_two(inflight)) + 1,
 				ilog2(KSTATS_PAIR_WINDOW));
 		p->windows = (1U << p->bits) - KSTATS_PAIR_WINDOW + 1;
 		/* a power of two of slots: kvcalloc() aligns it to its size */
 		p->slots = kvcalloc(1UL << p->bits, sizeof(*p->slots),
-				    GFP_KERNEL);
+				    KSTATS_GFP);
 	}
 	if (flags & KSTATS_PAIR_CURRENT)
-		p->cur_slots = __alloc_percpu(sizeof(*p->cur_slots),
-					      __alignof__(*p->cur_slots));
+		p->cur_slots = __alloc_percpu_gfp(sizeof(*p->cur_slots),
+						  __alignof__(*p->cur_slots),
+						  KSTATS_GFP);
 	if ((!p->slots && !p->cpu_slots) || !p->counts ||
 	    (!p->cur_slots && (flags & KSTATS_PAIR_CURRENT))) {
 		kstats_pair_free(p);

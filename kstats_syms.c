@@ -33,6 +33,7 @@
 #include <linux/string.h>
 #include <linux/uio.h>
 
+#include "kstats_internal.h"
 #include "kstats_syms.h"
 
 /* tracefs where it is mounted, else through debugfs' automount */
@@ -113,7 +114,7 @@ static int kstats_syms_lines(struct file *f,
 	char *buf;
 
 	/* a chunk, and the start of a line it cut, up to a chunk's size */
-	buf = kmalloc(2 * KSTATS_SYMS_CHUNK, GFP_KERNEL);
+	buf = kmalloc(2 * KSTATS_SYMS_CHUNK, KSTATS_GFP);
 	if (!buf) {
 		filp_close(f, NULL);
 		return -ENOMEM;
@@ -218,7 +219,7 @@ static void kstats_syms_keep(void *arg, char *s, size_t len)
 		return;
 	if (kstats_syms_len + len + 1 > kstats_syms_size) {
 		size_t size = max_t(size_t, 2 * kstats_syms_size, SZ_1M);
-		char *n = kvmalloc(size, GFP_KERNEL);
+		char *n = kvmalloc(size, KSTATS_GFP);
 
 		if (!n) {
 			*err = -ENOMEM;
@@ -251,7 +252,7 @@ static int kstats_syms_build(void)
 		return err;
 	for (off = 0; off < kstats_syms_len; off += strlen(kstats_syms_names + off) + 1)
 		n++;
-	all = kvmalloc_array(n, sizeof(*all), GFP_KERNEL);
+	all = kvmalloc_array(n, sizeof(*all), KSTATS_GFP);
 	if (!all)
 		return -ENOMEM;
 	for (i = 0, off = 0; i < n; i++, off += strlen(all[i - 1]) + 1)

@@ -1302,7 +1302,7 @@ static int kstats_trace_fallbacks(struct kstats_trace *t)
 		n += kstats_multi_can_fall_back(&m->funcs[i]);
 	if (!n)
 		return 0;
-	t->fb = kcalloc(n, sizeof(*t->fb), GFP_KERNEL);
+	t->fb = kcalloc(n, sizeof(*t->fb), KSTATS_GFP);
 	if (!t->fb)
 		return -ENOMEM;
 	for (i = 0; i < m->nr; i++) {
@@ -1857,7 +1857,7 @@ static void kstats_trace_calibrate(struct kstats_trace *t)
 	struct kstats_summary sum;
 	int i, err;
 
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	c = kzalloc(sizeof(*c), KSTATS_GFP);
 	if (!c)
 		return;
 	c->fn.ks = kstats_alloc(&cfg, KSTATS_BY_KSTATS);
@@ -2253,7 +2253,7 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		return kstats_section_setup(t, cmd);
 	if (kstats_is_tracepoint(cmd->target)) {
 		t->mech = KSTATS_MECH_ARRIVAL;
-		t->marks = alloc_percpu(struct kstats_mark);
+		t->marks = alloc_percpu_gfp(struct kstats_mark, KSTATS_GFP);
 		if (!t->marks)
 			return -ENOMEM;
 		return kstats_register_point(t, &t->start, cmd->target,
@@ -2353,7 +2353,7 @@ static int kstats_trace_gap(struct kstats_trace *t, struct kstats_cmd *cmd)
 				    cmd->cfg.name);
 		return -EINVAL;
 	}
-	t->fn.last_end = alloc_percpu(u64);
+	t->fn.last_end = alloc_percpu_gfp(u64, KSTATS_GFP);
 	if (!t->fn.last_end)
 		return -ENOMEM;
 	cfg.name = gapname;
@@ -2422,7 +2422,7 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	err = kstats_trace_resolve(cmd);
 	if (err)
 		return err;
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	t = kzalloc(sizeof(*t), KSTATS_GFP);
 	if (!t)
 		return -ENOMEM;
 	ks = kstats_alloc(&cmd->cfg, KSTATS_BY_CONTROL);

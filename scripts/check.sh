@@ -9,27 +9,36 @@
 # 1. scripts/deps.sh; the test kernel (scripts/test-kernel.sh).
 # 2. Host checks: W=1 build, sparse (C=2), checkpatch --strict, kernel-doc.
 # 3. Test kernel in QEMU: KUnit (kstats_test.ko), then tests/guest/run.sh,
-#    then tests/reliability/ (4 vCPUs: stress, exact counts, faults, access),
-#    then a lockdown=confidentiality boot (tests/reliability/lockdown.sh)
-#    with kstats.ko signed by the test kernel's key; then the planted bugs
-#    of tests/mutants/ must each make their suite fail (scripts/mutants.sh).
+#    then tests/reliability/ (4 vCPUs: stress, exact counts, faults, load
+#    faults, access), then a lockdown=confidentiality boot
+#    (tests/reliability/lockdown.sh) with kstats.ko signed by the test
+#    kernel's key; then the planted bugs of tests/mutants/ must each make
+#    their suite fail (scripts/mutants.sh).
 # 4. Debian 6.1, 6.12 and 6.1-rt: build against their headers, run
-#    tests/guest/run.sh in QEMU with their kernel, two suites side by side,
-#    then boot each with lockdown=confidentiality: the unsigned kstats.ko
-#    must be refused.
+#    tests/guest/run.sh in QEMU with their kernel, then boot each with
+#    lockdown=confidentiality: the unsigned kstats.ko must be refused.
 #    Debian's arm64 6.1 and 6.12 (scripts/arm64-kernels.sh): cross-built
-#    (W=1, sparse), tests/guest/run.sh in qemu-system-aarch64, each
-#    kernel's suite beside the next one's build and suite.
+#    (W=1, sparse), tests/guest/run.sh in qemu-system-aarch64.
 # 5. Host: make install/uninstall and DKMS (scripts/install-test.sh), and
-#    Prometheus end to end (scripts/prom-e2e.sh), side by side.
+#    Prometheus end to end (scripts/prom-e2e.sh).
 # 6. make -C tools check.
+# The builds run in order in the foreground; the QEMU runs, the mutants
+# and the host suites of 5 and 6 are jobs, run in the background two at a
+# time (below); every result is counted in the order it was queued.
+# A long suite is split into boots of its own (SUITE_PARTS below), so that
+# no guest runs over about 5 minutes; each guest's time and timeout are
+# printed ("guest NAME: S s, timeout T s"), and scripts/readme-figures.sh
+# makes Documentation/testing.rst's table of them.
 # The kernels' results go to build/support.md (scripts/support-table.sh).
 # Each kernel's build is in build/<kernel release>/, logs in build/logs/.
 # KSTATS_VM_TIMEOUT (default 600) bounds each QEMU run;
-# KSTATS_ARM64_VM_TIMEOUT (default 1200) the arm64 suites', which run about
-# ten minutes under TCG (its text patching, emulated, is the slow part);
-# KSTATS_X86_PAIR_VM_TIMEOUT (default 900) the x86-64 Debian kernels'
-# suites, about six minutes alone, side by side two at a time.
+# KSTATS_ARM64_VM_TIMEOUT and KSTATS_X86_PAIR_VM_TIMEOUT (default: the
+# same) those of the arm64 and of the x86-64 Debian kernels' suites.
+# KSTATS_CHECK_JOBS (default 2) is how many jobs run at a time.
+# KSTATS_CHECK_STAGES, a list of some of host, test-kernel, reliability,
+# lockdown, mutants, debian, arm64, install, tools, runs only those (for
+# working on this script; the test kernel is built for any of the first
+# five); the default is all.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$KSTATS_ROOT"
@@ -37,10 +46,21 @@ cd "$KSTATS_ROOT"
 B=$KSTATS_ROOT/build
 LOGS=$B/logs
 VM_TIMEOUT=${KSTATS_VM_TIMEOUT:-600}
-ARM64_VM_TIMEOUT=${KSTATS_ARM64_VM_TIMEOUT:-1200}
-X86_PAIR_VM_TIMEOUT=${KSTATS_X86_PAIR_VM_TIMEOUT:-900}
+ARM64_VM_TIMEOUT=${KSTATS_ARM64_VM_TIMEOUT:-$VM_TIMEOUT}
+X86_PAIR_VM_TIMEOUT=${KSTATS_X86_PAIR_VM_TIMEOUT:-$VM_TIMEOUT}
+JOBS=${KSTATS_CHECK_JOBS:-2}
+STAGES=${KSTATS_CHECK_STAGES:-}
+for s in $STAGES; do
+	case $s in
+	host|test-kernel|reliability|lockdown|mutants|debian|arm64|install|tools) ;;
+	*) die "KSTATS_CHECK_STAGES: no stage '$s'" ;;
+	esac
+done
+# want STAGE: whether KSTATS_CHECK_STAGES runs it
+want() { [ -z "$STAGES" ] || [[ " $STAGES " == *" $1 "* ]]; }
 rm -rf "$LOGS" "$B/guest-bin"
 mkdir -p "$LOGS"
+echo "== stages: ${STAGES:-all}; jobs at a time: $JOBS"
 
 npass=0 nfail=0 nskip=0
 failures=()
@@ -119,6 +139,7 @@ host_run() {
 host_count() {
 	local name=$1 rc p f s
 	rc=$(cat "$LOGS/$name.rc" 2>/dev/null || echo "no exit status")
+	grep -E '^# guest ' "$LOGS/tap-$name.txt" | sed 's/^# /    /' || true
 	count_tap "$name" "$LOGS/tap-$name.txt"
 	[ "$rc" = 0 ] || [ "$f" -gt 0 ] || fail "$name: exited $rc" "$(tail -n 20 "$LOGS/$name.err")"
 }
@@ -130,13 +151,24 @@ SUPPORT_REV=
 	SUPPORT_REV=", commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' with local changes')"
 printf '| kernel | build | integration suite in QEMU | trace mechanism |\n|---|---|---|---|\n' > "$SUPPORT"
 support_row() { printf '| %s | %s | %s | %s |\n' "$@" >> "$SUPPORT"; }
-# tap_result NAME...: "P passed, F failed" over the TAP files of NAMEs.
+# tap_result NAME...: "P passed, F failed" over the TAP files of NAMEs,
+# "not run" if one has none.
 tap_result() {
 	local n
 	for n in "$@"; do
 		[ -f "$LOGS/tap-$n.txt" ] || { echo "not run"; return; }
+	done
+	[ $# -gt 0 ] || { echo "not run"; return; }
+	for n in "$@"; do
 		scripts/tap.sh < "$LOGS/tap-$n.txt" | head -n1 || true
-	done | awk -F'[= ]' '{ p += $2; f += $4 } END { if (NR) printf "%d passed, %d failed\n", p, f }'
+	done | awk -F'[= ]' '{ p += $2; f += $4 } END { printf "%d passed, %d failed\n", p, f }'
+}
+# support_tap LABEL BUILD MECHANISM RUN-NAME...: a kernel's row, with the
+# results of its runs.
+support_tap() {
+	local label=$1 built=$2 mech=$3
+	shift 3
+	support_row "$label" "$built" "$(tap_result "$@")" "$mech"
 }
 mech_of() {
 	local d=
@@ -150,78 +182,112 @@ mech_of() {
 	fi
 }
 
-# vm_run NAME VM-RUN-ARGS...: one QEMU run; its exit status in the
-# caller's rc.
-vm_run() {
+# --- jobs ----------------------------------------------------------------------
+# A TCG guest keeps one host core busy for minutes; so do the mutants (a
+# build, then a guest, each in turn) and the host suites.  They are jobs:
+# `job NAME CMD...` queues one, and the jobs run in the background, in the
+# order queued, at most JOBS at a time (two on this 2-core machine: the
+# foreground's builds take the rest), each started as soon as a slot is
+# free (job_pump, called between the builds; jobs_drain at the end).
+# Results are counted by `later`, in the order of the calls, each as soon
+# as the jobs it waits for are done (results_ready), so the log reads as if
+# everything had run one after the other.
+JOB_Q=() JOB_PIDS=() LATER=()
+job() {
 	local name=$1
 	shift
-	rc=0
-	scripts/vm-run.sh --timeout "$VM_TIMEOUT" --log "$LOGS/vm-$name.log" "$@" \
-		> "$LOGS/tap-$name.txt" 2> "$LOGS/vm-$name.err" || rc=$?
+	rm -f "$LOGS/.done-$name"
+	JOB_Q+=("$name $(printf '%q ' "$@")")
+	job_pump
+}
+# job_pump: start queued jobs while a slot is free
+job_pump() {
+	local p live=() name cmd
+	for p in "${JOB_PIDS[@]}"; do
+		! kill -0 "$p" 2>/dev/null || live+=("$p")
+	done
+	JOB_PIDS=("${live[@]}")
+	while [ ${#JOB_Q[@]} -gt 0 ] && [ ${#JOB_PIDS[@]} -lt "$JOBS" ]; do
+		name=${JOB_Q[0]%% *} cmd=${JOB_Q[0]#* }
+		JOB_Q=("${JOB_Q[@]:1}")
+		# a job keeps its own exit status (rc-NAME, NAME.rc): its
+		# end is marked whatever it returns
+		( eval "$cmd" || true; : > "$LOGS/.done-$name" ) < /dev/null &
+		JOB_PIDS+=($!)
+	done
+}
+# jobs_drain: run every queued job, wait for all, count every result; a
+# job that ended without its mark (killed) is a failure, not a gap
+jobs_drain() {
+	local name
+	job_pump
+	while [ ${#JOB_PIDS[@]} -gt 0 ]; do
+		wait -n "${JOB_PIDS[@]}" || true
+		job_pump
+		results_ready
+	done
+	while [ ${#LATER[@]} -gt 0 ]; do
+		name=${LATER[0]%% *}
+		if [ "$name" != - ] && [ ! -e "$LOGS/.done-$name" ]; then
+			fail "$name: the job ended without finishing"
+			: > "$LOGS/.done-$name"
+		fi
+		results_ready
+	done
+}
+# later JOB-NAME|- CMD...: run CMD (a count, a row of the support table)
+# once the job is done, after every earlier `later`
+later() {
+	local name=$1
+	shift
+	LATER+=("$name $(printf '%q ' "$@")")
+}
+results_ready() {
+	local name
+	while [ ${#LATER[@]} -gt 0 ]; do
+		name=${LATER[0]%% *}
+		[ "$name" = - ] || [ -e "$LOGS/.done-$name" ] || return 0
+		eval "${LATER[0]#* }"
+		LATER=("${LATER[@]:1}")
+	done
 }
 
-# vm_again NAME WHY KEPT VM-RUN-ARGS...: say WHY, keep the console log as
-# vm-NAME.KEPT.log, and run once more.
-vm_again() {
-	local name=$1 why=$2 kept=$3
-	shift 3
-	echo "    $name: $why (first console log: $LOGS/vm-$name.$kept.log)"
-	mv "$LOGS/vm-$name.log" "$LOGS/vm-$name.$kept.log" 2>/dev/null || true
-	vm_run "$name" "$@"
-}
-
-# vm_test NAME VM-RUN-ARGS...: one QEMU run, its TAP counted.
-vm_test() {
-	vm_test_run "$@"
-	vm_test_count "$1"
-}
-
-# vm_test_run NAME VM-RUN-ARGS...: the run, and its one rerun (below); its
-# exit status is left in rc-NAME for vm_test_count.  It counts nothing, so
-# it may run in the background.
-vm_test_run() {
+# --- guests ----------------------------------------------------------------------
+# vm_run NAME VM-RUN-ARGS...: one QEMU run (a job); its exit status in
+# rc-NAME, for vm_count NAME.  A guest that hangs or dies is not booted
+# again: every guest runs on one TCG thread (vm-run.sh), where a hang is a
+# failure to look at (its console log, the watchdog's dump of the kernel's
+# log), not QEMU's MTTCG bug (scripts/qemu-mttcg-freeze.sh reproduces
+# that one).  A --timeout in ARGS overrides VM_TIMEOUT.
+vm_run() {
 	local name=$1 rc=0
 	shift
-	vm_run "$name" "$@"
-	# A kernel that died before the guest's init started the suite never
-	# ran our code (the modules load from the suite): a boot flake of TCG
-	# (an int3 left at a patched site), so boot once more, and say so.
-	if [ $rc != 0 ] && ! grep -q '^KSTATS-GUEST-START' "$LOGS/vm-$name.log" 2>/dev/null; then
-		vm_again "$name" "the kernel died before the guest started; booting again" \
-			boot-flake "$@"
-	fi
-	# A guest that hung with no kernel report at all (no BUG, no stall, no
-	# blocked task, not even the in-guest watchdog's dump: every vCPU
-	# stopped): TCG has hung a guest in text patching, so boot once more,
-	# with every vCPU on one host thread (MTTCG off), and say so, keeping
-	# the first console log; a hang that comes back fails.
-	if [ $rc = 1 ] && grep -q '^  timeout: killed after' "$LOGS/vm-$name.err" &&
-	   ! grep -qE '^  \[ *[0-9]+\.[0-9]+\]' "$LOGS/vm-$name.err"; then
-		vm_again "$name" "the guest hung with no kernel report; running again on one TCG thread" \
-			hang "$@" --tcg-single
-	# The same TCG fault seen from inside: one vCPU trapping on an int3
-	# of text_poke_bp() (exc_int3 in its NMI backtrace) long after the
-	# other, in text_poke_bp() itself, restored the site, and the other
-	# stuck waiting for it (a soft lockup, an RCU stall): MTTCG ran a
-	# stale translation of the patched code.  Once more on one TCG
-	# thread, saying so; a lockup that comes back fails.
-	elif [ $rc = 1 ] && grep -qE 'soft lockup|self-detected stall' "$LOGS/vm-$name.log" &&
-	     grep -q 'exc_int3' "$LOGS/vm-$name.log" &&
-	     grep -q 'text_poke_bp' "$LOGS/vm-$name.log"; then
-		vm_again "$name" "a vCPU looped on a text_poke_bp() int3 (TCG); running again on one TCG thread" \
-			int3-lockup "$@" --tcg-single
-	fi
+	scripts/vm-run.sh --timeout "$VM_TIMEOUT" --log "$LOGS/vm-$name.log" "$@" \
+		> "$LOGS/tap-$name.txt" 2> "$LOGS/vm-$name.err" || rc=$?
 	echo "$rc" > "$LOGS/rc-$name"
 }
 
-# vm_test_count NAME: the times of vm_test_run NAME, its TAP counted, its
-# exit status judged.
-vm_test_count() {
-	local name=$1 rc p f s
+# vm_job NAME VM-RUN-ARGS...: vm_run as a job, counted in turn
+vm_job() {
+	job "$1" vm_run "$@"
+	later "$1" vm_count "$1"
+}
 
+# vm_count NAME: the guest's time against its timeout, its TAP counted,
+# its exit status judged.
+vm_count() {
+	local name=$1 rc p f s secs to ex
 	rc=$(cat "$LOGS/rc-$name" 2>/dev/null || echo "no status")
-	grep -E '^vm-run.sh: [^ ]+: [0-9.]+ s' "$LOGS/vm-$name.err" | sed 's/^vm-run.sh: /    /' || true
-	grep -E '^# (kfuzz|reliability|lockdown)' "$LOGS/tap-$name.txt" | sed 's/^# /    /' || true
+	secs=$(sed -n 's/^vm-run.sh: [^ ]*: \([0-9.]*\) s, .*/\1/p' "$LOGS/vm-$name.err" | tail -n1)
+	ex=$(sed -n 's/^vm-run.sh: [^ ]*: [0-9.]* s, \(.*\)/\1/p' "$LOGS/vm-$name.err" | tail -n1)
+	to=$(sed -n 's/.* timeout \([0-9]*\)s, log .*/\1/p' "$LOGS/vm-$name.err" | tail -n1)
+	if [ -n "$secs" ]; then
+		echo "    guest $name: $secs s, timeout ${to:-?} s ($ex)"
+		if [ -n "$to" ] && awk -v s="$secs" -v t="$to" 'BEGIN { exit !(2 * s > t) }'; then
+			echo "    note: $name took more than half its timeout"
+		fi
+	fi
+	grep -E '^# (kfuzz|reliability|lockdown|stress)' "$LOGS/tap-$name.txt" | sed 's/^# /    /' || true
 	count_tap "$name" "$LOGS/tap-$name.txt"
 	case $rc in
 	0) [ $((p + f + s)) -gt 0 ] || fail "$name: no test results" ;;
@@ -231,34 +297,55 @@ vm_test_count() {
 	esac
 }
 
-# integration NAME KERNEL-IMAGE BUILD-DIR [VM-RUN-ARGS...]
+# The boots a kernel's integration suite is split into, so that none runs
+# over about 5 minutes under TCG (Documentation/testing.rst has their
+# times): one "SUFFIX SELECTION" per line, SELECTION a T_ONLY of
+# tests/guest/run.sh.  The selections cover every t-NN file, each once:
+# a new file joins the boot of its number.  The stress (t-60) is a boot of
+# its own; t-25 (values) and t-26 (sections) are the longest of the rest.
+suite_parts() {
+	printf '%s\n' "-1 T_ONLY=0-24" "-2 T_ONLY=25-27" "-3 T_ONLY=28-59" "-stress T_ONLY=60-99"
+}
+
+# integration NAME KERNEL-IMAGE BUILD-DIR MODULES-DIR|- [VM-RUN-ARGS...]:
+# queue the boots of its suite_parts (NAME and their suffix), each with
+# VM-RUN-ARGS (peers...), the helpers of GUEST_ARCH (guest_adds); sets
+# PARTS to their names.  MODULES-DIR is suite_args' (- for its default).
+# Skips if the suite is not written.
 integration() {
+	local name=$1 image=$2 dir=$3 mdir=$4 suffix sel
+	shift 4
+	PARTS=()
 	if [ ! -f tests/guest/run.sh ]; then
-		skip "$1" "tests/guest/run.sh not written yet"
+		later - skip "$name" "tests/guest/run.sh not written yet"
 		return
 	fi
-	integration_run "$@"
-	vm_test_count "$1"
-}
-
-# integration_run NAME KERNEL-IMAGE BUILD-DIR [VM-RUN-ARGS...]: its run
-# alone (vm_test_run), which may go to the background; vm_test_count NAME
-# counts it.
-integration_run() {
-	local name=$1 image=$2 dir=$3
-	shift 3
 	guest_adds "$dir"
-	suite_args integration "$dir"
-	vm_test_run "$name" --kernel "$image" "${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}" "$@"
+	if [ "$mdir" = - ]; then
+		suite_args integration "$dir"
+	else
+		suite_args integration "$dir" "$mdir"
+	fi
+	while read -r suffix sel; do
+		vm_job "$name$suffix" --kernel "$image" --append "$sel" \
+			"${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}" "$@"
+		PARTS+=("$name$suffix")
+	done < <(suite_parts)
 }
 
-# reliability KERNEL-IMAGE BUILD-DIR: tests/reliability/ on 4 vCPUs
-# (stress, exact counts, faults, access).
+# reliability KERNEL-IMAGE BUILD-DIR: tests/reliability/ on 4 vCPUs, in
+# four boots: the load faults (r-25: 600 module loads, each with one
+# allocation failing, most absorbed by the kernel, so a whole load and
+# unload each, about a second of TCG on the debug kernel) apart, in thirds.
 reliability() {
-	local img=$1 dir=$2
+	local img=$1 dir=$2 r
 	guest_adds "$dir"
 	suite_args reliability "$dir"
-	vm_test reliability --kernel "$img" "${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}"
+	vm_job reliability --kernel "$img" --append T_SKIP=25 "${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}"
+	for r in 1-200 201-400 401-600; do
+		vm_job "reliability-load-faults-$r" --kernel "$img" \
+			--append "T_ONLY=25 LOAD_FAULTS=$r" "${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}"
+	done
 }
 
 # lockdown NAME KERNEL-IMAGE BUILD-DIR [KDIR]: boot with
@@ -279,26 +366,77 @@ lockdown() {
 		for f in "$ld/kstats.ko" "$ld/kstats_stress.ko"; do
 			"$kdir/scripts/sign-file" "${hash:-sha512}" "$kdir/certs/signing_key.pem" \
 				"$kdir/certs/signing_key.x509" "$f" 2> "$LOGS/sign-$name.log" || {
-				fail "$name: sign-file $(basename "$f")" "$(cat "$LOGS/sign-$name.log")"
+				later - fail "$name: sign-file $(basename "$f")" "$(cat "$LOGS/sign-$name.log")"
 				return
 			}
 		done
 	fi
 	guest_adds "$dir" "$ld"/*.ko
-	vm_test "$name" --kernel "$img" --append lockdown=confidentiality \
+	vm_job "$name" --kernel "$img" --append lockdown=confidentiality \
 		--script "$dir/tests/reliability/lockdown.sh" "${GUEST_ADDS[@]}"
 }
 
+# host_job NAME CMD...: host_run as a job, counted in turn (host_count)
+host_job() {
+	job "$1" host_run "$@"
+	later "$1" host_count "$1"
+}
+
+# mutants_count: what scripts/mutants.sh said of each mutant, its TAP
+mutants_count() {
+	grep -E '^#' "$LOGS/tap-mutants.txt" | grep -v '^# guest ' | sed 's/^# /    /' || true
+	host_count mutants
+}
+
+# support_test_kernel RELEASE BUILD MECHANISM RUN-NAME...: its row
+support_test_kernel() {
+	local rel=$1 built=$2 mech=$3
+	shift 3
+	support_row "debug test kernel (\`$rel\`: 6.12 source, KASAN, lockdep)" "$built" \
+		"$(tap_result "$@") (KUnit + suite)" "$mech"
+}
+
+# tools_run, tools_count: make -C tools check (a job), its summary counted
+tools_run() {
+	local rc=0
+	copy_tree "$B/host"
+	make -C "$B/host/tools" check > "$LOGS/tools.log" 2>&1 || rc=$?
+	echo "$rc" > "$LOGS/tools.rc"
+}
+tools_count() {
+	local rc sum p f s i names
+	rc=$(cat "$LOGS/tools.rc" 2>/dev/null || echo "no exit status")
+	sum=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$LOGS/tools.log" | tail -n1 || true)
+	if [ -z "$sum" ]; then
+		fail "tools check" "no 'N passed, N failed' line (exit $rc); $(tail -n 15 "$LOGS/tools.log")"
+		return
+	fi
+	read -r p f s <<< "$(sed -E 's/^[A-Za-z]+: //' <<< "$sum" | tr -c '0-9\n' ' ')"
+	echo "    tools: $sum"
+	npass=$((npass + p)) nskip=$((nskip + ${s:-0}))
+	mapfile -t names < <(grep -E '^(FAIL|not ok)' "$LOGS/tools.log" |
+		sed -E 's/^(FAIL|not ok)[ :-]*//' | head -n "$f")
+	for ((i = 0; i < f; i++)); do
+		fail "tools: ${names[i]:-failure $((i + 1)) (build/logs/tools.log)}"
+	done
+	[ "$rc" = 0 ] || [ "$f" -gt 0 ] || fail "tools check exited $rc"
+}
+
+# The order of the jobs is the order of the stages below: the test
+# kernel's first (its builds are done first), the arm64 suites, the
+# slowest, before the host suites, which are short.
 phase "dependencies"
 scripts/deps.sh
 
-phase "test kernel"
 KDIR_TEST=
-if KDIR_TEST=$(scripts/test-kernel.sh 2> "$LOGS/test-kernel.log" | tail -n1) && [ -n "$KDIR_TEST" ]; then
-	grep -E '^test-kernel.sh:' "$LOGS/test-kernel.log" | sed 's/^/    /'
-else
-	fail "test kernel build" "$(tail -n 20 "$LOGS/test-kernel.log")"
-	KDIR_TEST=
+if want host || want test-kernel || want reliability || want lockdown || want mutants; then
+	phase "test kernel"
+	if KDIR_TEST=$(scripts/test-kernel.sh 2> "$LOGS/test-kernel.log" | tail -n1) && [ -n "$KDIR_TEST" ]; then
+		grep -E '^test-kernel.sh:' "$LOGS/test-kernel.log" | sed 's/^/    /'
+	else
+		fail "test kernel build" "$(tail -n 20 "$LOGS/test-kernel.log")"
+		KDIR_TEST=
+	fi
 fi
 
 phase "guest helpers"
@@ -308,30 +446,18 @@ for n in $bad; do
 done
 
 if [ -n "$KDIR_TEST" ]; then
-	phase "host checks (test kernel $(kernel_release "$KDIR_TEST"))"
+	phase "test kernel $(kernel_release "$KDIR_TEST"): build, host checks, jobs in QEMU"
 	TNAME=$(kernel_release "$KDIR_TEST")
 	TDIR=$B/$TNAME
+	TIMG=$KDIR_TEST/arch/x86/boot/bzImage
 	if build_for "$TNAME" "$KDIR_TEST" W=1 "${TARGETS[@]}"; then
 		check "W=1 build warnings" "$(grep -E 'warning:' "$LOGS/build-$TNAME.log" || true)"
-		make -C "$TDIR" KDIR="$KDIR_TEST" C=2 "${TARGETS[@]}" > "$LOGS/sparse.log" 2>&1 ||
-			echo "warning: make C=2 exited non-zero" >> "$LOGS/sparse.log"
-		check "sparse (C=2)" "$(grep -E 'warning:|error:' "$LOGS/sparse.log" || true)"
 	else
 		TDIR=
 	fi
-	files=$(project_files | grep -E '^(kstats[^/]*\.[ch]|(tests|examples|bench)/[^/]*\.c)$' || true)
-	# shellcheck disable=SC2086
-	"$KDIR_TEST/scripts/checkpatch.pl" --strict --no-tree --no-summary -f $files \
-		> "$LOGS/checkpatch.log" 2>&1 || true
-	check "checkpatch --strict" "$(grep -E -A1 '^(ERROR|WARNING|CHECK):' "$LOGS/checkpatch.log" || true)"
-	kd=$(project_files kstats.h kstats.c)
-	# shellcheck disable=SC2086
-	check "kernel-doc" "$("$KDIR_TEST/scripts/kernel-doc" -none $kd 2>&1 || echo "kernel-doc exited $?")"
-
-	if [ -n "$TDIR" ]; then
-		phase "test kernel in QEMU"
-		TIMG=$KDIR_TEST/arch/x86/boot/bzImage
-		cat > "$TDIR/kunit-guest.sh" <<'EOF'
+	TK_RUNS=()
+	if [ -n "$TDIR" ] && want test-kernel; then
+		cat > "$TDIR/kunit-guest.sh" <<'GUEST'
 # Generated by scripts/check.sh: load kstats and its KUnit module, print
 # the KTAP of every suite the latter added.
 before=" $(ls /sys/kernel/debug/kunit 2>/dev/null | tr '\n' ' ') "
@@ -351,156 +477,135 @@ if rmmod kstats_test && rmmod kstats; then
 else
 	printf '1..1\nnot ok 1 - rmmod kstats_test kstats\n'
 fi
-EOF
+GUEST
+		# the debug kernel's suite first: its boots are the longest
+		# of its jobs
+		integration integration-test-kernel "$TIMG" "$TDIR" - --mem 2048
+		TK_RUNS=("${PARTS[@]}")
 		if [ ! -f "$TDIR/tests/kstats_test.ko" ]; then
-			fail "kunit: tests/kstats_test.ko was not built" \
+			later - fail "kunit: tests/kstats_test.ko was not built" \
 				"tests/Kbuild must make it a module (obj-m) also when CONFIG_KUNIT=y"
 		else
-			vm_test kunit --kernel "$TIMG" --mem 2048 \
+			vm_job kunit --kernel "$TIMG" --mem 2048 \
 				--script "$TDIR/kunit-guest.sh" --add "$TDIR/kstats.ko" \
 				--add "$TDIR/tests/kstats_test.ko"
+			TK_RUNS=(kunit "${TK_RUNS[@]}")
 		fi
-		integration "integration-test-kernel" "$TIMG" "$TDIR" --mem 2048
-		phase "reliability (test kernel, 4 vCPUs)"
-		reliability "$TIMG" "$TDIR"
-		phase "lockdown=confidentiality (test kernel, signed modules)"
+	fi
+	[ -z "$TDIR" ] || ! want reliability || reliability "$TIMG" "$TDIR"
+	[ -z "$TDIR" ] || ! want lockdown ||
 		lockdown lockdown-test-kernel "$TIMG" "$TDIR" "$KDIR_TEST"
-		phase "planted bugs (test kernel, tests/mutants/)"
-		host_run mutants scripts/mutants.sh --kdir "$KDIR_TEST"
-		grep -E '^#' "$LOGS/tap-mutants.txt" | sed 's/^# /    /' || true
-		host_count mutants
+	if [ -n "$TDIR" ] && want mutants; then
+		job mutants host_run mutants scripts/mutants.sh --kdir "$KDIR_TEST"
+		later mutants mutants_count
+	fi
+	if want host; then
+		if [ -n "$TDIR" ]; then
+			make -C "$TDIR" KDIR="$KDIR_TEST" C=2 "${TARGETS[@]}" > "$LOGS/sparse.log" 2>&1 ||
+				echo "warning: make C=2 exited non-zero" >> "$LOGS/sparse.log"
+			check "sparse (C=2)" "$(grep -E 'warning:|error:' "$LOGS/sparse.log" || true)"
+		fi
+		files=$(project_files | grep -E '^(kstats[^/]*\.[ch]|(tests|examples|bench)/[^/]*\.c)$' || true)
+		# shellcheck disable=SC2086
+		"$KDIR_TEST/scripts/checkpatch.pl" --strict --no-tree --no-summary -f $files \
+			> "$LOGS/checkpatch.log" 2>&1 || true
+		check "checkpatch --strict" "$(grep -E -A1 '^(ERROR|WARNING|CHECK):' "$LOGS/checkpatch.log" || true)"
+		kd=$(project_files kstats.h kstats.c)
+		# shellcheck disable=SC2086
+		check "kernel-doc" "$("$KDIR_TEST/scripts/kernel-doc" -none $kd 2>&1 || echo "kernel-doc exited $?")"
 	fi
 	built="**failed**"
 	[ -z "$TDIR" ] || built="ok (W=1)"
-	support_row "debug test kernel (\`$TNAME\`: 6.12 source, KASAN, lockdep)" "$built" \
-		"$(tap_result kunit integration-test-kernel) (KUnit + suite)" "$(mech_of "$KDIR_TEST")"
+	later - support_test_kernel "$TNAME" "$built" "$(mech_of "$KDIR_TEST")" "${TK_RUNS[@]}"
+	job_pump
+	results_ready
 fi
 
-# Debian's x86-64 kernels: each suite runs in the background, two at a time
-# (a TCG guest takes about one host thread), beside the next kernel's
-# build; all are counted once they are done, in order, each followed by
-# its lockdown boot.
-phase "Debian x86-64 (6.1, 6.12, 6.1-rt)"
-ran=() pids=()
-while read -r name image kdir; do
-	label="Debian $name"
-	if [ "$image" = - ]; then
-		skip "$label" "no kernel image in /boot"
-		support_row "$label" "not installed" "not run" -
-		continue
-	fi
-	if [ "$kdir" = - ]; then
-		skip "$label" "no headers for ${image#/boot/vmlinuz-} (/lib/modules/*/build)"
-		support_row "$label" "no headers" "not run" -
-		continue
-	fi
-	kver=${image#/boot/vmlinuz-}
-	if ! build_for "$kver" "$kdir" modules tests examples; then
-		support_row "$label (\`$kver\`)" "**failed**" "not run" "$(mech_of "$kdir")"
-		continue
-	fi
-	ran+=("$name $image $kver $kdir")
-	# the skip of a suite not yet written is counted below
-	[ -f tests/guest/run.sh ] || continue
-	if [ ${#pids[@]} -ge 2 ]; then
-		wait "${pids[0]}" || true
-		pids=("${pids[@]:1}")
-	fi
-	# 6.12's boot also gets libbpf-tools, for the cross-checks against them
-	integration_peers "$name"
-	integration_run "integration-$name" "$image" "$B/$kver" "${PEER_ADDS[@]}" \
-		--timeout "$X86_PAIR_VM_TIMEOUT" < /dev/null &
-	pids+=($!)
-done < <(debian_kernels)
-# a run's status is in its rc- file, not in wait's
-[ ${#pids[@]} = 0 ] || wait "${pids[@]}" || true
-for r in "${ran[@]}"; do
-	read -r name image kver kdir <<< "$r"
-	if [ -f tests/guest/run.sh ]; then
-		vm_test_count "integration-$name"
-	else
-		skip "integration-$name" "tests/guest/run.sh not written yet"
-	fi
-	lockdown "lockdown-$name" "$image" "$B/$kver"
-	support_row "Debian $name (\`$kver\`)" ok "$(tap_result "integration-$name")" "$(mech_of "$kdir")"
-done
+# Debian's x86-64 kernels: each suite's boots, then its lockdown boot.
+if want debian; then
+	phase "Debian x86-64 (6.1, 6.12, 6.1-rt): builds"
+	while read -r name image kdir; do
+		label="Debian $name"
+		if [ "$image" = - ]; then
+			skip "$label" "no kernel image in /boot"
+			later - support_row "$label" "not installed" "not run" -
+			continue
+		fi
+		if [ "$kdir" = - ]; then
+			skip "$label" "no headers for ${image#/boot/vmlinuz-} (/lib/modules/*/build)"
+			later - support_row "$label" "no headers" "not run" -
+			continue
+		fi
+		kver=${image#/boot/vmlinuz-}
+		if ! build_for "$kver" "$kdir" modules tests examples; then
+			later - support_row "$label (\`$kver\`)" "**failed**" "not run" "$(mech_of "$kdir")"
+			continue
+		fi
+		# 6.12's boots also get libbpf-tools, for the cross-checks
+		# against them
+		integration_peers "$name"
+		integration "integration-$name" "$image" "$B/$kver" - "${PEER_ADDS[@]}" \
+			--timeout "$X86_PAIR_VM_TIMEOUT"
+		runs=("${PARTS[@]}")
+		lockdown "lockdown-$name" "$image" "$B/$kver"
+		later - support_tap "$label (\`$kver\`)" ok "$(mech_of "$kdir")" "${runs[@]}"
+		job_pump
+		results_ready
+	done < <(debian_kernels)
+fi
+
 # Debian's arm64 kernels (scripts/arm64-kernels.sh fetches and caches
 # them): cross-built with W=1 and sparse, the integration suite in
 # qemu-system-aarch64 with the helpers cross-built for it.
-phase "Debian arm64 (cross-built, qemu-system-aarch64)"
-if ! scripts/arm64-kernels.sh > "$LOGS/arm64-kernels.txt" 2> "$LOGS/arm64-kernels.log"; then
-	fail "arm64 kernels: fetch" "$(tail -n 20 "$LOGS/arm64-kernels.log")"
-else
-	bad=$(guest_helpers arm64)
-	for n in $bad; do
-		fail "guest helper $n (arm64)" "$(grep -E 'error|warning' "$LOGS/helperarm64-$n.log")"
-	done
-	# Each kernel's suite runs in the background, beside the next one's
-	# build and suite (a TCG guest takes one host thread); all are counted
-	# once they are done, in order.
-	ran=() pids=()
-	while read -r name image kdir mdir; do
-		case $name in busybox|sysroot) continue ;; esac
-		label="Debian $name arm64"
-		kver=$(basename "$mdir")
-		if ! build_for "$kver" "$kdir" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- W=1 \
-			"${TARGETS[@]}"; then
-			support_row "$label (\`$kver\`)" "**failed**" "not run" "$(mech_of "$kdir")"
-			continue
-		fi
-		check "W=1 build warnings ($kver)" "$(grep -E 'warning:' "$LOGS/build-$kver.log" || true)"
-		make -C "$B/$kver" KDIR="$kdir" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- C=2 \
-			"${TARGETS[@]}" > "$LOGS/sparse-$kver.log" 2>&1 ||
-			echo "warning: make C=2 exited non-zero" >> "$LOGS/sparse-$kver.log"
-		check "sparse (C=2, $kver)" "$(grep -E 'warning:|error:' "$LOGS/sparse-$kver.log" || true)"
-		GUEST_ARCH=arm64 guest_adds "$B/$kver"
-		suite_args integration "$B/$kver" "$mdir"
-		vm_test_run "integration-arm64-$name" --arch arm64 --kernel "$image" \
-			"${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}" --timeout "$ARM64_VM_TIMEOUT" \
-			< /dev/null &
-		pids+=($!)
-		ran+=("$name $kver $kdir")
-	done < "$LOGS/arm64-kernels.txt"
-	# a run's status is in its rc- file, not in wait's
-	[ ${#pids[@]} = 0 ] || wait "${pids[@]}" || true
-	for r in "${ran[@]}"; do
-		read -r name kver kdir <<< "$r"
-		vm_test_count "integration-arm64-$name"
-		support_row "Debian $name arm64 (\`$kver\`)" "ok (W=1, sparse)" \
-			"$(tap_result "integration-arm64-$name")" "$(mech_of "$kdir")"
-	done
-fi
-printf '\nFrom `make check` on %s%s.\n' "$(date -u +%F)" "$SUPPORT_REV" >> "$SUPPORT"
-
-phase "install and DKMS, Prometheus end to end"
-host_run prom-e2e scripts/prom-e2e.sh &
-host_run install scripts/install-test.sh
-wait $!
-host_count install
-host_count prom-e2e
-
-if [ -f tools/Makefile ]; then
-	phase "tools"
-	copy_tree "$B/host"
-	rc=0
-	make -C "$B/host/tools" check > "$LOGS/tools.log" 2>&1 || rc=$?
-	sum=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$LOGS/tools.log" | tail -n1 || true)
-	if [ -z "$sum" ]; then
-		fail "tools check" "no 'N passed, N failed' line (exit $rc); $(tail -n 15 "$LOGS/tools.log")"
+if want arm64; then
+	phase "Debian arm64 (cross-built, qemu-system-aarch64): builds"
+	if ! scripts/arm64-kernels.sh > "$LOGS/arm64-kernels.txt" 2> "$LOGS/arm64-kernels.log"; then
+		fail "arm64 kernels: fetch" "$(tail -n 20 "$LOGS/arm64-kernels.log")"
 	else
-		read -r p f s <<< "$(sed -E 's/^[A-Za-z]+: //' <<< "$sum" | tr -c '0-9\n' ' ')"
-		echo "    tools: $sum"
-		npass=$((npass + p)) nskip=$((nskip + ${s:-0}))
-		mapfile -t names < <(grep -E '^(FAIL|not ok)' "$LOGS/tools.log" |
-			sed -E 's/^(FAIL|not ok)[ :-]*//' | head -n "$f")
-		for ((i = 0; i < f; i++)); do
-			fail "tools: ${names[i]:-failure $((i + 1)) (build/logs/tools.log)}"
+		bad=$(guest_helpers arm64)
+		for n in $bad; do
+			fail "guest helper $n (arm64)" "$(grep -E 'error|warning' "$LOGS/helperarm64-$n.log")"
 		done
-		[ "$rc" = 0 ] || [ "$f" -gt 0 ] || fail "tools check exited $rc"
+		while read -r name image kdir mdir; do
+			case $name in busybox|sysroot) continue ;; esac
+			label="Debian $name arm64"
+			kver=$(basename "$mdir")
+			if ! build_for "$kver" "$kdir" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- W=1 \
+				"${TARGETS[@]}"; then
+				later - support_row "$label (\`$kver\`)" "**failed**" "not run" "$(mech_of "$kdir")"
+				continue
+			fi
+			check "W=1 build warnings ($kver)" "$(grep -E 'warning:' "$LOGS/build-$kver.log" || true)"
+			job_pump
+			make -C "$B/$kver" KDIR="$kdir" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- C=2 \
+				"${TARGETS[@]}" > "$LOGS/sparse-$kver.log" 2>&1 ||
+				echo "warning: make C=2 exited non-zero" >> "$LOGS/sparse-$kver.log"
+			check "sparse (C=2, $kver)" "$(grep -E 'warning:|error:' "$LOGS/sparse-$kver.log" || true)"
+			GUEST_ARCH=arm64 integration "integration-arm64-$name" "$image" "$B/$kver" "$mdir" \
+				--arch arm64 --timeout "$ARM64_VM_TIMEOUT"
+			later - support_tap "$label (\`$kver\`)" "ok (W=1, sparse)" "$(mech_of "$kdir")" "${PARTS[@]}"
+			job_pump
+			results_ready
+		done < "$LOGS/arm64-kernels.txt"
 	fi
 fi
 
+# The host suites: install/DKMS changes the host's /lib/modules, which the
+# Debian kernels' boots read as they start (null_blk): queued after them,
+# it starts after them.
+if want install; then
+	host_job install scripts/install-test.sh
+	host_job prom-e2e scripts/prom-e2e.sh
+fi
+if want tools && [ -f tools/Makefile ]; then
+	job tools tools_run
+	later tools tools_count
+fi
+
+phase "jobs (QEMU guests, mutants, host suites)"
+jobs_drain
 phase ""
+printf '\nFrom `make check` on %s%s.\n' "$(date -u +%F)" "$SUPPORT_REV" >> "$SUPPORT"
 echo "== total: $(($(now) - T0)) s, logs in ${LOGS#$KSTATS_ROOT/}/"
 for f in "${failures[@]}"; do
 	echo "failed: $f"

@@ -132,15 +132,19 @@ guest_helpers() {
 	for c in "$KSTATS_ROOT"/tests/guest/*.c; do
 		[ -e "$c" ] || continue
 		n=$(basename "$c" .c)
-		$cc -static -O2 -Wall -pthread -I"$KSTATS_ROOT" -o "$out/$n" "$c" -lm \
-			> "$KSTATS_ROOT/build/logs/helper$arch-$n.log" 2>&1 || echo "$n"
+		# built aside, then renamed: a guest of `make check` that
+		# starts meanwhile copies the old one or the new one whole
+		$cc -static -O2 -Wall -pthread -I"$KSTATS_ROOT" -o "$out/.$n.$$" "$c" -lm \
+			> "$KSTATS_ROOT/build/logs/helper$arch-$n.log" 2>&1 &&
+			mv -f "$out/.$n.$$" "$out/$n" || { rm -f "$out/.$n.$$"; echo "$n"; }
 	done
 	# The kstats command itself, for the guest suite and the demo; libbpf
 	# (BTF, for trace --value) and what its static archive needs.
 	if [ -f "$KSTATS_ROOT/tools/kstats.c" ]; then
-		$cc -static -O2 -Wall -o "$out/kstats" "$KSTATS_ROOT"/tools/*.c \
+		$cc -static -O2 -Wall -o "$out/.kstats.$$" "$KSTATS_ROOT"/tools/*.c \
 			"${libs[@]}" -lbpf -lelf -lz -lm \
-			> "$KSTATS_ROOT/build/logs/helper$arch-kstats.log" 2>&1 || echo kstats
+			> "$KSTATS_ROOT/build/logs/helper$arch-kstats.log" 2>&1 &&
+			mv -f "$out/.kstats.$$" "$out/kstats" || { rm -f "$out/.kstats.$$"; echo kstats; }
 	fi
 }
 

@@ -35,6 +35,8 @@ done
 
 B=$KSTATS_ROOT/build
 LOGS=$B/logs
+# each mutant's boot runs only the files that catch it: a minute or two
+timeout=400
 mkdir -p "$LOGS"
 bad=$(guest_helpers)
 [ -z "$bad" ] || die "guest helpers failed to build: $bad"
@@ -84,10 +86,12 @@ for m in "${mutants[@]}"; do
 	[ -z "$only" ] || SUITE_ARGS+=(--append "T_ONLY=$only")
 	t0=$(now)
 	rc=0
-	scripts/vm-run.sh --kernel "$kdir/arch/x86/boot/bzImage" --timeout 400 \
+	scripts/vm-run.sh --kernel "$kdir/arch/x86/boot/bzImage" --timeout "$timeout" \
 		--log "$log.console" --mem 2048 "${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}" \
 		> "$log.tap" 2> "$log.err" || rc=$?
 	secs=$(($(now) - t0))
+	# the guest's own time, as scripts/check.sh prints each guest's
+	sed -n "s/^vm-run.sh: [^ ]*: \([0-9.]*\) s, \(.*\)/# guest mutant-$name: \1 s, timeout $timeout s (\2)/p" "$log.err"
 	fails=$(grep -c '^not ok' "$log.tap" || true)
 	hit=$(cat "$log.console" "$log.tap" "$log.err" | grep -Em1 -- "$expect" || true)
 	if [ "$rc" = 0 ]; then

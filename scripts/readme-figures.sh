@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The README's figures, from the last runs that made them, never typed:
-# each is a block of README.md between
+# The figures of README.md and Documentation/testing.rst, from the last
+# runs that made them, never typed: each is a block between
 #   <!-- figures:NAME (scripts/readme-figures.sh) -->  and  <!-- /figures -->
-# rewritten from its source:
+# (in the .rst, each marker a comment: ".. " before it) rewritten from its
+# source:
 #
 #   cost     BENCHMARKS.md (the last `make bench`): the record path, what
 #            `trace` adds to getppid(), the eBPF peers
@@ -12,11 +13,13 @@
 #            and build/support.md: the test count and the time of the run
 #   support  build/support.md: the kernels `make check` ran on
 #   packages scripts/deps.sh: the setup's apt-get line, every package
+#   guests   build/check.log: each QEMU guest's time against its timeout
+#            (testing.rst)
 #
 #   scripts/readme-figures.sh [--check]
 #
 # A block whose source is missing is left as it is, with a message.
-# --check: exit 1, printing the difference, if README.md is not what the
+# --check: exit 1, printing the difference, if a document is not what the
 # sources give (without the "From make check on DATE" lines).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -114,33 +117,93 @@ fig_packages() {
 	echo '```'
 }
 
+# fig_guests: the "guest NAME: S s, timeout T s (..., CPU C s)" lines of
+# the last run, as a table (RST): each guest's time, its CPU time (QEMU's:
+# the time on a core of its own) and its headroom, the timeout over the
+# time, in bold under 2: that guest needs a shorter suite or a longer
+# timeout.
+fig_guests() {
+	local rows from stages
+
+	[ -s "$CHECKLOG" ] || return 1
+	rows=$(sed -n 's/^    guest \([^:]*\): \([0-9.]*\) s, timeout \([0-9]*\) s\(.*\)/\1 \2 \3 \4/p' "$CHECKLOG" |
+		awk '{ c = "-"; for (i = 4; i < NF; i++) if ($i ~ /CPU$/) c = $(i + 1); print $1, $2, $3, c }')
+	if [ -z "$rows" ] || ! grep -qE '^== total: [0-9]+ s' "$CHECKLOG"; then
+		say "$CHECKLOG: no guest times (an unfinished run, or one from before they were printed?)"
+		return 1
+	fi
+	from=
+	[ -s "$SUPPORT" ] && from=$(sed -n 's/^From `make check` on \(.*\)\.$/ on \1/p' "$SUPPORT")
+	stages=$(sed -n 's/^== stages: //p' "$CHECKLOG" | tail -n1)
+	echo
+	awk -v total="$(sed -n 's/^== total: \([0-9]*\) s.*/\1/p' "$CHECKLOG" | tail -n1)" \
+	    -v from="$from" -v stages="${stages:-all}" '
+	{
+		name[NR] = $1; t[NR] = $2; to[NR] = $3; cpu[NR] = $4; sum += $2; csum += $4
+		h = $3 / $2
+		head[NR] = sprintf("%.1f", h)
+		if (h < 2) { head[NR] = "**" head[NR] "**"; low++ }
+		if (length($1) > w) w = length($1)
+	}
+	END {
+		if (w < 5) w = 5
+		rule = sprintf("%s  =======  ======  =======  ========", dashes(w))
+		print rule
+		printf "%-" w "s  %7s  %6s  %7s  %8s\n", "guest", "time, s", "CPU, s", "timeout", "headroom"
+		print rule
+		for (i = 1; i <= NR; i++)
+			printf "%-" w "s  %7.1f  %6s  %7d  %8s\n", name[i], t[i], cpu[i], to[i], head[i]
+		print rule
+		printf "\nFrom ``make check``%s (stages: %s): %d guests, %d s of guest time\n", from, stages, NR, sum
+		printf "and %d s of CPU in all, in a run of %d minutes; %d under twice their time.\n", csum, (total + 30) / 60, low
+	}
+	function dashes(n,   s) { s = ""; while (n-- > 0) s = s "="; return s }' <<< "$rows"
+	echo
+}
+
 fig_support() {
 	[ -s "$SUPPORT" ] || return 1
 	cat "$SUPPORT"
 }
 
-new=$(cat "$README")
-for name in cost check packages support; do
-	begin="<!-- figures:$name (scripts/readme-figures.sh) -->"
-	grep -qF "$begin" <<< "$new" || die "$README has no $name block"
-	if ! block=$(fig_$name); then
-		# An empty block says where its figures will come from.
-		next=$(grep -xF -A1 "$begin" <<< "$new" | tail -n1)
-		if [ "$name" != check ] || [ "$next" != '<!-- /figures -->' ]; then
-			say "$name: no source yet, the block stays as it is"
-			continue
+# figures FILE NAME...: FILE with the blocks NAME... rewritten, on stdout
+figures() {
+	local file=$1 name begin next block new
+	shift
+	new=$(cat "$file")
+	for name in "$@"; do
+		begin="<!-- figures:$name (scripts/readme-figures.sh) -->"
+		grep -qxF -e "$begin" -e ".. $begin" <<< "$new" || die "$file has no $name block"
+		if ! block=$(fig_$name); then
+			# An empty block says where its figures will come from.
+			next=$(grep -xF -A1 -e "$begin" -e ".. $begin" <<< "$new" | tail -n1)
+			if [ "$name" != check ] || [ "$next" != '<!-- /figures -->' ]; then
+				say "$name: no source yet, the block stays as it is"
+				continue
+			fi
+			block="No \`make check\` has run on this tree yet: its count and time go here (\`$CHECKLOG\`)."
 		fi
-		block="No \`make check\` has run on this tree yet: its count and time go here (\`$CHECKLOG\`)."
-	fi
-	new=$(BLOCK=$block awk -v b="$begin" -v e='<!-- /figures -->' '
-		$0 == b { print; print ENVIRON["BLOCK"]; skip = 1; next }
-		skip && $0 == e { skip = 0 }
-		!skip' <<< "$new")
-done
+		new=$(BLOCK=$block awk -v b="$begin" -v e='<!-- /figures -->' '
+			$0 == b || $0 == ".. " b { print; print ENVIRON["BLOCK"]; skip = 1; next }
+			skip && $0 == e { skip = 0 }
+			# an .rst comment after a paragraph needs a blank line
+			skip && $0 == ".. " e { print ""; skip = 0 }
+			!skip' <<< "$new")
+	done
+	printf '%s\n' "$new"
+}
+
+TESTING=Documentation/testing.rst
+readme=$(figures "$README" cost check packages support)
+testing=$(figures "$TESTING" guests)
 
 if [ "${1:-}" = --check ]; then
-	diff <(grep -v '^From `make check`' "$README") <(grep -v '^From `make check`' <<< "$new")
-	exit
+	rc=0
+	undated() { grep -Ev '^From `+make check`+ on ' "$@"; }
+	diff <(undated "$README") <(undated <<< "$readme") || rc=1
+	diff <(undated "$TESTING") <(undated <<< "$testing") || rc=1
+	exit $rc
 fi
-printf '%s\n' "$new" > "$README"
-say "$README: figures rewritten"
+printf '%s\n' "$readme" > "$README"
+printf '%s\n' "$testing" > "$TESTING"
+say "$README, $TESTING: figures rewritten"

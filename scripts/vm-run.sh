@@ -8,7 +8,7 @@
 #       [--smp N] [--icount] [--mem MB] [--timeout S] [--append "ARGS"]
 #       [--log FILE] [--allow-warn REGEX]... [--modules-dir DIR --module NAME]...
 #       [--kvm] [--mttcg] [--tcg-single] [--arch x86_64|arm64 [--busybox PATH]]
-#       [--exec-log FILE] [-v|--verbose]
+#       [--exec-log FILE] [--loglevel N] [-v|--verbose]
 #
 # The guest script runs under /init with `sh`, cwd /kstats; its stdout is the
 # TAP that this script prints on its own stdout (copied from between the
@@ -29,21 +29,30 @@
 # --arch arm64 boots an arm64 kernel in qemu-system-aarch64 (-M virt -cpu
 # max, console on ttyAMA0) with an arm64 static busybox (--busybox, default
 # the one scripts/arm64-kernels.sh caches).
+# The console is quiet: the kernel prints on it only what is below
+# --loglevel (default 4: KERN_ERR and worse, and everything once an oops or
+# a lockdep report made it verbose), since every character of it costs a
+# trap into QEMU's emulated UART while the guest waits; the rest stays in
+# a ring buffer of 8 MiB (log_buf_len), which the guest prints whole at its
+# end and on its watchdog (30 s, or a tenth of --timeout, before the
+# host kills it), from /dev/kmsg, in the console's format.  The scan below
+# reads both.  --loglevel 8 streams everything, as a console would.
 # --exec-log FILE (x86-64): QEMU logs into FILE each translation block it
 # runs in the modules' area, and its instructions when it translates it
 # (-d exec,nochain,in_asm): what scripts/hot-profile.sh counts.
 #
 # Exit status: 0 all clean; 1 kernel report (BUG, WARNING, KASAN, lockdep,
-# kmemleak, panic...), timeout or no exit marker (offending lines on
-# stderr); 3 log clean but the guest script exited non-zero; 2 usage or
-# setup error.
+# kmemleak, panic...), timeout, no exit marker or a kernel log not printed
+# whole (offending lines on stderr); 3 log clean but the guest script
+# exited non-zero; 2 usage or setup error.  --append may be given more
+# than once: the kernel gets them all.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 DIE_STATUS=2	# setup errors are usage errors, not kernel reports
 
 usage() { awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print } /^set / { exit }' "$0" >&2; exit 2; }
 
-kernel= script= smp=2 icount=0 mem=1024 timeout=300 append= log= verbose=0
+kernel= script= smp=2 icount=0 mem=1024 timeout=300 append= log= verbose=0 loglevel=4
 accel=tcg,thread=single moddir= arch=x86_64 busybox= exec_log=
 adds=() allow=() modules=()
 while [ $# -gt 0 ]; do
@@ -55,7 +64,7 @@ while [ $# -gt 0 ]; do
 	--icount)	icount=1 ;;
 	--mem)		mem=$2; shift ;;
 	--timeout)	timeout=$2; shift ;;
-	--append)	append=$2; shift ;;
+	--append)	append+=" $2"; shift ;;
 	--log)		log=$2; shift ;;
 	--allow-warn)	allow+=("$2"); shift ;;
 	--modules-dir)	moddir=$2; shift ;;
@@ -66,6 +75,7 @@ while [ $# -gt 0 ]; do
 	--arch)		arch=$2; shift ;;
 	--busybox)	busybox=$2; shift ;;
 	--exec-log)	exec_log=$2; shift ;;
+	--loglevel)	loglevel=$2; shift ;;
 	-v|--verbose)	verbose=1 ;;
 	-h|--help)	usage ;;
 	*)		say "unknown option $1"; usage ;;
@@ -144,15 +154,61 @@ mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp 2>/dev/null
 ln -s /proc/self/fd /dev/fd 2>/dev/null
 echo "KSTATS-GUEST-START $(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo)"
+# kmsg_dump WHY: the kernel's log, which the quiet console did not show
+# (loglevel, see the host's script), printed whole as the console prints
+# it ("[ seconds] text"), between KSTATS-KMSG-BEGIN WHY and KSTATS-KMSG-END.
+# Read from /dev/kmsg, which a test's `dmesg -c` does not clear, up to a
+# mark written after everything else: a reader that never gets its mark
+# says so (KSTATS-KMSG-CUT), one that finds the buffer's first records
+# overwritten says how many (KSTATS-KMSG-LOST).
+kmsg_dump() {
+	local raw=/tmp/kmsg.$1 mark="KSTATS-KMSG-MARK $1" i=0
+	cat /dev/kmsg > $raw 2>/dev/null &
+	kp=$!
+	echo "$mark" > /dev/kmsg
+	until grep -q "$mark" $raw 2>/dev/null || [ $i -ge 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill $kp 2>/dev/null
+	wait $kp 2>/dev/null
+	echo "KSTATS-KMSG-BEGIN $1"
+	# "LEVEL,SEQ,MICROSECONDS,FLAGS;TEXT", then " KEY=VALUE" lines
+	awk -v mark="$mark" '
+		/^ / { next }
+		{
+			i = index($0, ";")
+			if (!i) next
+			split(substr($0, 1, i - 1), f, ",")
+			if (NR == 1 && f[2] > 0) print "KSTATS-KMSG-LOST " f[2]
+			t = substr($0, i + 1)
+			s = int(f[3] / 1000000)
+			printf "[%5d.%06d] %s\n", s, f[3] - s * 1000000, t
+			if (t == mark) { found = 1; exit }
+		}
+		END { if (!found) print "KSTATS-KMSG-CUT: the reader got no mark in 30 s" }' $raw
+	echo "KSTATS-KMSG-END"
+	rm -f $raw
+}
 # Shortly before the host kills a guest that runs too long, show where its
-# tasks and CPUs are (blocked tasks, then every CPU's backtrace).
+# tasks are (the kernel stack of each blocked or running one, from /proc,
+# which needs no sysrq; with sysrq, the kernel's own list of blocked tasks
+# and every CPU's backtrace), and the kernel's log.
 if [ -f /kstats-watchdog ]; then
 	(
 		sleep "$(cat /kstats-watchdog)"
-		echo "KSTATS-GUEST-WATCHDOG: still running: blocked tasks and CPUs follow"
-		echo 1 > /proc/sys/kernel/sysrq
-		echo w > /proc/sysrq-trigger
-		echo l > /proc/sysrq-trigger
+		echo "KSTATS-GUEST-WATCHDOG: still running: the tasks in D or R, and with sysrq the CPUs, follow"
+		for f in $(grep -l '^State:[[:space:]]*[DR]' /proc/[0-9]*/status 2>/dev/null); do
+			d=${f%/status}
+			echo "KSTATS-GUEST-WATCHDOG: ${d#/proc/} $(cat $d/comm 2>/dev/null):"
+			sed 's/^/    /' $d/stack 2>/dev/null
+		done
+		if [ -w /proc/sysrq-trigger ]; then
+			echo 1 > /proc/sys/kernel/sysrq
+			echo w > /proc/sysrq-trigger
+			echo l > /proc/sysrq-trigger
+		fi
+		kmsg_dump watchdog
 	) &
 fi
 rc=0
@@ -175,6 +231,7 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 	cat /sys/kernel/debug/kmemleak
 	echo KSTATS-KMEMLEAK-END
 fi
+kmsg_dump end
 echo 1 > /proc/sys/kernel/printk
 echo KSTATS-TAP-BEGIN
 [ -f /tap.out ] && cat /tap.out
@@ -185,8 +242,10 @@ echo KSTATS-TAP-END
 reboot -f
 INIT
 chmod +x "$root/init"
-# The guest's watchdog fires 30 s before the host's timeout (none under 60 s).
-[ "$timeout" -ge 60 ] && echo $((timeout - 30)) > "$root/kstats-watchdog"
+# The guest's watchdog fires 30 s, or a tenth of the timeout, before the
+# host's timeout (none under 60 s): the time to print the kernel's log.
+lead=$((timeout / 10 > 30 ? timeout / 10 : 30))
+[ "$timeout" -ge 60 ] && echo $((timeout - lead)) > "$root/kstats-watchdog"
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > "$work/initrd.gz"
 
 # --- boot --------------------------------------------------------------------
@@ -196,7 +255,7 @@ arm64)	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on) console=ttyAM
 esac
 qemu+=(-accel "$accel" -m "$mem" -smp "$smp"
 	-kernel "$kernel" -initrd "$work/initrd.gz"
-	-append "console=$console panic=-1 printk.time=1 loglevel=7 $append"
+	-append "console=$console panic=-1 printk.time=1 loglevel=$loglevel log_buf_len=8M $append"
 	-display none -monitor none -serial stdio -no-reboot)
 [ "$icount" = 0 ] || qemu+=(-icount shift=0,sleep=off)
 if [ -n "$exec_log" ]; then
@@ -208,6 +267,7 @@ fi
 
 say "booting $(basename "$kernel") (smp=$smp mem=${mem}M icount=$icount, timeout ${timeout}s, log $log)"
 t0=$(date +%s.%N)
+times > "$work/times.0"
 rc=0
 if [ "$verbose" = 1 ]; then
 	timeout -k 5 "$timeout" "${qemu[@]}" < /dev/null | tee "$log" >&2 || rc=${PIPESTATUS[0]}
@@ -215,11 +275,20 @@ else
 	timeout -k 5 "$timeout" "${qemu[@]}" < /dev/null > "$log" 2>&1 || rc=$?
 fi
 t1=$(date +%s.%N)
+times > "$work/times.1"
 tr -d '\r' < "$log" > "$work/log" || true
+# the CPU time of QEMU (this script's children, the initramfs's few
+# before it aside): how long the guest takes on a core of its own
+cpu=$(cat "$work/times.0" "$work/times.1" | awk '
+	NR % 2 == 0 { split($1, u, /[ms]/); split($2, k, /[ms]/)
+		      c[NR / 2] = u[1] * 60 + u[2] + k[1] * 60 + k[2] }
+	END { printf "%.1f", c[2] - c[1] }')
 
 # --- scan ----------------------------------------------------------------------
 # Kernel reports: only lines with a printk timestamp count (so that a test
-# printing "WARNING:" is no report), plus kmemleak's block.
+# printing "WARNING:" is no report), plus kmemleak's block; whether the
+# console printed them as they came (KERN_ERR and worse) or the guest's
+# dump of the kernel's log at its end did, each is named once.
 pat='BUG:|Oops|WARNING:|KASAN:|UBSAN:|possible circular locking|inconsistent lock state'
 pat+='|possible recursive locking|suspicious RCU usage|Kernel panic|general protection fault'
 pat+='|kernel BUG|sleeping function called from invalid context|unreferenced object'
@@ -232,7 +301,9 @@ bad=$(awk -v pat="$pat" '
 	/^KSTATS-KMEMLEAK-BEGIN$/ { k = 1; next }
 	/^KSTATS-KMEMLEAK-END$/ { k = 0; next }
 	k && /unreferenced object/ { print "kmemleak: " $0; next }
-	/\[ *[0-9]+\.[0-9]+\]/ && $0 ~ pat { print }
+	/\[ *[0-9]+\.[0-9]+\]/ && $0 ~ pat && !seen[$0]++ { print }
+	/^KSTATS-KMSG-LOST [0-9]/ { print "kernel log: its first " $2 " records were overwritten before the guest read them (log_buf_len)" }
+	/^KSTATS-KMSG-CUT/ { print "kernel log: " $0 }
 ' "$work/log")
 for re in "${allow[@]}"; do
 	bad=$(printf '%s\n' "$bad" | grep -Ev -- "$re" || true)
@@ -248,6 +319,8 @@ exit_line=$(grep -m1 '^KSTATS-GUEST-EXIT [0-9]' "$work/log" |
 	sed 's/^\(KSTATS-GUEST-EXIT [0-9]*\).*/\1/' || true)
 if [ -z "$exit_line" ]; then
 	bad+=$'\n'"no KSTATS-GUEST-EXIT marker (qemu exit $rc); last lines:"$'\n'"$(tail -n 15 "$work/log")"
+elif ! awk '/^KSTATS-KMSG-BEGIN end$/ { b = 1 } b && /^KSTATS-KMSG-END$/ { e = 1 } END { exit !e }' "$work/log"; then
+	bad+=$'\n'"kernel log: the guest exited but did not print its kernel log whole (KSTATS-KMSG-BEGIN end ... KSTATS-KMSG-END)"
 fi
 bad=$(printf '%s\n' "$bad" | sed '/^$/d')
 
@@ -258,7 +331,7 @@ else	# cut short: the TAP-looking lines the guest printed live
 	     g && /^([ \t]*(not )?ok [0-9]|[ \t]*1\.\.[0-9]|[ \t]*#|TAP version|KTAP version)/' "$work/log"
 fi
 
-say "$(basename "$kernel"): $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s, ${exit_line:-no exit marker}"
+say "$(basename "$kernel"): $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s, ${exit_line:-no exit marker}, CPU $cpu s"
 if [ "$log" = "$work/console.log" ] && { [ -n "$bad" ] || [ "${exit_line#KSTATS-GUEST-EXIT }" != 0 ]; }; then
 	log=${TMPDIR:-/tmp}/kstats-vm-last.log
 	cp "$work/console.log" "$log"

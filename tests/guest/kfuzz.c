@@ -21,7 +21,9 @@
  *   kfuzz limits                     new NAME until ENOSPC, then remove them
  *   kfuzz failnth MAX FILE CMD [UNDO]  write CMD with the 1st, 2nd, ...
  *                                    allocation of the write failing
- *                                    (/proc/thread-self/fail-nth), MAX at most
+ *                                    (/proc/thread-self/fail-nth), MAX at most;
+ *                                    FIRST-MAX instead of MAX starts at the
+ *                                    FIRST (a long run in parts)
  *   kfuzz failload MAX MODULE.ko NAME  the same for loading a module
  *   kfuzz asuser UID FILE            open FILE for reading, then for writing,
  *                                    as UID: prints two results
@@ -1157,19 +1159,25 @@ static int op_unload(const void *arg)
 }
 
 /*
- * @op with its i-th allocation failing, for i = 1, 2, ... until it runs
- * without reaching the i-th (at most @max): each failure must be -ENOMEM,
- * or success if the failed allocation was optional, and @undo must work
- * after each success.  The fault must hit the command, not the open: the
+ * @op with its i-th allocation failing, for i = first, first + 1, ... (of
+ * @range, "MAX" or "FIRST-MAX") until it runs without reaching the i-th
+ * (at most MAX): each failure must be -ENOMEM, or success if the failed
+ * allocation was optional, and @undo must work after each success.  The fault must hit the command, not the open: the
  * ops arm fail-nth themselves, after the open, from the count in *arg.
  */
-static int failnth_ops(int max, const char *what, int (*op)(const void *),
-		       int (*undo)(const void *), const void *undo_arg)
+static int failnth_ops(const char *range, const char *what,
+		       int (*op)(const void *), int (*undo)(const void *),
+		       const void *undo_arg)
 {
-	int i, e, left, faults = 0, nomem = 0, okays = 0;
+	int i, e, left, first = 1, max, faults = 0, nomem = 0, okays = 0;
 	double t0 = now();
 
-	for (i = 1; i <= max; i++) {
+	/* MAX, or FIRST-MAX */
+	if (sscanf(range, "%d-%d", &first, &max) != 2) {
+		first = 1;
+		max = atoi(range);
+	}
+	for (i = first; i <= max; i++) {
 		e = op(&i);
 		left = set_fail_nth(-1);
 		set_fail_nth(0);
@@ -1196,9 +1204,10 @@ static int failnth_ops(int max, const char *what, int (*op)(const void *),
 			n_unexpected++;
 		}
 	}
-	printf("# kfuzz failnth '%s': %d faults injected in %.1f s: %d ENOMEM, %d absorbed (ok), %ld unexpected%s\n",
+	printf("# kfuzz failnth '%s': %d faults injected in %.1f s: %d ENOMEM, %d absorbed (ok), %ld unexpected%s (allocations %d-%d)\n",
 	       what, faults, now() - t0, nomem, okays, n_unexpected,
-	       i > max ? ", stopped at the limit" : "");
+	       i > max ? ", stopped at the limit" : "", first,
+	       i > max ? max : i - 1);
 	return n_unexpected ? 1 : 0;
 }
 
@@ -1240,12 +1249,12 @@ int main(int argc, char **argv)
 		fn_file = argv[3];
 		fn_cmd = argv[4];
 		fn_undo = argc == 6 ? argv[5] : NULL;
-		return failnth_ops(atoi(argv[2]), fn_cmd, op_write,
+		return failnth_ops(argv[2], fn_cmd, op_write,
 				   fn_undo ? op_undo : NULL, NULL);
 	}
 	if (argc == 5 && !strcmp(argv[1], "failload")) {
 		fn_mod = argv[3];
-		return failnth_ops(atoi(argv[2]), fn_mod, op_load, op_unload,
+		return failnth_ops(argv[2], fn_mod, op_load, op_unload,
 				   argv[4]);
 	}
 	if (argc == 4 && !strcmp(argv[1], "asuser"))
