@@ -16,5 +16,5 @@ failnth_check "faults in module load ($LOAD_FAULTS)" failload "$LOAD_FAULTS" $KB
 check "insmod kstats.ko after the load faults" insmod $KB/kstats.ko
 expect "new works after the load faults" "$(ctl $KS/_control 'new after_faults')" ok
 expect "remove all after the load faults" "$(ctl $KS/_control 'remove all')" ok
-check "rmmod kstats (load faults)" rmmod_wait kstats
+check "rmmod kstats (load faults)" rmmod kstats
 diag "reliability: load faults injected: $R_FAULTS ($LOAD_FAULTS)"
