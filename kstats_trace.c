@@ -1817,6 +1817,8 @@ static void kstats_trace_retire(struct kstats *ks)
 	struct kstats_trace *t = ks->priv;
 
 	kstats_trace_unregister(t);
+	/* a call still in flight may capture: on a CPU with a store */
+	kstats_outliers_retire(t->fn.outliers);
 	kstats_destroy(t->fn.gap);
 	t->fn.gap = NULL;
 }
