@@ -1603,6 +1603,16 @@ static void kstats_test_string_key(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(key, "a_handler_name_", 15), 0);
 	KUNIT_EXPECT_EQ(test, ((char *)key)[15], 0);
 
+	/* "str:arg1+OFF": in place, the array at OFF of what arg1 points to */
+	args[1] = (unsigned long)longname;
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1", &b.v), 0);
+	b.str_off = 2;
+	KUNIT_ASSERT_TRUE(test, kstats_by_fetch(&b, &a, key));
+	KUNIT_EXPECT_EQ(test, memcmp(key, "handler_name_lo", 15), 0);
+	b.str_off = 0;
+	args[1] = (unsigned long)&obj;
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+8:8", &b.v), 0);
+
 	/* "eth0" in the last 5 bytes of a page whose next one is not mapped */
 	page = vmalloc(PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, page);
@@ -1629,6 +1639,9 @@ static void kstats_test_family_parse(struct kunit *test)
 		"trace tp:a:b by ret", "trace f gap by comm",
 		"trace s start a by ret end b", "trace f by str:", "trace f by str:comm",
 		"trace f by str:bogus", "trace f by stack 0", "trace f by stack 33",
+		"trace f by str:arg0+", "trace f by str:arg0+x",
+		"trace f by str:arg0+2147483648", "trace f by arg0+16",
+		"trace s start a key arg0 by str:arg0+16 start c key arg0 by arg0+16 end b key arg0",
 		"trace f by stack x", "trace f by caller 3", "trace f by cgroup 1",
 		"trace tp:sched:sched_switch by caller",
 		"trace s start a by caller end b", "trace f+4 by caller",
@@ -1667,6 +1680,24 @@ static void kstats_test_family_parse(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, kstats_by_is_signed(&cmd->by));
 	kstats_by_format(&cmd->by, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "str:arg1+80:8");
+	KUNIT_EXPECT_EQ(test, cmd->by.str_off, 0);
+	/* "str:V+OFF" with no size: the string in place at OFF past V */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace tp:sched:sched_wakeup by str:arg0+2768",
+				    cmd), 0);
+	KUNIT_EXPECT_TRUE(test, cmd->by.str);
+	KUNIT_EXPECT_EQ(test, cmd->by.str_off, 2768);
+	KUNIT_EXPECT_EQ(test, cmd->by.v.nr_derefs, 0);
+	kstats_by_format(&cmd->by, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "str:arg0+2768");
+	KUNIT_ASSERT_EQ(test, parse(test, "trace tp:a:b by str:arg0+8:8+16", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->by.str_off, 16);
+	KUNIT_EXPECT_EQ(test, cmd->by.v.nr_derefs, 1);
+	KUNIT_ASSERT_EQ(test, parse(test,
+				    "trace s start a key arg0 by str:arg0+16 start c key arg1 by str:arg1+16 end b key arg0",
+				    cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->point[2].by.str_off, 16);
+	kstats_by_format(&cmd->point[2].by, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "str:arg1+16");
 	/* stacks, callers, cgroups: "by stack" is 8 frames unless told */
 	KUNIT_ASSERT_EQ(test, parse(test, "trace f by stack", cmd), 0);
 	KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_STACK);
