@@ -65,7 +65,8 @@ struct kstats_outlier_cfg {
  *	smallest of them
  * @captured: samples this CPU tried to keep since the last reset
  * @dropped: of them, those that could not be stored (a capture that
- *	interrupted another on this CPU: an NMI's)
+ *	interrupted another on this CPU: an NMI's; any, on a CPU with no
+ *	store)
  * @n: entries in use
  * @busy: a capture is under way on this CPU
  * @heap: for top, the indices of the entries, a min-heap by value

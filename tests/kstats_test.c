@@ -2658,9 +2658,12 @@ static char *kstats_test_outliers_text(struct kunit *test,
 	return m.buf;
 }
 
-/* @n samples of @v[] through the store, as a probe's handler would. */
-static void kstats_test_outliers_feed(struct kstats_outliers *o,
-				      const u64 *v, int n)
+/*
+ * @n samples of @v[] through the store, as a probe's handler would; its
+ * own frame, which the stack a capture takes names.
+ */
+static noinline void kstats_test_outliers_feed(struct kstats_outliers *o,
+					       const u64 *v, int n)
 {
 	int i;
 
