@@ -8,8 +8,8 @@
 # Then a section, a value node, hardirq context, keep's overflow, reset,
 # the stores' memory (a store per CPU online, one for a CPU that comes
 # online later, kept when it goes; "keep 65536 stack 64" bounded by the
-# CPUs online when the kernel is booted for 64: possible_cpus=64) and the
-# refusals.
+# CPUs online when the kernel is booted for 64: possible_cpus=64, which
+# make check gives Debian 6.1's boot) and the refusals.
 
 check "insmod kstats.ko (outliers)" insmod $KB/kstats.ko
 lt_here=$([ -e /sys/module/kstats_lifetime ] && echo yes)
@@ -170,8 +170,8 @@ else
 fi
 
 # --- keep 65536 stack 64: stores on the CPUs online, not the possible ones --
-# (the suite's boot with possible_cpus=64 makes 64 possible of 2: 2.3 GiB
-# as a store per possible CPU, which would not even fit the guest)
+# (make check boots Debian 6.1 with possible_cpus=64: 64 possible, 2
+# online; a store per possible CPU would be 2.3 GB, more than the guest has)
 npos=$(($(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1))
 mem_avail() { awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo; }
 a0=$(mem_avail)
