@@ -397,11 +397,45 @@ static bool kstats_next_is_max(char **rest)
 }
 
 /*
+ * The value of "by V" or "by str:V" in @b.  A string's V may end in +OFF
+ * with no size: the string is in place at that offset of what V points
+ * to (a task's comm in its task_struct), not at an address read there.
+ * @key is the command's own token, cut at that offset while V is parsed.
+ */
+static int kstats_parse_by_value(char *key, struct kstats_by *b)
+{
+	char *v = key, *off = NULL;
+	u32 n;
+	int err;
+
+	b->str = !strncasecmp(v, "str:", 4);
+	if (b->str)
+		v += 4;
+	if (b->str) {
+		off = strrchr(v, '+');
+		if (off && (!off[1] || strchr(off, ':')))
+			off = NULL;
+	}
+	if (off) {
+		if (kstrtou32(off + 1, 10, &n) || n > KSTATS_MAX_OFFSET) {
+			pr_warn_ratelimited("_control: by %s: the string's offset '%s' is not 0..%d\n",
+					    key, off + 1, KSTATS_MAX_OFFSET);
+			return -EINVAL;
+		}
+		b->str_off = n;
+		*off = '\0';
+	}
+	err = kstats_parse_value(v, &b->v);
+	if (off)
+		*off = '+';
+	return err;
+}
+
+/*
  * "by V" after a further start @pt of a section: the value its family key
  * is there (the node's by, written at the first start, is a value too).
  */
-static int kstats_parse_more_by(const char *key, int pt,
-				struct kstats_cmd *cmd)
+static int kstats_parse_more_by(char *key, int pt, struct kstats_cmd *cmd)
 {
 	struct kstats_by *b = &cmd->point[pt].by;
 
@@ -410,10 +444,8 @@ static int kstats_parse_more_by(const char *key, int pt,
 				    key);
 		return -EINVAL;
 	}
-	b->str = !strncasecmp(key, "str:", 4);
-	if (b->str != cmd->by.str ||
-	    strncmp(key + 4 * b->str, "arg", 3) ||
-	    kstats_parse_value(key + 4 * b->str, &b->v)) {
+	if (strncmp(key + 4 * !strncasecmp(key, "str:", 4), "arg", 3) ||
+	    kstats_parse_by_value(key, b) || b->str != cmd->by.str) {
 		pr_warn_ratelimited("_control: by %s: a further start's key is argN with dereferences, str: as the first start's\n",
 				    key);
 		return -EINVAL;
@@ -471,18 +503,15 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 		if (!strcasecmp(key, kstats_by_names[i]))
 			cmd->by.kind = i;
 	if (cmd->by.kind == KSTATS_BY_NONE) {
-		const char *v = key;
-
 		/* "str:V": V is the address of a string, the key its text */
-		cmd->by.str = !strncasecmp(v, "str:", 4);
-		if (cmd->by.str)
-			v += 4;
+		const char *v = key + 4 * !strncasecmp(key, "str:", 4);
+
 		if (strncmp(v, "arg", 3) && strncmp(v, "ret", 3)) {
 			pr_warn_ratelimited("_control: unknown by key '%s': use comm, pid, tid, cpu, caller, cgroup, stack [N], func, ret or argN with dereferences, or str:V for the string at V\n",
 					    key);
 			return -EINVAL;
 		}
-		if (kstats_parse_value(v, &cmd->by.v))
+		if (kstats_parse_by_value(key, &cmd->by))
 			return -EINVAL;
 		cmd->by.kind = KSTATS_BY_VALUE;
 	}

@@ -296,9 +296,11 @@ kstats_direct_at(const struct kstats_direct_entry *e, struct kstats_direct_at *a
  * frame, as it was when the body returned (kstats_direct_at(): the return
  * address into the function past its fentry call, the caller's above it,
  * and the caller's frame pointer), not from here: the trampoline's and
- * the exit's frames are no part of it, and are not walked.
+ * the exit's frames are no part of it, and are not walked.  Never
+ * inlined: its frame (the registers it saves, the capture's stack
+ * arguments) would be set up on every exit, outlier or not.
  */
-notrace __noendbr void kstats_direct_outlier(struct kstats_direct_hot *h,
+noinline notrace __noendbr void kstats_direct_outlier(struct kstats_direct_hot *h,
 					     struct kstats_direct_entry *e,
 					     u64 v)
 {
@@ -611,6 +613,57 @@ kstats_direct_heat_done(struct kstats_direct_hot *h, u32 i)
 NOKPROBE_SYMBOL(kstats_direct_heat_done);
 
 /*
+ * A key's sample in its shared histogram (the key not hot: no per-CPU row
+ * of its own), the key heated when it is due, then the call out of
+ * flight.  The tail call of kstats_direct_key_record(), so that its path
+ * of a hot key keeps nothing across a call.
+ */
+static noinline notrace void
+kstats_direct_shared_done(struct kstats_direct_hot *h, u32 i, u32 slot,
+			  u64 term)
+{
+	struct kstats_family *f = h->ks->family;
+
+	if (__kstats_family_add(f, h->ks->nr_slots, i, slot, term))
+		kstats_family_heat(f, i);
+	this_cpu_dec(h->pcpu->inflight);
+}
+
+NOKPROBE_SYMBOL(kstats_direct_shared_done);
+
+/*
+ * The sample @v of the key @i of @f (of this generation:
+ * kstats_direct_word_hit() found it) in the distribution and in the key,
+ * at the default frac_bits
+ * (the variants that take the last key are taken only then), then the
+ * call out of flight: as kstats_family_record_unheated(), but a key that
+ * is not hot (a busy key is: its own per-CPU row, as the distribution's)
+ * takes its atomic adds in a tail call, so that the path of a hot key
+ * saves no register and reads nothing for the other.  Nothing goes to the
+ * key while the distribution is stopped.
+ */
+static __always_inline notrace void
+kstats_direct_key_record(struct kstats_direct_hot *h, struct kstats_family *f,
+			 unsigned long i, u64 v)
+{
+	struct kstats_slot __percpu *row;
+	u32 slot;
+	u64 term;
+
+	if (kstats_family_record_total(h->ks, v, KSTATS_DEFAULT_FRAC_BITS,
+				       &slot, &term)) {
+		row = READ_ONCE(f->row[i]);
+		if (unlikely(!row)) {
+			kstats_direct_shared_done(h, i, slot, term);
+			return;
+		}
+		this_cpu_inc(row[slot].count);
+		this_cpu_add(row[slot].sum, term);
+	}
+	this_cpu_dec(h->pcpu->inflight);
+}
+
+/*
  * The end of a call split by a key of the frame, or of the task as the
  * entry kept it in the frame (@exit): the key taken now, from the frame,
  * through the last one this CPU took.  A key of one word (a frame's, a
@@ -627,7 +680,7 @@ kstats_direct_key_done(struct kstats_direct_hot *h,
 {
 	struct kstats_fn *fn = h->fn;
 	struct kstats_family *f = h->ks->family;
-	u32 index, k, heat;
+	u32 index, k;
 	u64 key[2];
 	bool fits;
 
@@ -663,15 +716,7 @@ kstats_direct_key_done(struct kstats_direct_hot *h,
 		kstats_direct_word_miss(h, key[0], k, fits, v);
 		return;
 	}
-	/* as kstats_direct_family_record(), a key due to heat a tail call */
-	if (kstats_family_record_unheated(h->ks,
-					  index & KSTATS_FAMILY_INDEX_MASK, v,
-					  KSTATS_DEFAULT_FRAC_BITS, true,
-					  &heat)) {
-		kstats_direct_heat_done(h, heat);
-		return;
-	}
-	this_cpu_dec(h->pcpu->inflight);
+	kstats_direct_key_record(h, f, index & KSTATS_FAMILY_INDEX_MASK, v);
 }
 
 /*

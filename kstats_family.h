@@ -260,6 +260,26 @@ kstats_family_add(struct kstats_family *f, u32 nr_slots, u32 i, u32 slot,
 }
 
 /*
+ * The distribution's part of a family's record of @v within its range,
+ * @frac_bits given: the slot and the sum's term in *@slot and *@term, for
+ * the key's.  Return: whether the key takes it too (not while @ks is
+ * stopped).
+ */
+static __always_inline notrace bool
+kstats_family_record_total(struct kstats *ks, u64 v, unsigned int frac_bits,
+			   u32 *slot, u64 *term)
+{
+	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
+	unsigned int shift;
+
+	*slot = kstats_locate(v, frac_bits, &shift);
+	*term = kstats_sum_term(v, shift);
+	this_cpu_inc(slots[*slot].count);
+	this_cpu_add(slots[*slot].sum, *term);
+	return slots == ks->hist;
+}
+
+/*
  * The record of a sample @v within the distribution's range, @frac_bits
  * given: the slot is located once, for the distribution's row and for
  * the key's.  @checked: @index is a slot index already checked
@@ -272,17 +292,11 @@ static __always_inline notrace bool
 kstats_family_record_unheated(struct kstats *ks, u32 index, u64 v,
 			      unsigned int frac_bits, bool checked, u32 *heat)
 {
-	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
 	struct kstats_family *f = ks->family;
-	unsigned int shift;
 	u32 slot;
 	u64 term;
 
-	slot = kstats_locate(v, frac_bits, &shift);
-	term = kstats_sum_term(v, shift);
-	this_cpu_inc(slots[slot].count);
-	this_cpu_add(slots[slot].sum, term);
-	if (slots != ks->hist)
+	if (!kstats_family_record_total(ks, v, frac_bits, &slot, &term))
 		return false;
 	if (!checked) {
 		if (kstats_family_per_cpu(f))

@@ -2,7 +2,8 @@
 /*
  * The fprobe mechanism: a function timed through fprobe, ftrace's entry
  * hook and rethook's return hook, where the trampoline cannot be used (a
- * value, filters, a family or gap; another direct caller; no BTF).  The
+ * gap sibling; another direct caller; no BTF), or the functions of a
+ * node over several none of which the trampoline took, in one fprobe.  The
  * start time travels in fprobe's per-call data, so recursion, nesting and
  * sleeping pair correctly.
  */
@@ -10,10 +11,12 @@
 
 #include <linux/fprobe.h>
 #include <linux/kprobes.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 
 #include "kstats_fn.h"
 #include "kstats_internal.h"
+#include "kstats_multi.h"
 
 /*
  * fprobe's handlers take a struct pt_regs from 6.5 to 6.13; before 6.5
@@ -172,6 +175,50 @@ NOKPROBE_SYMBOL(kstats_fp_##sfx##_exit)
 KSTATS_FP_RICH(rich, false);
 KSTATS_FP_RICH(family, true);
 
+/*
+ * A node over several functions that the direct slot took none of: one
+ * fprobe over all those ftrace can patch and a probe may take
+ * (kstats_multi_can_fall_back()), registered in one ftrace update, each
+ * then marked as timed by fprobe.  The handlers are the node's, as for
+ * one function: a "by func" key is the function's address, read from
+ * the registers at its entry.
+ */
+static int kstats_fprobe_register_multi(struct kstats_fprobe *p,
+					struct kstats_multi *m,
+					const char **why)
+{
+	unsigned long *addrs;
+	unsigned int i, n = 0;
+	int err;
+
+	addrs = kvmalloc_array(m->nr, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs) {
+		*why = "out of memory";
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->nr; i++) {
+		const struct kstats_multi_func *f = &m->funcs[i];
+
+		if (kstats_multi_can_fall_back(f) &&
+		    f->skip != KSTATS_MULTI_NOT_FTRACEABLE)
+			addrs[n++] = f->addr;
+	}
+	*why = "none of its functions can be hooked by ftrace";
+	/* ftrace's filter copies the addresses */
+	err = n ? register_fprobe_ips(&p->fp, addrs, n) : -ENOENT;
+	kvfree(addrs);
+	if (err)
+		return err;
+	for (i = 0; i < m->nr; i++) {
+		struct kstats_multi_func *f = &m->funcs[i];
+
+		if (kstats_multi_can_fall_back(f) &&
+		    f->skip != KSTATS_MULTI_NOT_FTRACEABLE)
+			f->fallback = "fprobe";
+	}
+	return 0;
+}
+
 static int kstats_fprobe_attach(struct kstats_fn *fn, unsigned int maxactive,
 				const char **why)
 {
@@ -211,8 +258,11 @@ static int kstats_fprobe_attach(struct kstats_fn *fn, unsigned int maxactive,
 	p->fp.entry_data_size = sizeof(struct kstats_entry);
 	p->fp.nr_maxactive = maxactive;
 	*why = "no ftrace-able function of that name";
-	err = register_fprobe(&p->fp, fn->target[0] ? fn->target :
-			      "kstats_calibrate_target", NULL);
+	if (fn->multi)
+		err = kstats_fprobe_register_multi(p, fn->multi, why);
+	else
+		err = register_fprobe(&p->fp, fn->target[0] ? fn->target :
+				      "kstats_calibrate_target", NULL);
 	if (err) {
 		kfree(p);
 		return err;

@@ -12,6 +12,7 @@
 
 #include "kstats_debugfs.h"
 #include "kstats_internal.h"
+#include "kstats_outlier.h"
 #include "kstats_point.h"
 #include "kstats_stack.h"
 #include "kstats_trace.h"
@@ -27,9 +28,12 @@ static int __init kstats_init(void)
 	err = kstats_stack_init();
 	if (err)
 		goto core;
-	err = kstats_trace_module_init();
+	err = kstats_outlier_init();
 	if (err)
 		goto stack;
+	err = kstats_trace_module_init();
+	if (err)
+		goto outlier;
 	err = kstats_debugfs_init();
 	if (err)
 		goto trace;
@@ -37,6 +41,8 @@ static int __init kstats_init(void)
 
 trace:
 	kstats_trace_module_exit();
+outlier:
+	kstats_outlier_exit();
 stack:
 	kstats_stack_exit();
 core:
@@ -59,6 +65,7 @@ static void __exit kstats_exit(void)
 	kstats_debugfs_exit();
 	/* What the trace nodes left: no call in flight is waited for. */
 	kstats_trace_module_exit();
+	kstats_outlier_exit();
 	kstats_stack_exit();
 	kstats_core_exit();
 }

@@ -49,6 +49,8 @@ static const char * const kstats_multi_skip_names[KSTATS_MULTI_SKIPS] = {
 	[KSTATS_MULTI_NORETURN] = "noreturn",
 	[KSTATS_MULTI_RECURSES] = "recurses",
 	[KSTATS_MULTI_DIRECT_BUSY] = "direct_busy",
+	[KSTATS_MULTI_NO_DIRECT] = "no_direct",
+	[KSTATS_MULTI_NO_SLOT] = "no_slot",
 };
 
 /* Why, in words, for the kernel log. */
@@ -63,6 +65,8 @@ static const char * const kstats_multi_skip_whys[KSTATS_MULTI_SKIPS] = {
 	[KSTATS_MULTI_NORETURN] = "none of its functions can be; the first: may never return",
 	[KSTATS_MULTI_RECURSES] = "none of its functions can be; the first: kstats' probes call it",
 	[KSTATS_MULTI_DIRECT_BUSY] = "none of its functions can be; the first: another node has it",
+	[KSTATS_MULTI_NO_DIRECT] = "no direct trampoline for it",
+	[KSTATS_MULTI_NO_SLOT] = "all direct slots are in use",
 };
 
 /**
@@ -75,6 +79,17 @@ static const char * const kstats_multi_skip_whys[KSTATS_MULTI_SKIPS] = {
 const char *kstats_multi_skip_why(u8 skip)
 {
 	return skip < KSTATS_MULTI_SKIPS ? kstats_multi_skip_whys[skip] : "";
+}
+
+/**
+ * kstats_multi_skip_name() - a reason to skip, as the header says it
+ * @skip: enum kstats_multi_skip
+ *
+ * Context: any.
+ */
+const char *kstats_multi_skip_name(u8 skip)
+{
+	return skip < KSTATS_MULTI_SKIPS ? kstats_multi_skip_names[skip] : "";
 }
 
 /* Skipped functions the header names, at most. */
@@ -507,15 +522,35 @@ unsigned int kstats_multi_traced(const struct kstats_multi *m)
  * As a one-function node falls back, by name: not kstats' own code nor a
  * clock its probes read, not a name several functions bear (a probe by
  * name would time one of them, or all, under one key), and only a
- * function whose address kallsyms gave (an alias has none of its own).
+ * function whose address kallsyms gave (an alias has none of its own);
+ * and not one a fallback times already.
  *
  * Context: any.
  */
 bool kstats_multi_can_fall_back(const struct kstats_multi_func *f)
 {
-	return f->skip != KSTATS_MULTI_TRACED &&
+	return f->skip != KSTATS_MULTI_TRACED && !f->fallback &&
 	       f->skip != KSTATS_MULTI_RECURSES &&
 	       f->skip != KSTATS_MULTI_AMBIGUOUS && f->addr;
+}
+
+/**
+ * kstats_multi_untaken() - the direct slot took none of the functions
+ * @m: the functions
+ * @skip: why, for those it would have taken (enum kstats_multi_skip)
+ *
+ * The node falls back whole: each function falls back for its own reason
+ * (no_btf, direct_busy, ...) or, if it had none, for @skip.
+ *
+ * Context: process.
+ */
+void kstats_multi_untaken(struct kstats_multi *m, u8 skip)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr; i++)
+		if (m->funcs[i].skip == KSTATS_MULTI_TRACED)
+			m->funcs[i].skip = skip;
 }
 
 /**

@@ -30,6 +30,12 @@ struct seq_file;
  * @KSTATS_MULTI_NORETURN: a call of it may never return
  * @KSTATS_MULTI_RECURSES: kstats' own code, or a clock its probes read
  * @KSTATS_MULTI_DIRECT_BUSY: another kstats node traces it directly
+ * @KSTATS_MULTI_NO_DIRECT: the direct slot took none of the node's
+ *	functions for want of a trampoline for it (none in this kernel, or
+ *	none for the node's clock) or of a slot's attach (another direct
+ *	caller, a BPF trampoline, has one of them; ftrace refused): the node
+ *	fell back whole, the kernel log says why
+ * @KSTATS_MULTI_NO_SLOT: no direct slot was free: the node fell back whole
  * @KSTATS_MULTI_SKIPS: how many kinds
  */
 enum kstats_multi_skip {
@@ -43,6 +49,8 @@ enum kstats_multi_skip {
 	KSTATS_MULTI_NORETURN,
 	KSTATS_MULTI_RECURSES,
 	KSTATS_MULTI_DIRECT_BUSY,
+	KSTATS_MULTI_NO_DIRECT,
+	KSTATS_MULTI_NO_SLOT,
 	KSTATS_MULTI_SKIPS,
 };
 
@@ -99,7 +107,9 @@ struct kstats_multi *kstats_multi_resolve(const char *node, const char *spec,
 void kstats_multi_free(struct kstats_multi *m);
 unsigned int kstats_multi_traced(const struct kstats_multi *m);
 bool kstats_multi_can_fall_back(const struct kstats_multi_func *f);
+void kstats_multi_untaken(struct kstats_multi *m, u8 skip);
 const char *kstats_multi_skip_why(u8 skip);
+const char *kstats_multi_skip_name(u8 skip);
 void kstats_multi_show(const struct kstats_multi *m, struct seq_file *seq);
 
 #endif /* _KSTATS_MULTI_H */

@@ -15,11 +15,27 @@
  * ring; the file shows the newest M of all CPUs, oldest first, and counts
  * the others as dropped.  "top K": each CPU keeps its K largest in a
  * min-heap (the largest K of all are among them); the file shows the K
- * largest, largest first.  Memory: (M or K) entries of 64 bytes and 8 per
- * stack frame, per possible CPU.
+ * largest, largest first.
+ *
+ * Memory: (M or K) entries of 64 bytes and 8 per stack frame, with 2
+ * bytes each for top's heap and 4 KiB of chains with a stack, per CPU
+ * that is online, not per possible CPU: a kernel booted for many more
+ * CPUs than it has would otherwise give each node gigabytes.  A CPU that
+ * comes online later gets its store from a CPU hotplug callback, before
+ * it runs anything (a prepare state, on the CPU that brings it up); one
+ * whose store cannot be allocated (the allocations may fail rather than
+ * push the system into the OOM killer) counts its captures as dropped.
+ * A CPU that goes offline keeps its store: the samples it kept are still
+ * the node's to show, and a CPU taken offline and back (as suspend does
+ * to all but one) then allocates nothing again; the bound stays what the
+ * node's line says, a store per CPU that has been online.  A read copies
+ * one CPU's worth at most: it merges the CPUs' entries one at a time into
+ * a heap of the M (or K) it shows.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -81,10 +97,90 @@ static u64 kstats_outlier_floor(const struct kstats_outliers *o)
 	return o->cfg.mode == KSTATS_OUTLIER_SLOW ? o->cfg.slow : 0;
 }
 
+/*
+ * A store's allocations: they may fail, and say nothing; a node too large
+ * for the memory is refused with ENOMEM, a CPU that comes online then
+ * keeps nothing, rather than push the system into the OOM killer.
+ */
+#define KSTATS_OUTLIER_GFP	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
+/* The CPU hotplug state whose callback gives a CPU its stores, or 0. */
+static int kstats_outlier_cpuhp;
+
+/* Free a CPU's store, if it has one. */
+static void kstats_outlier_cpu_free(struct kstats_outlier_cpu *c)
+{
+	kvfree(c->entries);
+	kvfree(c->heap);
+	kvfree(c->stacks);
+	c->entries = NULL;
+	c->heap = NULL;
+	c->stacks = NULL;
+}
+
+/*
+ * Give CPU @cpu its store, if it has none: its entries, top's heap and
+ * the stack's chains, on its node.  Nothing is published but a whole
+ * store: the entries last, with a release, so that a reader (or a reset)
+ * that sees them sees the rest; a capture on @cpu runs only once it is
+ * online, after this.
+ */
+static int kstats_outlier_cpu_alloc(struct kstats_outliers *o, int cpu)
+{
+	struct kstats_outlier_cpu *c = per_cpu_ptr(o->pcpu, cpu);
+	struct kstats_stack_cache *stacks = NULL;
+	int node = cpu_to_node(cpu);
+	void *entries = NULL;
+	u16 *heap = NULL;
+
+	if (READ_ONCE(c->entries))
+		return 0;
+	BUILD_BUG_ON(sizeof(*stacks) > SZ_4K);
+	if (o->cfg.stack)
+		stacks = kvzalloc_node(sizeof(*stacks), KSTATS_OUTLIER_GFP,
+				       node);
+	if (o->cfg.mode == KSTATS_OUTLIER_TOP)
+		heap = kvzalloc_node(array_size(o->cfg.keep, sizeof(*heap)),
+				     KSTATS_OUTLIER_GFP, node);
+	if ((!o->cfg.stack || stacks) &&
+	    (o->cfg.mode != KSTATS_OUTLIER_TOP || heap))
+		entries = kvzalloc_node(array_size(o->cfg.keep, o->esize),
+					KSTATS_OUTLIER_GFP, node);
+	if (!entries) {
+		kvfree(stacks);
+		kvfree(heap);
+		return -ENOMEM;
+	}
+	c->stacks = stacks;
+	c->heap = heap;
+	/* the parts before the entries: kstats_outliers_show() acquires */
+	smp_store_release(&c->entries, entries);
+	return 0;
+}
+
+/*
+ * The hotplug callback: CPU @cpu comes online, and the store @node
+ * (kstats_outliers' @cpuhp) gives it its part.  It never fails the CPU's
+ * bring-up: without memory, the CPU's captures are counted as dropped.
+ */
+static int kstats_outlier_cpu_prepare(unsigned int cpu, struct hlist_node *node)
+{
+	struct kstats_outliers *o = hlist_entry(node, struct kstats_outliers,
+						cpuhp);
+
+	if (kstats_outlier_cpu_alloc(o, cpu))
+		pr_warn_ratelimited("no memory for the outliers of CPU %u (%zu bytes): its captures are counted as dropped\n",
+				    cpu, o->cpu_bytes);
+	return 0;
+}
+
 /**
  * kstats_outliers_alloc() - the store of a node's outliers
  * @cfg: what to keep (mode, threshold, count, stack)
  * @signed_values: the node records signed values
+ *
+ * A store on each CPU online now, and on each that comes online later
+ * (until kstats_outliers_retire()).
  *
  * Context: process; may sleep.
  * Return: the store, NULL for mode NONE, or an ERR_PTR (-ENOMEM).
@@ -93,7 +189,7 @@ struct kstats_outliers *kstats_outliers_alloc(const struct kstats_outlier_cfg *c
 					      bool signed_values)
 {
 	struct kstats_outliers *o;
-	int cpu;
+	int cpu, err = 0;
 
 	if (cfg->mode == KSTATS_OUTLIER_NONE)
 		return NULL;
@@ -104,31 +200,34 @@ struct kstats_outliers *kstats_outliers_alloc(const struct kstats_outlier_cfg *c
 	o->signed_values = signed_values;
 	o->esize = sizeof(struct kstats_outlier) +
 		   cfg->stack * sizeof(unsigned long);
+	o->cpu_bytes = array_size(cfg->keep, o->esize) +
+		       (cfg->mode == KSTATS_OUTLIER_TOP ?
+			array_size(cfg->keep, sizeof(u16)) : 0) +
+		       (cfg->stack ? sizeof(struct kstats_stack_cache) : 0);
 	o->pcpu = alloc_percpu(struct kstats_outlier_cpu);
 	if (!o->pcpu)
 		goto fail;
-	for_each_possible_cpu(cpu) {
-		struct kstats_outlier_cpu *c = per_cpu_ptr(o->pcpu, cpu);
-
-		c->min = kstats_outlier_floor(o);
-		c->entries = kvzalloc_node(array_size(cfg->keep, o->esize),
-					   GFP_KERNEL, cpu_to_node(cpu));
-		if (!c->entries)
-			goto fail;
-		if (cfg->stack) {
-			BUILD_BUG_ON(sizeof(*c->stacks) > SZ_4K);
-			c->stacks = kvzalloc_node(sizeof(*c->stacks), GFP_KERNEL,
-						  cpu_to_node(cpu));
-			if (!c->stacks)
-				goto fail;
-		}
-		if (cfg->mode != KSTATS_OUTLIER_TOP)
-			continue;
-		c->heap = kvzalloc_node(array_size(cfg->keep, sizeof(*c->heap)),
-					GFP_KERNEL, cpu_to_node(cpu));
-		if (!c->heap)
-			goto fail;
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(o->pcpu, cpu)->min = kstats_outlier_floor(o);
+	/*
+	 * The callback first, then the CPUs online: a CPU that comes up
+	 * meanwhile gets its store from one or the other (the callback runs
+	 * under the hotplug lock, the loop under its read side).
+	 */
+	if (kstats_outlier_cpuhp > 0) {
+		err = cpuhp_state_add_instance_nocalls(kstats_outlier_cpuhp,
+						       &o->cpuhp);
+		o->cpuhp_added = !err;
 	}
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		if (err)
+			break;
+		err = kstats_outlier_cpu_alloc(o, cpu);
+	}
+	cpus_read_unlock();
+	if (err)
+		goto fail;
 	return o;
 fail:
 	kstats_outliers_free(o);
@@ -137,10 +236,31 @@ fail:
 EXPORT_SYMBOL_NS_GPL(kstats_outliers_alloc, KSTATS_NS);
 
 /**
+ * kstats_outliers_retire() - no store for the CPUs that come online now on
+ * @o: the store, or NULL
+ *
+ * Before kstats_outliers_free(), which may run where the hotplug lock
+ * cannot be taken; captures may still come (a call in flight returning
+ * through a removed node), those on a CPU with no store are dropped.
+ *
+ * Context: process; may sleep.
+ */
+void kstats_outliers_retire(struct kstats_outliers *o)
+{
+	if (!o || !o->cpuhp_added)
+		return;
+	cpuhp_state_remove_instance_nocalls(kstats_outlier_cpuhp, &o->cpuhp);
+	o->cpuhp_added = false;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_outliers_retire, KSTATS_NS);
+
+/**
  * kstats_outliers_free() - free the store
  * @o: the store, or NULL
  *
- * Context: any but NMI; no capture may run on it any more.
+ * Retires it first if that was not done (then in process context).
+ *
+ * Context: any but NMI once retired; no capture may run on it any more.
  */
 void kstats_outliers_free(struct kstats_outliers *o)
 {
@@ -148,14 +268,10 @@ void kstats_outliers_free(struct kstats_outliers *o)
 
 	if (!o)
 		return;
+	kstats_outliers_retire(o);
 	if (o->pcpu) {
-		for_each_possible_cpu(cpu) {
-			struct kstats_outlier_cpu *c = per_cpu_ptr(o->pcpu, cpu);
-
-			kvfree(c->entries);
-			kvfree(c->heap);
-			kvfree(c->stacks);
-		}
+		for_each_possible_cpu(cpu)
+			kstats_outlier_cpu_free(per_cpu_ptr(o->pcpu, cpu));
 		free_percpu(o->pcpu);
 	}
 	kfree(o);
@@ -184,7 +300,8 @@ void kstats_outliers_reset(struct kstats_outliers *o)
 		WRITE_ONCE(c->captured, 0);
 		WRITE_ONCE(c->dropped, 0);
 		WRITE_ONCE(c->min, kstats_outlier_floor(o));
-		if (c->stacks)
+		/* the entries, then the parts published before them */
+		if (smp_load_acquire(&c->entries) && c->stacks)
 			WRITE_ONCE(c->stacks->hits, 0);
 	}
 }
@@ -271,8 +388,11 @@ kstats_outlier_keep(struct kstats_outliers *o, u64 v, u32 key, bool has_key,
 	struct kstats_outlier *e;
 	u32 h = 0;
 
-	/* An NMI in a capture on this CPU: the entry is the other's. */
-	if (this_cpu_inc_return(o->pcpu->busy) != 1) {
+	/*
+	 * An NMI in a capture on this CPU: the entry is the other's; a CPU
+	 * with no store keeps nothing.  Both are counted.
+	 */
+	if (this_cpu_inc_return(o->pcpu->busy) != 1 || !c->entries) {
 		this_cpu_inc(o->pcpu->dropped);
 		goto out;
 	}
@@ -394,6 +514,88 @@ static int kstats_outlier_by_value(const void *a, const void *b)
 }
 
 /*
+ * What a read shows, merged one CPU's entry at a time: at most M (or K)
+ * copies, a min-heap of pointers to them whose root is the first to give
+ * way: the oldest for slow, the smallest for top.  One spare copy takes
+ * the next entry read; kept, it replaces the root, whose copy is the
+ * spare then.  @cap: the copies, M (or K) or the entries the CPUs held
+ * when the read began, if fewer.
+ */
+struct kstats_outlier_merge {
+	const struct kstats_outliers *o;
+	struct kstats_outlier **heap;
+	u32 n;
+	u32 cap;
+	void *copies;
+	struct kstats_outlier *spare;
+};
+
+/* Whether @x gives way before @y: older for slow, smaller for top. */
+static bool kstats_merge_less(const struct kstats_outliers *o,
+			      const struct kstats_outlier *x,
+			      const struct kstats_outlier *y)
+{
+	if (o->cfg.mode == KSTATS_OUTLIER_SLOW)
+		return x->time < y->time;
+	if ((s64)x->value != (s64)y->value)
+		return (s64)x->value < (s64)y->value;
+	/* of two equal ones the file shows the older first: it stays */
+	return x->time > y->time;
+}
+
+static void kstats_merge_down(struct kstats_outlier_merge *g, u32 h)
+{
+	for (;;) {
+		u32 l = 2 * h + 1, r = l + 1, m = h;
+
+		if (l < g->n && kstats_merge_less(g->o, g->heap[l], g->heap[m]))
+			m = l;
+		if (r < g->n && kstats_merge_less(g->o, g->heap[r], g->heap[m]))
+			m = r;
+		if (m == h)
+			return;
+		swap(g->heap[h], g->heap[m]);
+		h = m;
+	}
+}
+
+static void kstats_merge_up(struct kstats_outlier_merge *g, u32 h)
+{
+	while (h) {
+		u32 p = (h - 1) / 2;
+
+		if (!kstats_merge_less(g->o, g->heap[h], g->heap[p]))
+			return;
+		swap(g->heap[h], g->heap[p]);
+		h = p;
+	}
+}
+
+/* Copy entry @src into the merge, if it is among those shown so far. */
+static void kstats_merge_add(struct kstats_outlier_merge *g,
+			     const struct kstats_outlier *src)
+{
+	const struct kstats_outliers *o = g->o;
+	struct kstats_outlier *dst;
+
+	if (g->n < g->cap) {
+		dst = g->copies + g->n * o->esize;
+		if (!kstats_outlier_read(o, src, dst))
+			return;
+		g->heap[g->n] = dst;
+		kstats_merge_up(g, g->n++);
+		return;
+	}
+	dst = g->spare;
+	if (!g->n || !kstats_outlier_read(o, src, dst) ||
+	    !kstats_merge_less(o, g->heap[0], dst))
+		return;
+	g->spare = g->heap[0];
+	g->heap[0] = dst;
+	kstats_merge_down(g, 0);
+}
+
+/*
  * Whether @addr is a frame of the probe that took the stack, not of the
  * traced code: kstats' own, or kprobes', rethook's, fprobe's or ftrace's,
  * through which a return probe's handler runs.
@@ -441,9 +643,11 @@ static void kstats_outlier_frame(struct seq_file *m, unsigned long addr)
  * "# outliers slow V keep M kept K dropped D stack N" or "# outliers top
  * K kept K stack N dropped D", with a stack " cached C" (stacks taken from
  * the chains cached, kstats_stack.c) and where it is taken (" stack_at
- * end"), then one "outlier VALUE time T cpu C pid P
- * tid T comm NAME [key KEY] [stack F1;...;FN]" line per kept sample, the
- * frames root first: oldest first for slow, largest first for top.
+ * end"), then " bytes B cpu_bytes P" (the stores' memory: P a CPU, B in
+ * all), then one "outlier VALUE time T cpu C pid P tid T comm NAME [key
+ * KEY] [stack F1;...;FN]" line per kept sample, the frames root first:
+ * oldest first for slow, largest first for top.  It copies at most one
+ * CPU's worth of entries (P), whatever the number of CPUs.
  *
  * Context: process; may sleep.
  * Return: 0, or -ENOMEM.
@@ -456,62 +660,63 @@ int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 			 void *arg)
 {
 	u64 captured = 0, dropped = 0, cached = 0;
-	struct kstats_outlier **sorted;
-	u32 n = 0, first, i, cap;
-	void *copies;
+	struct kstats_outlier_merge g = { .o = o };
+	u32 stored = 0, i;
 	char *buf;
 	int cpu;
 
 	if (!o)
 		return 0;
-	cap = o->cfg.keep * num_possible_cpus();
-	copies = kvmalloc_array(cap, o->esize, GFP_KERNEL);
-	sorted = kvmalloc_array(cap, sizeof(*sorted), GFP_KERNEL);
-	if (!copies || !sorted) {
-		kvfree(copies);
-		kvfree(sorted);
+	for_each_possible_cpu(cpu)
+		g.cap += min(READ_ONCE(per_cpu_ptr(o->pcpu, cpu)->n),
+			     o->cfg.keep);
+	g.cap = min(g.cap, o->cfg.keep);
+	/* one CPU's worth at most, and a spare: never the CPUs' all at once */
+	g.copies = kvmalloc_array(g.cap + 1, o->esize, KSTATS_OUTLIER_GFP);
+	g.heap = kvmalloc_array(g.cap + 1, sizeof(*g.heap), KSTATS_OUTLIER_GFP);
+	if (!g.copies || !g.heap) {
+		kvfree(g.copies);
+		kvfree(g.heap);
 		return -ENOMEM;
 	}
+	g.spare = g.copies + g.cap * o->esize;
 	for_each_possible_cpu(cpu) {
 		struct kstats_outlier_cpu *c = per_cpu_ptr(o->pcpu, cpu);
+		/* a store published with a release: its parts are set */
+		void *entries = smp_load_acquire(&c->entries);
 		u32 nr = min(READ_ONCE(c->n), o->cfg.keep);
 
 		captured += READ_ONCE(c->captured);
 		dropped += READ_ONCE(c->dropped);
+		if (!entries)
+			continue;
+		stored++;
 		if (c->stacks)
 			cached += READ_ONCE(c->stacks->hits);
-		for (i = 0; i < nr; i++) {
-			struct kstats_outlier *dst = copies + n * o->esize;
-
-			if (kstats_outlier_read(o, kstats_outlier_entry(o, c, i),
-						dst))
-				sorted[n++] = dst;
-		}
+		for (i = 0; i < nr; i++)
+			kstats_merge_add(&g, entries + i * o->esize);
 	}
-	sort(sorted, n, sizeof(*sorted), o->cfg.mode == KSTATS_OUTLIER_SLOW ?
+	sort(g.heap, g.n, sizeof(*g.heap), o->cfg.mode == KSTATS_OUTLIER_SLOW ?
 	     kstats_outlier_by_time : kstats_outlier_by_value, NULL);
-	/* slow: the newest M of all CPUs; top: the K largest */
-	first = o->cfg.mode == KSTATS_OUTLIER_SLOW && n > o->cfg.keep ?
-		n - o->cfg.keep : 0;
-	n = min(n, first + o->cfg.keep);
 	if (o->cfg.mode == KSTATS_OUTLIER_SLOW)
 		seq_printf(m, "# outliers slow %llu keep %u kept %u dropped %llu stack %u",
-			   o->cfg.slow, o->cfg.keep, n - first,
-			   dropped + (captured > n - first ?
-				      captured - (n - first) : 0),
+			   o->cfg.slow, o->cfg.keep, g.n,
+			   dropped + (captured > g.n ? captured - g.n : 0),
 			   o->cfg.stack);
 	else
 		seq_printf(m, "# outliers top %u kept %u stack %u dropped %llu",
-			   o->cfg.keep, n, o->cfg.stack, dropped);
+			   o->cfg.keep, g.n, o->cfg.stack, dropped);
 	if (o->cfg.stack)
 		seq_printf(m, " cached %llu", cached);
 	if (stack_at && o->cfg.stack)
 		seq_printf(m, " stack_at %s", stack_at);
-	seq_putc(m, '\n');
+	/* what the stores hold: one per CPU that has been online */
+	seq_printf(m, " bytes %zu cpu_bytes %zu\n", stored * o->cpu_bytes,
+		   o->cpu_bytes);
 	/* a key may be a stack: up to KSTATS_STACK_KEY_MAX frames' names */
 	buf = kmalloc(KEY_BUF, GFP_KERNEL);
-	for (i = first; buf && i < n; i++) {
-		const struct kstats_outlier *e = sorted[i];
+	for (i = 0; buf && i < g.n; i++) {
+		const struct kstats_outlier *e = g.heap[i];
 		int f, k;
 
 		seq_printf(m, o->signed_values ? "outlier %lld" : "outlier %llu",
@@ -537,8 +742,41 @@ int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 		seq_putc(m, '\n');
 	}
 	kfree(buf);
-	kvfree(copies);
-	kvfree(sorted);
+	kvfree(g.copies);
+	kvfree(g.heap);
 	return buf ? 0 : -ENOMEM;
 }
 EXPORT_SYMBOL_NS_GPL(kstats_outliers_show, KSTATS_NS);
+
+/**
+ * kstats_outlier_init() - the CPU hotplug state that gives a CPU coming
+ * online its part of every store
+ *
+ * A prepare state: its callback runs on the CPU that brings the new one
+ * up, before that runs anything, and may sleep.
+ *
+ * Context: process, at module load.
+ * Return: 0 or a negative errno.
+ */
+int kstats_outlier_init(void)
+{
+	int state = cpuhp_setup_state_multi(CPUHP_BP_PREPARE_DYN,
+					    "kstats/outliers:prepare",
+					    kstats_outlier_cpu_prepare, NULL);
+
+	if (state < 0)
+		return state;
+	kstats_outlier_cpuhp = state;
+	return 0;
+}
+
+/**
+ * kstats_outlier_exit() - remove the hotplug state
+ *
+ * Context: process, at module unload, once every store is retired.
+ */
+void kstats_outlier_exit(void)
+{
+	cpuhp_remove_multi_state(kstats_outlier_cpuhp);
+	kstats_outlier_cpuhp = 0;
+}

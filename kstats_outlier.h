@@ -11,6 +11,7 @@
 #define _KSTATS_OUTLIER_H
 
 #include <linux/compiler.h>
+#include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/types.h>
@@ -64,11 +65,15 @@ struct kstats_outlier_cfg {
  *	smallest of them
  * @captured: samples this CPU tried to keep since the last reset
  * @dropped: of them, those that could not be stored (a capture that
- *	interrupted another on this CPU: an NMI's)
+ *	interrupted another on this CPU: an NMI's; any, on a CPU with no
+ *	store)
  * @n: entries in use
  * @busy: a capture is under way on this CPU
  * @heap: for top, the indices of the entries, a min-heap by value
- * @entries: @keep entries of struct kstats_outlier and their frames
+ * @entries: @keep entries of struct kstats_outlier and their frames, or
+ *	NULL: the CPU has no store (it has not been online since the node
+ *	was made, or its store could not be allocated), and its captures
+ *	are dropped
  * @stacks: with a stack, the chains this CPU unwound last
  */
 struct kstats_outlier_cpu {
@@ -87,17 +92,26 @@ struct kstats_outlier_cpu {
  * @cfg: what it keeps
  * @signed_values: values are shown as signed numbers (a value node)
  * @esize: bytes of one entry, its frames included
- * @pcpu: per CPU
+ * @cpu_bytes: bytes of one CPU's store: its entries, its heap, its chains
+ * @pcpu: per CPU: the bar and the counts on every possible CPU, a store
+ *	on those that have been online since the node was made
+ * @cpuhp: in the CPU hotplug state's instances while a CPU that comes
+ *	online is to get a store
+ * @cpuhp_added: @cpuhp is in them
  */
 struct kstats_outliers {
 	struct kstats_outlier_cfg cfg;
 	bool signed_values;
 	size_t esize;
+	size_t cpu_bytes;
 	struct kstats_outlier_cpu __percpu *pcpu;
+	struct hlist_node cpuhp;
+	bool cpuhp_added;
 };
 
 struct kstats_outliers *kstats_outliers_alloc(const struct kstats_outlier_cfg *cfg,
 					      bool signed_values);
+void kstats_outliers_retire(struct kstats_outliers *o);
 void kstats_outliers_free(struct kstats_outliers *o);
 void kstats_outliers_reset(struct kstats_outliers *o);
 void kstats_outlier_capture(struct kstats_outliers *o, u64 v, u32 key,
@@ -111,6 +125,8 @@ int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 					   u32 cpu, char *buf,
 					   size_t size),
 			 void *arg);
+int kstats_outlier_init(void);
+void kstats_outlier_exit(void);
 
 /**
  * kstats_outlier_wanted() - whether a sample is an outlier to keep

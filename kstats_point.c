@@ -218,7 +218,10 @@ int kstats_by_format(const struct kstats_by *b, char *buf, size_t size)
 	if (b->kind == KSTATS_BY_VALUE && b->str) {
 		int n = scnprintf(buf, size, "str:");
 
-		return n + kstats_value_format(&b->v, buf + n, size - n);
+		n += kstats_value_format(&b->v, buf + n, size - n);
+		if (b->str_off)
+			n += scnprintf(buf + n, size - n, "%+d", b->str_off);
+		return n;
 	}
 	if (b->kind == KSTATS_BY_VALUE)
 		return kstats_value_format(&b->v, buf, size);

@@ -199,12 +199,16 @@ extern const char * const kstats_by_names[KSTATS_BY_VALUE];
  * @v: the value, for KSTATS_BY_VALUE
  * @str: "by str:V": @v is the address of a string, whose first 15 bytes
  *	are the key (an interrupt handler's name), as a task name is
+ * @str_off: "by str:V+OFF", OFF with no size: the string is in place at
+ *	@v plus OFF, an array of the structure @v points to (a task's
+ *	comm), not at an address read there
  * @frames: "by stack N": N, 1..KSTATS_BY_STACK_MAX
  */
 struct kstats_by {
 	u8 kind;
 	bool str;
 	u8 frames;
+	s32 str_off;
 	struct kstats_value v;
 };
 
@@ -880,7 +884,7 @@ kstats_by_fetch(const struct kstats_by *b, const struct kstats_args *a,
 	default:
 		if (!kstats_value_fetch(&b->v, a, &key[0]))
 			return false;
-		return !b->str || kstats_string_fetch(key[0], key);
+		return !b->str || kstats_string_fetch(key[0] + b->str_off, key);
 	}
 }
 

@@ -1213,6 +1213,21 @@ enum kstats_mech_want {
 	KSTATS_WANT_KRETPROBE,
 };
 
+/* Attach @ops to @t's function(s): on success, the node's mechanism. */
+static int kstats_trace_attach(struct kstats_trace *t,
+			       const struct kstats_mech_ops *ops,
+			       unsigned int maxactive, const char **why)
+{
+	int err = ops->attach(&t->fn, maxactive, why);
+
+	if (!err) {
+		t->ops = ops;
+		t->mech = ops->mech;
+		t->registered = true;
+	}
+	return err;
+}
+
 /*
  * Try the mechanisms @want allows, best first: direct, fprobe, then a
  * kprobe (entry alone) or a kretprobe.  A direct attempt that fails falls
@@ -1226,10 +1241,6 @@ static int kstats_register_function(struct kstats_trace *t,
 {
 	const struct kstats_mech_ops *tries[3];
 	int n = 0, i, err = -EOPNOTSUPP;
-
-	/* several functions: on one slot of the trampoline, or not at all */
-	if (t->fn.multi)
-		want = KSTATS_WANT_DIRECT;
 
 #ifdef KSTATS_HAVE_DIRECT
 	if (want == KSTATS_WANT_ANY || want == KSTATS_WANT_DIRECT)
@@ -1247,13 +1258,9 @@ static int kstats_register_function(struct kstats_trace *t,
 		const struct kstats_mech_ops *ops = tries[i];
 		const char *why = "";
 
-		err = ops->attach(&t->fn, maxactive, &why);
-		if (!err) {
-			t->ops = ops;
-			t->mech = ops->mech;
-			t->registered = true;
+		err = kstats_trace_attach(t, ops, maxactive, &why);
+		if (!err)
 			return 0;
-		}
 		if (ops->mech == KSTATS_MECH_DIRECT) {
 			if (want == KSTATS_WANT_DIRECT) {
 				pr_warn_ratelimited("%s: cannot trace '%s' directly: %s (%d)\n",
@@ -1279,19 +1286,21 @@ static void kstats_unregister_function(struct kstats_trace *t)
 
 	if (!t->registered)
 		return;
-	t->ops->detach(&t->fn);
+	if (t->ops)
+		t->ops->detach(&t->fn);
 	for (i = 0; i < t->nr_fb; i++)
 		t->fb[i].ops->detach(&t->fb[i].fn);
 	t->registered = false;
 }
 
 /*
- * The functions of a node over several that the direct slot could not
- * take (kstats_multi_can_fall_back()), each timed as a one-function node
- * would fall back: fprobe where the kernel has it and ftrace can patch
- * the function, else a kretprobe (a kprobe for a value at the entry
- * alone), recording into the node's distribution, family and outliers.
- * One that no mechanism takes stays skipped.  Return: 0 or -ENOMEM.
+ * The functions of a node over several that neither the direct slot nor
+ * the node's fprobe took (kstats_multi_can_fall_back()), each timed as a
+ * one-function node would fall back: fprobe where the kernel has it and
+ * ftrace can patch the function, else a kretprobe (a kprobe for a value
+ * at the entry alone), recording into the node's distribution, family
+ * and outliers.  One that no mechanism takes stays skipped.  Return: 0 or
+ * -ENOMEM.
  */
 static int kstats_trace_fallbacks(struct kstats_trace *t)
 {
@@ -1334,6 +1343,66 @@ static int kstats_trace_fallbacks(struct kstats_trace *t)
 			t->nr_fb++;
 			break;
 		}
+	}
+	return 0;
+}
+
+/*
+ * A node over several functions: the direct slot takes those it can, a
+ * fallback of their own times the others (kstats_trace_fallbacks()).
+ * When the slot takes none of them (none can go direct: no BTF, another
+ * node has them directly; no trampoline for the node; no slot free; an
+ * attach that failed), the node falls back whole, as one function does
+ * and saying so as it does: one fprobe over all of them where the kernel
+ * has fprobe (one ftrace update), then a kretprobe (a kprobe for a value
+ * at the entry alone) for each one left, as where fprobe is missing.
+ * "mech direct" asks for the slot or nothing.  Return: 0, or a negative
+ * errno with one line in the kernel log.
+ */
+static int kstats_register_multi(struct kstats_trace *t,
+				 enum kstats_mech_want want,
+				 unsigned int maxactive)
+{
+	struct kstats_multi *m = t->fn.multi;
+	u8 reason = KSTATS_MULTI_NO_DIRECT;
+	const char *why __maybe_unused = "";
+	int err;
+
+#ifdef KSTATS_HAVE_DIRECT
+	err = kstats_trace_attach(t, &kstats_mech_direct, maxactive, &why);
+	if (!err)
+		return kstats_trace_fallbacks(t);
+	if (want == KSTATS_WANT_DIRECT) {
+		pr_warn_ratelimited("%s: cannot trace '%s' directly: %s (%d)\n",
+				    t->fn.ks->name, t->target, why, err);
+		return err;
+	}
+	pr_info_ratelimited("%s: '%s' not traced directly: %s; falling back\n",
+			    t->fn.ks->name, t->target, why);
+	if (err == -ENOSPC)
+		reason = KSTATS_MULTI_NO_SLOT;
+#endif
+	kstats_multi_untaken(m, reason);
+	/* from here on, kstats_unregister_function() detaches what attached */
+	t->registered = true;
+	t->mech = t->fn.entry_only ? KSTATS_MECH_KPROBE : KSTATS_MECH_KRETPROBE;
+#ifdef CONFIG_FPROBE
+	err = kstats_trace_attach(t, &kstats_mech_fprobe, maxactive, &why);
+	if (err && err != -EINVAL && err != -ENOENT) {
+		pr_warn_ratelimited("%s: cannot probe the functions of '%s' with fprobe: %s (%d)\n",
+				    t->fn.ks->name, t->target, why, err);
+		return err;
+	}
+#endif
+	err = kstats_trace_fallbacks(t);
+	if (err)
+		return err;
+	if (!kstats_multi_traced(m)) {
+		/* no node's header will say why: the first one's reason */
+		pr_warn_ratelimited("%s: none of the functions of '%s' can be traced; the first, %s: %s\n",
+				    t->fn.ks->name, t->target, m->funcs[0].name,
+				    kstats_multi_skip_name(m->funcs[0].skip));
+		return -ENOENT;
 	}
 	return 0;
 }
@@ -1608,8 +1677,8 @@ static u64 kstats_trace_probe_missed(struct kstats_trace *t)
 	unsigned int i;
 	u64 n;
 
-	if (t->ops) {
-		n = t->ops->missed(&t->fn);
+	if (t->ops || t->nr_fb) {
+		n = t->ops ? t->ops->missed(&t->fn) : 0;
 		for (i = 0; i < t->nr_fb; i++)
 			n += t->fb[i].ops->missed(&t->fb[i].fn);
 		return n;
@@ -1786,7 +1855,7 @@ static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
 	    t->fn.value.base == KSTATS_BASE_NONE)
 		seq_printf(m, " floor_p50 %llu%s", t->floor_p50,
 			   t->floor_unmeasured ? " floor_measured no" : "");
-	if (t->registered && t->ops->describe)
+	if (t->registered && t->ops && t->ops->describe)
 		t->ops->describe(&t->fn, m);
 #ifdef KSTATS_HAVE_COUNTER
 	if (t->counter)
@@ -1817,6 +1886,8 @@ static void kstats_trace_retire(struct kstats *ks)
 	struct kstats_trace *t = ks->priv;
 
 	kstats_trace_unregister(t);
+	/* a call still in flight may capture: on a CPU with a store */
+	kstats_outliers_retire(t->fn.outliers);
 	kstats_destroy(t->fn.gap);
 	t->fn.gap = NULL;
 }
@@ -2264,8 +2335,7 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		/* the glob or list, which the parser bounded */
 		strscpy(t->target, cmd->target, sizeof(t->target));
 		t->maxactive = cmd->maxactive;
-		err = kstats_register_function(t, want, cmd->maxactive);
-		return err ? err : kstats_trace_fallbacks(t);
+		return kstats_register_multi(t, want, cmd->maxactive);
 	}
 	if (!kstats_symbol_chars(cmd->target)) {
 		pr_warn_ratelimited("%s: bad function name '%s'\n", name,
@@ -2296,7 +2366,8 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
  * A node over several functions ("trace GLOB", "trace F1,F2,..."): its
  * functions, resolved before its family, whose "by func" keys are as many
  * as the functions matched unless "max" says more.  The direct trampoline
- * times them, on one slot.
+ * times them, on one slot, or fprobe and kretprobes when it cannot
+ * (kstats_register_multi()).
  */
 static int kstats_trace_multi(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
@@ -2305,17 +2376,16 @@ static int kstats_trace_multi(struct kstats_trace *t, struct kstats_cmd *cmd)
 
 	if (cmd->start || !cmd->target || !kstats_multi_spec(cmd->target))
 		return 0;
-#ifdef KSTATS_HAVE_DIRECT
 	if (cmd->mech && kstats_mech_wanted(cmd->mech) != KSTATS_WANT_DIRECT) {
-		pr_warn_ratelimited("%s: '%s' names several functions, which the direct trampoline alone times: drop mech %s\n",
+		pr_warn_ratelimited("%s: '%s' names several functions, which take mech direct or no mech (the trampoline, or fprobe or kretprobes when it cannot): drop mech %s\n",
 				    name, cmd->target, cmd->mech);
 		return -EINVAL;
 	}
-#else
-	pr_warn_ratelimited("%s: '%s' names several functions, which the direct trampoline alone times, and this kernel has none\n",
-			    name, cmd->target);
-	return -EOPNOTSUPP;
-#endif
+	if (cmd->gap) {
+		pr_warn_ratelimited("%s: gap times one function's calls, not a glob's or a list's\n",
+				    name);
+		return -EOPNOTSUPP;
+	}
 	m = kstats_multi_resolve(name, cmd->target, kstats_is_clock_function);
 	if (IS_ERR(m))
 		return PTR_ERR(m);

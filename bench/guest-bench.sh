@@ -343,7 +343,7 @@ trace_rows() {
 	[ $kind = s ] && ccomm=getppid_bench
 	for v in default fprobe kretprobe tsc fprobe-tsc kretprobe-tsc value-arg \
 		 value-ret filter filter-comm filter-cgroup family-comm family-cpu \
-		 family-caller family-cgroup family-stack slow slow-fprobe top \
+		 family-caller family-cgroup family-stack slow slow-stack slow-fprobe top \
 		 top-fprobe capture capture-fprobe; do
 		case $v in
 		default) opt= ;;
@@ -363,6 +363,7 @@ trace_rows() {
 		family-stack) opt=" by stack 8" ;;
 		filter-cgroup) opt=" cgroup /" ;;
 		slow) opt=" slow 9223372036854775807" ;;
+		slow-stack) opt=" slow 9223372036854775807 stack 8" ;;
 		slow-fprobe) opt=" mech fprobe slow 9223372036854775807" ;;
 		top) opt=" top 16" ;;
 		top-fprobe) opt=" mech fprobe top 16" ;;

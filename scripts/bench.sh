@@ -331,6 +331,7 @@ trows = [
     ("kstats `trace __*sys_*`: one node over every system call's functions (hundreds, FUNC among them)", "kstats_multi"),
     ("kstats `trace __*sys_* by func`: the same, one histogram per function", "kstats_multi-func"),
     ("kstats `trace FUNC slow V`, a call under V (direct)", "kstats_slow"),
+    ("kstats `trace FUNC slow V stack 8`, a call under V (direct)", "kstats_slow-stack"),
     ("kstats `trace FUNC mech fprobe slow V`, a call under V", "kstats_slow-fprobe"),
     ("kstats `trace FUNC top 16`, a call under the 16th largest (direct)", "kstats_top"),
     ("kstats `trace FUNC mech fprobe top 16`, a call under the 16th largest", "kstats_top-fprobe"),
@@ -434,6 +435,24 @@ for label, goal, k, peer in (
     a = vs(ic, k, peer)
     b = vs(ic61, k, peer)
     P("| %s | %s | %s | %s | %s | %s | %s | %s |" % ((label, goal) + a + b))
+P()
+P("Options against their goals over the node without them: what each adds "
+  "to a getppid() over `trace F` (the plain node, the direct trampoline), "
+  "in the same boot.")
+P()
+P("| node | goal over `trace F` | 6.12 | `trace F` 6.12 | over | 6.1 | `trace F` 6.1 | over |")
+P("|---|---:|---:|---:|---:|---:|---:|---:|")
+def over(d, k, base):
+    u = d["BENCH"].get("s_untraced")
+    a, b = d["BENCH"].get("s_" + k), d["BENCH"].get("s_" + base)
+    ca = "n/a" if a is None or u is None else "+" + fmt(a - u)
+    cb = "n/a" if b is None or u is None else "+" + fmt(b - u)
+    return ca, cb, "n/a" if a is None or b is None else "%+.1f" % (a - b)
+for label, goal, k in (
+        ("`trace F slow V stack 8`, a call under V", "+5", "kstats_slow-stack"),
+        ("`trace __*sys_* by func` (hundreds of functions, F among them)", "+15", "kstats_multi-func")):
+    P("| %s | %s | %s | %s | %s | %s | %s | %s |" %
+      ((label, goal) + over(ic, k, "kstats_default") + over(ic61, k, "kstats_default")))
 P()
 fl, fl61 = ic["BENCH"].get("s_floor_syscalls"), ic61["BENCH"].get("s_floor_syscalls")
 u, u61 = ic["BENCH"].get("s_untraced"), ic61["BENCH"].get("s_untraced")

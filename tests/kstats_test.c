@@ -1626,6 +1626,16 @@ static void kstats_test_string_key(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(key, "a_handler_name_", 15), 0);
 	KUNIT_EXPECT_EQ(test, ((char *)key)[15], 0);
 
+	/* "str:arg1+OFF": in place, the array at OFF of what arg1 points to */
+	args[1] = (unsigned long)longname;
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1", &b.v), 0);
+	b.str_off = 2;
+	KUNIT_ASSERT_TRUE(test, kstats_by_fetch(&b, &a, key));
+	KUNIT_EXPECT_EQ(test, memcmp(key, "handler_name_lo", 15), 0);
+	b.str_off = 0;
+	args[1] = (unsigned long)&obj;
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+8:8", &b.v), 0);
+
 	/* "eth0" in the last 5 bytes of a page whose next one is not mapped */
 	page = vmalloc(PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, page);
@@ -1652,6 +1662,9 @@ static void kstats_test_family_parse(struct kunit *test)
 		"trace tp:a:b by ret", "trace f gap by comm",
 		"trace s start a by ret end b", "trace f by str:", "trace f by str:comm",
 		"trace f by str:bogus", "trace f by stack 0", "trace f by stack 33",
+		"trace f by str:arg0+", "trace f by str:arg0+x",
+		"trace f by str:arg0+2147483648", "trace f by arg0+16",
+		"trace s start a key arg0 by str:arg0+16 start c key arg0 by arg0+16 end b key arg0",
 		"trace f by stack x", "trace f by caller 3", "trace f by cgroup 1",
 		"trace tp:sched:sched_switch by caller",
 		"trace s start a by caller end b", "trace f+4 by caller",
@@ -1690,6 +1703,24 @@ static void kstats_test_family_parse(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, kstats_by_is_signed(&cmd->by));
 	kstats_by_format(&cmd->by, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "str:arg1+80:8");
+	KUNIT_EXPECT_EQ(test, cmd->by.str_off, 0);
+	/* "str:V+OFF" with no size: the string in place at OFF past V */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace tp:sched:sched_wakeup by str:arg0+2768",
+				    cmd), 0);
+	KUNIT_EXPECT_TRUE(test, cmd->by.str);
+	KUNIT_EXPECT_EQ(test, cmd->by.str_off, 2768);
+	KUNIT_EXPECT_EQ(test, cmd->by.v.nr_derefs, 0);
+	kstats_by_format(&cmd->by, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "str:arg0+2768");
+	KUNIT_ASSERT_EQ(test, parse(test, "trace tp:a:b by str:arg0+8:8+16", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->by.str_off, 16);
+	KUNIT_EXPECT_EQ(test, cmd->by.v.nr_derefs, 1);
+	KUNIT_ASSERT_EQ(test, parse(test,
+				    "trace s start a key arg0 by str:arg0+16 start c key arg1 by str:arg1+16 end b key arg0",
+				    cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->point[2].by.str_off, 16);
+	kstats_by_format(&cmd->point[2].by, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "str:arg1+16");
 	/* stacks, callers, cgroups: "by stack" is 8 frames unless told */
 	KUNIT_ASSERT_EQ(test, parse(test, "trace f by stack", cmd), 0);
 	KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_STACK);
@@ -2650,9 +2681,12 @@ static char *kstats_test_outliers_text(struct kunit *test,
 	return m.buf;
 }
 
-/* @n samples of @v[] through the store, as a probe's handler would. */
-static void kstats_test_outliers_feed(struct kstats_outliers *o,
-				      const u64 *v, int n)
+/*
+ * @n samples of @v[] through the store, as a probe's handler would; its
+ * own frame, which the stack a capture takes names.
+ */
+static noinline void kstats_test_outliers_feed(struct kstats_outliers *o,
+					       const u64 *v, int n)
 {
 	int i;
 
@@ -2660,6 +2694,23 @@ static void kstats_test_outliers_feed(struct kstats_outliers *o,
 	for (i = 0; i < n; i++)
 		kstats_outlier_check(o, v[i], 0, false, NULL);
 	preempt_enable();
+}
+
+/*
+ * The "# outliers" line @o's text must start with: @head, then the
+ * stores' bytes, a store on each CPU online but @unstored.
+ */
+static void kstats_test_outliers_head(struct kunit *test,
+				      struct kstats_outliers *o,
+				      const char *text, const char *head,
+				      unsigned int unstored)
+{
+	char want[160];
+
+	snprintf(want, sizeof(want), "%s bytes %zu cpu_bytes %zu\n", head,
+		 (num_online_cpus() - unstored) * o->cpu_bytes, o->cpu_bytes);
+	KUNIT_EXPECT_TRUE_MSG(test, !strncmp(text, want, strlen(want)),
+			      "want %s, got %s", want, text);
 }
 
 /* The values of the outlier lines of @text, at most @max of them. */
@@ -2688,7 +2739,6 @@ static void kstats_test_outliers(struct kunit *test)
 		.mode = KSTATS_OUTLIER_SLOW, .slow = 100, .keep = 3,
 	};
 	struct kstats_outliers *o;
-	const char *head;
 	char *text;
 	u64 got[4];
 	int i;
@@ -2697,17 +2747,21 @@ static void kstats_test_outliers(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(o));
 	kstats_test_outliers_feed(o, v, ARRAY_SIZE(v));
 	text = kstats_test_outliers_text(test, o);
-	head = "# outliers slow 100 keep 3 kept 3 dropped 3 stack 0\n";
-	KUNIT_EXPECT_TRUE_MSG(test, !strncmp(text, head, strlen(head)), "%s",
-			      text);
+	/* an entry of 64 bytes at most, a CPU's store M of them */
+	KUNIT_EXPECT_LE(test, o->cpu_bytes, 3 * 64UL);
+	kstats_test_outliers_head(test, o, text,
+				  "# outliers slow 100 keep 3 kept 3 dropped 3 stack 0",
+				  0);
 	KUNIT_ASSERT_EQ_MSG(test, kstats_test_outlier_values(test, text, got, 4),
 			    3, "%s", text);
 	for (i = 0; i < ARRAY_SIZE(slow); i++)
 		KUNIT_EXPECT_EQ(test, got[i], slow[i]);
 	kstats_outliers_reset(o);
 	text = kstats_test_outliers_text(test, o);
-	KUNIT_EXPECT_STREQ(test, text,
-			   "# outliers slow 100 keep 3 kept 0 dropped 0 stack 0\n");
+	kstats_test_outliers_head(test, o, text,
+				  "# outliers slow 100 keep 3 kept 0 dropped 0 stack 0",
+				  0);
+	KUNIT_EXPECT_NULL(test, strstr(text, "\noutlier "));
 	kstats_outliers_free(o);
 
 	cfg.mode = KSTATS_OUTLIER_TOP;
@@ -2717,9 +2771,12 @@ static void kstats_test_outliers(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(o));
 	kstats_test_outliers_feed(o, v, ARRAY_SIZE(v));
 	text = kstats_test_outliers_text(test, o);
-	head = "# outliers top 4 kept 4 stack 8 dropped 0 cached 0\n";
-	KUNIT_EXPECT_TRUE_MSG(test, !strncmp(text, head, strlen(head)), "%s",
-			      text);
+	/* the entries with their 8 frames, the heap, the chains */
+	KUNIT_EXPECT_LE(test, o->cpu_bytes, 4 * (64 + 8 * 8UL) + 4 * 2 + 4096);
+	KUNIT_EXPECT_GT(test, o->cpu_bytes, 4 * 8 * 8UL + 4 * 2);
+	kstats_test_outliers_head(test, o, text,
+				  "# outliers top 4 kept 4 stack 8 dropped 0 cached 0",
+				  0);
 	KUNIT_ASSERT_EQ_MSG(test, kstats_test_outlier_values(test, text, got, 4),
 			    4, "%s", text);
 	for (i = 0; i < ARRAY_SIZE(top); i++)
@@ -2737,6 +2794,111 @@ static void kstats_test_outliers(struct kunit *test)
 	cfg.mode = KSTATS_OUTLIER_NONE;
 	KUNIT_EXPECT_TRUE(test, !kstats_outliers_alloc(&cfg, false));
 	KUNIT_EXPECT_FALSE(test, kstats_outlier_wanted(NULL, U64_MAX >> 1));
+}
+
+/* The outliers of @text are @want[], @n of them, in that order. */
+static void kstats_test_outliers_are(struct kunit *test, const char *text,
+				     const u64 *want, int n)
+{
+	u64 got[4];
+	int i;
+
+	KUNIT_ASSERT_EQ_MSG(test, kstats_test_outlier_values(test, text, got, 4),
+			    n, "%s", text);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, got[i], want[i], "%s", text);
+}
+
+/* Samples fed on one CPU, from smp_call_on_cpu(). */
+struct kstats_test_feed {
+	struct kstats_outliers *o;
+	const u64 *v;
+	int n;
+};
+
+static int kstats_test_feed_on(void *arg)
+{
+	struct kstats_test_feed *f = arg;
+
+	kstats_test_outliers_feed(f->o, f->v, f->n);
+	return 0;
+}
+
+/* Feed @v[] on CPU @cpu. */
+static void kstats_test_feed_cpu(struct kunit *test, struct kstats_outliers *o,
+				 int cpu, const u64 *v, int n)
+{
+	struct kstats_test_feed f = { .o = o, .v = v, .n = n };
+
+	KUNIT_ASSERT_EQ(test, smp_call_on_cpu(cpu, kstats_test_feed_on, &f,
+					      false), 0);
+}
+
+/*
+ * A read merges the CPUs' stores one entry at a time: slow's newest M of
+ * all CPUs, top's K largest, whichever CPU kept them; a CPU with no store
+ * keeps nothing and counts what it would have kept as dropped.
+ */
+static void kstats_test_outliers_cpus(struct kunit *test)
+{
+	static const u64 a[] = { 100, 101, 102, 103 }, b[] = { 200, 201, 202 };
+	static const u64 c[] = { 5, 500, 7 }, d[] = { 300, 400, 1 };
+	static const u64 e[] = { 500, 100, 101 }, top[] = { 500, 400, 300 };
+	struct kstats_outlier_cfg cfg = {
+		.mode = KSTATS_OUTLIER_SLOW, .slow = 100, .keep = 3,
+	};
+	struct kstats_outlier_cpu *pc;
+	struct kstats_outliers *o;
+	int cpu0, cpu1;
+	void *entries;
+	char *text;
+
+	cpu0 = cpumask_first(cpu_online_mask);
+	cpu1 = cpumask_next(cpu0, cpu_online_mask);
+	if (cpu1 >= nr_cpu_ids)
+		kunit_skip(test, "one CPU online: nothing to merge");
+	o = kstats_outliers_alloc(&cfg, false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(o));
+	/* the newest 3 of 7: the second CPU's, then the first's newest */
+	kstats_test_feed_cpu(test, o, cpu0, a, ARRAY_SIZE(a));
+	kstats_test_feed_cpu(test, o, cpu1, b, ARRAY_SIZE(b));
+	text = kstats_test_outliers_text(test, o);
+	kstats_test_outliers_head(test, o, text,
+				  "# outliers slow 100 keep 3 kept 3 dropped 4 stack 0",
+				  0);
+	kstats_test_outliers_are(test, text, b, 3);
+	/* then the first CPU again: its newest are the newest of all */
+	kstats_test_feed_cpu(test, o, cpu0, c + 1, 1);
+	kstats_test_feed_cpu(test, o, cpu0, a, 2);
+	text = kstats_test_outliers_text(test, o);
+	kstats_test_outliers_are(test, text, e, 3);
+
+	/* a CPU without its store: its 3 captures dropped, none kept */
+	kstats_outliers_reset(o);
+	pc = per_cpu_ptr(o->pcpu, cpu1);
+	entries = pc->entries;
+	WRITE_ONCE(pc->entries, NULL);
+	kstats_test_feed_cpu(test, o, cpu1, b, ARRAY_SIZE(b));
+	kstats_test_feed_cpu(test, o, cpu0, a, 1);
+	text = kstats_test_outliers_text(test, o);
+	kstats_test_outliers_head(test, o, text,
+				  "# outliers slow 100 keep 3 kept 1 dropped 3 stack 0",
+				  1);
+	kstats_test_outliers_are(test, text, a, 1);
+	WRITE_ONCE(pc->entries, entries);
+	kstats_outliers_free(o);
+
+	/* top 3 over two CPUs: 500, 400, 300, from both */
+	cfg.mode = KSTATS_OUTLIER_TOP;
+	o = kstats_outliers_alloc(&cfg, false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(o));
+	kstats_test_feed_cpu(test, o, cpu0, c, ARRAY_SIZE(c));
+	kstats_test_feed_cpu(test, o, cpu1, d, ARRAY_SIZE(d));
+	text = kstats_test_outliers_text(test, o);
+	kstats_test_outliers_head(test, o, text,
+				  "# outliers top 3 kept 3 stack 0 dropped 0", 0);
+	kstats_test_outliers_are(test, text, top, 3);
+	kstats_outliers_free(o);
 }
 
 #ifdef CONFIG_UNWINDER_ORC
@@ -2871,6 +3033,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_btf_place),
 	KUNIT_CASE(kstats_test_btf_types),
 	KUNIT_CASE(kstats_test_outliers),
+	KUNIT_CASE(kstats_test_outliers_cpus),
 #ifdef CONFIG_UNWINDER_ORC
 	KUNIT_CASE(kstats_test_stack_cache),
 #endif

@@ -19,6 +19,11 @@
  * Refused with a reason: unknown names, bitfields, arrays without an
  * index, structs, unions and floats as values, void, more than 4 reads,
  * parameters that the calling convention does not put in argN.
+ *
+ * A string (the V of "by str:V", btf_translate_string()) is a pointer to
+ * char, read as any pointer ("action->name": arg1+80:8), or an array of
+ * char in memory, whose address is the key's: its offset with no size
+ * ("p->comm": arg0+OFF, the string in place).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -202,6 +207,7 @@ struct tr {
 	int mem;		/* 0: the base itself; 1: in memory at off */
 	long long off;		/* past the address last read (mem) */
 	int reads;		/* derefs written */
+	int str;		/* a string's address, not a number */
 };
 
 static int put(struct tr *x, const char *fmt, ...)
@@ -465,6 +471,44 @@ static int root(struct tr *x, const char *name)
 	return put(x, "arg%u", slot);
 }
 
+/* Whether type @id is of one byte, as a char: an element of a string. */
+static int is_char(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = id ? type(btf, skip(btf, id)) : NULL;
+
+	return t && btf_is_int(t) && t->size == 1 &&
+	       !(btf_int_encoding(t) & BTF_INT_BOOL);
+}
+
+/*
+ * A string's end: an array of char in memory is the address (+OFF, no
+ * size), a pointer to char is read as a pointer is (or is the base).
+ */
+static int finish_str(struct tr *x)
+{
+	__u32 id = skip(x->btf, x->type);
+	const struct btf_type *t = id ? type(x->btf, id) : NULL;
+	char ts[160];
+
+	type_str(x->btf, x->type, ts, sizeof(ts), 0);
+	if (t && btf_is_array(t) && is_char(x->btf, btf_array(t)->type)) {
+		if (!x->mem)
+			return errf(x->err, x->errlen,
+				    "'%s' is %s passed by value: it has no address",
+				    x->expr, ts);
+		if (x->off > MAX_OFF)
+			return errf(x->err, x->errlen,
+				    "'%s' is at offset %lld, past the kernel's limit of %lld",
+				    x->expr, x->off, MAX_OFF);
+		return put(x, "+%lld", x->off);
+	}
+	if (t && btf_is_ptr(t) && is_char(x->btf, t->type))
+		return x->mem ? read_at(x, "8") : 0;
+	return errf(x->err, x->errlen,
+		    "'%s' is %s, not a string: an array of char or a pointer to char",
+		    x->expr, ts);
+}
+
 /* The last read, or the base's cast: size and signedness of the type. */
 static int finish(struct tr *x)
 {
@@ -541,13 +585,14 @@ static const char *spaces(const char *p)
 	return p;
 }
 
-int btf_translate(const struct btf *btf, const struct btf_target *t,
-		  const char *expr, char *out, size_t len, char *err,
-		  size_t errlen)
+/* btf_translate(), or btf_translate_string() with @str. */
+static int translate(const struct btf *btf, const struct btf_target *t,
+		     const char *expr, int str, char *out, size_t len,
+		     char *err, size_t errlen)
 {
 	struct tr x = { .btf = btf, .t = t, .expr = expr, .out = out,
 			.len = len < BTF_VALUE_MAX ? len : BTF_VALUE_MAX,
-			.err = err, .errlen = errlen };
+			.err = err, .errlen = errlen, .str = str };
 	const char *p = spaces(expr), *q;
 	char name[128];
 	int star = 0;
@@ -601,7 +646,21 @@ int btf_translate(const struct btf *btf, const struct btf_target *t,
 	}
 	if (star && follow(&x, 0, "*"))
 		return -1;
-	return finish(&x);
+	return str ? finish_str(&x) : finish(&x);
+}
+
+int btf_translate(const struct btf *btf, const struct btf_target *t,
+		  const char *expr, char *out, size_t len, char *err,
+		  size_t errlen)
+{
+	return translate(btf, t, expr, 0, out, len, err, errlen);
+}
+
+int btf_translate_string(const struct btf *btf, const struct btf_target *t,
+			 const char *expr, char *out, size_t len, char *err,
+			 size_t errlen)
+{
+	return translate(btf, t, expr, 1, out, len, err, errlen);
 }
 
 /* btf_trace_EVENT: a pointer to void (*)(void *__data, TP_PROTO). */
@@ -755,15 +814,29 @@ int kbtf_value(const struct kbtf *k, const char *expr, char *out, size_t len,
 			     len, err, errlen);
 }
 
-int btf_resolve_value(const char *target, const char *expr, char *out,
-		      size_t len, char *err, size_t errlen)
+/* btf_resolve_value(), or btf_resolve_string() with @str. */
+static int resolve(const char *target, const char *expr, int str, char *out,
+		   size_t len, char *err, size_t errlen)
 {
 	struct kbtf *k = kbtf_open(target, err, errlen);
 	int r;
 
 	if (!k)
 		return -1;
-	r = kbtf_value(k, expr, out, len, err, errlen);
+	r = translate(k->mod ? k->mod : k->vmlinux, &k->t, expr, str, out,
+		      len, err, errlen);
 	kbtf_close(k);
 	return r;
+}
+
+int btf_resolve_value(const char *target, const char *expr, char *out,
+		      size_t len, char *err, size_t errlen)
+{
+	return resolve(target, expr, 0, out, len, err, errlen);
+}
+
+int btf_resolve_string(const char *target, const char *expr, char *out,
+		       size_t len, char *err, size_t errlen)
+{
+	return resolve(target, expr, 1, out, len, err, errlen);
 }

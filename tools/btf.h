@@ -42,6 +42,16 @@ int btf_translate(const struct btf *btf, const struct btf_target *t,
 		  size_t errlen);
 
 /*
+ * @expr, a string, as the V of the kernel's "by str:V": a pointer to char
+ * as any pointer is read (arg1+80:8), an array of char in memory by its
+ * offset with no size (arg0+1264: the string in place).  As
+ * btf_translate() otherwise.
+ */
+int btf_translate_string(const struct btf *btf, const struct btf_target *t,
+			 const char *expr, char *out, size_t len, char *err,
+			 size_t errlen);
+
+/*
  * The running kernel's BTF for @target: vmlinux, and the module's file when
  * the target is in a module.  The directory is $KSTATS_BTF, else
  * /sys/kernel/btf.  NULL with @err when there is no BTF or no such target.
@@ -55,6 +65,9 @@ void kbtf_close(struct kbtf *k);
 /* kbtf_open(), kbtf_value(), kbtf_close() in one. */
 int btf_resolve_value(const char *target, const char *expr, char *out,
 		      size_t len, char *err, size_t errlen);
+/* The same for a string (btf_translate_string()). */
+int btf_resolve_string(const char *target, const char *expr, char *out,
+		       size_t len, char *err, size_t errlen);
 
 /* trace.c: --by KEY in the kernel's terms (comm pid tid cpu, or a value) */
 int by_native(const char *by);

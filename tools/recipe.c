@@ -24,7 +24,10 @@
  * A recipe may be a family (one histogram per key, taken at the start):
  * always (softirq by vector, hardirq by IRQ), without an argument (syscall
  * by call), or with an option named as libbpf-tools names it (runqlat
- * --pids/--tids, biolatency --disk); --by KEY picks any key.
+ * --pids/--tids, biolatency --disk); --by KEY picks any key.  --by
+ * pid|tid|comm means the task the recipe is about: runqlat's woken task,
+ * read at each start from that start's task as --pid is (its name as a
+ * string key, "by str:V").
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -105,6 +108,12 @@ struct recipe {
 	 * start a further one, under @queued's conditions
 	 */
 	struct rstart queued;
+	/*
+	 * --by comm of a recipe whose task is an argument of its points: the
+	 * task's name, a string at its first start (further starts name
+	 * their own task, as for --by pid)
+	 */
+	struct byplace by_comm;
 	/* the task at the start whose pid 0 is the idle task, left out
 	 * unless --idle */
 	const char *no_idle;
@@ -160,6 +169,7 @@ static const struct recipe recipes[] = {
 		.by_cgroup_no = "the task current at the wakeup is the waker, not the woken task",
 		.by = { { BY_PIDS, "p->tgid", KEYS_RAW, "woken process (tgid)", false },
 			{ BY_TIDS, "p->pid", KEYS_RAW, "woken thread (pid)", false } },
+		.by_comm = { BY_NEVER, "p->comm", KEYS_RAW, "woken task (comm)", true },
 	}, {
 		.name = "biolatency",
 		.title = "block I/O latency, issue to completion",
@@ -405,6 +415,14 @@ static const struct place *native_place(const struct recipe *r, const char *kw)
 	return NULL;
 }
 
+/* A family's key @expr at @point with BTF: a value, or a string (@str). */
+static int resolve_by(const char *point, const char *expr, int str, char *v,
+		      size_t len, char *err, size_t errlen)
+{
+	return str ? btf_resolve_string(point, expr, v, len, err, errlen) :
+		     btf_resolve_value(point, expr, v, len, err, errlen);
+}
+
 /*
  * The family @o asks of @r: --by KEY, --pids, --tids, --disk or the
  * recipe's own; " by KEY [max N]" in @out (empty if none), the names of
@@ -439,6 +457,8 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 	for (int j = 0; !b && !o->by && j < 2; j++)
 		if (r->by[j].when == BY_ALWAYS || (r->by[j].when == BY_NONAME && noarg))
 			b = &r->by[j];
+	if (!b && o->by && !strcmp(o->by, "comm") && r->by_comm.expr)
+		b = &r->by_comm;
 	if (b) {
 		expr = b->expr;
 		*names = b->names;
@@ -480,7 +500,8 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 		by_native_words(expr, v, sizeof(v));
 	} else if (valid_value(expr)) {
 		snprintf(v, sizeof(v), "%s", expr);
-	} else if (btf_resolve_value(r->start, expr, v, sizeof(v), err, sizeof(err))) {
+	} else if (resolve_by(r->start, expr, b && b->str, v, sizeof(v), err,
+			      sizeof(err))) {
 		if (b && b->when == BY_ALWAYS && r->by[1].when == BY_NOBTF) {
 			fprintf(stderr, "kstats: %s: %s of %s: %s: a histogram per %s instead\n",
 				r->name, expr, r->start, err, r->by[1].per);
@@ -490,8 +511,9 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 			snprintf(v, sizeof(v), "%s", expr);
 		} else {
 			return fail("%s %s%s needs %s of %s: %s", r->name,
-				    opt ? "--" : "--by ", opt ? opt : expr,
-				    expr, r->start, err);
+				    opt ? "--" : "--by ",
+				    opt ? opt : o->by ? o->by : expr, expr,
+				    r->start, err);
 		}
 	}
 	snprintf(out, len, " by %s%s", b && b->str ? "str:" : "", v);
@@ -504,11 +526,12 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 		if (at_more(r, i, expr, e, sizeof(e)))
 			return fail("%s --by %s: the key is read at each start: name it of the woken task, as %s->FIELD",
 				    r->name, expr, r->stask);
-		if (btf_resolve_value(r->more[i].point, e, v, sizeof(v), err,
-				      sizeof(err)))
+		if (resolve_by(r->more[i].point, e, b && b->str, v, sizeof(v),
+			       err, sizeof(err)))
 			return fail("%s --by %s needs %s of %s: %s", r->name,
-				    expr, e, r->more[i].point, err);
-		snprintf(more[i], sizeof(more[0]), " by %s", v);
+				    o->by ? o->by : expr, e, r->more[i].point, err);
+		snprintf(more[i], sizeof(more[0]), " by %s%s",
+			 b && b->str ? "str:" : "", v);
 	}
 	add(what, wlen, ", a histogram per %s", b ? b->per : o->by);
 	return 0;

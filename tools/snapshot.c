@@ -159,6 +159,28 @@ int valid_value(const char *v)
 	return !*v;
 }
 
+/*
+ * The V of a key "str:V": a value, which may end in +OFF with no size
+ * (the string in place at that offset, the kernel's str_off).
+ */
+static int valid_string(const char *v)
+{
+	const char *plus = strrchr(v, '+'), *end;
+	char head[160];
+	u64 x;
+
+	if (valid_value(v))
+		return 1;
+	if (!plus || strchr(plus, ':') || (size_t)(plus - v) >= sizeof(head))
+		return 0;
+	end = number(plus + 1, 2147483647, &x);
+	if (!end || *end)
+		return 0;
+	memcpy(head, v, (size_t)(plus - v));
+	head[plus - v] = '\0';
+	return valid_value(head);
+}
+
 /* A constant of a condition: decimal or 0x-hex, maybe negative. */
 static int valid_const(const char *t)
 {
@@ -233,7 +255,7 @@ int valid_by(const char *by)
 	       !strcmp(by, "caller") || !strcmp(by, "cgroup") ||
 	       !strcmp(by, "stack") || !strcmp(by, "func") ||
 	       !strcmp(by, "key") || valid_value(by) ||
-	       (!strncmp(by, "str:", 4) && valid_value(by + 4));
+	       (!strncmp(by, "str:", 4) && valid_string(by + 4));
 }
 
 static int hex_digit(char c)

@@ -125,7 +125,7 @@ have_raw_syscalls() {
 # direct_built: kstats has its direct trampoline (kstats_direct.c) here,
 # built for x86-64 and arm64 kernels with ftrace's direct calls.  Elsewhere
 # (Debian's arm64 6.1) the default mechanism is fprobe or kretprobe, and a
-# node over several functions is refused (EOPNOTSUPP).
+# node over several functions falls back whole to them.
 direct_built() {
 	case $(uname -m) in
 	x86_64|aarch64) grep -q ' register_ftrace_direct' /proc/kallsyms ;;

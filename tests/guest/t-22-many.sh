@@ -5,34 +5,48 @@
 # a known number of times each, counted exactly per function; a glob
 # without a family; a list; the syscalls by function with a comm filter;
 # the attach and detach times; a task asleep in one of the functions while
-# the node is removed and kstats unloaded; the refusals.  Runs where
-# kstats traces directly; elsewhere one SKIP says why (lib.sh no_direct),
-# and where kstats has no trampoline at all (arm64), that such a node is
-# refused, and why.
+# the node is removed and kstats unloaded; the refusals.  A node none of
+# whose functions the slot can take falls back whole, to one fprobe over
+# all of them (6.12) or a kretprobe each (6.1), saying why in its header:
+# a list another node has directly, a glob over a module without BTF
+# (kstats_lifetime on Debian 6.1), and any glob where kstats has no
+# trampoline or no BTF (lib.sh no_direct).
 
 D=/tmp/many
 M=/sys/kernel/debug/kstats_many/ctl
+# m_samples FILE KEY: the samples of key KEY
+m_samples() { awk -v k="$2" '$1 == "key" && $2 == k { print $4 }' "$1"; }
 why=$(no_direct)
 if [ -n "$why" ]; then
-	skip "nodes over many functions" "$why"
-	if ! direct_built; then
-		check "insmod kstats.ko (many, refused)" insmod $KB/kstats.ko
-		dmesg_mark
-		expect "a glob without the trampoline: EOPNOTSUPP" \
-			"$(ctl $KS/_control 'trace vfs_rea* name z')" EOPNOTSUPP
-		check "dmesg says why" dmesg_has \
-			"z: 'vfs_rea\*' names several functions, which the direct trampoline alone times, and this kernel has none"
-		expect "a list without the trampoline: EOPNOTSUPP" \
-			"$(ctl $KS/_control 'trace vfs_read,vfs_write name z by func')" EOPNOTSUPP
-		expect "nothing made by the refusals" "$(ls $KS | tr '\n' ' ')" "_control "
-		check "rmmod kstats (many, refused)" rmmod kstats
-	fi
+	skip "nodes over many functions on the direct trampoline" "$why"
+	check "insmod kstats.ko (many, no trampoline)" insmod $KB/kstats.ko
+	check "insmod kstats_many.ko (no trampoline)" insmod $KB/kstats_many.ko
+	# fn10..fn19; "call 1" calls fnI I % 5 + 1 times
+	expect "a glob where the trampoline cannot be: falls back whole" \
+		"$(ctl $KS/_control 'trace kstats_many_fn1? name z by func')" ok
+	expect_match "its mechanism: fprobe or kretprobes" "$(field $KS/z source mechanism)" \
+		'^(fprobe|kretprobe)$'
+	expect "10 matched, 10 traced, all by the fallback" "$(grep '^# functions' $KS/z)" \
+		"# functions matched 10 traced 10 skipped 0 fallback 10"
+	expect_match "the fallback line names 8 of them, why, and how many more" \
+		"$(grep '^# fallback' $KS/z)" \
+		'^# fallback( kstats_many_fn1[0-7]:(fprobe|kretprobe):no_direct){8} \.\.\. 2 more$'
+	ctl /sys/kernel/debug/kstats_many/ctl "call 1" > /dev/null
+	expect "fn10, fn14, fn17, fn19: 1, 5, 3 and 5 calls; 30 in all" \
+		"$(m_samples $KS/z kstats_many_fn10) $(m_samples $KS/z kstats_many_fn14) $(m_samples $KS/z kstats_many_fn17) $(m_samples $KS/z kstats_many_fn19) $(field $KS/z name samples)" \
+		"1 5 3 5 30"
+	expect "remove z" "$(ctl $KS/_control 'remove z')" ok
+	dmesg_mark
+	expect "a list with a mech but direct: EINVAL" \
+		"$(ctl $KS/_control 'trace vfs_read,vfs_write name z mech kretprobe')" EINVAL
+	check "dmesg says why" dmesg_has \
+		"z: 'vfs_read,vfs_write' names several functions, which take mech direct or no mech"
+	check "rmmod kstats_many (no trampoline)" rmmod kstats_many
+	check "rmmod kstats (many, no trampoline)" rmmod kstats
 else
 	check "insmod kstats.ko (many)" insmod $KB/kstats.ko
 	check "insmod kstats_many.ko" insmod $KB/kstats_many.ko
 
-	# m_samples FILE KEY: the samples of key KEY
-	m_samples() { awk -v k="$2" '$1 == "key" && $2 == k { print $4 }' "$1"; }
 	# m_ms: the uptime in milliseconds
 	m_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 	# m_calls R FIRST LAST [STEP]: the calls of "call R" to fnI, summed
@@ -137,6 +151,32 @@ else
 		"$(m_samples $D.3 kstats_many_fn3) $(m_samples $D.3 kstats_many_fn7) $(m_samples $D.3 kstats_many_fn11)" "4 3 2"
 	expect "remove mlist" "$(ctl $KS/_control 'remove mlist')" ok
 
+	# --- a list another node has directly: the second falls back whole --
+	L=kstats_many_fn3,kstats_many_fn7,kstats_many_fn11
+	expect "trace $L (direct)" "$(ctl $KS/_control "trace $L name mown")" ok
+	expect "its mechanism: direct" "$(field $KS/mown source mechanism)" direct
+	dmesg_mark
+	expect "trace $L by func again: the slot can take none" \
+		"$(ctl $KS/_control "trace $L name mover by func")" ok
+	cat $KS/mover > $D.7
+	expect_match "the second: fprobe over all three, or a kretprobe each" \
+		"$(field $D.7 source mechanism)" '^(fprobe|kretprobe)$'
+	expect "3 matched, 3 traced, all by the fallback, for another node has them" \
+		"$(grep -E '^# (functions|fallback)' $D.7 | sed -E 's/:(fprobe|kretprobe):/:MECH:/g' | tr '\n' '|')" \
+		"# functions matched 3 traced 3 skipped 0 fallback 3|# fallback kstats_many_fn11:MECH:direct_busy kstats_many_fn3:MECH:direct_busy kstats_many_fn7:MECH:direct_busy|"
+	check "dmesg: not direct, falling back, as one function says it" \
+		dmesg_has "mover: '$L' not traced directly: none of its functions can be; the first: another node has it; falling back"
+	ctl $M "call 1" >/dev/null
+	expect "both nodes count every call: fn3, fn7, fn11 4, 3 and 2 times" \
+		"$(field $KS/mown name samples) $(m_samples $KS/mover kstats_many_fn3) $(m_samples $KS/mover kstats_many_fn7) $(m_samples $KS/mover kstats_many_fn11) $(field $KS/mover name samples)" \
+		"9 4 3 2 9"
+	expect "mech direct asks for the slot or nothing: ENOENT" \
+		"$(ctl $KS/_control "trace $L name mdirect mech direct")" ENOENT
+	check "dmesg: why not directly" \
+		dmesg_has "mdirect: cannot trace '$L' directly: none of its functions can be"
+	expect "remove mover" "$(ctl $KS/_control 'remove mover')" ok
+	expect "remove mown" "$(ctl $KS/_control 'remove mown')" ok
+
 	# --- a function with stack arguments: timed by a fallback ---------
 	# (kstats_many_wide8's eight arguments: two stack words on x86-64,
 	# all in registers on arm64, where it is traced directly)
@@ -204,7 +244,7 @@ else
 	check "dmesg names it" dmesg_has "z: by func max 10 is below the 200 functions matched"
 	expect "by func on one function: EINVAL" \
 		"$(ctl $KS/_control 'trace kstats_many_fn1 name z by func')" EINVAL
-	expect "a glob with mech fprobe: EINVAL" \
+	expect "a glob with mech kretprobe: EINVAL" \
 		"$(ctl $KS/_control 'trace kstats_many_fn* name z mech kretprobe')" EINVAL
 	check "no node z left" test ! -e $KS/z
 
@@ -228,3 +268,30 @@ else
 	check "rmmod kstats_many" rmmod kstats_many
 	check "no oops" sh -c '! dmesg | grep -Eq "BUG|Oops|general protection|WARNING"'
 fi
+
+# --- a glob over a module without BTF (kstats_lifetime on Debian 6.1): ----
+# the slot can take none of its functions, the node falls back whole and
+# counts every call; with BTF, they are direct ("ret N": N calls of each)
+check "insmod kstats.ko (a module's glob)" insmod $KB/kstats.ko
+lt_here=$([ -e /sys/module/kstats_lifetime ] && echo yes)
+[ -n "$lt_here" ] || insmod $KB/kstats_lifetime.ko
+expect "trace kstats_lifetime_ret_* by func" \
+	"$(ctl $KS/_control 'trace kstats_lifetime_ret_* name lret by func')" ok
+diag "$(grep -E '^# (source|functions|fallback)' $KS/lret)"
+if [ -n "$why" ]; then
+	mwant='(fprobe|kretprobe) no_direct'
+elif [ ! -r /sys/kernel/btf/kstats_lifetime ]; then
+	mwant='(fprobe|kretprobe) no_btf'
+else
+	mwant='direct '
+fi
+expect_match "no BTF: fprobe or kretprobes, each function no_btf (or no_direct with no trampoline); with BTF: direct" \
+	"$(field $KS/lret source mechanism) $(grep '^# fallback' $KS/lret | awk '{ for (i = 3; i <= NF; i++) if (split($i, w, ":") == 3) print w[3] }' | sort -u)" \
+	"^$mwant\$"
+expect "ret 7: ran" "$(ctl /sys/kernel/debug/kstats_lifetime/ctl 'ret 7')" ok
+expect "every call counted: 7 of each of the 3 functions, 21 in all" \
+	"$(m_samples $KS/lret kstats_lifetime_ret_int) $(m_samples $KS/lret kstats_lifetime_ret_u32) $(m_samples $KS/lret kstats_lifetime_ret_long) $(field $KS/lret name samples)" \
+	"7 7 7 21"
+expect "remove lret" "$(ctl $KS/_control 'remove lret')" ok
+[ -n "$lt_here" ] || check "rmmod kstats_lifetime (a module's glob)" rmmod kstats_lifetime
+check "rmmod kstats (a module's glob)" rmmod kstats

@@ -290,23 +290,38 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	expect "runqlat --pid: kvalue's 50 wakeups and its start (got $n)" \
 		"$([ "${n:-0}" -ge 50 ] && [ "$n" -le 60 ] && echo yes)" yes
 	rm -f $pid_file
+	# r_rq_by KEY: kstats runqlat --by KEY while kvalue makes 50 sleeps
+	# of 10 ms: the tool's output in $R.out, the node's file in $R.snap,
+	# kvalue's pid in $vp
+	r_rq_by() {
+		kvalue -p $pid_file sleep 10000 50 &
+		vp=$!
+		while [ ! -s $pid_file ]; do sleep 0.1; done
+		kstats runqlat --by $1 -d 3 > $R.out 2>&1 &
+		kp=$!
+		if r_wait runqlat; then
+			kill -USR1 $vp
+			wait $vp
+			cat $KS/runqlat > $R.snap
+		fi
+		wait $kp
+		rm -f $pid_file
+	}
 	# --by pid: keyed by the woken process, not by its waker (the timer
 	# interrupt's current task, mostly the idle task: pid 0)
-	kvalue -p $pid_file sleep 10000 50 &
-	vp=$!
-	while [ ! -s $pid_file ]; do sleep 0.1; done
-	kstats runqlat --by pid -d 3 > $R.out 2>&1 &
-	kp=$!
-	if r_wait runqlat; then
-		kill -USR1 $vp
-		wait $vp
-		cat $KS/runqlat > $R.snap
-	fi
-	wait $kp
+	r_rq_by pid
 	n=$(awk -v k="$vp" '$1 == "key" && $2 == k { print $4 }' $R.snap)
 	expect "runqlat --by pid: kvalue's 50 wakeups and its start under its own pid $vp (got $n)" \
 		"$([ "${n:-0}" -ge 50 ] && [ "$n" -le 60 ] && echo yes)" yes
-	rm -f $pid_file
+	# --by comm: keyed by the woken task's name (p->comm, in place in
+	# its task_struct), not by its waker's (mostly swapper/N)
+	r_rq_by comm
+	n=$(awk '$1 == "key" && $2 == "kvalue" { print $4 }' $R.snap)
+	expect_match "runqlat --by comm: the key is the woken task's name, read in place" \
+		"$(grep '^# family' $R.snap)" '^# family by str:arg0\+[0-9]+ '
+	expect "runqlat --by comm: kvalue's 50 wakeups and its start under its own name (got $n)" \
+		"$([ "${n:-0}" -ge 50 ] && [ "$n" -le 60 ] && echo yes)" yes
+	expect "runqlat --by comm: the tool shows that key" "$(grep -c '^@runqlat\[kvalue\]:' $R.out)" 1
 else
 	skip "runqlat --pid" "no /sys/kernel/btf/vmlinux"
 fi
@@ -316,8 +331,6 @@ kstats softirq --pid 1 -d 1 > $R.out 2>&1
 expect "softirq --pid: refused, exit 2" "$? $(grep -c 'belongs to no task' $R.out)" "2 1"
 kstats runqlat --comm sh -d 1 > $R.out 2>&1
 expect "runqlat --comm: refused with the reason" "$? $(grep -c 'use --pid or --tid' $R.out)" "2 1"
-kstats runqlat --by comm -d 1 > $R.out 2>&1
-expect "runqlat --by comm: refused (the waker's comm)" "$? $(grep -c 'current at neither point' $R.out)" "2 1"
 kstats syscall no_such_call -d 1 > $R.out 2>&1
 expect "syscall NAME unknown: refused" "$? $(grep -c 'no such system call' $R.out)" "2 1"
 

@@ -5,8 +5,11 @@
 # is slow (20 ms) only from lt_slow_caller(), fast from lt_fast_caller():
 # exactly the slow calls are kept, each stack naming the slow caller and
 # none the fast one; its "work" command gives known durations for top K.
-# Then a section, a value node, hardirq context, keep's overflow, reset
-# and the refusals.
+# Then a section, a value node, hardirq context, keep's overflow, reset,
+# the stores' memory (a store per CPU online, one for a CPU that comes
+# online later, kept when it goes; "keep 65536 stack 64" bounded by the
+# CPUs online when the kernel is booted for 64: possible_cpus=64, which
+# make check gives Debian 6.1's boot) and the refusals.
 
 check "insmod kstats.ko (outliers)" insmod $KB/kstats.ko
 lt_here=$([ -e /sys/module/kstats_lifetime ] && echo yes)
@@ -20,6 +23,10 @@ o_trace() { expect "$1" "$(ctl $KS/_control "$1")" ok; }
 o_lines() { grep '^outlier ' "$1"; }
 # o_values FILE: the outliers' values, on one line
 o_values() { o_lines "$1" | awk '{ printf "%s%s", s, $2; s = " " }'; }
+# o_head FILE: its "# outliers" line without the stores' bytes
+o_head() { grep '^# outliers' "$1" | sed 's/ bytes [0-9]* cpu_bytes [0-9]*$//'; }
+# o_online: the CPUs online
+o_online() { grep -c '^processor' /proc/cpuinfo; }
 # o_field FILE KEY: each outlier line's value of KEY, on one line
 o_field() {
 	o_lines "$1" | awk -v k="$2" '{ for (i = 3; i < NF; i++) if ($i == k) { printf "%s%s", s, $(i + 1); s = " "; break } }'
@@ -45,8 +52,14 @@ ncpus=$(o_field $O.slow cpu | tr ' ' '\n' | sort -u | wc -l)
 cached=$((5 - ncpus))
 [ "$(uname -m)" = x86_64 ] || cached=0
 expect "slow 10 ms: the header line (the stacks after each CPU's first from the cache)" \
-	"$(grep '^# outliers' $O.slow)" \
+	"$(o_head $O.slow)" \
 	"# outliers slow 10000000 keep 256 kept 5 dropped 0 stack 12 cached $cached"
+# a store per CPU online: 256 entries of 64 bytes at most and 8 a frame,
+# and the 4 KiB of chains
+cb=$(field $O.slow outliers cpu_bytes)
+expect "slow: bytes, a store of 256 entries of 12 frames (cpu_bytes $cb) on each of the $(o_online) CPUs online" \
+	"$(field $O.slow outliers bytes) $([ "${cb:-0}" -gt $((256 * 96)) ] && [ "$cb" -le $((256 * (64 + 96) + 4096)) ] && echo bounded)" \
+	"$(( ${cb:-0} * $(o_online) )) bounded"
 expect "slow: the 5 stacks the same, cached or unwound" \
 	"$(o_lines $O.slow | sed 's/.* stack //' | sort -u | wc -l)" 1
 expect "slow: 25 calls recorded, 5 kept" \
@@ -71,7 +84,7 @@ expect "slow: pid and tid, cpu" \
 	"$(o_lines $O.slow | awk '$7 == "pid" && $9 == "tid" && $5 == "cpu" && $6 ~ /^[0-9]+$/ { n++ } END { print n + 0 }')" 5
 ctl $KS/o_slow reset > /dev/null
 expect "reset: the outliers go with the histogram" \
-	"$(grep '^# outliers' $KS/o_slow) $(o_lines $KS/o_slow | wc -l)" \
+	"$(o_head $KS/o_slow) $(o_lines $KS/o_slow | wc -l)" \
 	"# outliers slow 10000000 keep 256 kept 0 dropped 0 stack 12 cached 0 0"
 ctl $KS/_control "remove o_slow" > /dev/null
 
@@ -79,7 +92,7 @@ ctl $KS/_control "remove o_slow" > /dev/null
 o_trace "trace kstats_lifetime_work name o_top top 3"
 expect "work 2,12,6,30,20,4: ran" "$(ctl $LT 'work 2,12,6,30,20,4')" ok
 cat $KS/o_top > $O.top
-expect "top 3: the header line" "$(grep '^# outliers' $O.top)" \
+expect "top 3: the header line" "$(o_head $O.top)" \
 	"# outliers top 3 kept 3 stack 0 dropped 0"
 expect "top 3: 30, 20 and 12 ms, largest first, no stack" \
 	"$(o_values $O.top | awk '{ print ($1 >= 30000000 && $1 < 40000000 && $2 >= 20000000 && $2 < 30000000 && $3 >= 12000000 && $3 < 20000000) ? "30 20 12" : $0 }') $(o_lines $O.top | grep -c ' stack ')" \
@@ -92,7 +105,7 @@ ctl $LT 'work 1,2,3,4,5,6,7,8,9,10' > /dev/null
 # (the newest, oldest first: the 9 ms call, then the 10 ms one; a spin
 # only ever runs long, by an interrupt: 10.9 ms for the 9 ms one once)
 expect "slow 0 keep 2: 10 calls, the newest 2 kept (9 and 10 ms), 8 dropped" \
-	"$(grep '^# outliers' $KS/o_keep) $(o_values $KS/o_keep | awk '{ print ($1 >= 9000000 && $2 >= 10000000) ? "9 10" : $0 }')" \
+	"$(o_head $KS/o_keep) $(o_values $KS/o_keep | awk '{ print ($1 >= 9000000 && $2 >= 10000000) ? "9 10" : $0 }')" \
 	"# outliers slow 0 keep 2 kept 2 dropped 8 stack 0 9 10"
 ctl $KS/_control "remove o_keep" > /dev/null
 
@@ -103,7 +116,7 @@ kvalue sleep 10000 5
 cat $KS/o_sec > $O.sec
 o_lines $O.sec | head -n 1 | sed 's/^/#   /'
 expect "section: the 5 sleeps kept, the stack taken at its end" \
-	"$(grep '^# outliers' $O.sec) $(o_field $O.sec comm | tr ' ' '\n' | sort -u)" \
+	"$(o_head $O.sec) $(o_field $O.sec comm | tr ' ' '\n' | sort -u)" \
 	"# outliers slow 5000000 keep 256 kept 5 dropped 0 stack 8 cached 0 stack_at end kvalue"
 ctl $KS/_control "remove o_sec" > /dev/null
 
@@ -134,6 +147,50 @@ expect "hardirq: top 4 captured in the handlers' context, with their stacks" \
 	"$(grep '^# outliers' $O.irq | cut -d' ' -f1-6) $(o_lines $O.irq | grep -c ' stack [^ ]')" \
 	"# outliers top 4 kept 4 4"
 ctl $KS/_control "remove o_irq" > /dev/null
+
+# --- a CPU that comes online later gets its store; one that goes keeps it --
+hp=/sys/devices/system/cpu/cpu1/online
+if [ -w $hp ] && [ "$(cat $hp)" = 1 ] && echo 0 > $hp 2>/dev/null; then
+	o_trace "trace kstats_lifetime_work name o_hp slow 10000000 keep 8"
+	cb=$(field $KS/o_hp outliers cpu_bytes)
+	expect "CPU 1 offline: a store on CPU 0 alone ($cb bytes)" \
+		"$(field $KS/o_hp outliers bytes)" "$cb"
+	echo 1 > $hp
+	expect "CPU 1 back online: its store made as it came up" \
+		"$(field $KS/o_hp outliers bytes)" "$((cb * 2))"
+	expect "callers 1 on CPU 1: ran" "$(kload pin 1 kload ctl $LT 'callers 1')" ok
+	echo 0 > $hp
+	expect "CPU 1 offline again: its store kept, the slow call on it still shown" \
+		"$(field $KS/o_hp outliers bytes) $(field $KS/o_hp outliers kept) $(o_field $KS/o_hp cpu)" \
+		"$((cb * 2)) 1 1"
+	echo 1 > $hp
+	ctl $KS/_control "remove o_hp" > /dev/null
+else
+	skip "a CPU that comes online later gets its store" "CPU 1 cannot be taken offline here"
+fi
+
+# --- keep 65536 stack 64: stores on the CPUs online, not the possible ones --
+# (make check boots Debian 6.1 with possible_cpus=64: 64 possible, 2
+# online; a store per possible CPU would be 2.3 GB, more than the guest has)
+npos=$(($(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1))
+mem_avail() { awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo; }
+a0=$(mem_avail)
+o_trace "trace kstats_lifetime_work name o_big slow 10000000 keep 65536 stack 64"
+a1=$(mem_avail)
+cb=$(field $KS/o_big outliers cpu_bytes)
+b=$(field $KS/o_big outliers bytes)
+diag "$npos CPUs possible, $(o_online) online; a store $cb bytes, $b in all; MemAvailable $a0 kB, then $a1 kB"
+expect "keep 65536 stack 64: a store a CPU online ($npos possible), under 256 MiB in all" \
+	"$b $([ "${b:-0}" -gt 0 ] && [ "$b" -lt $((256 << 20)) ] && echo under)" \
+	"$(( ${cb:-0} * $(o_online) )) under"
+expect "keep 65536 stack 64: MemAvailable went down by less than 256 MiB ($(( (a0 - a1) >> 10 )) MiB)" \
+	"$([ $((a0 - a1)) -lt $((256 << 10)) ] && echo under)" under
+expect "callers 2 (keep 65536): ran" "$(ctl $LT 'callers 2')" ok
+cat $KS/o_big > $O.big
+expect "keep 65536 stack 64: read back, the 2 slow calls with their stacks" \
+	"$(o_head $O.big) $(o_lines $O.big | grep -c ';lt_slow_caller+0x')" \
+	"# outliers slow 10000000 keep 65536 kept 2 dropped 0 stack 64 cached $(field $O.big outliers cached) 2"
+ctl $KS/_control "remove o_big" > /dev/null
 
 # --- refusals: EINVAL, nothing made ----------------------------------------
 for c in "slow" "slow -5" "slow abc" "slow 1 top 2" "top 0" "top 4097" \

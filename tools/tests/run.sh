@@ -642,7 +642,6 @@ rc 2 "--cgroup needs a path from the cgroup2 root" $K --root "$T/tr" lockwait --
 has "--cgroup takes a path under the cgroup2 mount" err && ok "--cgroup a/b: refused, saying why" || bad "--cgroup a/b" "$(cat "$T/err")"
 rcp_refused "hardirq --comm" "hardirq --comm: a hardirq belongs to no task" hardirq --comm sh
 rcp_refused "runqlat --comm" "runqlat --comm: the woken task is current at neither point.*use --pid or --tid" runqlat --comm sh
-rcp_refused "runqlat --by comm: the waker's" "runqlat --by comm: the woken task is current at neither point" runqlat --by comm
 rcp_refused "runqlat --by cpu: the waker's CPU at the start" "runqlat --by cpu: a family's key is taken at the start, and the cpu there is not the CPU the task was switched in on" runqlat --by cpu
 rcp_refused "softirq --by pid: no task" "softirq --by pid: a softirq belongs to no task" softirq --by pid
 rcp_refused "syscall: unknown NAME" "syscall 'nosuch': no such system call" syscall nosuch
@@ -686,6 +685,12 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 		eval "off_$f='$off'"
 	done
 	[ "$off_pid" != "$off_tgid" ] && [ -n "$off_pid" ] && ok "runqlat: --tids keys by pid, --pids by tgid ($off_pid, $off_tgid)" || bad "runqlat pid/tgid offsets" "$off_pid $off_tgid"
+	# --by comm: the woken task's name, in place in its task_struct (an
+	# offset with no size), at each start from that start's task
+	: > "$T/tr/_control"
+	rc 0 "runqlat --by comm with this machine's BTF" $K --root "$T/tr" runqlat --by comm -d 0.01 -v
+	grep -qE '^trace runqlat start tp:sched:sched_wakeup key arg0 by str:arg0\+([0-9]+) start tp:sched:sched_wakeup_new key arg0 by str:arg0\+\1 start tp:sched:sched_switch key arg1 if arg1\+[0-9]+:4 == 0 if arg1\+[0-9]+:s4 != 0 by str:arg1\+\1 end tp:sched:sched_switch key arg2$' "$T/tr/_control" &&
+		ok "runqlat --by comm: by the woken task's name, p->comm at the wakeups, prev->comm at a preemption" || bad "runqlat --by comm" "$(cat "$T/tr/_control")"
 	# --by pid and --by tid: the woken task's too, not the waker's
 	for a in pid:tgid tid:pid; do
 		: > "$T/tr/_control"
@@ -705,6 +710,7 @@ else
 	skip "runqlat --pid with this machine's BTF" "/sys/kernel/btf/vmlinux not readable"
 fi
 KSTATS_BTF=$T/nobtf rcp_refused "runqlat --pids without BTF" "runqlat --pids needs p->tgid of tp:sched:sched_wakeup" runqlat --pids
+KSTATS_BTF=$T/nobtf rcp_refused "runqlat --by comm without BTF" "runqlat --by comm needs p->comm of tp:sched:sched_wakeup" runqlat --by comm
 KSTATS_BTF=$T/nobtf rcp_refused "biolatency --disk without BTF" "biolatency --disk needs rq->q->disk->part0->bd_dev of tp:block:block_rq_issue" biolatency --disk
 
 echo "# families: show, --top, JSON, Prometheus, names of keys (synthetic family_*.txt)"

@@ -601,6 +601,8 @@ static int add_proto(struct btf *b, int ret, const char *const *names,
  *   btf_trace_y: void (*)(void *, struct inode *), names from
  *                int __traceiter_y(void *__data, struct inode *inode)
  *   btf_trace_z: void (*)(void *, struct inode *), no names
+ *   struct task { int pid; char comm[16]; char *name; }             (32)
+ *   btf_trace_w: void (*)(void *__data, struct task *p)
  * (char is signed here, to see :s1.)
  */
 static struct tbtf test_btf(void)
@@ -610,7 +612,7 @@ static struct tbtf test_btf(void)
 	int t_int, t_uint, t_short, t_ushort, t_uchar, t_char, t_long, t_ulong;
 	int t_ll, t_bool, t_i128, t_dbl, t_size, t_ssize, t_loff, t_voidp;
 	int t_charp, t_loffp, t_state, t_arr, t_inode, t_inodep, t_fown;
-	int t_anon, t_filep, t_big, t_fwd, t_fwdp, pr, td;
+	int t_anon, t_filep, t_big, t_fwd, t_fwdp, pr, td, t_task;
 
 	t_int = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
 	t_uint = btf__add_int(b, "unsigned int", 4, 0);
@@ -740,6 +742,18 @@ static struct tbtf test_btf(void)
 		btf__add_func(b, "__traceiter_y", BTF_FUNC_GLOBAL,
 			      add_proto(b, t_int, m, t, 2));
 	}
+	td = btf__add_array(b, t_int, t_char, 16);
+	t_task = btf__add_struct(b, "task", 32);
+	btf__add_field(b, "pid", t_int, 0, 0);
+	btf__add_field(b, "comm", td, 32, 0);
+	btf__add_field(b, "name", t_charp, 192, 0);
+	{
+		static const char *const n[] = { "__data", "p" };
+		const int t[] = { t_voidp, btf__add_ptr(b, t_task) };
+
+		pr = add_proto(b, 0, n, t, 2);
+		btf__add_typedef(b, "btf_trace_w", btf__add_ptr(b, pr));
+	}
 	return r;
 }
 
@@ -755,6 +769,29 @@ static void tr_check(const struct btf *b, const char *target,
 	snprintf(msg, sizeof(msg), "btf %s: %s '%s' -> '%s' (got '%s')", what,
 		 target, expr, want, ok ? out : err);
 	check(ok && !strcmp(out, want) && valid_value(out), msg);
+}
+
+/*
+ * A string's V: @want, which a snapshot's "# family by str:V" takes; or
+ * refused with @want.
+ */
+static void tr_str_check(const struct btf *b, const char *target,
+			 const char *expr, const char *want, int refused)
+{
+	struct btf_target t;
+	char out[BTF_VALUE_MAX] = "", err[512] = "", by[BTF_VALUE_MAX + 4];
+	char msg[1200];
+	int r;
+
+	r = btf_find_target(b, target, &t, err, sizeof(err));
+	if (!r)
+		r = btf_translate_string(b, &t, expr, out, sizeof(out), err,
+					 sizeof(err));
+	snprintf(by, sizeof(by), "str:%s", out);
+	snprintf(msg, sizeof(msg), "btf string: %s '%s' -> '%s' (got %s '%s')",
+		 target, expr, want, r ? "refusal" : "value", r ? err : out);
+	check(refused ? r && !strcmp(err, want) :
+		        !r && !strcmp(out, want) && valid_by(by), msg);
 }
 
 /* tr(TARGET, EXPR, V) and refused(TARGET, EXPR, MESSAGE), on test_btf(). */
@@ -775,6 +812,32 @@ static void refused_check(const struct btf *b, const char *target,
 	snprintf(msg, sizeof(msg), "btf refused: %s '%s': '%s' (got %s '%s')",
 		 target, expr, want, r ? "refusal" : "value", r ? err : out);
 	check(r && !strcmp(err, want), msg);
+}
+
+/*
+ * A string key: an array of char in memory is its address, an offset
+ * with no size (a task's comm); a pointer to char is read as a pointer.
+ */
+static void test_btf_strings(void)
+{
+	struct tbtf tb = test_btf();
+
+	tr_str_check(tb.b, "tp:t:w", "p->comm", "arg0+4", 0);
+	tr_str_check(tb.b, "tp:t:w", "p->name", "arg0+24:8", 0);
+	tr_str_check(tb.b, "vfs_read", "buf", "arg1", 0);
+	tr_str_check(tb.b, "vfs_read", "file->f_inode->i_name", "arg0+32:8+88:8", 0);
+	tr_str_check(tb.b, "tp:t:w", "p->pid",
+		     "'p->pid' is int, not a string: an array of char or a pointer to char", 1);
+	tr_str_check(tb.b, "tp:t:w", "p->comm[1]",
+		     "'p->comm[1]' is char, not a string: an array of char or a pointer to char", 1);
+	tr_str_check(tb.b, "vfs_read", "file->f_inode->i_blocks",
+		     "'file->f_inode->i_blocks' is long long[4], not a string: an array of char or a pointer to char", 1);
+	/* a key that is a number stays refused as a string */
+	check(!valid_by("str:arg0+4:8+") && !valid_by("str:arg0+x") &&
+	      valid_by("str:arg0+4") && valid_by("str:arg1+80:8") &&
+	      valid_by("str:arg1+80:8+16") && !valid_by("arg0+4"),
+	      "snapshot: by str:V with an in-place offset, and only there");
+	btf__free(tb.b);
 }
 
 static void test_btf_values(void)
@@ -1060,6 +1123,7 @@ int main(int argc, char **argv)
 	test_outliers_parse();
 	test_key_names();
 	test_btf_values();
+	test_btf_strings();
 	test_btf_vmlinux();
 	for (int i = 1; i < argc; i++)
 		test_fixture(argv[i]);
