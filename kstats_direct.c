@@ -520,7 +520,7 @@ static __always_inline notrace void
 kstats_direct_family_record(struct kstats *ks, u32 i, u64 v)
 {
 	__kstats_family_record_at(ks, i & KSTATS_FAMILY_INDEX_MASK, v,
-				  KSTATS_DEFAULT_FRAC_BITS, true);
+				  KSTATS_DEFAULT_FRAC_BITS, false, true);
 }
 
 /*
@@ -665,8 +665,8 @@ kstats_direct_key_done(struct kstats_direct_hot *h,
 	/* as kstats_direct_family_record(), a key due to heat a tail call */
 	if (kstats_family_record_unheated(h->ks,
 					  index & KSTATS_FAMILY_INDEX_MASK, v,
-					  KSTATS_DEFAULT_FRAC_BITS, true,
-					  &heat)) {
+					  KSTATS_DEFAULT_FRAC_BITS, false,
+					  true, &heat)) {
 		kstats_direct_heat_done(h, heat);
 		return;
 	}

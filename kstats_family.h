@@ -260,24 +260,30 @@ kstats_family_add(struct kstats_family *f, u32 nr_slots, u32 i, u32 slot,
 }
 
 /*
- * The record of a sample @v within the distribution's range, @frac_bits
- * given: the slot is located once, for the distribution's row and for
- * the key's.  @checked: @index is a slot index already checked
- * (kstats_family_slot_index()) in a family of keys; else it is checked
- * here, and a family by CPU takes the record alone.  True when the key,
- * whose slot index is then in *@heat, is to be heated
+ * The record of a sample @val, @frac_bits given: the slot is located once,
+ * for the distribution's row and for the key's; the distribution's
+ * extremes take @val as it is.  @clamp: @val may be above the
+ * distribution's range, and is recorded in its slots as the clamp; else
+ * it is within it (the default shape).  @checked: @index is a slot index
+ * already checked (kstats_family_slot_index()) in a family of keys; else
+ * it is checked here, and a family by CPU takes the record alone.  True
+ * when the key, whose slot index is then in *@heat, is to be heated
  * (__kstats_family_add()).
  */
 static __always_inline notrace bool
-kstats_family_record_unheated(struct kstats *ks, u32 index, u64 v,
-			      unsigned int frac_bits, bool checked, u32 *heat)
+kstats_family_record_unheated(struct kstats *ks, u32 index, u64 val,
+			      unsigned int frac_bits, bool clamp, bool checked,
+			      u32 *heat)
 {
 	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
 	struct kstats_family *f = ks->family;
+	u64 v = clamp ? min(val, ks->clamp) : val;
 	unsigned int shift;
 	u32 slot;
 	u64 term;
 
+	if (unlikely(kstats_is_extreme(slots, val)))
+		kstats_note_extremes(slots, val);
 	slot = kstats_locate(v, frac_bits, &shift);
 	term = kstats_sum_term(v, shift);
 	this_cpu_inc(slots[slot].count);
@@ -294,17 +300,17 @@ kstats_family_record_unheated(struct kstats *ks, u32 index, u64 v,
 }
 
 /*
- * kstats_family_record_unheated(), the key heated when it is due (@index
- * as there).
+ * kstats_family_record_unheated(), the key heated when it is due (@index,
+ * @clamp and @checked as there).
  */
 static __always_inline notrace void
-__kstats_family_record_at(struct kstats *ks, u32 index, u64 v,
-			  unsigned int frac_bits, bool checked)
+__kstats_family_record_at(struct kstats *ks, u32 index, u64 val,
+			  unsigned int frac_bits, bool clamp, bool checked)
 {
 	u32 heat;
 
-	if (kstats_family_record_unheated(ks, index, v, frac_bits, checked,
-					  &heat))
+	if (kstats_family_record_unheated(ks, index, val, frac_bits, clamp,
+					  checked, &heat))
 		kstats_family_heat(ks->family, heat);
 }
 
@@ -313,8 +319,7 @@ static __always_inline notrace void
 __kstats_family_record(struct kstats *ks, u32 index, u64 val,
 		       unsigned int frac_bits)
 {
-	__kstats_family_record_at(ks, index, min(val, ks->clamp), frac_bits,
-				  false);
+	__kstats_family_record_at(ks, index, val, frac_bits, true, false);
 }
 
 /**

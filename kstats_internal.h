@@ -52,6 +52,8 @@ extern struct list_head kstats_list;
  * @samples: all samples
  * @missed: events not recorded
  * @clamp: see struct kstats
+ * @min: the smallest of the CPUs' extremes (U64_MAX for none)
+ * @max: the largest of them (0 for none)
  */
 struct kstats_snapshot {
 	unsigned int frac_bits;
@@ -65,6 +67,8 @@ struct kstats_snapshot {
 	u64 samples;
 	u64 missed;
 	u64 clamp;
+	u64 min;
+	u64 max;
 };
 
 /* Largest E of an "errno E" row: the kernel's MAX_ERRNO. */

@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>
+#include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/kallsyms.h>
 #include <linux/kthread.h>
@@ -201,8 +202,9 @@ static void kstats_test_record_read(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sum.p50, 50ULL);
 	KUNIT_EXPECT_EQ(test, sum.p90, 91ULL);
 	KUNIT_EXPECT_EQ(test, sum.p99, 99ULL);
-	KUNIT_EXPECT_EQ(test, sum.p999, 101ULL);
-	KUNIT_EXPECT_EQ(test, sum.max, 101ULL);
+	/* the slot [100, 101] holds rank 1000: no percentile above max */
+	KUNIT_EXPECT_EQ(test, sum.p999, 100ULL);
+	KUNIT_EXPECT_EQ(test, sum.max, 100ULL);
 	KUNIT_EXPECT_EQ(test, sum.mean, 50ULL);
 	KUNIT_EXPECT_EQ(test, snap.missed, 0ULL);
 	kstats_snapshot_free(&snap);
@@ -217,8 +219,9 @@ static void kstats_test_stop_start_reset(struct kunit *test)
 
 	kstats_record(ks, 7);
 	kstats_stop(ks);
-	kstats_record(ks, 7);
-	kstats_record(ks, 8);
+	/* nor in the extremes: the scratch area's, which no sample passes */
+	kstats_record(ks, 3);
+	kstats_record(ks, 800);
 	take(test, ks, &snap, &sum);
 	KUNIT_EXPECT_EQ(test, snap.samples, 1ULL);
 	KUNIT_EXPECT_FALSE(test, kstats_is_active(ks));
@@ -241,6 +244,14 @@ static void kstats_test_stop_start_reset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sum.max, 0ULL);
 	KUNIT_EXPECT_EQ(test, sum.p50, 0ULL);
 	kstats_snapshot_free(&snap);
+
+	/* the extremes went with the samples: 8 is both */
+	kstats_record(ks, 8);
+	take(test, ks, &snap, &sum);
+	KUNIT_EXPECT_EQ(test, sum.min, 8ULL);
+	KUNIT_EXPECT_EQ(test, sum.max, 8ULL);
+	KUNIT_EXPECT_EQ(test, snap.min, 8ULL);
+	kstats_snapshot_free(&snap);
 	kstats_delete(ks);
 }
 
@@ -260,6 +271,7 @@ static void kstats_test_record_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, snap.slot_samples[kstats_slot(1000, 1)], 1ULL);
 	KUNIT_EXPECT_EQ(test, snap.slot_samples[kstats_slot(U64_MAX, 1)], 1ULL);
 	KUNIT_EXPECT_EQ(test, snap.slot_samples[kstats_slot(3, 1)], 1ULL);
+	KUNIT_EXPECT_EQ(test, sum.min, 3ULL);
 	KUNIT_EXPECT_EQ(test, sum.max, U64_MAX);
 	kstats_snapshot_free(&snap);
 	kstats_delete(ks);
@@ -286,7 +298,7 @@ static void kstats_test_summary_known(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sum.p90, 10ULL);		/* rank 900 */
 	KUNIT_EXPECT_EQ(test, sum.p99, 1023ULL);	/* slot [960, 1023] */
 	KUNIT_EXPECT_EQ(test, sum.p999, 106495ULL);	/* [98304, 106495] */
-	KUNIT_EXPECT_EQ(test, sum.max, 10485759ULL);	/* [9437184, 10485759] */
+	KUNIT_EXPECT_EQ(test, sum.max, 10000000ULL);	/* exact */
 	KUNIT_EXPECT_EQ(test, sum.mean, 10999ULL);
 	kstats_snapshot_free(&snap);
 	kstats_delete(ks);
@@ -303,6 +315,12 @@ static void kstats_test_range(struct kunit *test)
 	kstats_record(ks, 1000);
 	kstats_record(ks, 1023);
 	kstats_record(ks, 1024);
+	kstats_record(ks, 5000);
+	take(test, ks, &snap, &sum);
+	/* the largest sample as it was, above the range too */
+	KUNIT_EXPECT_EQ(test, sum.max, 5000ULL);
+	KUNIT_EXPECT_EQ(test, sum.min, 5ULL);
+	kstats_snapshot_free(&snap);
 	kstats_record(ks, U64_MAX);
 	take(test, ks, &snap, &sum);
 	last = snap.nr_slots - 1;
@@ -310,7 +328,7 @@ static void kstats_test_range(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ks->clamp, 1024ULL);
 	KUNIT_EXPECT_EQ(test, last, kstats_slot(1024, 3));
 	KUNIT_EXPECT_LT(test, snap.nr_slots, kstats_nr_slots(3));
-	KUNIT_EXPECT_EQ(test, snap.slot_samples[last], 2ULL);
+	KUNIT_EXPECT_EQ(test, snap.slot_samples[last], 3ULL);
 	KUNIT_EXPECT_EQ(test, snap.slot_samples[kstats_slot(1000, 3)], 2ULL);
 	KUNIT_EXPECT_EQ(test, kstats_snapshot_slot_hi(&snap, last), U64_MAX);
 	KUNIT_EXPECT_EQ(test, sum.max, U64_MAX);
@@ -371,6 +389,113 @@ static void kstats_test_percpu(struct kunit *test)
 					    (u64)PERCPU_SAMPLES, "cpu %u",
 					    snap.cpu[row]);
 	KUNIT_EXPECT_EQ(test, sum.mean, (u64)(PERCPU_SAMPLES - 1) / 2);
+	kstats_snapshot_free(&snap);
+	kstats_delete(ks);
+}
+
+struct extremes_job {
+	struct kstats *ks;
+	u64 base;
+	struct completion done;
+};
+
+/* Ten samples from @base, on the CPU the job is bound to. */
+static int extremes_recorder(void *data)
+{
+	struct extremes_job *job = data;
+	u64 v;
+
+	for (v = job->base + 9; v >= job->base; v--)
+		kstats_record(job->ks, v);
+	complete(&job->done);
+	return 0;
+}
+
+/*
+ * min and max are the samples themselves, not their slots' bounds; each
+ * CPU keeps its own, and the reader takes the smallest and the largest.
+ */
+static void kstats_test_extremes(struct kunit *test)
+{
+	struct kstats *ks = test_new(test, "kunit_extremes", 3, 0);
+	struct kstats_extremes *e;
+	struct kstats_snapshot snap;
+	struct kstats_summary sum;
+	struct extremes_job *jobs;
+	unsigned int cpu, first = nr_cpu_ids, last = 0;
+	int i;
+
+	/* reads of exactly 4096 bytes: the slot is [4096, 4607] */
+	for (i = 0; i < 50; i++)
+		kstats_record(ks, 4096);
+	take(test, ks, &snap, &sum);
+	KUNIT_EXPECT_EQ(test, kstats_slot_hi(kstats_slot(4096, 3), 3), 4607ULL);
+	KUNIT_EXPECT_EQ(test, sum.min, 4096ULL);
+	KUNIT_EXPECT_EQ(test, sum.max, 4096ULL);
+	KUNIT_EXPECT_EQ(test, sum.p50, 4096ULL);
+	KUNIT_EXPECT_EQ(test, sum.p999, 4096ULL);
+	KUNIT_EXPECT_EQ(test, sum.mean, 4096ULL);
+	kstats_snapshot_free(&snap);
+
+	/* every online CPU records ten of its own, from 1000 * (cpu + 1) */
+	kstats_reset(ks);
+	jobs = kunit_kcalloc(test, nr_cpu_ids, sizeof(*jobs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, jobs);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct task_struct *t;
+
+		jobs[cpu].ks = ks;
+		jobs[cpu].base = 1000ULL * (cpu + 1);
+		init_completion(&jobs[cpu].done);
+		t = kthread_create_on_cpu(extremes_recorder, &jobs[cpu], cpu,
+					  "kstats_test/%u");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		wake_up_process(t);
+		wait_for_completion(&jobs[cpu].done);
+		first = min(first, cpu);
+		last = max(last, cpu);
+	}
+	cpus_read_unlock();
+	for_each_online_cpu(cpu) {
+		e = per_cpu_ptr(kstats_extremes(ks->hist), cpu);
+		KUNIT_EXPECT_EQ_MSG(test, e->min, 1000ULL * (cpu + 1), "cpu %u", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, e->max, 1000ULL * (cpu + 1) + 9,
+				    "cpu %u", cpu);
+	}
+	take(test, ks, &snap, &sum);
+	KUNIT_EXPECT_EQ(test, sum.min, 1000ULL * (first + 1));
+	KUNIT_EXPECT_EQ(test, sum.max, 1000ULL * (last + 1) + 9);
+	kstats_snapshot_free(&snap);
+
+	/* a word already past the sample stays: 5 is kept, 3 taken */
+	kstats_reset(ks);
+	preempt_disable();
+	kstats_record(ks, 5);
+	kstats_note_extremes(ks->hist, 10);
+	KUNIT_EXPECT_EQ(test, this_cpu_ptr(kstats_extremes(ks->hist))->min, 5ULL);
+	KUNIT_EXPECT_EQ(test, this_cpu_ptr(kstats_extremes(ks->hist))->max, 10ULL);
+	kstats_note_extremes(ks->hist, 3);
+	KUNIT_EXPECT_EQ(test, this_cpu_ptr(kstats_extremes(ks->hist))->min, 3ULL);
+	KUNIT_EXPECT_EQ(test, this_cpu_ptr(kstats_extremes(ks->hist))->max, 10ULL);
+	preempt_enable();
+
+	/*
+	 * Extremes the slots do not hold (a sample a reset took from the
+	 * slots, or one recorded while the snapshot was taken): the summary
+	 * stays within the slots that hold samples, at their bounds.
+	 */
+	kstats_reset(ks);
+	preempt_disable();
+	kstats_record(ks, 100);
+	e = this_cpu_ptr(kstats_extremes(ks->hist));
+	e->min = 1;
+	e->max = 5000;
+	preempt_enable();
+	take(test, ks, &snap, &sum);
+	KUNIT_EXPECT_EQ(test, sum.min, kstats_slot_lo(kstats_slot(100, 3), 3));
+	KUNIT_EXPECT_EQ(test, sum.max, kstats_slot_hi(kstats_slot(100, 3), 3));
+	KUNIT_EXPECT_EQ(test, sum.p50, sum.max);
 	kstats_snapshot_free(&snap);
 	kstats_delete(ks);
 }
@@ -1092,11 +1217,11 @@ static void kstats_test_read(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, got.samples, 1000ULL);
 	KUNIT_EXPECT_EQ(test, got.missed, 2ULL);
 	KUNIT_EXPECT_EQ(test, got.min, 1ULL);
-	KUNIT_EXPECT_EQ(test, got.max, 1023ULL);
+	KUNIT_EXPECT_EQ(test, got.max, 1000ULL);
 	KUNIT_EXPECT_EQ(test, got.mean, 500ULL);
-	/* rank 500 lies in [448, 511], rank 990 in [960, 1023] */
+	/* rank 500 lies in [448, 511], rank 990 in [960, 1023]: max is less */
 	KUNIT_EXPECT_EQ(test, got.p50, 511ULL);
-	KUNIT_EXPECT_EQ(test, got.p99, 1023ULL);
+	KUNIT_EXPECT_EQ(test, got.p99, 1000ULL);
 	kstats_delete(ks);
 }
 
@@ -2008,7 +2133,9 @@ static void kstats_test_family(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, snap.count[kstats_slot(1000, 3)], 2ULL);
 	kstats_snapshot_summary(&snap, &sum);
 	KUNIT_EXPECT_EQ(test, sum.samples, 6ULL);
-	KUNIT_EXPECT_EQ(test, sum.max, kstats_slot_hi(kstats_slot(1000, 3), 3));
+	/* the node's own extremes, which every key's record keeps */
+	KUNIT_EXPECT_EQ(test, sum.min, 7ULL);
+	KUNIT_EXPECT_EQ(test, sum.max, 1000ULL);
 	kstats_snapshot_free(&snap);
 	kstats_family_view_free(&v);
 
@@ -2816,6 +2943,7 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_summary_known),
 	KUNIT_CASE(kstats_test_range),
 	KUNIT_CASE(kstats_test_percpu),
+	KUNIT_CASE(kstats_test_extremes),
 	KUNIT_CASE(kstats_test_names),
 	KUNIT_CASE(kstats_test_torn_reset),
 	KUNIT_CASE(kstats_test_atomic_put),
