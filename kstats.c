@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "kstats_errors.h"
 #include "kstats_internal.h"
 #include "kstats_family.h"
 
@@ -115,7 +116,8 @@ EXPORT_SYMBOL_NS_GPL(kstats_parse_clock, KSTATS_NS);
  *
  * Names become file names in debugfs and words in commands: keep them to
  * [A-Za-z0-9_.-], not empty, not starting with '.' (hidden files, "." and
- * ".."), and neither "_control" nor "all" (as in "remove all").
+ * ".."), and none of "_control", "_errors" (the files beside them) and
+ * "all" (as in "remove all").
  *
  * Return: 0, or -EINVAL.
  */
@@ -128,7 +130,8 @@ int kstats_check_name(const char *name)
 	len = strnlen(name, KSTATS_NAME_MAX + 1);
 	/* "all" is reserved: "remove all" must mean every node. */
 	if (!len || len > KSTATS_NAME_MAX || name[0] == '.' ||
-	    !strcmp(name, "_control") || !strcmp(name, "all"))
+	    !strcmp(name, "_control") || !strcmp(name, "_errors") ||
+	    !strcmp(name, "all"))
 		return -EINVAL;
 	for (i = 0; i < len; i++)
 		if (!isascii(name[i]) ||
@@ -158,7 +161,7 @@ int kstats_nr_nodes_locked(void)
 static int kstats_check_config(const struct kstats_config *cfg)
 {
 	if (kstats_check_name(cfg->name)) {
-		pr_warn_ratelimited("invalid name '%.*s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control or all\n",
+		pr_warn_ratelimited("invalid name '%.*s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control, _errors or all\n",
 				    KSTATS_NAME_MAX + 1,
 				    cfg->name ? cfg->name : "", KSTATS_NAME_MAX);
 		return -EINVAL;
@@ -268,6 +271,7 @@ static void kstats_release(struct kref *kref)
  * kstats_alloc() - make a distribution, not yet listed nor in debugfs
  * @cfg: its configuration
  * @maker: who makes it (enum kstats_maker)
+ * @why: where a refusal for lack of memory is noted, or NULL
  *
  * Context: process.
  * Return: the distribution, active, with one reference; or an ERR_PTR:
@@ -275,7 +279,7 @@ static void kstats_release(struct kref *kref)
  * each logged in one line.
  */
 struct kstats *kstats_alloc(const struct kstats_config *cfg,
-			    enum kstats_maker maker)
+			    enum kstats_maker maker, struct kstats_refusal *why)
 {
 	struct kstats *ks;
 	int err;
@@ -303,7 +307,8 @@ struct kstats *kstats_alloc(const struct kstats_config *cfg,
 	return ks;
 
 nomem:
-	pr_warn_ratelimited("%s: out of memory\n", cfg->name);
+	kstats_refuse(why, why ? why->name_at : NULL, cfg->name,
+		      "out of memory");
 	return ERR_PTR(-ENOMEM);
 }
 
@@ -312,25 +317,29 @@ nomem:
  * @ks: from kstats_alloc(), fully built: from now on it can be read and
  *	removed; on failure it stays the caller's
  * @origin: how it was made, as _control lists it
+ * @why: where a refusal is noted, at the name (kstats_refuse()), or NULL
  *
  * Context: process.
  * Return: 0, or -EEXIST for a name in use, -ENOSPC past KSTATS_MAX_NODES,
  * or the debugfs error; each logged in one line.
  */
-int kstats_publish(struct kstats *ks, const char *origin)
+int kstats_publish(struct kstats *ks, const char *origin,
+		   struct kstats_refusal *why)
 {
+	const char *at = why ? why->name_at : NULL;
 	int err;
 
 	strscpy(ks->origin, origin, sizeof(ks->origin));
 	mutex_lock(&kstats_mutex);
 	if (kstats_find_locked(ks->name)) {
 		err = -EEXIST;
-		pr_warn_ratelimited("%s: a distribution of that name exists\n",
-				    ks->name);
+		kstats_refuse(why, at, ks->name,
+			      "a distribution of that name exists");
 	} else if (kstats_nr_nodes >= KSTATS_MAX_NODES) {
 		err = -ENOSPC;
-		pr_warn_ratelimited("%s: already %d distributions, the most kstats keeps\n",
-				    ks->name, KSTATS_MAX_NODES);
+		kstats_refuse(why, at, ks->name,
+			      "already %d distributions, the most kstats keeps",
+			      KSTATS_MAX_NODES);
 	} else if (kstats_publisher) {
 		err = kstats_publisher->add(ks);
 	} else {
@@ -349,15 +358,17 @@ int kstats_publish(struct kstats *ks, const char *origin)
  * @cfg: its configuration
  * @origin: how it was made, as _control lists it
  * @maker: who makes it (enum kstats_maker)
+ * @why: where a refusal is noted (kstats_refuse()), or NULL
  *
  * Context: process.
  * Return: the distribution, active, with one reference; or an ERR_PTR as
  * kstats_alloc() and kstats_publish() return.
  */
 struct kstats *kstats_create(const struct kstats_config *cfg,
-			     const char *origin, enum kstats_maker maker)
+			     const char *origin, enum kstats_maker maker,
+			     struct kstats_refusal *why)
 {
-	struct kstats *ks = kstats_alloc(cfg, maker);
+	struct kstats *ks = kstats_alloc(cfg, maker, why);
 	int err;
 
 	if (IS_ERR(ks))
@@ -368,7 +379,7 @@ struct kstats *kstats_create(const struct kstats_config *cfg,
 		err = kstats_family_enable(ks, cfg->max_keys, "key",
 					   KSTATS_KEYS_NUMBER, 0);
 	if (!err)
-		err = kstats_publish(ks, origin);
+		err = kstats_publish(ks, origin, why);
 	if (err) {
 		kstats_put(ks);
 		return ERR_PTR(err);
@@ -391,7 +402,7 @@ struct kstats *kstats_create(const struct kstats_config *cfg,
 struct kstats *kstats_new_config(const struct kstats_config *cfg)
 {
 	might_sleep();
-	return kstats_create(cfg, "api", KSTATS_BY_API);
+	return kstats_create(cfg, "api", KSTATS_BY_API, NULL);
 }
 EXPORT_SYMBOL_GPL(kstats_new_config);
 
@@ -803,21 +814,6 @@ int kstats_read(struct kstats *ks, struct kstats_summary *s)
 }
 EXPORT_SYMBOL_GPL(kstats_read);
 
-/**
- * kstats_snapshot_free() - free what kstats_snapshot_take() allocated
- * @snap: the snapshot; zeroed afterwards, so freeing twice is harmless
- */
-void kstats_snapshot_free(struct kstats_snapshot *snap)
-{
-	kvfree(snap->cpu);
-	kvfree(snap->count);
-	kvfree(snap->sum);
-	kvfree(snap->cpu_samples);
-	kvfree(snap->slot_samples);
-	memset(snap, 0, sizeof(*snap));
-}
-EXPORT_SYMBOL_NS_GPL(kstats_snapshot_free, KSTATS_NS);
-
 /*
  * This CPU's word *@p lowered (raised) to @v with this_cpu_cmpxchg(), one
  * instruction that an interrupt or an NMI on this CPU cannot tear.  A task
@@ -885,6 +881,21 @@ notrace void kstats_record_slow(struct kstats *ks, u64 val)
 }
 EXPORT_SYMBOL_GPL(kstats_record_slow);
 NOKPROBE_SYMBOL(kstats_record_slow);
+
+/**
+ * kstats_snapshot_free() - free what kstats_snapshot_take() allocated
+ * @snap: the snapshot; zeroed afterwards, so freeing twice is harmless
+ */
+void kstats_snapshot_free(struct kstats_snapshot *snap)
+{
+	kvfree(snap->cpu);
+	kvfree(snap->count);
+	kvfree(snap->sum);
+	kvfree(snap->cpu_samples);
+	kvfree(snap->slot_samples);
+	memset(snap, 0, sizeof(*snap));
+}
+EXPORT_SYMBOL_NS_GPL(kstats_snapshot_free, KSTATS_NS);
 
 /**
  * kstats_snapshot_take() - copy every CPU's histogram of a distribution

@@ -128,11 +128,14 @@ const char *kstats_clock_name(enum kstats_clock clock);
 const char *kstats_clock_unit(enum kstats_clock clock);
 int kstats_parse_clock(const char *s, enum kstats_clock *clock);
 struct kstats *kstats_find_locked(const char *name);
+struct kstats_refusal;
 struct kstats *kstats_alloc(const struct kstats_config *cfg,
-			    enum kstats_maker maker);
-int kstats_publish(struct kstats *ks, const char *origin);
+			    enum kstats_maker maker, struct kstats_refusal *why);
+int kstats_publish(struct kstats *ks, const char *origin,
+		   struct kstats_refusal *why);
 struct kstats *kstats_create(const struct kstats_config *cfg,
-			     const char *origin, enum kstats_maker maker);
+			     const char *origin, enum kstats_maker maker,
+			     struct kstats_refusal *why);
 struct kstats *kstats_pop_removable(void);
 void kstats_forget_locked(struct kstats *ks);
 void kstats_unlink(struct kstats *ks);

@@ -562,9 +562,9 @@ static void kstats_test_atomic_put(struct kunit *test)
 static void kstats_test_names(struct kunit *test)
 {
 	static const char * const good[] = { "a", "tx_path", "A.b-c_9",
-		"__do_sys_getppid", "_controller",
+		"__do_sys_getppid", "_controller", "_errors2",
 		"x123456789012345678901234567890123456789012345678901234567890ab" };
-	static const char * const bad[] = { "", "_control", ".hidden", "..",
+	static const char * const bad[] = { "", "_control", "_errors", ".hidden", "..",
 		"a/b", "a b", "tab\tname", "caf\xc3\xa9", "all",
 		"x123456789012345678901234567890123456789012345678901234567890abc" };
 	struct kstats_config cfg = { .name = "kunit_dup", .frac_bits = 3 };
@@ -700,6 +700,255 @@ static void kstats_test_control_commands(struct kunit *test)
 				    "'%s'", bad[i]);
 }
 
+/*
+ * A refusal of the grammar: the command, the word refused (its @nth
+ * occurrence as a word), or @word NULL and @pos the offset (KSTATS_POS_END
+ * for a word missing at the end), and a part of the reason.
+ */
+struct refusal_case {
+	const char *cmd;
+	const char *word;
+	int nth;
+	int pos;
+	const char *reason;
+};
+
+#define AT(c, w, r)		{ c, w, 1, 0, r }
+#define AT_NTH(c, w, n, r)	{ c, w, n, 0, r }
+#define AT_POS(c, p, r)		{ c, NULL, 0, p, r }
+#define AT_END(c, r)		{ c, NULL, 0, KSTATS_POS_END, r }
+
+/* The offset of the @nth word @word of @cmd, or -2. */
+static int refusal_word_at(const char *cmd, const char *word, int nth)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = cmd; (p = strstr(p, word)); p++)
+		if ((p == cmd || isspace(p[-1])) &&
+		    (!p[n] || isspace(p[n])) && !--nth)
+			return p - cmd;
+	return -2;
+}
+
+/*
+ * Every refusal of the grammar says which word it refuses, as its offset
+ * in the command, for the caret of _errors; a missing word is past the end.
+ */
+static void kstats_test_refusal_words(struct kunit *test)
+{
+	static const struct refusal_case cases[] = {
+		/* values: the value's word */
+		AT("trace f value arg0+:8", "arg0+:8", "a dereference is"),
+		AT("trace f value arg0+2147483648:8", "arg0+2147483648:8", "offset"),
+		AT("trace f value arg0+0:3", "arg0+0:3", "size after offset"),
+		AT("trace f value arg12", "arg12", "arguments are arg0"),
+		AT("trace f value foo", "foo", "use ret or argN"),
+		AT("trace f value arg0:3", "arg0:3", "size of the cast"),
+		AT("trace f value arg0+0:8+0:8+0:8+0:8+0:8",
+		   "arg0+0:8+0:8+0:8+0:8+0:8", "more than 4"),
+		AT("trace f value arg0+0:8x", "arg0+0:8x", "size after offset"),
+		AT("trace f value arg0x", "arg0x", "unexpected 'x'"),
+		AT("trace f value arg0+0:4+0:8", "arg0+0:4+0:8", "must be 8"),
+		/* filters */
+		AT_END("trace f if arg0 >", "write if VALUE OP CONSTANT"),
+		AT_NTH("trace f if arg0 == 1 if arg0 == 1 if arg0 == 1 if arg0 == 1 if arg0 == 2",
+		       "if", 5, "at most 4 conditions"),
+		AT("trace f if arg0 =~ 1", "=~", "unknown operator"),
+		AT("trace f if arg0 > x", "x", "is not a number"),
+		AT("trace f if arg12 == 1", "arg12", "arguments are arg0"),
+		AT("trace f pid -1", "-1", "is not a pid id"),
+		AT("trace f tid x", "x", "is not a tid id"),
+		AT("trace f comm 1234567890123456", "1234567890123456", "longer than 15"),
+		AT("trace f cpu 4096", "4096", "not a possible CPU"),
+		/* sections */
+		AT("trace s start a key bogus end b", "bogus", "unknown key"),
+		AT("trace s start a key arg99 end b", "arg99", "arguments are arg0"),
+		AT("trace s start a end b nest inner", "inner", "use outer or replace"),
+		AT("trace s start a end b full maybe", "maybe", "use refuse or evict"),
+		AT("trace s start a match ret end b match ret", "ret", "use argN"),
+		AT("trace s start a end b over 0", "0", "not a duration"),
+		AT("trace s start a end b under x", "x", "not a duration"),
+		AT("trace s start a end b inflight 0", "0", "inflight '0'"),
+		AT("trace s start a end b start c", "c", "starts come before its end"),
+		AT("trace s start a start b start c start d end e", "d", "at most 3 starts"),
+		AT("trace s start a end b end c", "c", "one end"),
+		AT("trace s start a* end b", "a*", "one place"),
+		AT("trace s start a if ret < 0 end b", "ret", "if ret is for functions"),
+		AT("trace s if ret < 0 start a end b", "ret", "if ret is for functions"),
+		AT("trace s comm x start a pid 1 end b", "pid", "not both"),
+		AT("trace s start a end b over 10 under 5", "5", "no duration is both"),
+		AT("trace s start a match arg0 end b", "arg0", "at both points"),
+		AT("trace s start a by arg0 start b end c", "b", "its own by V"),
+		AT("trace s start a by comm start b by arg0 end c", "arg0",
+		   "a further start takes one by"),
+		AT("trace s start a by arg0 start b by comm end c", "comm",
+		   "a further start's key is argN"),
+		AT("trace f inflight 5", "inflight", "are for sections"),
+		AT("trace f key task", "key", "are for sections"),
+		AT("trace s start a end b", NULL, NULL),
+		/* families */
+		AT("trace f by stack 33", "33", "frames"),
+		AT_END("trace f by", "by needs a key"),
+		AT("trace s start a end b by comm", "comm", "start point's options"),
+		AT("trace f by comm by pid", "pid", "one by per node"),
+		AT("trace f by colour", "colour", "unknown by key"),
+		AT("trace f by arg12", "arg12", "arguments are arg0"),
+		AT("trace f by comm 5", "5", "takes no number"),
+		AT("trace f by comm max 0", "0", "is not 1..65536"),
+		AT_END("trace f by comm max", "is not 1..65536"),
+		AT("trace f by func", "func", "by func keys"),
+		AT("trace f gap by comm", "gap", "it takes no by"),
+		AT("trace tp:a:b by caller", "caller", "by caller"),
+		AT("trace s start a by ret end b", "ret", "by ret is for functions"),
+		/* outliers */
+		AT("trace f slow abc", "abc", "not a number from 0"),
+		AT("trace f top 3 slow 5", "slow", "one of slow or top"),
+		AT("trace f top 0", "0", "not 1..4096"),
+		AT("trace f slow 1 top 2", "top", "one of slow or top"),
+		AT("trace f slow 1 keep 0", "0", "is not 1..65536, once"),
+		AT_NTH("trace f slow 1 keep 2 keep 3", "keep", 2, "once"),
+		AT("trace f slow 1 stack 65", "65", "is not 1..64, once"),
+		AT_NTH("trace f slow 1 stack 2 stack 3", "stack", 2, "once"),
+		AT("trace f slow 1 stack -1", "-1", "is not 1..64, once"),
+		AT("trace f keep 5", "keep", "give slow V"),
+		AT("trace f stack 4", "stack", "give slow V or top K"),
+		/* values and what they may not combine */
+		AT("trace s start a end b value arg0", "arg0", "not sections"),
+		AT("trace f value arg0 gap", "gap", "gap records times"),
+		AT("trace f value ret clock local", "local", "drop clock local"),
+		AT("trace tp:a:b value ret", "ret", "a tracepoint returns nothing"),
+		AT("trace tp:a:b if ret < 0", "ret", "a tracepoint returns nothing"),
+		AT("trace f clock none", "none", "reads no time"),
+		AT("trace s start a end b gap", "gap", "not sections or tracepoints"),
+		AT("trace f gap comm dd", "gap", "takes no filter"),
+		/* the list: under the empty name */
+		AT_POS("trace a,,b", 8, "an empty function name"),
+		AT_POS("trace a, name x", 8, "an empty function name"),
+		/* options, commands and names */
+		AT_END("trace f name", "needs a value"),
+		AT("new foo bits 6", "6", "bits '6'"),
+		AT("new foo clock bogus", "bogus", "unknown clock"),
+		AT("new foo max x", "x", "is not a number"),
+		AT("trace f maxactive 99999", "99999", "maxactive"),
+		AT("new foo colour red", "colour", "unknown option"),
+		AT("new foo pid 1", "pid", "values and filters are for trace"),
+		AT_END("", "empty command"),
+		AT_END(" \t\n", "empty command"),
+		AT("frob x", "frob", "unknown command"),
+		AT_END("new", "needs a name"),
+		AT("remove a b", "b", "takes one name"),
+		AT("new a/b", "a/b", "invalid name"),
+		AT("trace f name ../x", "../x", "invalid name"),
+		AT("trace f name all", "all", "invalid name"),
+		AT("new _errors", "_errors", "invalid name"),
+		AT("new _control", "_control", "invalid name"),
+	};
+	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct refusal_case *c = &cases[i];
+		int want = c->word ? refusal_word_at(c->cmd, c->word, c->nth) :
+			   c->pos;
+
+		if (!c->reason) {
+			/* a good command: nothing noted */
+			KUNIT_EXPECT_EQ_MSG(test, parse(test, c->cmd, cmd), 0,
+					    "'%s'", c->cmd);
+			KUNIT_EXPECT_FALSE(test, cmd->why.set);
+			continue;
+		}
+		KUNIT_ASSERT_NE_MSG(test, want, -2, "'%s': no word '%s'",
+				    c->cmd, c->word);
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, c->cmd, cmd), -EINVAL,
+				    "'%s'", c->cmd);
+		KUNIT_EXPECT_TRUE_MSG(test, cmd->why.set, "'%s'", c->cmd);
+		KUNIT_EXPECT_EQ_MSG(test, cmd->why.pos, want, "'%s': %s",
+				    c->cmd, cmd->why.reason);
+		KUNIT_EXPECT_STREQ_MSG(test, cmd->why.loc, "_control", "'%s'",
+				       c->cmd);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(cmd->why.reason, c->reason),
+					  "'%s': reason '%s', not '%s'", c->cmd,
+					  cmd->why.reason, c->reason);
+	}
+}
+
+/* _errors: the last KSTATS_ERRORS_MAX refusals, as tracefs' error_log. */
+static void kstats_test_errors_log(struct kunit *test)
+{
+	struct seq_file m = { .size = 65536 };
+	struct kstats_refusal why;
+	char text[64], want[64];
+	const char *p, *want1;
+	int i, n;
+
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	kstats_errors_clear();
+	kstats_errors_show(&m);
+	KUNIT_EXPECT_EQ(test, m.count, (size_t)0);
+
+	/*
+	 * A caret under the word; the trailing blanks dropped, the other
+	 * blanks and the bytes outside '!'..'~' spaces.
+	 */
+	kstats_refusal_init(&why, "trace\tvfs_raed  name r\xc3\xa9\t\n");
+	kstats_refuse(&why, why.text + 6, "r", "no symbol '%s'", "vfs_raed");
+	kstats_errors_add(why.text, why.len, &why);
+	/* a missing word: one column past the end */
+	kstats_refusal_init(&why, "trace f pid");
+	kstats_refuse(&why, NULL, "_control", "'%s' needs a value", "pid");
+	kstats_errors_add(why.text, why.len, &why);
+	kstats_errors_show(&m);
+	KUNIT_ASSERT_LT(test, m.count, m.size);
+	/* "[    S.UUUUUU] ", seconds right-aligned in 5 */
+	p = strchr(m.buf, ']');
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, m.buf[0], '[');
+	KUNIT_EXPECT_EQ(test, p[-7], '.');
+	KUNIT_EXPECT_GE(test, (int)(p - m.buf), 13);
+	want1 = "] r: error: no symbol 'vfs_raed'\n"
+		"  Command: trace vfs_raed  name r\x20\x20\n"
+		"                 ^\n[";
+	KUNIT_EXPECT_EQ_MSG(test, strncmp(p, want1, strlen(want1)), 0, "%s", p);
+	p = strchr(p + 1, ']');
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_STREQ(test, p, "] _control: error: 'pid' needs a value\n"
+			   "  Command: trace f pid\n"
+			   "                       ^\n");
+
+	/* at most KSTATS_ERRORS_MAX, the oldest dropped first */
+	kstats_errors_clear();
+	for (i = 0; i < KSTATS_ERRORS_MAX + 2; i++) {
+		snprintf(text, sizeof(text), "remove n%d", i);
+		kstats_refusal_init(&why, text);
+		kstats_refuse(&why, text + 7, "_control",
+			      "remove n%d: no such distribution", i);
+		kstats_errors_add(text, strlen(text), &why);
+	}
+	m.count = 0;
+	memset(m.buf, 0, m.size);
+	kstats_errors_show(&m);
+	for (n = 0, p = m.buf; (p = strstr(p, "] _control: error: ")); p++)
+		n++;
+	KUNIT_EXPECT_EQ(test, n, KSTATS_ERRORS_MAX);
+	for (i = 0; i < KSTATS_ERRORS_MAX + 2; i++) {
+		snprintf(want, sizeof(want), "  Command: remove n%d\n", i);
+		KUNIT_EXPECT_EQ_MSG(test, !!strstr(m.buf, want), i >= 2,
+				    "entry %d", i);
+	}
+	/* oldest first */
+	p = strstr(m.buf, "remove n2\n");
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(p, "remove n17\n"));
+	kstats_errors_clear();
+	m.count = 0;
+	kstats_errors_show(&m);
+	KUNIT_EXPECT_EQ(test, m.count, (size_t)0);
+}
+
 /* Each value parses to what it says, and formats back to its canonical text. */
 static void kstats_test_value_parse(struct kunit *test)
 {
@@ -726,29 +975,29 @@ static void kstats_test_value_parse(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(same); i++) {
-		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(same[i], &v), 0,
+		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(same[i], &v, NULL), 0,
 				    "'%s'", same[i]);
 		kstats_value_format(&v, buf, sizeof(buf));
 		KUNIT_EXPECT_STREQ(test, buf, same[i]);
 	}
 	for (i = 0; i < ARRAY_SIZE(canon); i++) {
-		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(canon[i].in, &v),
+		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(canon[i].in, &v, NULL),
 				    0, "'%s'", canon[i].in);
 		kstats_value_format(&v, buf, sizeof(buf));
 		KUNIT_EXPECT_STREQ(test, buf, canon[i].out);
 	}
-	KUNIT_EXPECT_EQ(test, kstats_parse_value("arg3+0:8", &v), 0);
+	KUNIT_EXPECT_EQ(test, kstats_parse_value("arg3+0:8", &v, NULL), 0);
 	KUNIT_EXPECT_EQ(test, v.base, KSTATS_BASE_ARG);
 	KUNIT_EXPECT_EQ(test, v.arg, 3);
 	KUNIT_EXPECT_EQ(test, v.nr_derefs, 1);
 	KUNIT_EXPECT_EQ(test, v.deref[0].off, 0);
 	KUNIT_EXPECT_EQ(test, v.deref[0].width.size, 8);
-	KUNIT_EXPECT_EQ(test, kstats_parse_value("ret-12:s2", &v), 0);
+	KUNIT_EXPECT_EQ(test, kstats_parse_value("ret-12:s2", &v, NULL), 0);
 	KUNIT_EXPECT_EQ(test, v.base, KSTATS_BASE_RET);
 	KUNIT_EXPECT_EQ(test, v.deref[0].off, -12);
 	KUNIT_EXPECT_TRUE(test, v.deref[0].width.sign);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(bad[i], &v),
+		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(bad[i], &v, NULL),
 				    -EINVAL, "'%s'", bad[i]);
 }
 
@@ -915,14 +1164,14 @@ static void kstats_test_value_fetch(struct kunit *test)
 	snprintf(text, sizeof(text), "arg0+%zu:8+%zu:8",
 		 offsetof(struct kstats_test_file, inode),
 		 offsetof(struct kstats_test_inode, size));
-	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, (s64)out, 123456789012LL);
 
 	snprintf(text, sizeof(text), "arg0+%zu:8+%zu:s4",
 		 offsetof(struct kstats_test_file, inode),
 		 offsetof(struct kstats_test_inode, mode));
-	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, (s64)out, -2LL);
 	/* The same bytes zero-extended. */
@@ -933,14 +1182,14 @@ static void kstats_test_value_fetch(struct kunit *test)
 	snprintf(text, sizeof(text), "arg0+%zu:8+%zu:s1",
 		 offsetof(struct kstats_test_file, inode),
 		 offsetof(struct kstats_test_inode, tiny));
-	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, (s64)out, -3LL);
 
 	/* A user address, and NULL + 8, are never read. */
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+0:8", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+0:8", &v, NULL), 0);
 	KUNIT_EXPECT_FALSE(test, kstats_value_fetch(&v, &a, &out));
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg4+8:8", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg4+8:8", &v, NULL), 0);
 	KUNIT_EXPECT_FALSE(test, kstats_value_fetch(&v, &a, &out));
 	/* kstats_read_kernel()'s one compare: the kernel half's edges */
 	KUNIT_EXPECT_TRUE(test, kstats_read_kernel((unsigned long)&ino.mode, w4,
@@ -969,10 +1218,10 @@ static void kstats_test_value_fetch(struct kunit *test)
 #endif
 
 	/* Casts of the base. */
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg2:s4", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg2:s4", &v, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, (s64)out, -9LL);
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg2:2", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg2:2", &v, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, out, 0xfff7ULL);
 
@@ -1723,7 +1972,7 @@ static void kstats_test_string_key(struct kunit *test)
 	char *page;
 	u64 key[2];
 
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+8:8", &b.v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+8:8", &b.v, NULL), 0);
 	KUNIT_ASSERT_TRUE(test, kstats_by_fetch(&b, &a, key));
 	KUNIT_EXPECT_EQ(test, memcmp(key, "a_handler_name_", 15), 0);
 	KUNIT_EXPECT_EQ(test, ((char *)key)[15], 0);
@@ -2698,21 +2947,21 @@ static void kstats_test_btf_types(struct kunit *test)
 
 	/* values typed by the tracepoint: arg0 -5, arg1 65520 */
 	a.tp = tp;
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg0", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg0", &v, NULL), 0);
 	kstats_value_type(&v, &f);
 	KUNIT_EXPECT_TRUE(test, v.typed);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, (s64)out, -5LL);
 	kstats_value_format(&v, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "arg0");
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg0:4", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg0:4", &v, NULL), 0);
 	kstats_value_type(&v, &f);
 	KUNIT_EXPECT_FALSE(test, v.typed);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, out, 0xfffffffbULL);
 	kstats_value_format(&v, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "arg0:4");
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1", &v, NULL), 0);
 	kstats_value_type(&v, &f);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, out, 0xfff0ULL);
@@ -2720,7 +2969,7 @@ static void kstats_test_btf_types(struct kunit *test)
 	/* ret: guessed without a type, as its type says with one */
 	a.ret = 0xfffffff2UL;
 	for (size = 0; size < ARRAY_SIZE(rets); size++) {
-		KUNIT_ASSERT_EQ(test, kstats_parse_value("ret", &v), 0);
+		KUNIT_ASSERT_EQ(test, kstats_parse_value("ret", &v, NULL), 0);
 		memset(&f, 0, sizeof(f));
 		f.ret = rets[size].w;
 		kstats_value_type(&v, &f);
@@ -2949,6 +3198,8 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_atomic_put),
 	KUNIT_CASE(kstats_test_node_commands),
 	KUNIT_CASE(kstats_test_control_commands),
+	KUNIT_CASE(kstats_test_refusal_words),
+	KUNIT_CASE(kstats_test_errors_log),
 	KUNIT_CASE(kstats_test_value_parse),
 	KUNIT_CASE(kstats_test_filter_parse),
 	KUNIT_CASE(kstats_test_cond_range),

@@ -3,7 +3,7 @@
 # What a user types: load, create, fill, read, control, break, remove, unload.
 
 check "insmod kstats.ko" insmod $KB/kstats.ko
-expect "debugfs directory lists _control" "$(ls $KS)" "_control"
+expect "debugfs directory lists _control and _errors" "$(ls $KS | tr '\n' ' ')" "_control _errors "
 expect_match "_control help names the commands" "$(cat $KS/_control)" \
 	"^#   new NAME \[bits 0-5\]"
 
@@ -90,14 +90,21 @@ expect "bits 6: EINVAL" "$(ctl $KS/_control 'new t2 bits 6')" EINVAL
 expect "unknown clock: EINVAL" "$(ctl $KS/_control 'new t2 clock sundial')" EINVAL
 expect "remove unknown: ENOENT" "$(ctl $KS/_control 'remove nosuch')" ENOENT
 expect "remove a kernel-made one: EPERM" "$(ctl $KS/_control 'remove example_write')" EPERM
+expect "_errors: the node's command, the duplicate and the removes, each under its word" \
+	"$(err_entry 1; err_entry 3; err_entry 6; err_entry 7)" \
+	"$(err_want example_write "unknown command 'bogus': use start, stop or reset" bogus bogus
+	err_want t1 'a distribution of that name exists' 'new t1' t1
+	err_want _control 'remove nosuch: no such distribution' 'remove nosuch' nosuch
+	err_want _control 'remove example_write: made by kernel code or with its trace node, which removes it' \
+		'remove example_write' example_write)"
 expect "unknown verb: EINVAL" "$(ctl $KS/_control 'frobnicate x')" EINVAL
 expect "nothing half-made after refusals" "$(ls $KS | tr '\n' ' ')" \
-	"_control example_write example_write_by_size example_write_bytes t1 "
+	"_control _errors example_write example_write_by_size example_write_bytes t1 "
 
 expect "rmmod kstats while the example uses it fails" \
 	"$(rmmod kstats 2>/dev/null && echo removed || echo refused)" refused
 check "rmmod kstats_example" rmmod_wait kstats_example
-expect "example files are gone" "$(ls $KS | tr '\n' ' ')" "_control t1 "
+expect "example files are gone" "$(ls $KS | tr '\n' ' ')" "_control _errors t1 "
 
 kload hold $KS/t1 3 &
 sleep 1
@@ -117,6 +124,6 @@ expect "remove t1 while a reader holds it open" "$(ctl $KS/_control 'remove t1')
 wait
 expect "t1 is gone once its reader closed" "$(ls $KS | grep -c '^t1$')" 0
 expect "remove all" "$(ctl $KS/_control 'remove all')" ok
-expect "all removed" "$(ls $KS | tr '\n' ' ')" "_control "
+expect "all removed" "$(ls $KS | tr '\n' ' ')" "_control _errors "
 check "rmmod kstats" rmmod_wait kstats
 expect "debugfs directory gone" "$(ls /sys/kernel/debug | grep -c '^kstats$')" 0

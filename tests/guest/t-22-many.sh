@@ -24,7 +24,7 @@ if [ -n "$why" ]; then
 			"z: 'vfs_rea\*' names several functions, which the direct trampoline alone times, and this kernel has none"
 		expect "a list without the trampoline: EOPNOTSUPP" \
 			"$(ctl $KS/_control 'trace vfs_read,vfs_write name z by func')" EOPNOTSUPP
-		expect "nothing made by the refusals" "$(ls $KS | tr '\n' ' ')" "_control "
+		expect "nothing made by the refusals" "$(ls $KS | tr '\n' ' ')" "_control _errors "
 		check "rmmod kstats (many, refused)" rmmod_wait kstats
 	fi
 else

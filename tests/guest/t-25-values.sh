@@ -524,6 +524,6 @@ else
 fi
 
 expect "remove all (values)" "$(ctl $KS/_control 'remove all')" ok
-expect "no node left (values)" "$(ls $KS | tr '\n' ' ')" "_control "
+expect "no node left (values)" "$(ls $KS | tr '\n' ' ')" "_control _errors "
 check "rmmod kstats (values)" rmmod_wait kstats
 rm -f /tmp/kv.dat /tmp/v /tmp/kvA /tmp/kvB /tmp/kvT
