@@ -2173,6 +2173,7 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
 	bool by_value = t->fn.by.kind == KSTATS_BY_VALUE, per_cpu, per_task;
 	bool family = t->fn.ks->family;
+	struct kstats_refusal *why;
 	unsigned int i;
 	int err;
 
@@ -2226,15 +2227,19 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		err = kstats_register_start(t, &t->start, cmd->start);
 	for (i = 0; !err && i < t->nr_more; i++)
 		err = kstats_register_start(t, &t->more[i], cmd->more[i]);
-	if (!err && (kstats_register_point(t, &t->exit,
-					   "tp:sched:sched_process_exit",
-					   KSTATS_TP_EXIT, NULL) ||
-		     kstats_register_point(t, &t->free,
-					   "tp:sched:sched_process_free",
-					   KSTATS_TP_EXIT, NULL)))
+	if (err)
+		return err;
+	/* no refusal: the section works without them, the log says so */
+	why = t->why;
+	t->why = NULL;
+	if (kstats_register_point(t, &t->exit, "tp:sched:sched_process_exit",
+				  KSTATS_TP_EXIT, NULL) ||
+	    kstats_register_point(t, &t->free, "tp:sched:sched_process_free",
+				  KSTATS_TP_EXIT, NULL))
 		pr_warn_ratelimited("%s: exiting tasks not seen: their starts leave only when evicted\n",
 				    t->fn.ks->name);
-	return err;
+	t->why = why;
+	return 0;
 }
 
 /* A mechanism that "mech" names and this kernel has, or ANY for none. */
