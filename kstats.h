@@ -3,10 +3,11 @@
  * Per-CPU log-linear histograms of kernel quantities.
  *
  * A distribution (struct kstats) is a set of per-CPU histograms.  Code
- * records samples with the inline kstats_record(), which touches one
- * 16-byte slot of the local CPU's histogram with two this_cpu operations:
- * no lock, no bus-locked instruction, no function call.  Readers fold the
- * per-CPU rows when they print them, in debugfs at
+ * records samples with the inline kstats_record(), which compares the
+ * sample with the local CPU's smallest and largest and touches one 16-byte
+ * slot of its histogram with two this_cpu operations: no lock, no
+ * bus-locked instruction, and a function call only for a new extreme.
+ * Readers fold the per-CPU rows when they print them, in debugfs at
  * /sys/kernel/debug/kstats/NAME.
  *
  * Typical use, timing a code path:
