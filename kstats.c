@@ -845,7 +845,7 @@ static __always_inline notrace void kstats_extreme_raise(u64 __percpu *p,
  * @slots: the per-CPU histogram (struct kstats's slots)
  * @val: the sample
  *
- * For a recorder that found @val an extreme (kstats_is_extreme()).
+ * For a recorder that found @val out of them (kstats_within_extremes()).
  *
  * Context: any, NMI included.
  */

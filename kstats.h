@@ -241,18 +241,18 @@ void kstats_record_slow(struct kstats *ks, u64 val);
 void kstats_note_extremes(struct kstats_slot __percpu *slots, u64 val);
 
 /*
- * Whether @v is an extreme of the per-CPU histogram @slots: below its
- * min or above its max, two compares with memory.  Any CPU's words will
- * do (raw_cpu_read(), so that each is one operand of its compare): a
- * sample that is no extreme of the CPU read is none of all CPUs' either,
- * which is what the reader takes.
+ * Whether @v is within the extremes of the per-CPU histogram @slots, not
+ * below its min nor above its max: two compares with memory.  Any CPU's
+ * words will do (raw_cpu_read(), so that each is one operand of its
+ * compare): a sample that is no extreme of the CPU read is none of all
+ * CPUs' either, which is what the reader takes.
  */
 static __always_inline notrace bool
-kstats_is_extreme(struct kstats_slot __percpu *slots, u64 v)
+kstats_within_extremes(struct kstats_slot __percpu *slots, u64 v)
 {
 	struct kstats_extremes __percpu *e = kstats_extremes(slots);
 
-	return v < raw_cpu_read(e->min) || v > raw_cpu_read(e->max);
+	return v >= raw_cpu_read(e->min) && v <= raw_cpu_read(e->max);
 }
 
 /*
@@ -269,12 +269,12 @@ kstats_is_extreme(struct kstats_slot __percpu *slots, u64 v)
 	struct kstats_slot __percpu *__sr = READ_ONCE(__ksr->slots);	\
 	u64 __vr = (val);						\
 									\
-	if (unlikely(kstats_is_extreme(__sr, __vr)))			\
-		kstats_record_slow(__ksr, __vr);			\
-	else								\
+	if (likely(kstats_within_extremes(__sr, __vr)))			\
 		__KSTATS_RECORD_SLOT(__sr,				\
 				     min_t(u64, __vr, __ksr->clamp),	\
 				     frac_bits);			\
+	else								\
+		kstats_record_slow(__ksr, __vr);			\
 } while (0)
 
 /*
@@ -286,10 +286,10 @@ kstats_is_extreme(struct kstats_slot __percpu *slots, u64 v)
 	struct kstats_slot __percpu *__sr = READ_ONCE(__ksr->slots);	\
 	u64 __vr = (val);						\
 									\
-	if (unlikely(kstats_is_extreme(__sr, __vr)))			\
-		kstats_record_slow(__ksr, __vr);			\
-	else								\
+	if (likely(kstats_within_extremes(__sr, __vr)))			\
 		__KSTATS_RECORD_SLOT(__sr, __vr, frac_bits);		\
+	else								\
+		kstats_record_slow(__ksr, __vr);			\
 } while (0)
 
 /*
@@ -342,12 +342,12 @@ static __always_inline notrace void kstats_record_bits(struct kstats *ks,
 {
 	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
 
-	if (unlikely(kstats_is_extreme(slots, val) ||
-		     ks->frac_bits != frac_bits))
-		kstats_record_slow(ks, val);
-	else
+	if (likely(kstats_within_extremes(slots, val) &&
+		   ks->frac_bits == frac_bits))
 		__KSTATS_RECORD_SLOT(slots, min_t(u64, val, ks->clamp),
 				     frac_bits);
+	else
+		kstats_record_slow(ks, val);
 }
 
 /**

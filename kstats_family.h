@@ -282,7 +282,7 @@ kstats_family_record_unheated(struct kstats *ks, u32 index, u64 val,
 	u32 slot;
 	u64 term;
 
-	if (unlikely(kstats_is_extreme(slots, val)))
+	if (unlikely(!kstats_within_extremes(slots, val)))
 		kstats_note_extremes(slots, val);
 	slot = kstats_locate(v, frac_bits, &shift);
 	term = kstats_sum_term(v, shift);
