@@ -872,7 +872,7 @@ NOKPROBE_SYMBOL(kstats_note_extremes);
  *
  * Context: any, NMI included.
  */
-notrace void kstats_record_slow(struct kstats *ks, u64 val)
+notrace __kstats_slow void kstats_record_slow(struct kstats *ks, u64 val)
 {
 	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
 

@@ -37,6 +37,7 @@
 #include <linux/timekeeping.h>
 #include <linux/types.h>
 #ifdef CONFIG_X86
+#include <asm/asm.h>
 #include <asm/msr.h>
 #elif defined(CONFIG_ARM64)
 #include <asm/arch_timer.h>
@@ -237,8 +238,39 @@ int kstats_read(struct kstats *ks, struct kstats_summary *s);
 void kstats_record_key(struct kstats *ks, u64 key, u64 val);
 void kstats_record_negative(struct kstats *ks, s64 val);
 
-void kstats_record_slow(struct kstats *ks, u64 val);
+/*
+ * The out-of-line half of the record, called for a new extreme only,
+ * keeps every register it uses (x86's no_caller_saved_registers), and is
+ * called from an asm statement that says so (kstats_record_slow_call()):
+ * the recorder saves nothing around the call, and the trampoline's
+ * exits, leaf functions on their fast path, stay so.
+ */
+#if defined(CONFIG_X86_64) && __has_attribute(__no_caller_saved_registers__)
+#define __kstats_slow	__no_caller_saved_registers
+#else
+#define __kstats_slow
+#endif
+
+void __kstats_slow kstats_record_slow(struct kstats *ks, u64 val);
 void kstats_note_extremes(struct kstats_slot __percpu *slots, u64 val);
+
+/*
+ * Without the attribute (another architecture, a compiler without it) the
+ * call is an ordinary one: the attribute is what makes the asm's
+ * clobbers true.
+ */
+static __always_inline notrace void
+kstats_record_slow_call(struct kstats *ks, u64 val)
+{
+#if defined(CONFIG_X86_64) && __has_attribute(__no_caller_saved_registers__)
+	asm volatile("call kstats_record_slow"
+		     : ASM_CALL_CONSTRAINT
+		     : "D" (ks), "S" (val)
+		     : "memory", "cc");
+#else
+	kstats_record_slow(ks, val);
+#endif
+}
 
 /*
  * Whether @v is within the extremes of the per-CPU histogram @slots, not
@@ -274,7 +306,7 @@ kstats_within_extremes(struct kstats_slot __percpu *slots, u64 v)
 				     min_t(u64, __vr, __ksr->clamp),	\
 				     frac_bits);			\
 	else								\
-		kstats_record_slow(__ksr, __vr);			\
+		kstats_record_slow_call(__ksr, __vr);			\
 } while (0)
 
 /*
@@ -289,7 +321,7 @@ kstats_within_extremes(struct kstats_slot __percpu *slots, u64 v)
 	if (likely(kstats_within_extremes(__sr, __vr)))			\
 		__KSTATS_RECORD_SLOT(__sr, __vr, frac_bits);		\
 	else								\
-		kstats_record_slow(__ksr, __vr);			\
+		kstats_record_slow_call(__ksr, __vr);			\
 } while (0)
 
 /*
@@ -347,7 +379,7 @@ static __always_inline notrace void kstats_record_bits(struct kstats *ks,
 		__KSTATS_RECORD_SLOT(slots, min_t(u64, val, ks->clamp),
 				     frac_bits);
 	else
-		kstats_record_slow(ks, val);
+		kstats_record_slow_call(ks, val);
 }
 
 /**

@@ -260,30 +260,29 @@ kstats_family_add(struct kstats_family *f, u32 nr_slots, u32 i, u32 slot,
 }
 
 /*
- * The record of a sample @val, @frac_bits given: the slot is located once,
- * for the distribution's row and for the key's; the distribution's
- * extremes take @val as it is.  @clamp: @val may be above the
- * distribution's range, and is recorded in its slots as the clamp; else
- * it is within it (the default shape).  @checked: @index is a slot index
- * already checked (kstats_family_slot_index()) in a family of keys; else
- * it is checked here, and a family by CPU takes the record alone.  True
- * when the key, whose slot index is then in *@heat, is to be heated
+ * The record of a sample @val, @frac_bits given, within the CPU's
+ * extremes (kstats_family_record_unheated() takes the others out of line):
+ * the slot is located once, for the distribution's row and for the key's.
+ * @clamp: @val may be above the distribution's range, and is recorded in
+ * its slots as the clamp; else it is within it (the default shape).
+ * @checked: @index is a slot index already checked
+ * (kstats_family_slot_index()) in a family of keys; else it is checked
+ * here, and a family by CPU takes the record alone.  True when the key,
+ * whose slot index is then in *@heat, is to be heated
  * (__kstats_family_add()).
  */
 static __always_inline notrace bool
-kstats_family_record_unheated(struct kstats *ks, u32 index, u64 val,
-			      unsigned int frac_bits, bool clamp, bool checked,
-			      u32 *heat)
+__kstats_family_record_unheated(struct kstats *ks,
+				struct kstats_slot __percpu *slots, u32 index,
+				u64 val, unsigned int frac_bits, bool clamp,
+				bool checked, u32 *heat)
 {
-	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
 	struct kstats_family *f = ks->family;
 	u64 v = clamp ? min(val, ks->clamp) : val;
 	unsigned int shift;
 	u32 slot;
 	u64 term;
 
-	if (unlikely(!kstats_within_extremes(slots, val)))
-		kstats_note_extremes(slots, val);
 	slot = kstats_locate(v, frac_bits, &shift);
 	term = kstats_sum_term(v, shift);
 	this_cpu_inc(slots[slot].count);
@@ -297,6 +296,34 @@ kstats_family_record_unheated(struct kstats *ks, u32 index, u64 val,
 	}
 	*heat = index;
 	return __kstats_family_add(f, ks->nr_slots, index, slot, term);
+}
+
+int __kstats_slow kstats_family_record_slow(struct kstats *ks, u32 index,
+					    u64 val, bool clamp, bool checked);
+
+/*
+ * __kstats_family_record_unheated(), the distribution's extremes compared
+ * first: a sample out of them is recorded out of line
+ * (kstats_family_record_slow()), which keeps it among them, as
+ * kstats_record() does, and nothing stays in the registers across the
+ * call but what the caller keeps there anyway.
+ */
+static __always_inline notrace bool
+kstats_family_record_unheated(struct kstats *ks, u32 index, u64 val,
+			      unsigned int frac_bits, bool clamp, bool checked,
+			      u32 *heat)
+{
+	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
+	int hot;
+
+	if (unlikely(!kstats_within_extremes(slots, val))) {
+		/* no address of the caller's passed out: no stack canary */
+		hot = kstats_family_record_slow(ks, index, val, clamp, checked);
+		*heat = hot;
+		return hot >= 0;
+	}
+	return __kstats_family_record_unheated(ks, slots, index, val,
+					       frac_bits, clamp, checked, heat);
 }
 
 /*
