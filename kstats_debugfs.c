@@ -642,10 +642,18 @@ static int kstats_errors_open(struct inode *inode, struct file *file)
 	return single_open(file, kstats_errors_seq_show, NULL);
 }
 
-/* Any write empties it too: there is nothing else to write to a log. */
+/*
+ * Any write empties it too: there is nothing else to write to a log.  A
+ * buffer that cannot be read is -EFAULT, as for every file of kstats.
+ */
 static ssize_t kstats_errors_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
+	char c;
+
+	if (count && get_user(c, ubuf))
+		return -EFAULT;
+	(void)c;
 	kstats_errors_clear();
 	return count;
 }
