@@ -108,6 +108,23 @@ expect "kstats trace removed its node" "$(ls $KS | grep -c "^$SYM$")" 0
 
 # --- issue 52: the filter cgroup PATH, -- COMMAND, kstats' own waits left
 # out, the reason of a refusal, lockwait --by caller's end
+
+# kstats_bg OUT ARGS...: kstats ARGS in the background ($KBG its pid), its
+# output in OUT; back once it says "Tracing" (its node attached), which is
+# what a user waits for; false if it never does
+kstats_bg() {
+	local out=$1 i=0
+	shift
+	: > "$out"
+	kstats "$@" > "$out" 2>"$out.err" &
+	KBG=$!
+	until grep -q '^Tracing' "$out"; do
+		kill -0 $KBG 2>/dev/null || return 1
+		[ $i -ge 1200 ] && return 1
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
 CG=/sys/fs/cgroup
 if grep -qw cgroup2 /proc/filesystems; then
 	mkdir -p $CG
@@ -116,9 +133,11 @@ fi
 if grep -q " $CG cgroup2 " /proc/mounts; then
 	mkdir -p $CG/t30
 	# 300 calls in /t30, 200 outside, while the node traces /t30 alone
-	(sleep 1; kload cgroup $CG/t30 kload getppid 300 & kload getppid 200; wait) &
-	kstats trace $SYM --cgroup /t30 -d 3 > /tmp/cg.out 2>/tmp/cg.err; rc=$?
-	wait
+	kstats_bg /tmp/cg.out trace $SYM --cgroup /t30 -d 3
+	kload cgroup $CG/t30 kload getppid 300 & cgp=$!
+	kload getppid 200
+	wait $cgp
+	wait $KBG; rc=$?
 	expect "trace --cgroup /t30: exit 0, its 300 calls alone" \
 		"$rc $(awk '/^# summary / { print $4 }' /tmp/cg.out)" "0 300"
 	expect_match "trace --cgroup: the filter on the node's header" "$(cat /tmp/cg.out)" '^# filter cgroup /t30$'
@@ -164,9 +183,10 @@ expect "syscall getppid -- kload getppid 400: its 400 calls" "$(printf '%s\n' "$
 # kstats' own waits are not in the node: do_nanosleep of 200 sleeps of 5 ms
 # by another task, while kstats waits 3 s
 if grep -q ' do_nanosleep$' /proc/kallsyms; then
-	(sleep 0.5; kvalue sleep 5000 200) &
-	out=$(kstats trace do_nanosleep -d 3 2>/dev/null)
-	wait
+	kstats_bg /tmp/ns.out trace do_nanosleep -d 3
+	kvalue sleep 5000 200
+	wait $KBG
+	out=$(cat /tmp/ns.out)
 	max=$(printf '%s\n' "$out" | awk '/^# summary / { print $16 }')
 	expect "trace do_nanosleep -d 3: kvalue's 200 sleeps, not kstats' own 3 s (max under 1 s)" \
 		"$(printf '%s\n' "$out" | awk '/^# summary / { print $4 }') $([ "${max:-0}" -lt 1000000000 ] && echo ok || echo "$max")" "200 ok"
@@ -203,15 +223,12 @@ fi
 # lockwait --by caller ends within a second of its window (the lock
 # functions read once, before it)
 if grep -q ' __traceiter_contention_begin$' /proc/kallsyms || [ -d /sys/kernel/tracing/events/lock ]; then
-	kstats lockwait --by caller -d 2 > /tmp/lw.fifo.out 2>/dev/null &
-	lw=$!
-	i=0
-	until grep -q '^Tracing' /tmp/lw.fifo.out 2>/dev/null || [ $i -ge 600 ]; do sleep 0.05; i=$((i + 1)); done
+	kstats_bg /tmp/lw.out lockwait --by caller -d 2; said=$?
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	wait $lw; rc=$?
+	wait $KBG; rc=$?
 	t1=$(cut -d' ' -f1 /proc/uptime)
-	expect "lockwait --by caller -d 2: exit 0, ends within a second of its window" \
-		"$rc $(awk -v a="$t0" -v b="$t1" 'BEGIN { print (b - a < 3.2) ? "ok" : b - a }')" "0 ok"
+	expect "lockwait --by caller -d 2: says Tracing, exit 0, ends within a second of its window" \
+		"$said $rc $(awk -v a="$t0" -v b="$t1" 'BEGIN { print (b - a < 3.2) ? "ok" : b - a }')" "0 0 ok"
 fi
 
 check "rmmod example (tool)" rmmod_wait kstats_example
