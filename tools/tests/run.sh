@@ -1078,6 +1078,17 @@ if [ -f "$doc" ]; then
 	[ -z "$missing" ] && ok "man page and Documentation/kstats-command.rst in step" ||
 		bad "kstats-command.rst" "not on the page: $missing"
 else skip "kstats-command.rst" "no Documentation/ (tools alone)"; fi
+# The man page and the help text: every option of every subcommand's table
+# (the one its parser reads) is on the page, as its long form or its short
+sed 's/\\-/-/g; s/\\f[BIR]//g' kstats.8 > "$T/man"
+missing=$(for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu watch heatmap diff export help; do
+	$K help --options $c | while read -r _ l s _; do
+		grep -qF -- "$l" "$T/man" || { case $s in -?) grep -qE -- "(^|[^-[:alnum:]])$s([^[:alnum:]]|$)" "$T/man" ;; *) false ;; esac; } ||
+			printf '%s %s; ' "$c" "$l"
+	done
+done)
+[ -z "$missing" ] && ok "man page: every option of every subcommand's table" ||
+	bad "man page lacks options" "$missing"
 make -s install DESTDIR="$T/inst" PREFIX=/usr > /dev/null 2>&1
 [ -x "$T/inst/usr/sbin/kstats" ] && [ -f "$T/inst/usr/share/man/man8/kstats.8" ] && ok "make install DESTDIR PREFIX" || bad "install"
 
