@@ -25,6 +25,23 @@ check() {
 	rm -f "$T_OUT"
 }
 
+# kstats_bg OUT ARGS...: kstats ARGS in the background ($KBG its pid), its
+# output in OUT; back once it says "Tracing" (its node attached), which is
+# what a user waits for; false if it never does
+kstats_bg() {
+	local out=$1 i=0
+	shift
+	: > "$out"
+	kstats "$@" > "$out" 2>"$out.err" &
+	KBG=$!
+	until grep -q '^Tracing' "$out"; do
+		kill -0 $KBG 2>/dev/null || return 1
+		[ $i -ge 1200 ] && return 1
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
 # expect DESC GOT WANT: passes when the two strings are equal.
 expect() {
 	if [ "$2" = "$3" ]; then ok "$1"; else

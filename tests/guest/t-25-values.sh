@@ -497,26 +497,30 @@ expect "the node kept through the refusals still counts" "$(v_hist $KS/v_keep 10
 # Names need the kernel's BTF (CONFIG_DEBUG_INFO_BTF: the Debian kernels);
 # without it, the kernel's own terms still pass, and a name is refused.
 if [ -r /sys/kernel/btf/vmlinux ]; then
-	(sleep 1; kvalue read /dev/zero 100 7; kvalue read /dev/zero 3000 5) &
-	out=$(kstats trace vfs_read --value count --comm kvalue -d 3 -v 2>&1)
-	wait $!
+	kstats_bg /tmp/kt.out trace vfs_read --value count --comm kvalue -d 3 -v
+	kvalue read /dev/zero 100 7; kvalue read /dev/zero 3000 5
+	wait $KBG
+	out=$(cat /tmp/kt.out.err /tmp/kt.out)
 	expect_match "kstats trace --value count: resolved to value arg2" "$out" "value arg2"
 	expect_match "kstats trace --value count: 12 samples" "$out" "^ +12 +"
 	expect "kstats trace --value removed its node" "$(ls $KS | grep -c '^vfs_read')" 0
-	(sleep 1; kvalue pread /tmp/kv.dat 4096 3) &
-	out=$(kstats trace vfs_read --value '*pos' --comm kvalue -d 3 -v 2>&1)
-	wait $!
+	kstats_bg /tmp/kt.out trace vfs_read --value '*pos' --comm kvalue -d 3 -v
+	kvalue pread /tmp/kv.dat 4096 3
+	wait $KBG
+	out=$(cat /tmp/kt.out.err /tmp/kt.out)
 	expect_match "kstats trace --value '*pos': resolved to value arg3+0:8" "$out" "value arg3[+]0:8"
 	expect_match "kstats trace --value '*pos': 3 samples" "$out" "^ +3 +"
-	(sleep 1; kvalue -n kvalue fail 9 4; kvalue -n kvalue read /dev/zero 10 3) &
-	out=$(kstats trace ksys_read --value ret --comm kvalue -d 3 2>&1)
-	wait $!
+	kstats_bg /tmp/kt.out trace ksys_read --value ret --comm kvalue -d 3
+	kvalue -n kvalue fail 9 4; kvalue -n kvalue read /dev/zero 10 3
+	wait $KBG
+	out=$(cat /tmp/kt.out.err /tmp/kt.out)
 	expect_match "kstats trace --value ret: errno rows named" "$out" "errno EBADF \(9\): 4"
 	expect_match "kstats trace --value ret: the negative line" "$out" "negative: 4 samples"
 else
-	(sleep 1; kvalue read /dev/zero 100 7) &
-	out=$(kstats trace vfs_read --value arg2 --comm kvalue -d 3 -v 2>&1)
-	wait $!
+	kstats_bg /tmp/kt.out trace vfs_read --value arg2 --comm kvalue -d 3 -v
+	kvalue read /dev/zero 100 7
+	wait $KBG
+	out=$(cat /tmp/kt.out.err /tmp/kt.out)
 	expect_match "kstats trace --value arg2 without BTF: 7 samples" "$out" "^ +7 +"
 	out=$(kstats trace vfs_read --value count -d 1 2>&1)
 	expect "kstats trace --value count without BTF: exit 2" "$?" 2
