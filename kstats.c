@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "kstats_errors.h"
 #include "kstats_internal.h"
 #include "kstats_family.h"
 
@@ -115,7 +116,8 @@ EXPORT_SYMBOL_NS_GPL(kstats_parse_clock, KSTATS_NS);
  *
  * Names become file names in debugfs and words in commands: keep them to
  * [A-Za-z0-9_.-], not empty, not starting with '.' (hidden files, "." and
- * ".."), and neither "_control" nor "all" (as in "remove all").
+ * ".."), and none of "_control", "_errors" (the files beside them) and
+ * "all" (as in "remove all").
  *
  * Return: 0, or -EINVAL.
  */
@@ -128,7 +130,8 @@ int kstats_check_name(const char *name)
 	len = strnlen(name, KSTATS_NAME_MAX + 1);
 	/* "all" is reserved: "remove all" must mean every node. */
 	if (!len || len > KSTATS_NAME_MAX || name[0] == '.' ||
-	    !strcmp(name, "_control") || !strcmp(name, "all"))
+	    !strcmp(name, "_control") || !strcmp(name, "_errors") ||
+	    !strcmp(name, "all"))
 		return -EINVAL;
 	for (i = 0; i < len; i++)
 		if (!isascii(name[i]) ||
@@ -158,7 +161,7 @@ int kstats_nr_nodes_locked(void)
 static int kstats_check_config(const struct kstats_config *cfg)
 {
 	if (kstats_check_name(cfg->name)) {
-		pr_warn_ratelimited("invalid name '%.*s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control or all\n",
+		pr_warn_ratelimited("invalid name '%.*s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control, _errors or all\n",
 				    KSTATS_NAME_MAX + 1,
 				    cfg->name ? cfg->name : "", KSTATS_NAME_MAX);
 		return -EINVAL;
@@ -199,6 +202,44 @@ static void kstats_size(const struct kstats_config *cfg, u32 *nr_slots,
 	}
 }
 
+/* No sample yet: every sample is below @min and above @max. */
+static void kstats_extremes_clear(struct kstats_slot __percpu *slots)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct kstats_extremes *e = per_cpu_ptr(kstats_extremes(slots), cpu);
+
+		WRITE_ONCE(e->min, U64_MAX);
+		WRITE_ONCE(e->max, 0);
+	}
+}
+
+/*
+ * Per-CPU histograms of @nr_slots slots: each CPU's extremes, its slots,
+ * then the slot whose count holds the missed events.  Return: slot 0,
+ * whose address the recorders reach the extremes from
+ * (kstats_extremes()), or NULL.
+ */
+static struct kstats_slot __percpu *kstats_hist_alloc(u32 nr_slots)
+{
+	struct kstats_slot __percpu *base;
+
+	BUILD_BUG_ON(sizeof(struct kstats_extremes) != sizeof(struct kstats_slot));
+	base = __alloc_percpu_gfp((nr_slots + 2) * sizeof(struct kstats_slot),
+				  sizeof(struct kstats_slot), KSTATS_GFP);
+	if (!base)
+		return NULL;
+	kstats_extremes_clear(base + 1);
+	return base + 1;
+}
+
+static void kstats_hist_free(struct kstats_slot __percpu *hist)
+{
+	if (hist)
+		free_percpu(hist - 1);
+}
+
 /* Runs in hardirq context (a kthread on PREEMPT_RT): nothing may sleep. */
 static void kstats_free_fn(struct irq_work *work)
 {
@@ -213,7 +254,7 @@ static void kstats_free_fn(struct irq_work *work)
 			kvfree(ks->neg);
 		}
 		kstats_family_free(ks->family);
-		free_percpu(ks->hist);
+		kstats_hist_free(ks->hist);
 		kfree(ks);
 	}
 }
@@ -230,6 +271,7 @@ static void kstats_release(struct kref *kref)
  * kstats_alloc() - make a distribution, not yet listed nor in debugfs
  * @cfg: its configuration
  * @maker: who makes it (enum kstats_maker)
+ * @why: where a refusal for lack of memory is noted, or NULL
  *
  * Context: process.
  * Return: the distribution, active, with one reference; or an ERR_PTR:
@@ -237,7 +279,7 @@ static void kstats_release(struct kref *kref)
  * each logged in one line.
  */
 struct kstats *kstats_alloc(const struct kstats_config *cfg,
-			    enum kstats_maker maker)
+			    enum kstats_maker maker, struct kstats_refusal *why)
 {
 	struct kstats *ks;
 	int err;
@@ -252,9 +294,7 @@ struct kstats *kstats_alloc(const struct kstats_config *cfg,
 	ks->frac_bits = cfg->frac_bits;
 	ks->clock = cfg->clock;
 	kstats_size(cfg, &ks->nr_slots, &ks->clamp);
-	/* One more slot whose count holds the missed events. */
-	ks->hist = __alloc_percpu_gfp((ks->nr_slots + 1) * sizeof(struct kstats_slot),
-				      sizeof(struct kstats_slot), KSTATS_GFP);
+	ks->hist = kstats_hist_alloc(ks->nr_slots);
 	if (!ks->hist) {
 		kfree(ks);
 		goto nomem;
@@ -267,7 +307,8 @@ struct kstats *kstats_alloc(const struct kstats_config *cfg,
 	return ks;
 
 nomem:
-	pr_warn_ratelimited("%s: out of memory\n", cfg->name);
+	kstats_refuse(why, why ? why->name_at : NULL, cfg->name,
+		      "out of memory");
 	return ERR_PTR(-ENOMEM);
 }
 
@@ -276,25 +317,29 @@ nomem:
  * @ks: from kstats_alloc(), fully built: from now on it can be read and
  *	removed; on failure it stays the caller's
  * @origin: how it was made, as _control lists it
+ * @why: where a refusal is noted, at the name (kstats_refuse()), or NULL
  *
  * Context: process.
  * Return: 0, or -EEXIST for a name in use, -ENOSPC past KSTATS_MAX_NODES,
  * or the debugfs error; each logged in one line.
  */
-int kstats_publish(struct kstats *ks, const char *origin)
+int kstats_publish(struct kstats *ks, const char *origin,
+		   struct kstats_refusal *why)
 {
+	const char *at = why ? why->name_at : NULL;
 	int err;
 
 	strscpy(ks->origin, origin, sizeof(ks->origin));
 	mutex_lock(&kstats_mutex);
 	if (kstats_find_locked(ks->name)) {
 		err = -EEXIST;
-		pr_warn_ratelimited("%s: a distribution of that name exists\n",
-				    ks->name);
+		kstats_refuse(why, at, ks->name,
+			      "a distribution of that name exists");
 	} else if (kstats_nr_nodes >= KSTATS_MAX_NODES) {
 		err = -ENOSPC;
-		pr_warn_ratelimited("%s: already %d distributions, the most kstats keeps\n",
-				    ks->name, KSTATS_MAX_NODES);
+		kstats_refuse(why, at, ks->name,
+			      "already %d distributions, the most kstats keeps",
+			      KSTATS_MAX_NODES);
 	} else if (kstats_publisher) {
 		err = kstats_publisher->add(ks);
 	} else {
@@ -313,15 +358,17 @@ int kstats_publish(struct kstats *ks, const char *origin)
  * @cfg: its configuration
  * @origin: how it was made, as _control lists it
  * @maker: who makes it (enum kstats_maker)
+ * @why: where a refusal is noted (kstats_refuse()), or NULL
  *
  * Context: process.
  * Return: the distribution, active, with one reference; or an ERR_PTR as
  * kstats_alloc() and kstats_publish() return.
  */
 struct kstats *kstats_create(const struct kstats_config *cfg,
-			     const char *origin, enum kstats_maker maker)
+			     const char *origin, enum kstats_maker maker,
+			     struct kstats_refusal *why)
 {
-	struct kstats *ks = kstats_alloc(cfg, maker);
+	struct kstats *ks = kstats_alloc(cfg, maker, why);
 	int err;
 
 	if (IS_ERR(ks))
@@ -332,7 +379,7 @@ struct kstats *kstats_create(const struct kstats_config *cfg,
 		err = kstats_family_enable(ks, cfg->max_keys, "key",
 					   KSTATS_KEYS_NUMBER, 0);
 	if (!err)
-		err = kstats_publish(ks, origin);
+		err = kstats_publish(ks, origin, why);
 	if (err) {
 		kstats_put(ks);
 		return ERR_PTR(err);
@@ -355,7 +402,7 @@ struct kstats *kstats_create(const struct kstats_config *cfg,
 struct kstats *kstats_new_config(const struct kstats_config *cfg)
 {
 	might_sleep();
-	return kstats_create(cfg, "api", KSTATS_BY_API);
+	return kstats_create(cfg, "api", KSTATS_BY_API, NULL);
 }
 EXPORT_SYMBOL_GPL(kstats_new_config);
 
@@ -582,7 +629,10 @@ static void kstats_negative_clear(struct kstats_negative *neg)
  * Recorders are not stopped: a sample recorded on another CPU while the
  * reset runs may survive it or not, or leave its count without its offset
  * or the reverse; readers clamp each slot's sum to what its count allows
- * (kstats_sum_max()), so that no slot's average leaves the slot.
+ * (kstats_sum_max()), so that no slot's average leaves the slot.  The
+ * extremes are forgotten first, so that every sample the slots keep is
+ * among them; one that the slots lose may stay there, and readers keep
+ * the extremes within the slots that hold samples.
  *
  * Context: any; the time it takes grows with the CPUs and slots.
  */
@@ -591,6 +641,7 @@ void kstats_reset(struct kstats *ks)
 	size_t size = (ks->nr_slots + 1) * sizeof(struct kstats_slot);
 	int cpu;
 
+	kstats_extremes_clear(ks->hist);
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(ks->hist, cpu), 0, size);
 	if (ks->neg)
@@ -763,6 +814,74 @@ int kstats_read(struct kstats *ks, struct kstats_summary *s)
 }
 EXPORT_SYMBOL_GPL(kstats_read);
 
+/*
+ * This CPU's word *@p lowered (raised) to @v with this_cpu_cmpxchg(), one
+ * instruction that an interrupt or an NMI on this CPU cannot tear.  A task
+ * migrated since its compare, or interrupted by a recorder of a new
+ * extreme, finds the word changed and compares again: the word only ever
+ * holds a sample, and never loses a smaller (larger) one.  Not an atomic
+ * of the bus: on x86 a cmpxchg with no lock prefix, on the CPU's own word.
+ */
+static __always_inline notrace void kstats_extreme_lower(u64 __percpu *p,
+							 u64 v)
+{
+	u64 old = this_cpu_read(*p), seen;
+
+	while (v < old && (seen = this_cpu_cmpxchg(*p, old, v)) != old)
+		old = seen;
+}
+
+static __always_inline notrace void kstats_extreme_raise(u64 __percpu *p,
+							 u64 v)
+{
+	u64 old = this_cpu_read(*p), seen;
+
+	while (v > old && (seen = this_cpu_cmpxchg(*p, old, v)) != old)
+		old = seen;
+}
+
+/**
+ * kstats_note_extremes() - keep a sample among the extremes of a histogram
+ * @slots: the per-CPU histogram (struct kstats's slots)
+ * @val: the sample
+ *
+ * For a recorder that found @val out of them (kstats_within_extremes()).
+ *
+ * Context: any, NMI included.
+ */
+notrace void kstats_note_extremes(struct kstats_slot __percpu *slots, u64 val)
+{
+	struct kstats_extremes __percpu *e = kstats_extremes(slots);
+
+	kstats_extreme_lower(&e->min, val);
+	kstats_extreme_raise(&e->max, val);
+}
+EXPORT_SYMBOL_NS_GPL(kstats_note_extremes, KSTATS_NS);
+NOKPROBE_SYMBOL(kstats_note_extremes);
+
+/**
+ * kstats_record_slow() - the record of a sample the inline path does not take
+ * @ks: the distribution
+ * @val: the sample
+ *
+ * The out-of-line half of kstats_record() and kstats_record_bits(), for
+ * the samples below the smallest or above the largest its CPU has seen,
+ * which become rare as the samples come, and for a kstats_record_bits()
+ * whose frac_bits is not the distribution's: the extremes are kept, then
+ * @val is recorded as kstats_record() does, clamped to the range.
+ *
+ * Context: any, NMI included.
+ */
+notrace __kstats_slow void kstats_record_slow(struct kstats *ks, u64 val)
+{
+	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
+
+	kstats_note_extremes(slots, val);
+	__KSTATS_RECORD_SLOT(slots, min(val, ks->clamp), ks->frac_bits);
+}
+EXPORT_SYMBOL_GPL(kstats_record_slow);
+NOKPROBE_SYMBOL(kstats_record_slow);
+
 /**
  * kstats_snapshot_free() - free what kstats_snapshot_take() allocated
  * @snap: the snapshot; zeroed afterwards, so freeing twice is harmless
@@ -801,6 +920,7 @@ int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap)
 	int cpu;
 
 	memset(snap, 0, sizeof(*snap));
+	snap->min = U64_MAX;
 	snap->frac_bits = ks->frac_bits;
 	snap->nr_slots = n;
 	snap->nr_cpus = num_possible_cpus();
@@ -819,6 +939,7 @@ int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap)
 
 	for_each_possible_cpu(cpu) {
 		const struct kstats_slot *src = per_cpu_ptr(ks->hist, cpu);
+		const struct kstats_extremes *e;
 		u64 *count = snap->count + (size_t)row * n;
 		u64 *sum = snap->sum + (size_t)row * n;
 
@@ -835,6 +956,9 @@ int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap)
 		}
 		snap->samples += snap->cpu_samples[row];
 		snap->missed += READ_ONCE(src[n].count);
+		e = per_cpu_ptr(kstats_extremes(ks->hist), cpu);
+		snap->min = min(snap->min, READ_ONCE(e->min));
+		snap->max = max(snap->max, READ_ONCE(e->max));
 		row++;
 	}
 	if (ks->extra_missed)
@@ -859,14 +983,28 @@ u64 kstats_snapshot_slot_hi(const struct kstats_snapshot *snap, u32 slot)
 }
 EXPORT_SYMBOL_NS_GPL(kstats_snapshot_slot_hi, KSTATS_NS);
 
+/*
+ * @v, an extreme as the CPUs kept it, within the bounds @lo and @hi of
+ * the slot that holds the samples' extreme; else @bound: an extreme kept
+ * by a sample the slots lost to a reset, or recorded while the snapshot
+ * was taken, never takes the summary out of the slots it sums.
+ */
+static u64 kstats_extreme_in(u64 v, u64 lo, u64 hi, u64 bound)
+{
+	return v >= lo && v <= hi ? v : bound;
+}
+
 /**
  * kstats_snapshot_summary() - the figures of the summary line
  * @snap: the snapshot
  * @sum: where to store them; all zero for an empty snapshot
  *
- * A percentile is the upper bound of the slot holding the sample of rank
- * ceil(samples * q); min and max are slot bounds; the mean is exact up to
- * the within-slot scaling of the sums (see kstats_sum_term()).
+ * min and max are the extremes the CPUs kept, exact (each within the
+ * lowest, or the highest, slot that holds samples: else that slot's
+ * bound); a percentile is the upper bound of the slot holding the sample
+ * of rank ceil(samples * q), or max when that is smaller; the mean is
+ * exact up to the within-slot scaling of the sums (see kstats_sum_term()),
+ * and within min and max.
  */
 void kstats_snapshot_summary(const struct kstats_snapshot *snap,
 			     struct kstats_summary *sum)
@@ -874,7 +1012,7 @@ void kstats_snapshot_summary(const struct kstats_snapshot *snap,
 	static const u32 q[][2] = { { 50, 100 }, { 90, 100 }, { 99, 100 },
 				    { 999, 1000 } };
 	u64 *pct[] = { &sum->p50, &sum->p90, &sum->p99, &sum->p999 };
-	u64 rank[ARRAY_SIZE(q)], cum = 0, tot_hi = 0, tot_lo = 0;
+	u64 rank[ARRAY_SIZE(q)], cum = 0, tot_hi = 0, tot_lo = 0, lo = 0, hi = 0;
 	unsigned int i, next = 0;
 	u32 s, row;
 
@@ -889,25 +1027,33 @@ void kstats_snapshot_summary(const struct kstats_snapshot *snap,
 	for (s = 0; s < snap->nr_slots; s++) {
 		if (!snap->slot_samples[s])
 			continue;
+		lo = kstats_slot_lo(s, snap->frac_bits);
+		hi = kstats_snapshot_slot_hi(snap, s);
 		if (!cum)
-			sum->min = kstats_slot_lo(s, snap->frac_bits);
-		sum->max = kstats_snapshot_slot_hi(snap, s);
+			sum->min = kstats_extreme_in(snap->min, lo, hi, lo);
 		cum += snap->slot_samples[s];
 		while (next < ARRAY_SIZE(q) && cum >= rank[next])
-			*pct[next++] = sum->max;
+			*pct[next++] = hi;
 		for (row = 0; row < snap->nr_cpus; row++) {
 			size_t c = (size_t)row * snap->nr_slots + s;
-			u64 hi, lo;
+			u64 t_hi, t_lo;
 
 			if (!snap->count[c])
 				continue;
-			lo = kstats_slot_total(s, snap->frac_bits,
-					       snap->count[c], snap->sum[c], &hi);
-			tot_lo += lo;
-			tot_hi += hi + (tot_lo < lo);
+			t_lo = kstats_slot_total(s, snap->frac_bits,
+						 snap->count[c], snap->sum[c],
+						 &t_hi);
+			tot_lo += t_lo;
+			tot_hi += t_hi + (tot_lo < t_lo);
 		}
 	}
-	sum->mean = kstats_div128(tot_hi, tot_lo, snap->samples);
+	/* the highest slot's bounds are those left in @lo and @hi */
+	sum->max = kstats_extreme_in(snap->max, lo, hi, hi);
+	for (i = 0; i < ARRAY_SIZE(pct); i++)
+		*pct[i] = min(*pct[i], sum->max);
+	/* a sum torn by a reset may not take the mean past the extremes */
+	sum->mean = clamp(kstats_div128(tot_hi, tot_lo, snap->samples),
+			  sum->min, sum->max);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_snapshot_summary, KSTATS_NS);
 
@@ -936,12 +1082,22 @@ void kstats_set_publisher(const struct kstats_publisher *pub)
  */
 int kstats_core_init(void)
 {
-	kstats_scratch = __alloc_percpu_gfp((kstats_nr_slots(KSTATS_MAX_FRAC_BITS) + 1) *
-					    sizeof(struct kstats_slot),
-					    sizeof(struct kstats_slot), KSTATS_GFP);
+	int cpu;
+
+	kstats_scratch = kstats_hist_alloc(kstats_nr_slots(KSTATS_MAX_FRAC_BITS));
 	if (!kstats_scratch) {
 		pr_warn("no memory for the scratch area\n");
 		return -ENOMEM;
+	}
+	/*
+	 * Extremes no sample passes: a stopped distribution's recorder
+	 * compares, and never stores, whatever the values of the others.
+	 */
+	for_each_possible_cpu(cpu) {
+		struct kstats_extremes *e = per_cpu_ptr(kstats_extremes(kstats_scratch), cpu);
+
+		e->min = 0;
+		e->max = U64_MAX;
 	}
 	return 0;
 }
@@ -956,5 +1112,5 @@ void kstats_core_exit(void)
 	/* The last puts queued their frees: let them run before the code goes. */
 	irq_work_sync(&kstats_free_work);
 	kstats_free_fn(&kstats_free_work);
-	free_percpu(kstats_scratch);
+	kstats_hist_free(kstats_scratch);
 }

@@ -3,10 +3,11 @@
  * Per-CPU log-linear histograms of kernel quantities.
  *
  * A distribution (struct kstats) is a set of per-CPU histograms.  Code
- * records samples with the inline kstats_record(), which touches one
- * 16-byte slot of the local CPU's histogram with two this_cpu operations:
- * no lock, no bus-locked instruction, no function call.  Readers fold the
- * per-CPU rows when they print them, in debugfs at
+ * records samples with the inline kstats_record(), which compares the
+ * sample with the local CPU's smallest and largest and touches one 16-byte
+ * slot of its histogram with two this_cpu operations: no lock, no
+ * bus-locked instruction, and a function call only for a new extreme.
+ * Readers fold the per-CPU rows when they print them, in debugfs at
  * /sys/kernel/debug/kstats/NAME.
  *
  * Typical use, timing a code path:
@@ -36,6 +37,7 @@
 #include <linux/timekeeping.h>
 #include <linux/types.h>
 #ifdef CONFIG_X86
+#include <asm/asm.h>
 #include <asm/msr.h>
 #elif defined(CONFIG_ARM64)
 #include <asm/arch_timer.h>
@@ -92,6 +94,24 @@ struct kstats_slot {
 } __aligned(16);
 
 /**
+ * struct kstats_extremes - the smallest and the largest sample of one CPU
+ * @min: U64_MAX while the CPU has recorded none since the last reset
+ * @max: 0 while the CPU has recorded none
+ *
+ * Kept just before the CPU's slot 0 (kstats_extremes()), so that a
+ * recorder reaches them from the address of its histogram, which it has
+ * loaded anyway: two compares with memory, no other load.  16 bytes, so
+ * that the slots after them stay aligned.
+ */
+struct kstats_extremes {
+	u64 min;
+	u64 max;
+} __aligned(16);
+
+/* The extremes before the per-CPU histogram @slots (a struct kstats_slot __percpu *). */
+#define kstats_extremes(slots)	((struct kstats_extremes __percpu *)(slots) - 1)
+
+/**
  * struct kstats_config - how to create a distribution
  * @name: file name under /sys/kernel/debug/kstats/ ([A-Za-z0-9_.-], not
  *	starting with '.', not "_control", at most KSTATS_NAME_MAX characters)
@@ -125,7 +145,8 @@ struct kstats_config {
  * @clock: see struct kstats_config
  * @nr_slots: slots in each per-CPU histogram
  * @hist: per-CPU histograms of @nr_slots slots, then one slot whose count
- *	holds the missed events
+ *	holds the missed events; each CPU's extremes just before its slot 0
+ *	(kstats_extremes())
  * @kref: references: the creator's, and one per kstats_get()
  * @node: entry in the list of distributions, under kstats_mutex
  * @dentry: the debugfs file, or NULL
@@ -182,12 +203,12 @@ struct kstats {
  *	"# summary" line of its file
  * @samples: samples in the histogram (negative ones are counted apart)
  * @missed: events that could not be recorded
- * @min: lo of the lowest non-empty slot
- * @p50: hi of the slot holding the median
- * @p90: hi of the slot holding the 90th percentile
- * @p99: hi of the slot holding the 99th percentile
- * @p999: hi of the slot holding the 99.9th percentile
- * @max: hi of the highest non-empty slot
+ * @min: the smallest sample since the last reset
+ * @p50: hi of the slot holding the median, or @max if smaller
+ * @p90: hi of the slot holding the 90th percentile, or @max if smaller
+ * @p99: hi of the slot holding the 99th percentile, or @max if smaller
+ * @p999: hi of the slot holding the 99.9th percentile, or @max if smaller
+ * @max: the largest sample since the last reset
  * @mean: total of the samples / @samples, rounded down
  *
  * Every field is 0 for a distribution without samples (but @missed).
@@ -218,17 +239,74 @@ void kstats_record_key(struct kstats *ks, u64 key, u64 val);
 void kstats_record_negative(struct kstats *ks, s64 val);
 
 /*
+ * The out-of-line half of the record, called for a new extreme only,
+ * keeps every register it uses (x86's no_caller_saved_registers), and is
+ * called from an asm statement that says so (kstats_record_slow_call()):
+ * the recorder saves nothing around the call, and the trampoline's
+ * exits, leaf functions on their fast path, stay so.
+ */
+#if defined(CONFIG_X86_64) && __has_attribute(__no_caller_saved_registers__)
+#define __kstats_slow	__no_caller_saved_registers
+#else
+#define __kstats_slow
+#endif
+
+void __kstats_slow kstats_record_slow(struct kstats *ks, u64 val);
+void kstats_note_extremes(struct kstats_slot __percpu *slots, u64 val);
+
+/*
+ * Without the attribute (another architecture, a compiler without it) the
+ * call is an ordinary one: the attribute is what makes the asm's
+ * clobbers true.
+ */
+static __always_inline notrace void
+kstats_record_slow_call(struct kstats *ks, u64 val)
+{
+#if defined(CONFIG_X86_64) && __has_attribute(__no_caller_saved_registers__)
+	asm volatile("call kstats_record_slow"
+		     : ASM_CALL_CONSTRAINT
+		     : "D" (ks), "S" (val)
+		     : "memory", "cc");
+#else
+	kstats_record_slow(ks, val);
+#endif
+}
+
+/*
+ * Whether @v is within the extremes of the per-CPU histogram @slots, not
+ * below its min nor above its max: two compares with memory.  Any CPU's
+ * words will do (raw_cpu_read(), so that each is one operand of its
+ * compare): a sample that is no extreme of the CPU read is none of all
+ * CPUs' either, which is what the reader takes.
+ */
+static __always_inline notrace bool
+kstats_within_extremes(struct kstats_slot __percpu *slots, u64 v)
+{
+	struct kstats_extremes __percpu *e = kstats_extremes(slots);
+
+	return v >= raw_cpu_read(e->min) && v <= raw_cpu_read(e->max);
+}
+
+/*
  * The body of every recorder: @frac_bits must be @ks->frac_bits, or the
- * slot index can run past the histogram.  A macro, not a function, so that
+ * slot index can run past the histogram.  A new extreme takes the record
+ * out of line (kstats_record_slow()), which keeps the sample as it is,
+ * above the distribution's range too.  A macro, not a function, so that
  * it can be taken away again at the end of this header: code outside
  * kstats.ko records only through kstats_record() and kstats_record_bits(),
  * which can never write out of bounds.
  */
 #define __KSTATS_RECORD(ks, val, frac_bits) do {			\
 	struct kstats *__ksr = (ks);					\
+	struct kstats_slot __percpu *__sr = READ_ONCE(__ksr->slots);	\
+	u64 __vr = (val);						\
 									\
-	__KSTATS_RECORD_IN_RANGE(__ksr, min_t(u64, (val), __ksr->clamp),	\
-				 frac_bits);				\
+	if (likely(kstats_within_extremes(__sr, __vr)))			\
+		__KSTATS_RECORD_SLOT(__sr,				\
+				     min_t(u64, __vr, __ksr->clamp),	\
+				     frac_bits);			\
+	else								\
+		kstats_record_slow_call(__ksr, __vr);			\
 } while (0)
 
 /*
@@ -236,13 +314,27 @@ void kstats_record_negative(struct kstats *ks, s64 val);
  * (@ks->clamp U64_MAX, every value has a slot), where min() is a no-op.
  */
 #define __KSTATS_RECORD_IN_RANGE(ks, val, frac_bits) do {		\
-	struct kstats *__ks = (ks);					\
+	struct kstats *__ksr = (ks);					\
+	struct kstats_slot __percpu *__sr = READ_ONCE(__ksr->slots);	\
+	u64 __vr = (val);						\
+									\
+	if (likely(kstats_within_extremes(__sr, __vr)))			\
+		__KSTATS_RECORD_SLOT(__sr, __vr, frac_bits);		\
+	else								\
+		kstats_record_slow_call(__ksr, __vr);			\
+} while (0)
+
+/*
+ * The sample @val, within the range, added to its slot of this CPU's
+ * histogram @slots.  The slot's index is computed in 64 bits, so that it
+ * needs no zero extension before it is scaled into an address.
+ */
+#define __KSTATS_RECORD_SLOT(slots, val, frac_bits) do {		\
 	struct kstats_slot __percpu *__s;				\
 	unsigned int __shift;						\
 	u64 __v = (val);						\
 									\
-	__s = READ_ONCE(__ks->slots) +					\
-	      kstats_locate(__v, (frac_bits), &__shift);		\
+	__s = (slots) + kstats_locate(__v, (frac_bits), &__shift);	\
 	this_cpu_inc(__s->count);					\
 	this_cpu_add(__s->sum, kstats_sum_term(__v, __shift));		\
 } while (0)
@@ -253,9 +345,11 @@ void kstats_record_negative(struct kstats *ks, s64 val);
  * @val: the sample (for a duration, kstats_now(@ks) - start)
  *
  * Context: any, hardirq and NMI included; safe against preemption and
- * migration: each update is a single this_cpu operation.  While @ks is
- * stopped the sample goes to a scratch area nobody reads.  Inline and
- * notrace so that tracing can never recurse into it.
+ * migration: each update is a single this_cpu operation, and the extremes
+ * (struct kstats_extremes) are compared, then changed only by a
+ * this_cpu_cmpxchg().  While @ks is stopped the sample goes to a scratch
+ * area nobody reads.  Inline and notrace so that tracing can never recurse
+ * into it.
  */
 static __always_inline notrace void kstats_record(struct kstats *ks, u64 val)
 {
@@ -278,10 +372,14 @@ static __always_inline notrace void kstats_record_bits(struct kstats *ks,
 						       u64 val,
 						       unsigned int frac_bits)
 {
-	if (likely(ks->frac_bits == frac_bits))
-		__KSTATS_RECORD(ks, val, frac_bits);
+	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
+
+	if (likely(kstats_within_extremes(slots, val) &&
+		   ks->frac_bits == frac_bits))
+		__KSTATS_RECORD_SLOT(slots, min_t(u64, val, ks->clamp),
+				     frac_bits);
 	else
-		kstats_record(ks, val);
+		kstats_record_slow_call(ks, val);
 }
 
 /**
@@ -447,6 +545,7 @@ static __always_inline notrace bool kstats_default_shape(const struct kstats *ks
 #ifndef KSTATS_CORE
 #undef __KSTATS_RECORD
 #undef __KSTATS_RECORD_IN_RANGE
+#undef __KSTATS_RECORD_SLOT
 #endif
 
 #endif /* _KSTATS_H */

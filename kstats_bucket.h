@@ -72,13 +72,15 @@ static inline u32 kstats_nr_slots(unsigned int frac_bits)
  * zero case and no mask: with l = floor(log2(@val | 2^k)), shift = l - k
  * and @val >> shift is 2^k plus the slot within the power of two.
  *
- * Return: the slot index, below kstats_nr_slots(@frac_bits).
+ * Return: the slot index, below kstats_nr_slots(@frac_bits); 64 bits
+ * wide, so that a recorder scales it into an address with no zero
+ * extension first.
  */
-static inline u32 kstats_locate(u64 val, unsigned int frac_bits,
+static inline u64 kstats_locate(u64 val, unsigned int frac_bits,
 				unsigned int *shift)
 {
 	*shift = kstats_fls(val | (1ULL << frac_bits)) - frac_bits;
-	return (u32)(((u64)*shift << frac_bits) + (val >> *shift));
+	return ((u64)*shift << frac_bits) + (val >> *shift);
 }
 
 /**
@@ -92,7 +94,7 @@ static inline u32 kstats_slot(u64 val, unsigned int frac_bits)
 {
 	unsigned int shift;
 
-	return kstats_locate(val, frac_bits, &shift);
+	return (u32)kstats_locate(val, frac_bits, &shift);
 }
 
 /**

@@ -5,7 +5,9 @@
  * distribution file's "start", "stop" and "reset".  Text in, a struct
  * kstats_cmd out: nothing is created, registered or allocated here, so
  * that every token can be tested by KUnit.  Each refusal is -EINVAL with
- * one ratelimited line in the kernel log naming the token.
+ * one ratelimited line in the kernel log naming the token, and the same
+ * reason with the word's place in the command noted in the command's
+ * struct kstats_refusal, for _errors (kstats_refuse()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,10 +19,15 @@
 #include <linux/string.h>
 
 #include "kstats_cmd.h"
+#include "kstats_errors.h"
 #include "kstats_family.h"
 #include "kstats_internal.h"
 #include "kstats_multi.h"
 #include "kstats_trace.h"
+
+/* A refusal of the grammar: "kstats: _control: ..." in the kernel log. */
+#define kstats_cmd_refuse(why, word, fmt, ...)				\
+	kstats_refuse(why, word, "_control", fmt, ##__VA_ARGS__)
 
 /**
  * kstats_parse_node_command() - parse a write to a distribution file
@@ -99,7 +106,7 @@ static int kstats_parse_width(const char **s, struct kstats_width *w)
 
 /* "+OFF:SIZE" or "-OFF:SIZE" at *@s; *@s moves past it. */
 static int kstats_parse_deref(const char **s, struct kstats_deref *d,
-			      const char *text)
+			      const char *text, struct kstats_refusal *why)
 {
 	char num[16];
 	const char *p = *s + 1;
@@ -107,22 +114,24 @@ static int kstats_parse_deref(const char **s, struct kstats_deref *d,
 	s64 off;
 
 	if (!len || len >= sizeof(num) || !p[len]) {
-		pr_warn_ratelimited("_control: value '%s': a dereference is +OFF:SIZE or -OFF:SIZE\n",
-				    text);
+		kstats_cmd_refuse(why, text,
+				  "value '%s': a dereference is +OFF:SIZE or -OFF:SIZE",
+				  text);
 		return -EINVAL;
 	}
 	memcpy(num, p, len);
 	num[len] = '\0';
 	if (kstrtos64(num, 0, &off) || off < 0 || off > KSTATS_MAX_OFFSET) {
-		pr_warn_ratelimited("_control: value '%s': offset '%s' is not 0..%d\n",
-				    text, num, KSTATS_MAX_OFFSET);
+		kstats_cmd_refuse(why, text, "value '%s': offset '%s' is not 0..%d",
+				  text, num, KSTATS_MAX_OFFSET);
 		return -EINVAL;
 	}
 	d->off = **s == '-' ? -off : off;
 	p += len;
 	if (kstats_parse_width(&p, &d->width)) {
-		pr_warn_ratelimited("_control: value '%s': size after offset %s is not 1, 2, 4, 8, s1, s2 or s4\n",
-				    text, num);
+		kstats_cmd_refuse(why, text,
+				  "value '%s': size after offset %s is not 1, 2, 4, 8, s1, s2 or s4",
+				  text, num);
 		return -EINVAL;
 	}
 	*s = p;
@@ -133,6 +142,7 @@ static int kstats_parse_deref(const char **s, struct kstats_deref *d,
  * kstats_parse_value() - parse a value: ret or argN, a cast, dereferences
  * @s: the text, e.g. "ret", "ret:s4", "arg3+0:8", "arg0+32:8+80:8"
  * @v: where to store it
+ * @why: where a refusal is noted, at @s (kstats_refuse()), or NULL
  *
  * argN is the N-th argument, N 0..KSTATS_MAX_ARGS - 1; ":SIZE" right after
  * it keeps its low SIZE bytes; each "+OFF:SIZE" or "-OFF:SIZE" reads SIZE
@@ -143,7 +153,8 @@ static int kstats_parse_deref(const char **s, struct kstats_deref *d,
  * Context: any.
  * Return: 0, or -EINVAL with one ratelimited line saying why.
  */
-int kstats_parse_value(const char *s, struct kstats_value *v)
+int kstats_parse_value(const char *s, struct kstats_value *v,
+		       struct kstats_refusal *why)
 {
 	const char *p = s;
 	int i;
@@ -158,41 +169,45 @@ int kstats_parse_value(const char *s, struct kstats_value *v)
 		for (p += 3; isdigit(*p) && n < KSTATS_MAX_ARGS; p++)
 			n = n * 10 + *p - '0';
 		if (n >= KSTATS_MAX_ARGS || isdigit(*p)) {
-			pr_warn_ratelimited("_control: value '%s': arguments are arg0 to arg%d\n",
-					    s, KSTATS_MAX_ARGS - 1);
+			kstats_cmd_refuse(why, s,
+					  "value '%s': arguments are arg0 to arg%d",
+					  s, KSTATS_MAX_ARGS - 1);
 			return -EINVAL;
 		}
 		v->base = KSTATS_BASE_ARG;
 		v->arg = n;
 	} else {
-		pr_warn_ratelimited("_control: value '%s': use ret or argN, then +OFF:SIZE dereferences\n",
-				    s);
+		kstats_cmd_refuse(why, s,
+				  "value '%s': use ret or argN, then +OFF:SIZE dereferences",
+				  s);
 		return -EINVAL;
 	}
 	if (*p == ':' && kstats_parse_width(&p, &v->cast)) {
-		pr_warn_ratelimited("_control: value '%s': the size of the cast is not 1, 2, 4, 8, s1, s2 or s4\n",
-				    s);
+		kstats_cmd_refuse(why, s,
+				  "value '%s': the size of the cast is not 1, 2, 4, 8, s1, s2 or s4",
+				  s);
 		return -EINVAL;
 	}
 	while (*p == '+' || *p == '-') {
 		if (v->nr_derefs == KSTATS_MAX_DEREFS) {
-			pr_warn_ratelimited("_control: value '%s': more than %d dereferences\n",
-					    s, KSTATS_MAX_DEREFS);
+			kstats_cmd_refuse(why, s,
+					  "value '%s': more than %d dereferences",
+					  s, KSTATS_MAX_DEREFS);
 			return -EINVAL;
 		}
-		if (kstats_parse_deref(&p, &v->deref[v->nr_derefs], s))
+		if (kstats_parse_deref(&p, &v->deref[v->nr_derefs], s, why))
 			return -EINVAL;
 		v->nr_derefs++;
 	}
 	if (*p) {
-		pr_warn_ratelimited("_control: value '%s': unexpected '%s'\n",
-				    s, p);
+		kstats_cmd_refuse(why, s, "value '%s': unexpected '%s'", s, p);
 		return -EINVAL;
 	}
 	for (i = 0; i + 1 < v->nr_derefs; i++) {
 		if (v->deref[i].width.size != 8) {
-			pr_warn_ratelimited("_control: value '%s': dereference %d reads a pointer: its size must be 8\n",
-					    s, i + 1);
+			kstats_cmd_refuse(why, s,
+					  "value '%s': dereference %d reads a pointer: its size must be 8",
+					  s, i + 1);
 			return -EINVAL;
 		}
 	}
@@ -200,8 +215,9 @@ int kstats_parse_value(const char *s, struct kstats_value *v)
 }
 EXPORT_SYMBOL_NS_GPL(kstats_parse_value, KSTATS_NS);
 
-/* "if V OP C": three tokens of *@rest. */
-static int kstats_parse_cond(char **rest, struct kstats_filter *f)
+/* "if V OP C": three tokens of *@rest; @kw is the "if". */
+static int kstats_parse_cond(char **rest, struct kstats_filter *f,
+			     const char *kw, struct kstats_cmd *cmd)
 {
 	char *v = kstats_next_token(rest), *op = kstats_next_token(rest);
 	char *c = kstats_next_token(rest);
@@ -209,30 +225,35 @@ static int kstats_parse_cond(char **rest, struct kstats_filter *f)
 	int i;
 
 	if (!v || !op || !c) {
-		pr_warn_ratelimited("_control: if %s%s%s: write if VALUE OP CONSTANT, OP one of == != < <= > >= &\n",
-				    v ?: "", op ? " " : "", op ?: "");
+		kstats_cmd_refuse(&cmd->why, NULL,
+				  "if %s%s%s: write if VALUE OP CONSTANT, OP one of == != < <= > >= &",
+				  v ?: "", op ? " " : "", op ?: "");
 		return -EINVAL;
 	}
 	if (f->nr_conds == KSTATS_MAX_CONDS) {
-		pr_warn_ratelimited("_control: if %s %s %s: at most %d conditions\n",
-				    v, op, c, KSTATS_MAX_CONDS);
+		kstats_cmd_refuse(&cmd->why, kw,
+				  "if %s %s %s: at most %d conditions",
+				  v, op, c, KSTATS_MAX_CONDS);
 		return -EINVAL;
 	}
 	cond = &f->cond[f->nr_conds];
-	if (kstats_parse_value(v, &cond->v))
+	if (kstats_parse_value(v, &cond->v, &cmd->why))
 		return -EINVAL;
+	if (cond->v.base == KSTATS_BASE_RET && !cmd->at.if_ret)
+		cmd->at.if_ret = v;
 	for (i = 0; i < KSTATS_NR_OPS; i++)
 		if (!strcmp(op, kstats_op_names[i]))
 			break;
 	if (i == KSTATS_NR_OPS) {
-		pr_warn_ratelimited("_control: if %s %s %s: unknown operator '%s': use == != < <= > >= &\n",
-				    v, op, c, op);
+		kstats_cmd_refuse(&cmd->why, op,
+				  "if %s %s %s: unknown operator '%s': use == != < <= > >= &",
+				  v, op, c, op);
 		return -EINVAL;
 	}
 	cond->op = i;
 	if (kstrtos64(c, 0, &cond->c) && kstrtou64(c, 0, (u64 *)&cond->c)) {
-		pr_warn_ratelimited("_control: if %s %s %s: '%s' is not a number\n",
-				    v, op, c, c);
+		kstats_cmd_refuse(&cmd->why, c, "if %s %s %s: '%s' is not a number",
+				  v, op, c, c);
 		return -EINVAL;
 	}
 	f->nr_conds++;
@@ -240,18 +261,20 @@ static int kstats_parse_cond(char **rest, struct kstats_filter *f)
 }
 
 /* "pid N", "tid N": a task or thread group id, 0 or more. */
-static int kstats_parse_id(const char *key, const char *val, s32 *id)
+static int kstats_parse_id(const char *key, const char *val, s32 *id,
+			   struct kstats_refusal *why)
 {
 	if (kstrtos32(val, 10, id) || *id < 0) {
-		pr_warn_ratelimited("_control: %s '%s' is not a %s id (0 or more)\n",
-				    key, val, key);
+		kstats_cmd_refuse(why, val, "%s '%s' is not a %s id (0 or more)",
+				  key, val, key);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* "key task|cpu|argN...": what pairs a section's start with its end. */
-static int kstats_parse_key(const char *val, struct kstats_key *k)
+static int kstats_parse_key(const char *val, struct kstats_key *k,
+			    struct kstats_refusal *why)
 {
 	memset(k, 0, sizeof(*k));
 	if (!strcasecmp(val, "task")) {
@@ -263,23 +286,24 @@ static int kstats_parse_key(const char *val, struct kstats_key *k)
 		return 0;
 	}
 	if (strncmp(val, "arg", 3)) {
-		pr_warn_ratelimited("_control: unknown key '%s': use task, cpu or argN with dereferences\n",
-				    val);
+		kstats_cmd_refuse(why, val,
+				  "unknown key '%s': use task, cpu or argN with dereferences",
+				  val);
 		return -EINVAL;
 	}
 	k->kind = KSTATS_KEY_VALUE;
-	return kstats_parse_value(val, &k->v);
+	return kstats_parse_value(val, &k->v, why);
 }
 
 /* "@key @yes|@no": *@flag is whether @val is @yes; -EINVAL for another. */
 static int kstats_parse_either(const char *key, const char *val,
-			       const char *yes, const char *no, bool *flag)
+			       const char *yes, const char *no, bool *flag,
+			       struct kstats_refusal *why)
 {
 	*flag = !strcasecmp(val, yes);
 	if (*flag || !strcasecmp(val, no))
 		return 0;
-	pr_warn_ratelimited("_control: %s '%s': use %s or %s\n", key, val, yes,
-			    no);
+	kstats_cmd_refuse(why, val, "%s '%s': use %s or %s", key, val, yes, no);
 	return -EINVAL;
 }
 
@@ -292,14 +316,28 @@ static int kstats_parse_point_option(const char *key, const char *val,
 				     int pt, struct kstats_cmd *cmd)
 {
 	struct kstats_filter *f = pt < 0 ? &cmd->filter : &cmd->point[pt].filter;
+	struct kstats_refusal *why = &cmd->why;
 	int err, i;
 
-	if (!strcasecmp(key, "value"))
-		return kstats_parse_value(val, &cmd->value);
+	if (!strcasecmp(key, "value")) {
+		cmd->at.value = val;
+		return kstats_parse_value(val, &cmd->value, why);
+	}
+	if (!strcasecmp(key, "key") || !strcasecmp(key, "match") ||
+	    !strcasecmp(key, "nest") || !strcasecmp(key, "full") ||
+	    !strcasecmp(key, "inflight") || !strcasecmp(key, "over") ||
+	    !strcasecmp(key, "under")) {
+		/* for sections only: kstats_check_trace() says so */
+		if (!cmd->at.section)
+			cmd->at.section = key;
+	} else if (pt >= 0 && !cmd->at.point_filter) {
+		/* a filter, if any: kstats_check_section() may refuse it */
+		cmd->at.point_filter = key;
+	}
 	if (!strcasecmp(key, "key")) {
 		if (pt >= 0)
-			return kstats_parse_key(val, &cmd->point[pt].key);
-		err = kstats_parse_key(val, &cmd->point[0].key);
+			return kstats_parse_key(val, &cmd->point[pt].key, why);
+		err = kstats_parse_key(val, &cmd->point[0].key, why);
 		for (i = 1; i < KSTATS_SECTION_POINTS; i++)
 			cmd->point[i].key = cmd->point[0].key;
 		cmd->key_set = true;
@@ -308,12 +346,15 @@ static int kstats_parse_point_option(const char *key, const char *val,
 	if (!strcasecmp(key, "match")) {
 		struct kstats_point_opts *o = &cmd->point[max(pt, 0)];
 
+		if (!cmd->at.match)
+			cmd->at.match = val;
 		if (strncmp(val, "arg", 3)) {
-			pr_warn_ratelimited("_control: match '%s': use argN with dereferences\n",
-					    val);
+			kstats_cmd_refuse(why, val,
+					  "match '%s': use argN with dereferences",
+					  val);
 			return -EINVAL;
 		}
-		err = kstats_parse_value(val, &o->match);
+		err = kstats_parse_value(val, &o->match, why);
 		o->has_match = !err;
 		for (i = 1; pt < 0 && i < KSTATS_SECTION_POINTS; i++) {
 			cmd->point[i].match = o->match;
@@ -325,19 +366,23 @@ static int kstats_parse_point_option(const char *key, const char *val,
 	if (!strcasecmp(key, "nest")) {
 		cmd->nest_set = true;
 		return kstats_parse_either(key, val, "outer", "replace",
-					   &cmd->nest_outer);
+					   &cmd->nest_outer, why);
 	}
 	if (!strcasecmp(key, "full")) {
 		cmd->full_set = true;
 		return kstats_parse_either(key, val, "refuse", "evict",
-					   &cmd->full_refuse);
+					   &cmd->full_refuse, why);
 	}
 	if (!strcasecmp(key, "over") || !strcasecmp(key, "under")) {
-		u64 *b = tolower(key[0]) == 'o' ? &cmd->over : &cmd->under;
+		bool over = tolower(key[0]) == 'o';
+		u64 *b = over ? &cmd->over : &cmd->under;
 
+		if (!over)
+			cmd->at.under = val;
 		if (kstrtou64(val, 0, b) || !*b) {
-			pr_warn_ratelimited("_control: %s '%s' is not a duration of 1 or more in the clock's unit\n",
-					    key, val);
+			kstats_cmd_refuse(why, val,
+					  "%s '%s' is not a duration of 1 or more in the clock's unit",
+					  key, val);
 			return -EINVAL;
 		}
 		return 0;
@@ -345,20 +390,21 @@ static int kstats_parse_point_option(const char *key, const char *val,
 	if (!strcasecmp(key, "inflight")) {
 		if (kstrtou32(val, 0, &cmd->inflight) || !cmd->inflight ||
 		    cmd->inflight > KSTATS_PAIR_MAX) {
-			pr_warn_ratelimited("_control: inflight '%s' is not 1..%lu\n",
-					    val, KSTATS_PAIR_MAX);
+			kstats_cmd_refuse(why, val, "inflight '%s' is not 1..%lu",
+					  val, KSTATS_PAIR_MAX);
 			return -EINVAL;
 		}
 		return 0;
 	}
 	if (!strcasecmp(key, "pid"))
-		return kstats_parse_id(key, val, &f->pid);
+		return kstats_parse_id(key, val, &f->pid, why);
 	if (!strcasecmp(key, "tid"))
-		return kstats_parse_id(key, val, &f->tid);
+		return kstats_parse_id(key, val, &f->tid, why);
 	if (!strcasecmp(key, "comm")) {
 		if (strscpy_pad(f->comm, val, sizeof(f->comm)) < 0) {
-			pr_warn_ratelimited("_control: comm '%s' is longer than %d characters\n",
-					    val, TASK_COMM_LEN - 1);
+			kstats_cmd_refuse(why, val,
+					  "comm '%s' is longer than %d characters",
+					  val, TASK_COMM_LEN - 1);
 			return -EINVAL;
 		}
 		return 0;
@@ -366,8 +412,9 @@ static int kstats_parse_point_option(const char *key, const char *val,
 	if (!strcasecmp(key, "cgroup")) {
 		/* resolved when the node is made: the grammar looks nothing up */
 		if (strlen(val) >= PATH_MAX) {
-			pr_warn_ratelimited("_control: cgroup path is longer than %d characters\n",
-					    PATH_MAX - 1);
+			kstats_cmd_refuse(why, val,
+					  "cgroup path is longer than %d characters",
+					  PATH_MAX - 1);
 			return -EINVAL;
 		}
 		f->cgroup_path = val;
@@ -376,12 +423,16 @@ static int kstats_parse_point_option(const char *key, const char *val,
 	if (!strcasecmp(key, "cpu")) {
 		if (kstrtos32(val, 10, &f->cpu) || f->cpu < 0 ||
 		    f->cpu >= nr_cpu_ids || !cpu_possible(f->cpu)) {
-			pr_warn_ratelimited("_control: cpu '%s' is not a possible CPU (0..%u)\n",
-					    val, nr_cpu_ids - 1);
+			kstats_cmd_refuse(why, val,
+					  "cpu '%s' is not a possible CPU (0..%u)",
+					  val, nr_cpu_ids - 1);
 			return -EINVAL;
 		}
 		return 0;
 	}
+	/* not a point's option after all */
+	if (cmd->at.point_filter == key)
+		cmd->at.point_filter = NULL;
 	return 1;
 }
 
@@ -402,7 +453,8 @@ static bool kstats_next_is_max(char **rest)
  * to (a task's comm in its task_struct), not at an address read there.
  * @key is the command's own token, cut at that offset while V is parsed.
  */
-static int kstats_parse_by_value(char *key, struct kstats_by *b)
+static int kstats_parse_by_value(char *key, struct kstats_by *b,
+				 struct kstats_refusal *why)
 {
 	char *v = key, *off = NULL;
 	u32 n;
@@ -418,14 +470,15 @@ static int kstats_parse_by_value(char *key, struct kstats_by *b)
 	}
 	if (off) {
 		if (kstrtou32(off + 1, 10, &n) || n > KSTATS_MAX_OFFSET) {
-			pr_warn_ratelimited("_control: by %s: the string's offset '%s' is not 0..%d\n",
-					    key, off + 1, KSTATS_MAX_OFFSET);
+			kstats_cmd_refuse(why, key,
+					  "by %s: the string's offset '%s' is not 0..%d",
+					  key, off + 1, KSTATS_MAX_OFFSET);
 			return -EINVAL;
 		}
 		b->str_off = n;
 		*off = '\0';
 	}
-	err = kstats_parse_value(v, &b->v);
+	err = kstats_parse_value(v, &b->v, why);
 	if (off)
 		*off = '+';
 	return err;
@@ -440,14 +493,20 @@ static int kstats_parse_more_by(char *key, int pt, struct kstats_cmd *cmd)
 	struct kstats_by *b = &cmd->point[pt].by;
 
 	if (cmd->by.kind != KSTATS_BY_VALUE || b->kind != KSTATS_BY_NONE) {
-		pr_warn_ratelimited("_control: by %s: a further start takes one by, a value, and only after a value by at the first start\n",
-				    key);
+		kstats_cmd_refuse(&cmd->why, key,
+				  "by %s: a further start takes one by, a value, and only after a value by at the first start",
+				  key);
 		return -EINVAL;
 	}
+	/* the value's own refusals are said by kstats_parse_by_value() */
+	if (!strncmp(key + 4 * !strncasecmp(key, "str:", 4), "arg", 3) &&
+	    kstats_parse_by_value(key, b, &cmd->why))
+		return -EINVAL;
 	if (strncmp(key + 4 * !strncasecmp(key, "str:", 4), "arg", 3) ||
-	    kstats_parse_by_value(key, b) || b->str != cmd->by.str) {
-		pr_warn_ratelimited("_control: by %s: a further start's key is argN with dereferences, str: as the first start's\n",
-				    key);
+	    b->str != cmd->by.str) {
+		kstats_cmd_refuse(&cmd->why, key,
+				  "by %s: a further start's key is argN with dereferences, str: as the first start's",
+				  key);
 		return -EINVAL;
 	}
 	b->kind = KSTATS_BY_VALUE;
@@ -466,8 +525,8 @@ static int kstats_parse_stack_frames(char **rest, struct kstats_cmd *cmd)
 	n = kstats_next_token(rest);
 	if (kstrtou8(n, 0, &frames) || !frames ||
 	    frames > KSTATS_BY_STACK_MAX) {
-		pr_warn_ratelimited("_control: by stack '%s' is not 1..%d frames\n",
-				    n, KSTATS_BY_STACK_MAX);
+		kstats_cmd_refuse(&cmd->why, n, "by stack '%s' is not 1..%d frames",
+				  n, KSTATS_BY_STACK_MAX);
 		return -EINVAL;
 	}
 	cmd->by.frames = frames;
@@ -485,20 +544,23 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 	int i;
 
 	if (!key) {
-		pr_warn_ratelimited("_control: by needs a key: comm, pid, tid, cpu, caller, cgroup, stack [N], func, ret or argN with dereferences\n");
+		kstats_cmd_refuse(&cmd->why, NULL,
+				  "by needs a key: comm, pid, tid, cpu, caller, cgroup, stack [N], func, ret or argN with dereferences");
 		return -EINVAL;
 	}
 	if (pt == KSTATS_POINT_END) {
-		pr_warn_ratelimited("_control: by %s: write it with the start point's options: a section's key is taken at its start\n",
-				    key);
+		kstats_cmd_refuse(&cmd->why, key,
+				  "by %s: write it with the start point's options: a section's key is taken at its start",
+				  key);
 		return -EINVAL;
 	}
 	if (pt > KSTATS_POINT_END)
 		return kstats_parse_more_by(key, pt, cmd);
 	if (cmd->by.kind != KSTATS_BY_NONE) {
-		pr_warn_ratelimited("_control: by %s: one by per node\n", key);
+		kstats_cmd_refuse(&cmd->why, key, "by %s: one by per node", key);
 		return -EINVAL;
 	}
+	cmd->at.by = key;
 	for (i = KSTATS_BY_COMM; i < ARRAY_SIZE(kstats_by_names); i++)
 		if (!strcasecmp(key, kstats_by_names[i]))
 			cmd->by.kind = i;
@@ -507,11 +569,12 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 		const char *v = key + 4 * !strncasecmp(key, "str:", 4);
 
 		if (strncmp(v, "arg", 3) && strncmp(v, "ret", 3)) {
-			pr_warn_ratelimited("_control: unknown by key '%s': use comm, pid, tid, cpu, caller, cgroup, stack [N], func, ret or argN with dereferences, or str:V for the string at V\n",
-					    key);
+			kstats_cmd_refuse(&cmd->why, key,
+					  "unknown by key '%s': use comm, pid, tid, cpu, caller, cgroup, stack [N], func, ret or argN with dereferences, or str:V for the string at V",
+					  key);
 			return -EINVAL;
 		}
-		if (kstats_parse_by_value(key, &cmd->by))
+		if (kstats_parse_by_value(key, &cmd->by, &cmd->why))
 			return -EINVAL;
 		cmd->by.kind = KSTATS_BY_VALUE;
 	}
@@ -519,8 +582,9 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 		if (kstats_parse_stack_frames(rest, cmd))
 			return -EINVAL;
 	} else if (*rest && isdigit(*skip_spaces(*rest))) {
-		pr_warn_ratelimited("_control: by %s takes no number (only by stack N does)\n",
-				    key);
+		kstats_cmd_refuse(&cmd->why, skip_spaces(*rest),
+				  "by %s takes no number (only by stack N does)",
+				  key);
 		return -EINVAL;
 	}
 	cmd->by_max = KSTATS_FAMILY_DEFAULT;
@@ -529,8 +593,8 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 	max = kstats_next_token(rest);
 	if (!max || kstrtou32(max, 0, &cmd->by_max) || !cmd->by_max ||
 	    cmd->by_max > KSTATS_FAMILY_MAX) {
-		pr_warn_ratelimited("_control: by %s max '%s' is not 1..%d\n",
-				    key, max ?: "", KSTATS_FAMILY_MAX);
+		kstats_cmd_refuse(&cmd->why, max, "by %s max '%s' is not 1..%d",
+				  key, max ?: "", KSTATS_FAMILY_MAX);
 		return -EINVAL;
 	}
 	cmd->by_max_set = true;
@@ -548,9 +612,9 @@ static int kstats_parse_start(const char *val, struct kstats_cmd *cmd)
 		return KSTATS_POINT_START;
 	}
 	if (cmd->end || cmd->nr_more == ARRAY_SIZE(cmd->more)) {
-		pr_warn_ratelimited("_control: start %s: %s\n", val, cmd->end ?
-				    "a section's starts come before its end" :
-				    "a section has at most 3 starts");
+		kstats_cmd_refuse(&cmd->why, val, "start %s: %s", val, cmd->end ?
+				  "a section's starts come before its end" :
+				  "a section has at most 3 starts");
 		return -EINVAL;
 	}
 	cmd->more[cmd->nr_more] = val;
@@ -562,19 +626,22 @@ static int kstats_parse_start(const char *val, struct kstats_cmd *cmd)
  * with their context.  Return: 0, 1 for another option, or -EINVAL.
  */
 static int kstats_parse_outlier(const char *key, const char *val,
-				struct kstats_outlier_cfg *o)
+				struct kstats_cmd *cmd)
 {
+	struct kstats_outlier_cfg *o = &cmd->outlier;
 	u32 n;
 
 	if (!strcasecmp(key, "slow")) {
 		if (o->mode != KSTATS_OUTLIER_NONE || *val == '-' ||
 		    kstrtou64(val, 0, &o->slow) || o->slow > S64_MAX) {
-			pr_warn_ratelimited("_control: slow '%s': %s\n", val,
-					    o->mode ? "one of slow or top per node" :
-					    "not a number from 0 to 2^63 - 1");
+			kstats_cmd_refuse(&cmd->why, o->mode ? key : val,
+					  "slow '%s': %s", val,
+					  o->mode ? "one of slow or top per node" :
+					  "not a number from 0 to 2^63 - 1");
 			return -EINVAL;
 		}
 		o->mode = KSTATS_OUTLIER_SLOW;
+		cmd->at.outlier = key;
 		return 0;
 	}
 	if (strcasecmp(key, "keep") && strcasecmp(key, "top"))
@@ -584,31 +651,38 @@ static int kstats_parse_outlier(const char *key, const char *val,
 	if (!strcasecmp(key, "top")) {
 		if (o->mode != KSTATS_OUTLIER_NONE || !n ||
 		    n > KSTATS_OUTLIER_TOP_MAX) {
-			pr_warn_ratelimited("_control: top '%s': %s\n", val,
-					    o->mode ? "one of slow or top per node" :
-					    "not 1..4096");
+			kstats_cmd_refuse(&cmd->why, o->mode ? key : val,
+					  "top '%s': %s", val,
+					  o->mode ? "one of slow or top per node" :
+					  "not 1..4096");
 			return -EINVAL;
 		}
 		o->mode = KSTATS_OUTLIER_TOP;
 		o->keep = n;
+		cmd->at.outlier = key;
 	} else {
 		if (o->keep_set || !n || n > KSTATS_OUTLIER_KEEP_MAX) {
-			pr_warn_ratelimited("_control: keep '%s' is not 1..%d, once\n",
-					    val, KSTATS_OUTLIER_KEEP_MAX);
+			kstats_cmd_refuse(&cmd->why, o->keep_set ? key : val,
+					  "keep '%s' is not 1..%d, once",
+					  val, KSTATS_OUTLIER_KEEP_MAX);
 			return -EINVAL;
 		}
 		o->keep_set = true;
 		o->keep = n;
+		cmd->at.keep = key;
 	}
 	return 0;
 }
 
 /*
  * "stack [N]": the frames kept with each outlier, KSTATS_OUTLIER_STACK_DEFAULT
- * without N.  N is the next word if it starts with a digit.
+ * without N.  N is the next word if it starts with a digit; @key is the
+ * "stack".
  */
-static int kstats_parse_stack(char **rest, struct kstats_outlier_cfg *o)
+static int kstats_parse_stack(char **rest, const char *key,
+			      struct kstats_cmd *cmd)
 {
+	struct kstats_outlier_cfg *o = &cmd->outlier;
 	char *p = *rest ? skip_spaces(*rest) : NULL;
 	const char *val = "";
 	u32 n = KSTATS_OUTLIER_STACK_DEFAULT;
@@ -622,25 +696,31 @@ static int kstats_parse_stack(char **rest, struct kstats_outlier_cfg *o)
 		n = 0;
 	}
 	if (o->stack || !n || n > KSTATS_OUTLIER_STACK_MAX) {
-		pr_warn_ratelimited("_control: stack '%s' is not 1..%d, once\n",
-				    val, KSTATS_OUTLIER_STACK_MAX);
+		kstats_cmd_refuse(&cmd->why, o->stack || !*val ? key : val,
+				  "stack '%s' is not 1..%d, once",
+				  val, KSTATS_OUTLIER_STACK_MAX);
 		return -EINVAL;
 	}
 	o->stack = n;
+	cmd->at.stack = key;
 	return 0;
 }
 
 /* What "slow", "top", "keep" and "stack" may not combine. */
-static int kstats_check_outlier(struct kstats_outlier_cfg *o, const char *arg)
+static int kstats_check_outlier(struct kstats_cmd *cmd, const char *arg)
 {
+	struct kstats_outlier_cfg *o = &cmd->outlier;
+
 	if (o->keep_set && o->mode != KSTATS_OUTLIER_SLOW) {
-		pr_warn_ratelimited("_control: trace %s: keep M is how many of slow V are kept: %s\n",
-				    arg, o->mode ? "top K keeps K" : "give slow V");
+		kstats_cmd_refuse(&cmd->why, cmd->at.keep,
+				  "trace %s: keep M is how many of slow V are kept: %s",
+				  arg, o->mode ? "top K keeps K" : "give slow V");
 		return -EINVAL;
 	}
 	if (o->stack && o->mode == KSTATS_OUTLIER_NONE) {
-		pr_warn_ratelimited("_control: trace %s: stack N is the stack kept with each outlier: give slow V or top K\n",
-				    arg);
+		kstats_cmd_refuse(&cmd->why, cmd->at.stack,
+				  "trace %s: stack N is the stack kept with each outlier: give slow V or top K",
+				  arg);
 		return -EINVAL;
 	}
 	if (o->mode == KSTATS_OUTLIER_SLOW && !o->keep_set)
@@ -658,10 +738,11 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 	while ((key = kstats_next_token(rest))) {
 		if (trace && !strcasecmp(key, "gap")) {
 			cmd->gap = true;
+			cmd->at.gap = key;
 			continue;
 		}
 		if (trace && !strcasecmp(key, "stack")) {
-			if (kstats_parse_stack(rest, &cmd->outlier))
+			if (kstats_parse_stack(rest, key, cmd))
 				return -EINVAL;
 			continue;
 		}
@@ -671,14 +752,17 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 			continue;
 		}
 		if (trace && !strcasecmp(key, "if")) {
+			if (pt >= 0 && !cmd->at.point_filter)
+				cmd->at.point_filter = key;
 			if (kstats_parse_cond(rest, pt < 0 ? &cmd->filter :
-						    &cmd->point[pt].filter))
+						    &cmd->point[pt].filter,
+					      key, cmd))
 				return -EINVAL;
 			continue;
 		}
 		val = kstats_next_token(rest);
 		if (!val) {
-			pr_warn_ratelimited("_control: '%s' needs a value\n", key);
+			kstats_cmd_refuse(&cmd->why, NULL, "'%s' needs a value", key);
 			return -EINVAL;
 		}
 		if (trace) {
@@ -688,7 +772,7 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 					return err;
 				continue;
 			}
-			err = kstats_parse_outlier(key, val, &cmd->outlier);
+			err = kstats_parse_outlier(key, val, cmd);
 			if (err <= 0) {
 				if (err)
 					return err;
@@ -698,26 +782,30 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 		if (!strcasecmp(key, "bits")) {
 			err = kstrtouint(val, 10, &cmd->cfg.frac_bits);
 			if (err || cmd->cfg.frac_bits > KSTATS_MAX_FRAC_BITS) {
-				pr_warn_ratelimited("_control: bits '%s' is not 0..%d\n",
-						    val, KSTATS_MAX_FRAC_BITS);
+				kstats_cmd_refuse(&cmd->why, val,
+						  "bits '%s' is not 0..%d",
+						  val, KSTATS_MAX_FRAC_BITS);
 				return -EINVAL;
 			}
 		} else if (!strcasecmp(key, "clock")) {
 			err = kstats_parse_clock(val, &cmd->cfg.clock);
 			if (err == -EOPNOTSUPP) {
-				pr_warn_ratelimited("_control: clock tsc is x86's: use clock cycles\n");
+				kstats_cmd_refuse(&cmd->why, val,
+						  "clock tsc is x86's: use clock cycles");
 				return err;
 			}
 			if (err) {
-				pr_warn_ratelimited("_control: unknown clock '%s': use ktime, local, cycles (tsc on x86) or none\n",
-						    val);
+				kstats_cmd_refuse(&cmd->why, val,
+						  "unknown clock '%s': use ktime, local, cycles (tsc on x86) or none",
+						  val);
 				return -EINVAL;
 			}
 			cmd->clock_set = true;
+			cmd->at.clock = val;
 		} else if (!strcasecmp(key, "max")) {
 			if (kstrtou64(val, 0, &cmd->cfg.max_value)) {
-				pr_warn_ratelimited("_control: max '%s' is not a number\n",
-						    val);
+				kstats_cmd_refuse(&cmd->why, val,
+						  "max '%s' is not a number", val);
 				return -EINVAL;
 			}
 		} else if (trace && !strcasecmp(key, "name")) {
@@ -728,8 +816,9 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 				return pt;
 		} else if (trace && !strcasecmp(key, "end")) {
 			if (cmd->end) {
-				pr_warn_ratelimited("_control: end %s: a section has one end\n",
-						    val);
+				kstats_cmd_refuse(&cmd->why, val,
+						  "end %s: a section has one end",
+						  val);
 				return -EINVAL;
 			}
 			cmd->end = val;
@@ -739,14 +828,15 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 		} else if (trace && !strcasecmp(key, "maxactive")) {
 			if (kstrtouint(val, 10, &cmd->maxactive) ||
 			    cmd->maxactive > KSTATS_MAX_ACTIVE) {
-				pr_warn_ratelimited("_control: maxactive '%s' is not 0..%d\n",
-						    val, KSTATS_MAX_ACTIVE);
+				kstats_cmd_refuse(&cmd->why, val,
+						  "maxactive '%s' is not 0..%d",
+						  val, KSTATS_MAX_ACTIVE);
 				return -EINVAL;
 			}
 		} else {
-			pr_warn_ratelimited("_control: unknown option '%s'%s\n",
-					    key, trace ? "" :
-					    " (values and filters are for trace)");
+			kstats_cmd_refuse(&cmd->why, key, "unknown option '%s'%s",
+					  key, trace ? "" :
+					  " (values and filters are for trace)");
 			return -EINVAL;
 		}
 	}
@@ -769,8 +859,9 @@ static int kstats_check_section(struct kstats_cmd *cmd, const char *arg)
 	pts[KSTATS_POINT_END + 2] = cmd->more[1];
 	for (i = 0; i < n; i++) {
 		if (pts[i] && kstats_multi_spec(pts[i])) {
-			pr_warn_ratelimited("_control: trace %s: a section's point is one place: '%s' names several functions\n",
-					    arg, pts[i]);
+			kstats_cmd_refuse(&cmd->why, pts[i],
+					  "trace %s: a section's point is one place: '%s' names several functions",
+					  arg, pts[i]);
 			return -EINVAL;
 		}
 	}
@@ -779,34 +870,39 @@ static int kstats_check_section(struct kstats_cmd *cmd, const char *arg)
 		struct kstats_filter *f = &cmd->point[i].filter;
 
 		if (kstats_filter_uses_ret(f)) {
-			pr_warn_ratelimited("_control: trace %s: if ret is for functions: a section's point returns nothing\n",
-					    arg);
+			kstats_cmd_refuse(&cmd->why, cmd->at.if_ret,
+					  "trace %s: if ret is for functions: a section's point returns nothing",
+					  arg);
 			return -EINVAL;
 		}
 		if (kstats_filter_is_empty(&cmd->filter))
 			continue;
 		if (!kstats_filter_is_empty(f)) {
-			pr_warn_ratelimited("_control: trace %s: filters before start hold at both points: write them there or after each point, not both\n",
-					    arg);
+			kstats_cmd_refuse(&cmd->why, cmd->at.point_filter,
+					  "trace %s: filters before start hold at both points: write them there or after each point, not both",
+					  arg);
 			return -EINVAL;
 		}
 		*f = cmd->filter;
 	}
 	if (cmd->over && cmd->under && cmd->over > cmd->under) {
-		pr_warn_ratelimited("_control: trace %s: over %llu under %llu: no duration is both\n",
-				    arg, cmd->over, cmd->under);
+		kstats_cmd_refuse(&cmd->why, cmd->at.under,
+				  "trace %s: over %llu under %llu: no duration is both",
+				  arg, cmd->over, cmd->under);
 		return -EINVAL;
 	}
 	for (i = 1; i < n; i++) {
 		if (cmd->point[0].has_match != cmd->point[i].has_match) {
-			pr_warn_ratelimited("_control: trace %s: match is what the start and the end agree on: give it at both points (each start and the end)\n",
-					    arg);
+			kstats_cmd_refuse(&cmd->why, cmd->at.match,
+					  "trace %s: match is what the start and the end agree on: give it at both points (each start and the end)",
+					  arg);
 			return -EINVAL;
 		}
 		if (i > KSTATS_POINT_END && cmd->by.kind == KSTATS_BY_VALUE &&
 		    cmd->point[i].by.kind != KSTATS_BY_VALUE) {
-			pr_warn_ratelimited("_control: trace %s: start %s: a value by is read at each start: give this one its own by V\n",
-					    arg, cmd->more[i - KSTATS_POINT_END - 1]);
+			kstats_cmd_refuse(&cmd->why, cmd->more[i - KSTATS_POINT_END - 1],
+					  "trace %s: start %s: a value by is read at each start: give this one its own by V",
+					  arg, cmd->more[i - KSTATS_POINT_END - 1]);
 			return -EINVAL;
 		}
 	}
@@ -819,23 +915,26 @@ static int kstats_check_value(struct kstats_cmd *cmd, const char *arg)
 	bool tp = !strncmp(arg, "tp:", 3);
 
 	if (cmd->start) {
-		pr_warn_ratelimited("_control: trace %s: value is for functions and tracepoints, not sections (which record durations)\n",
-				    arg);
+		kstats_cmd_refuse(&cmd->why, cmd->at.value,
+				  "trace %s: value is for functions and tracepoints, not sections (which record durations)",
+				  arg);
 		return -EINVAL;
 	}
 	if (cmd->gap) {
-		pr_warn_ratelimited("_control: trace %s: gap records times, not values\n",
-				    arg);
+		kstats_cmd_refuse(&cmd->why, cmd->at.gap,
+				  "trace %s: gap records times, not values", arg);
 		return -EINVAL;
 	}
 	if (cmd->clock_set && cmd->cfg.clock != KSTATS_CLOCK_NONE) {
-		pr_warn_ratelimited("_control: trace %s: value records no time: drop clock %s\n",
-				    arg, kstats_clock_name(cmd->cfg.clock));
+		kstats_cmd_refuse(&cmd->why, cmd->at.clock,
+				  "trace %s: value records no time: drop clock %s",
+				  arg, kstats_clock_name(cmd->cfg.clock));
 		return -EINVAL;
 	}
 	if (tp && kstats_value_uses_ret(&cmd->value)) {
-		pr_warn_ratelimited("_control: trace %s: ret is for functions: a tracepoint returns nothing\n",
-				    arg);
+		kstats_cmd_refuse(&cmd->why, cmd->at.value,
+				  "trace %s: ret is for functions: a tracepoint returns nothing",
+				  arg);
 		return -EINVAL;
 	}
 	cmd->cfg.clock = KSTATS_CLOCK_NONE;
@@ -846,7 +945,7 @@ static int kstats_check_value(struct kstats_cmd *cmd, const char *arg)
  * "trace F1,F2,...": no empty name; what each name may be is the
  * resolver's to say (kstats_multi_resolve()).
  */
-static int kstats_check_list(const char *arg)
+static int kstats_check_list(const char *arg, struct kstats_refusal *why)
 {
 	const char *s = arg;
 
@@ -856,8 +955,9 @@ static int kstats_check_list(const char *arg)
 		const char *comma = strchr(s, ',');
 
 		if (comma == s || !*s) {
-			pr_warn_ratelimited("_control: trace %s: an empty function name in the list\n",
-					    arg);
+			kstats_cmd_refuse(why, s,
+					  "trace %s: an empty function name in the list",
+					  arg);
 			return -EINVAL;
 		}
 		if (!comma)
@@ -894,64 +994,74 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
 	bool tp = !strncmp(arg, "tp:", 3);
 	bool multi = !cmd->start && kstats_multi_spec(arg);
 
-	if (kstats_check_outlier(&cmd->outlier, arg))
+	if (kstats_check_outlier(cmd, arg))
 		return -EINVAL;
-	if (multi && kstats_check_list(arg))
+	if (multi && kstats_check_list(arg, &cmd->why))
 		return -EINVAL;
 	if (cmd->by.kind == KSTATS_BY_FUNC && !multi) {
-		pr_warn_ratelimited("_control: trace %s: by func keys a node over several functions (a glob, or F1,F2,...) by each of them\n",
-				    arg);
+		kstats_cmd_refuse(&cmd->why, cmd->at.by,
+				  "trace %s: by func keys a node over several functions (a glob, or F1,F2,...) by each of them",
+				  arg);
 		return -EINVAL;
 	}
 	if (!cmd->start != !cmd->end) {
-		pr_warn_ratelimited("_control: trace %s: a section needs both start and end\n",
-				    arg);
+		kstats_cmd_refuse(&cmd->why, cmd->start ?: cmd->end,
+				  "trace %s: a section needs both start and end",
+				  arg);
 		return -EINVAL;
 	}
 	if (cmd->by.kind != KSTATS_BY_NONE && cmd->gap) {
-		pr_warn_ratelimited("_control: trace %s: gap times every call in one histogram: it takes no by\n",
-				    arg);
+		kstats_cmd_refuse(&cmd->why, cmd->at.gap,
+				  "trace %s: gap times every call in one histogram: it takes no by",
+				  arg);
 		return -EINVAL;
 	}
 	if (cmd->by.kind == KSTATS_BY_CALLER &&
 	    (cmd->start || tp || strchr(arg, '+'))) {
-		pr_warn_ratelimited("_control: trace %s: by caller is a function's return address, read at its entry: not at %s\n",
-				    arg, tp ? "a tracepoint" : cmd->start ?
-				    "a section's point" : "an offset in it");
+		kstats_cmd_refuse(&cmd->why, cmd->at.by,
+				  "trace %s: by caller is a function's return address, read at its entry: not at %s",
+				  arg, tp ? "a tracepoint" : cmd->start ?
+				  "a section's point" : "an offset in it");
 		return -EINVAL;
 	}
 	if ((cmd->start || tp) && kstats_by_uses_ret(&cmd->by)) {
-		pr_warn_ratelimited("_control: trace %s: by ret is for functions: %s returns nothing\n",
-				    arg, tp ? "a tracepoint" : "a section's point");
+		kstats_cmd_refuse(&cmd->why, cmd->at.by,
+				  "trace %s: by ret is for functions: %s returns nothing",
+				  arg, tp ? "a tracepoint" : "a section's point");
 		return -EINVAL;
 	}
 	if (cmd->value.base != KSTATS_BASE_NONE)
 		return kstats_check_value(cmd, arg);
 	if (cmd->cfg.clock == KSTATS_CLOCK_NONE) {
-		pr_warn_ratelimited("_control: trace %s: clock none reads no time: use ktime, local or cycles\n",
-				    arg);
+		kstats_cmd_refuse(&cmd->why, cmd->at.clock,
+				  "trace %s: clock none reads no time: use ktime, local or cycles",
+				  arg);
 		return -EINVAL;
 	}
 	if (cmd->gap && (cmd->start || tp)) {
-		pr_warn_ratelimited("_control: trace %s: gap is for functions, not sections or tracepoints\n",
-				    arg);
+		kstats_cmd_refuse(&cmd->why, cmd->at.gap,
+				  "trace %s: gap is for functions, not sections or tracepoints",
+				  arg);
 		return -EINVAL;
 	}
 	if (cmd->gap && !kstats_filter_is_empty(&cmd->filter)) {
-		pr_warn_ratelimited("_control: trace %s: gap times every call: it takes no filter\n",
-				    arg);
+		kstats_cmd_refuse(&cmd->why, cmd->at.gap,
+				  "trace %s: gap times every call: it takes no filter",
+				  arg);
 		return -EINVAL;
 	}
 	if ((cmd->start || tp) && kstats_filter_uses_ret(&cmd->filter)) {
-		pr_warn_ratelimited("_control: trace %s: if ret is for functions: %s returns nothing\n",
-				    arg, tp ? "a tracepoint" : "a section's point");
+		kstats_cmd_refuse(&cmd->why, cmd->at.if_ret,
+				  "trace %s: if ret is for functions: %s returns nothing",
+				  arg, tp ? "a tracepoint" : "a section's point");
 		return -EINVAL;
 	}
 	if (!cmd->start && (cmd->key_set || cmd->inflight || cmd->match_set ||
 			    cmd->over || cmd->under ||
 			    cmd->nest_set || cmd->full_set)) {
-		pr_warn_ratelimited("_control: trace %s: key, match, nest, full, inflight, over and under are for sections (start ... end ...)\n",
-				    arg);
+		kstats_cmd_refuse(&cmd->why, cmd->at.section,
+				  "trace %s: key, match, nest, full, inflight, over and under are for sections (start ... end ...)",
+				  arg);
 		return -EINVAL;
 	}
 	return cmd->start ? kstats_check_section(cmd, arg) : 0;
@@ -1001,16 +1111,21 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  * one node over all of them, named after them unless "name" is given
  * (kstats_multi_name()); "by func" keys such a node by each of them.
  *
+ * Every refusal is noted in @cmd->why with the word refused (its offset
+ * in @buf), for _errors: a missing word as KSTATS_POS_END.
+ *
  * Context: any (no allocation, no lock).
  * Return: 0, or -EINVAL with one ratelimited line in the kernel log
  * saying why.
  */
 int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 {
-	char *rest = strim(buf), *verb, *arg;
+	char *rest, *verb, *arg;
 	int i;
 
 	memset(cmd, 0, sizeof(*cmd));
+	kstats_refusal_init(&cmd->why, buf);
+	rest = strim(buf);
 	cmd->cfg.frac_bits = KSTATS_DEFAULT_FRAC_BITS;
 	kstats_filter_init(&cmd->filter);
 	for (i = 0; i < KSTATS_SECTION_POINTS; i++)
@@ -1018,7 +1133,7 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 	verb = strsep(&rest, " \t\n");
 	arg = kstats_next_token(&rest);
 	if (!*verb) {
-		pr_warn_ratelimited("_control: empty command\n");
+		kstats_cmd_refuse(&cmd->why, NULL, "empty command");
 		return -EINVAL;
 	}
 	if (!strcasecmp(verb, "new")) {
@@ -1028,19 +1143,22 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 	} else if (!strcasecmp(verb, "trace")) {
 		cmd->op = KSTATS_CMD_TRACE;
 	} else {
-		pr_warn_ratelimited("_control: unknown command '%s': use new, remove or trace\n",
-				    verb);
+		kstats_cmd_refuse(&cmd->why, verb,
+				  "unknown command '%s': use new, remove or trace",
+				  verb);
 		return -EINVAL;
 	}
 	if (!arg) {
-		pr_warn_ratelimited("_control: %s needs a name\n", verb);
+		kstats_cmd_refuse(&cmd->why, NULL, "%s needs a name", verb);
 		return -EINVAL;
 	}
 	cmd->cfg.name = arg;
+	cmd->why.name_at = arg;
 	if (cmd->op == KSTATS_CMD_REMOVE) {
 		if (rest && *skip_spaces(rest)) {
-			pr_warn_ratelimited("_control: remove takes one name, got more: '%s'\n",
-					    skip_spaces(rest));
+			kstats_cmd_refuse(&cmd->why, skip_spaces(rest),
+					  "remove takes one name, got more: '%s'",
+					  skip_spaces(rest));
 			return -EINVAL;
 		}
 		if (!strcasecmp(arg, "all"))
@@ -1065,9 +1183,13 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 		kstats_multi_name(arg, cmd->multi_name, sizeof(cmd->multi_name));
 		cmd->cfg.name = cmd->multi_name;
 	}
+	/* a name made of the glob or list: under the glob */
+	cmd->why.name_at = cmd->cfg.name == cmd->multi_name ? arg :
+			   cmd->cfg.name;
 	if (kstats_check_name(cmd->cfg.name)) {
-		pr_warn_ratelimited("_control: invalid name '%s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control\n",
-				    cmd->cfg.name, KSTATS_NAME_MAX);
+		kstats_cmd_refuse(&cmd->why, cmd->why.name_at,
+				  "invalid name '%s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control nor _errors",
+				  cmd->cfg.name, KSTATS_NAME_MAX);
 		return -EINVAL;
 	}
 	return 0;

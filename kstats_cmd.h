@@ -7,6 +7,7 @@
 #define _KSTATS_CMD_H
 
 #include "kstats.h"
+#include "kstats_errors.h"
 #include "kstats_outlier.h"
 #include "kstats_pair.h"
 #include "kstats_point.h"
@@ -38,6 +39,38 @@ enum kstats_node_op {
 	KSTATS_NODE_START,
 	KSTATS_NODE_STOP,
 	KSTATS_NODE_RESET,
+};
+
+/**
+ * struct kstats_cmd_words - where the words the checks of a whole command
+ *	refuse were written: pointers into the parsed buffer, or NULL
+ * @gap: "gap"
+ * @by: the key after "by"
+ * @value: the value after "value"
+ * @clock: the clock after "clock"
+ * @outlier: "slow" or "top"
+ * @keep: "keep"
+ * @stack: "stack" (the outliers')
+ * @if_ret: the value of the first "if" on ret
+ * @match: the value after the first "match"
+ * @section: the first of "key", "match", "nest", "full", "inflight",
+ *	"over" and "under"
+ * @under: the value after "under"
+ * @point_filter: the first filter written after a section's point
+ */
+struct kstats_cmd_words {
+	const char *gap;
+	const char *by;
+	const char *value;
+	const char *clock;
+	const char *outlier;
+	const char *keep;
+	const char *stack;
+	const char *if_ret;
+	const char *match;
+	const char *section;
+	const char *under;
+	const char *point_filter;
 };
 
 /**
@@ -80,6 +113,9 @@ enum kstats_node_op {
  *
  * @multi_name: the name of a node over several functions that "name" does
  *	not give: its glob or list, made a name
+ * @at: where some of the words were written, for @why's caret
+ * @why: why the command was refused, by the grammar or later, and at
+ *	which word (kstats_refuse())
  *
  * Strings point into the buffer given to kstats_parse_command(), or into
  * @multi_name.
@@ -113,10 +149,13 @@ struct kstats_cmd {
 	bool by_max_set;
 	struct kstats_outlier_cfg outlier;
 	char multi_name[KSTATS_NAME_MAX + 1];
+	struct kstats_cmd_words at;
+	struct kstats_refusal why;
 };
 
 int kstats_parse_command(char *buf, struct kstats_cmd *cmd);
 int kstats_parse_node_command(const char *buf, int *op);
-int kstats_parse_value(const char *s, struct kstats_value *v);
+int kstats_parse_value(const char *s, struct kstats_value *v,
+		       struct kstats_refusal *why);
 
 #endif /* _KSTATS_CMD_H */

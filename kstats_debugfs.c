@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The debugfs interface of kstats: one file per
- * distribution under /sys/kernel/debug/kstats/, and the _control file that
- * creates and removes them.  The text format is documented in
- * Documentation/format.rst; keep both in step.
+ * distribution under /sys/kernel/debug/kstats/, the _control file that
+ * creates and removes them, and _errors, the commands they refused.  The
+ * text format is documented in Documentation/format.rst; keep both in
+ * step.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,12 +24,14 @@
 
 #include "kstats_cmd.h"
 #include "kstats_debugfs.h"
+#include "kstats_errors.h"
 #include "kstats_family.h"
 #include "kstats_internal.h"
 #include "kstats_trace.h"
 
 static struct dentry *kstats_root;
 static struct dentry *kstats_control;
+static struct dentry *kstats_errors_file;
 /*
  * Mode of the distribution files.  Under kernel lockdown debugfs refuses to
  * open any file with a write bit (EPERM), but still opens read-only ones:
@@ -400,28 +403,57 @@ static int kstats_node_release(struct inode *inode, struct file *file)
 }
 
 /*
+ * A command that failed, added to _errors: @text as written, @why as the
+ * refusal noted it; one that failed with no refusal noted (no memory for
+ * its node, a mechanism's error) under its first word, with its errno.
+ */
+static void kstats_log_refusal(const char *text, size_t len,
+			       struct kstats_refusal *why, const char *loc,
+			       int err)
+{
+	if (!why->set) {
+		why->set = true;
+		why->pos = 0;
+		strscpy(why->loc, loc, sizeof(why->loc));
+		snprintf(why->reason, sizeof(why->reason), "failed (%pe)",
+			 ERR_PTR(err));
+	}
+	kstats_errors_add(text, len, why);
+}
+
+/*
  * Copy a command from userspace: at most KSTATS_CMD_MAX bytes, no NUL
- * inside.  Each write() is one whole command.
+ * inside.  Each write() is one whole command.  A refusal goes to _errors,
+ * with as much of the command as was taken: up to its NUL, or its first
+ * KSTATS_CMD_MAX bytes.
  */
 static char *kstats_copy_cmd(const char __user *ubuf, size_t count,
 			     const char *file)
 {
+	struct kstats_refusal why;
+	bool size_ok = count && count <= KSTATS_CMD_MAX;
 	char *buf;
 
-	if (!count || count > KSTATS_CMD_MAX) {
-		pr_warn_ratelimited("%s: command of %zu bytes, expected 1 to %d\n",
-				    file, count, KSTATS_CMD_MAX);
-		return ERR_PTR(-EINVAL);
-	}
-	buf = memdup_user_nul(ubuf, count);
-	if (IS_ERR(buf))
+	buf = memdup_user_nul(ubuf, min_t(size_t, count, KSTATS_CMD_MAX));
+	if (IS_ERR(buf) && size_ok)
 		return buf;
-	if (strlen(buf) != count) {
-		pr_warn_ratelimited("%s: NUL byte inside the command\n", file);
-		kfree(buf);
-		return ERR_PTR(-EINVAL);
+	/* a command of the wrong size is -EINVAL, readable or not */
+	if (IS_ERR(buf))
+		buf = NULL;
+	kstats_refusal_init(&why, buf);
+	if (!size_ok) {
+		kstats_refuse(&why, NULL, file,
+			      "command of %zu bytes, expected 1 to %d", count,
+			      KSTATS_CMD_MAX);
+	} else if (strlen(buf) != count) {
+		kstats_refuse(&why, buf + strlen(buf), file,
+			      "NUL byte inside the command");
+	} else {
+		return buf;
 	}
-	return buf;
+	kstats_errors_add(buf ?: "", buf ? strlen(buf) : 0, &why);
+	kfree(buf);
+	return ERR_PTR(-EINVAL);
 }
 
 static ssize_t kstats_node_write(struct file *file, const char __user *ubuf,
@@ -435,8 +467,15 @@ static ssize_t kstats_node_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	if (kstats_parse_node_command(buf, &op)) {
-		pr_warn_ratelimited("%s: unknown command '%s': use start, stop or reset\n",
-				    ks->name, strim(buf));
+		struct kstats_refusal why;
+		char *cmd;
+
+		kstats_refusal_init(&why, buf);
+		cmd = strim(buf);
+		kstats_refuse(&why, cmd, ks->name,
+			      "unknown command '%s': use start, stop or reset",
+			      cmd);
+		kstats_errors_add(buf, count, &why);
 		kfree(buf);
 		return -EINVAL;
 	}
@@ -464,7 +503,7 @@ static const struct file_operations kstats_node_fops = {
 	.release = kstats_node_release,
 };
 
-static int kstats_remove(const char *name)
+static int kstats_remove(const char *name, struct kstats_refusal *why)
 {
 	struct kstats *ks;
 	int err = 0;
@@ -479,11 +518,12 @@ static int kstats_remove(const char *name)
 		kstats_forget_locked(ks);
 	mutex_unlock(&kstats_mutex);
 	if (err == -ENOENT)
-		pr_warn_ratelimited("_control: remove %s: no such distribution\n",
-				    name);
+		kstats_refuse(why, name, "_control",
+			      "remove %s: no such distribution", name);
 	else if (err)
-		pr_warn_ratelimited("_control: remove %s: made by kernel code or with its trace node, which removes it\n",
-				    name);
+		kstats_refuse(why, name, "_control",
+			      "remove %s: made by kernel code or with its trace node, which removes it",
+			      name);
 	else
 		kstats_drop(ks);
 	return err;
@@ -504,7 +544,7 @@ static int kstats_control_execute(struct kstats_cmd *cmd)
 
 	switch (cmd->op) {
 	case KSTATS_CMD_REMOVE:
-		return kstats_remove(cmd->cfg.name);
+		return kstats_remove(cmd->cfg.name, &cmd->why);
 	case KSTATS_CMD_REMOVE_ALL:
 		kstats_remove_all();
 		return 0;
@@ -518,7 +558,7 @@ static int kstats_control_execute(struct kstats_cmd *cmd)
 	if (cmd->cfg.max_value)
 		snprintf(origin + strlen(origin), sizeof(origin) - strlen(origin),
 			 " max %llu", cmd->cfg.max_value);
-	ks = kstats_create(&cmd->cfg, origin, KSTATS_BY_CONTROL);
+	ks = kstats_create(&cmd->cfg, origin, KSTATS_BY_CONTROL, &cmd->why);
 	return PTR_ERR_OR_ZERO(ks);
 }
 
@@ -527,17 +567,24 @@ static ssize_t kstats_control_write(struct file *file,
 				    loff_t *ppos)
 {
 	struct kstats_cmd *cmd;
-	char *buf;
+	char *buf, *text;
 	int err;
 
 	buf = kstats_copy_cmd(ubuf, count, "_control");
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	/* A section's four points of options: too much for the stack. */
+	/*
+	 * A section's four points of options: too much for the stack.  The
+	 * text as written, for _errors: the parser cuts @buf at its words.
+	 */
 	cmd = kmalloc(sizeof(*cmd), KSTATS_GFP);
-	err = cmd ? kstats_parse_command(buf, cmd) : -ENOMEM;
+	text = kmemdup(buf, count + 1, KSTATS_GFP);
+	err = cmd && text ? kstats_parse_command(buf, cmd) : -ENOMEM;
 	if (!err)
 		err = kstats_control_execute(cmd);
+	if (err && cmd && text)
+		kstats_log_refusal(text, count, &cmd->why, "_control", err);
+	kfree(text);
 	kfree(cmd);
 	kfree(buf);
 	return err ? err : count;
@@ -555,7 +602,7 @@ static int kstats_control_show(struct seq_file *m, void *v)
 		 "# commands (write one per line to this file):\n"
 		 "#   new NAME [bits 0-5] [clock ktime|local|cycles|tsc|none] [max V]\n"
 		 "#   trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [mech direct|fprobe|kretprobe] [gap] [value V] [FILTER...] [BY]\n"
-		 "#   trace GLOB|F1,F2,... [name NAME] [FILTER...] [by func|BY]   (one node over several functions, direct)\n"
+		 "#   trace GLOB|F1,F2,... [name NAME] [FILTER...] [by func|BY]   (one node over several functions)\n"
 		 "#   trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V] [FILTER...] [BY]   (time between events on a CPU, or V)\n"
 		 "#   trace NAME start SYM[+OFF]|tp:GROUP:EVENT [key K] [BY] [FILTER...] end SYM[+OFF]|tp:GROUP:EVENT [key K] [FILTER...] [inflight N] [bits B] [clock C] [name NAME]\n"
 		 "#     V: ret|argN[:SIZE] then up to 4 of +OFF:SIZE or -OFF:SIZE (SIZE 1 2 4 8 s1 s2 s4)\n"
@@ -578,6 +625,45 @@ static const struct file_operations kstats_control_fops = {
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.write = kstats_control_write,
+	.release = single_release,
+};
+
+static int kstats_errors_seq_show(struct seq_file *m, void *v)
+{
+	kstats_errors_show(m);
+	return 0;
+}
+
+/* As tracefs' error_log: opened for writing with O_TRUNC, it empties. */
+static int kstats_errors_open(struct inode *inode, struct file *file)
+{
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		kstats_errors_clear();
+	return single_open(file, kstats_errors_seq_show, NULL);
+}
+
+/*
+ * Any write empties it too: there is nothing else to write to a log.  A
+ * buffer that cannot be read is -EFAULT, as for every file of kstats.
+ */
+static ssize_t kstats_errors_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	char c;
+
+	if (count && get_user(c, ubuf))
+		return -EFAULT;
+	(void)c;
+	kstats_errors_clear();
+	return count;
+}
+
+static const struct file_operations kstats_errors_fops = {
+	.owner = THIS_MODULE,
+	.open = kstats_errors_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.write = kstats_errors_write,
 	.release = single_release,
 };
 
@@ -640,6 +726,16 @@ int kstats_debugfs_init(void)
 		return PTR_ERR(d);
 	}
 	kstats_control = d;
+	/* readable under lockdown too (0400): empty then, as no command runs */
+	d = debugfs_create_file("_errors", kstats_node_mode, kstats_root, NULL,
+				&kstats_errors_fops);
+	if (IS_ERR(d)) {
+		debugfs_remove(kstats_root);
+		kstats_root = NULL;
+		kstats_control = NULL;
+		return PTR_ERR(d);
+	}
+	kstats_errors_file = d;
 	kstats_set_publisher(&kstats_debugfs_publisher);
 	return 0;
 }
@@ -656,4 +752,6 @@ void kstats_debugfs_exit(void)
 	kstats_set_publisher(NULL);
 	debugfs_remove(kstats_root);
 	kstats_root = NULL;
+	kstats_errors_file = NULL;
+	kstats_errors_clear();
 }

@@ -523,7 +523,7 @@ static __always_inline notrace void
 kstats_direct_family_record(struct kstats *ks, u32 i, u64 v)
 {
 	__kstats_family_record_at(ks, i & KSTATS_FAMILY_INDEX_MASK, v,
-				  KSTATS_DEFAULT_FRAC_BITS, true);
+				  KSTATS_DEFAULT_FRAC_BITS, false, true);
 }
 
 /*
@@ -602,15 +602,22 @@ kstats_direct_caller_miss(struct kstats_direct_hot *h, unsigned long sp,
 NOKPROBE_SYMBOL(kstats_direct_caller_miss);
 #endif
 
-/* A key heated (__kstats_family_add()), then the call out of flight. */
+/*
+ * A key's sample @v that is a new extreme of this CPU's
+ * (kstats_family_record_slow()), the key heated when it is due, then the
+ * call out of flight: the tail call of kstats_direct_key_record().
+ */
 static noinline notrace void
-kstats_direct_heat_done(struct kstats_direct_hot *h, u32 i)
+kstats_direct_extreme_done(struct kstats_direct_hot *h, u32 i, u64 v)
 {
-	kstats_family_heat(h->ks->family, i);
+	int hot = kstats_family_record_slow(h->ks, i, v, false, true);
+
+	if (hot >= 0)
+		kstats_family_heat(h->ks->family, hot);
 	this_cpu_dec(h->pcpu->inflight);
 }
 
-NOKPROBE_SYMBOL(kstats_direct_heat_done);
+NOKPROBE_SYMBOL(kstats_direct_extreme_done);
 
 /*
  * A key's sample in its shared histogram (the key not hot: no per-CPU row
@@ -646,12 +653,17 @@ static __always_inline notrace void
 kstats_direct_key_record(struct kstats_direct_hot *h, struct kstats_family *f,
 			 unsigned long i, u64 v)
 {
+	struct kstats_slot __percpu *slots = READ_ONCE(h->ks->slots);
 	struct kstats_slot __percpu *row;
 	u32 slot;
 	u64 term;
 
-	if (kstats_family_record_total(h->ks, v, KSTATS_DEFAULT_FRAC_BITS,
-				       &slot, &term)) {
+	if (unlikely(!kstats_within_extremes(slots, v))) {
+		kstats_direct_extreme_done(h, i, v);
+		return;
+	}
+	if (kstats_family_record_total(h->ks, slots, v,
+				       KSTATS_DEFAULT_FRAC_BITS, &slot, &term)) {
 		row = READ_ONCE(f->row[i]);
 		if (unlikely(!row)) {
 			kstats_direct_shared_done(h, i, slot, term);

@@ -177,6 +177,39 @@ int kstats_family_enable(struct kstats *ks, u32 max, const char *by,
 EXPORT_SYMBOL_NS_GPL(kstats_family_enable, KSTATS_NS);
 
 /**
+ * kstats_family_record_slow() - the record of a family's sample that is a
+ *	new extreme
+ * @ks: a distribution with a family
+ * @index: the key's index, as kstats_family_record_unheated() takes it
+ * @val: the sample, below the CPU's smallest or above its largest
+ * @clamp: see kstats_family_record_unheated()
+ * @checked: see kstats_family_record_unheated()
+ *
+ * The out-of-line half of kstats_family_record_unheated(): the extremes
+ * kept (kstats_note_extremes()), then the record as the inline half does
+ * it, at the distribution's frac_bits.
+ *
+ * Context: any, NMI included.
+ * Return: the slot index of the key to heat, or -1 for none.
+ */
+notrace __kstats_slow int kstats_family_record_slow(struct kstats *ks,
+						    u32 index, u64 val,
+						    bool clamp, bool checked)
+{
+	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
+	u32 heat;
+
+	kstats_note_extremes(slots, val);
+	if (__kstats_family_record_unheated(ks, slots, index, val,
+					    ks->frac_bits, clamp, checked,
+					    &heat))
+		return heat;
+	return -1;
+}
+EXPORT_SYMBOL_NS_GPL(kstats_family_record_slow, KSTATS_NS);
+NOKPROBE_SYMBOL(kstats_family_record_slow);
+
+/**
  * kstats_family_heat() - give a hot key a per-CPU histogram
  * @f: the family
  * @index: the key's index, as kstats_family_slot_index() gives it

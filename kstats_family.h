@@ -260,16 +260,17 @@ kstats_family_add(struct kstats_family *f, u32 nr_slots, u32 i, u32 slot,
 }
 
 /*
- * The distribution's part of a family's record of @v within its range,
- * @frac_bits given: the slot and the sum's term in *@slot and *@term, for
- * the key's.  Return: whether the key takes it too (not while @ks is
- * stopped).
+ * The distribution's part of a family's record of @v, within the CPU's
+ * extremes and the distribution's range, @frac_bits given, in @slots (as
+ * read once from @ks->slots): the slot and the sum's term in *@slot and
+ * *@term, for the key's.  Return: whether the key takes it too (not while
+ * @ks is stopped).
  */
 static __always_inline notrace bool
-kstats_family_record_total(struct kstats *ks, u64 v, unsigned int frac_bits,
-			   u32 *slot, u64 *term)
+kstats_family_record_total(struct kstats *ks,
+			   struct kstats_slot __percpu *slots, u64 v,
+			   unsigned int frac_bits, u32 *slot, u64 *term)
 {
-	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
 	unsigned int shift;
 
 	*slot = kstats_locate(v, frac_bits, &shift);
@@ -280,23 +281,29 @@ kstats_family_record_total(struct kstats *ks, u64 v, unsigned int frac_bits,
 }
 
 /*
- * The record of a sample @v within the distribution's range, @frac_bits
- * given: the slot is located once, for the distribution's row and for
- * the key's.  @checked: @index is a slot index already checked
+ * The record of a sample @val, @frac_bits given, within the CPU's
+ * extremes (kstats_family_record_unheated() takes the others out of line):
+ * the slot is located once, for the distribution's row and for the key's.
+ * @clamp: @val may be above the distribution's range, and is recorded in
+ * its slots as the clamp; else it is within it (the default shape).
+ * @checked: @index is a slot index already checked
  * (kstats_family_slot_index()) in a family of keys; else it is checked
  * here, and a family by CPU takes the record alone.  True when the key,
  * whose slot index is then in *@heat, is to be heated
  * (__kstats_family_add()).
  */
 static __always_inline notrace bool
-kstats_family_record_unheated(struct kstats *ks, u32 index, u64 v,
-			      unsigned int frac_bits, bool checked, u32 *heat)
+__kstats_family_record_unheated(struct kstats *ks,
+				struct kstats_slot __percpu *slots, u32 index,
+				u64 val, unsigned int frac_bits, bool clamp,
+				bool checked, u32 *heat)
 {
 	struct kstats_family *f = ks->family;
+	u64 v = clamp ? min(val, ks->clamp) : val;
 	u32 slot;
 	u64 term;
 
-	if (!kstats_family_record_total(ks, v, frac_bits, &slot, &term))
+	if (!kstats_family_record_total(ks, slots, v, frac_bits, &slot, &term))
 		return false;
 	if (!checked) {
 		if (kstats_family_per_cpu(f))
@@ -307,18 +314,46 @@ kstats_family_record_unheated(struct kstats *ks, u32 index, u64 v,
 	return __kstats_family_add(f, ks->nr_slots, index, slot, term);
 }
 
+int __kstats_slow kstats_family_record_slow(struct kstats *ks, u32 index,
+					    u64 val, bool clamp, bool checked);
+
 /*
- * kstats_family_record_unheated(), the key heated when it is due (@index
- * as there).
+ * __kstats_family_record_unheated(), the distribution's extremes compared
+ * first: a sample out of them is recorded out of line
+ * (kstats_family_record_slow()), which keeps it among them, as
+ * kstats_record() does, and nothing stays in the registers across the
+ * call but what the caller keeps there anyway.
+ */
+static __always_inline notrace bool
+kstats_family_record_unheated(struct kstats *ks, u32 index, u64 val,
+			      unsigned int frac_bits, bool clamp, bool checked,
+			      u32 *heat)
+{
+	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
+	int hot;
+
+	if (unlikely(!kstats_within_extremes(slots, val))) {
+		/* no address of the caller's passed out: no stack canary */
+		hot = kstats_family_record_slow(ks, index, val, clamp, checked);
+		*heat = hot;
+		return hot >= 0;
+	}
+	return __kstats_family_record_unheated(ks, slots, index, val,
+					       frac_bits, clamp, checked, heat);
+}
+
+/*
+ * kstats_family_record_unheated(), the key heated when it is due (@index,
+ * @clamp and @checked as there).
  */
 static __always_inline notrace void
-__kstats_family_record_at(struct kstats *ks, u32 index, u64 v,
-			  unsigned int frac_bits, bool checked)
+__kstats_family_record_at(struct kstats *ks, u32 index, u64 val,
+			  unsigned int frac_bits, bool clamp, bool checked)
 {
 	u32 heat;
 
-	if (kstats_family_record_unheated(ks, index, v, frac_bits, checked,
-					  &heat))
+	if (kstats_family_record_unheated(ks, index, val, frac_bits, clamp,
+					  checked, &heat))
 		kstats_family_heat(ks->family, heat);
 }
 
@@ -327,8 +362,7 @@ static __always_inline notrace void
 __kstats_family_record(struct kstats *ks, u32 index, u64 val,
 		       unsigned int frac_bits)
 {
-	__kstats_family_record_at(ks, index, min(val, ks->clamp), frac_bits,
-				  false);
+	__kstats_family_record_at(ks, index, val, frac_bits, true, false);
 }
 
 /**

@@ -61,6 +61,8 @@ extern struct list_head kstats_list;
  * @samples: all samples
  * @missed: events not recorded
  * @clamp: see struct kstats
+ * @min: the smallest of the CPUs' extremes (U64_MAX for none)
+ * @max: the largest of them (0 for none)
  */
 struct kstats_snapshot {
 	unsigned int frac_bits;
@@ -74,6 +76,8 @@ struct kstats_snapshot {
 	u64 samples;
 	u64 missed;
 	u64 clamp;
+	u64 min;
+	u64 max;
 };
 
 /* Largest E of an "errno E" row: the kernel's MAX_ERRNO. */
@@ -133,11 +137,14 @@ const char *kstats_clock_name(enum kstats_clock clock);
 const char *kstats_clock_unit(enum kstats_clock clock);
 int kstats_parse_clock(const char *s, enum kstats_clock *clock);
 struct kstats *kstats_find_locked(const char *name);
+struct kstats_refusal;
 struct kstats *kstats_alloc(const struct kstats_config *cfg,
-			    enum kstats_maker maker);
-int kstats_publish(struct kstats *ks, const char *origin);
+			    enum kstats_maker maker, struct kstats_refusal *why);
+int kstats_publish(struct kstats *ks, const char *origin,
+		   struct kstats_refusal *why);
 struct kstats *kstats_create(const struct kstats_config *cfg,
-			     const char *origin, enum kstats_maker maker);
+			     const char *origin, enum kstats_maker maker,
+			     struct kstats_refusal *why);
 struct kstats *kstats_pop_removable(void);
 void kstats_forget_locked(struct kstats *ks);
 void kstats_unlink(struct kstats *ks);

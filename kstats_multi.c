@@ -33,6 +33,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
+#include "kstats_errors.h"
 #include "kstats_internal.h"
 #include "kstats_multi.h"
 #include "kstats_syms.h"
@@ -325,9 +326,20 @@ static void kstats_multi_sym_line(void *arg, char *s, size_t len)
 	}
 }
 
+/*
+ * Where the command wrote @name, one of the list @spec that @m->names
+ * copies (at the same offset); @spec itself for a glob's.
+ */
+static const char *kstats_multi_word(const struct kstats_multi *m,
+				     const char *spec, const char *name,
+				     bool list)
+{
+	return list ? spec + (name - m->names) : spec;
+}
+
 /* "F1,F2,...": each name checked, kept in @m->names, sorted. */
 static int kstats_multi_list(const char *node, const char *spec,
-			     struct kstats_multi *m)
+			     struct kstats_multi *m, struct kstats_refusal *why)
 {
 	unsigned int i, n = 1;
 	char *s, *name;
@@ -343,14 +355,18 @@ static int kstats_multi_list(const char *node, const char *spec,
 		const char *c;
 
 		if (!*name) {
-			pr_warn_ratelimited("%s: empty function name in the list '%s'\n",
-					    node, spec);
+			kstats_refuse(why, kstats_multi_word(m, spec, name, true),
+				      node, "empty function name in the list '%s'",
+				      spec);
 			return -EINVAL;
 		}
 		for (c = name; *c; c++) {
 			if (!isalnum(*c) && *c != '_' && *c != '.') {
-				pr_warn_ratelimited("%s: bad function name '%s' in the list\n",
-						    node, name);
+				kstats_refuse(why,
+					      kstats_multi_word(m, spec, name, true),
+					      node,
+					      "bad function name '%s' in the list",
+					      name);
 				return -EINVAL;
 			}
 		}
@@ -359,8 +375,13 @@ static int kstats_multi_list(const char *node, const char *spec,
 	sort(m->funcs, m->nr, sizeof(*m->funcs), kstats_multi_cmp, NULL);
 	for (i = 1; i < m->nr; i++) {
 		if (!strcmp(m->funcs[i - 1].name, m->funcs[i].name)) {
-			pr_warn_ratelimited("%s: '%s' twice in the list\n",
-					    node, m->funcs[i].name);
+			const char *at = max(m->funcs[i - 1].name,
+					     m->funcs[i].name);
+
+			/* under the second time */
+			kstats_refuse(why, kstats_multi_word(m, spec, at, true),
+				      node, "'%s' twice in the list",
+				      m->funcs[i].name);
 			return -EINVAL;
 		}
 	}
@@ -369,7 +390,7 @@ static int kstats_multi_list(const char *node, const char *spec,
 
 /* A glob: the functions of ftrace's list it matches, sorted. */
 static int kstats_multi_glob(const char *node, const char *spec,
-			     struct kstats_multi *m)
+			     struct kstats_multi *m, struct kstats_refusal *why)
 {
 	struct kstats_multi_build b = { .m = m, .glob = spec };
 	unsigned int i;
@@ -379,13 +400,13 @@ static int kstats_multi_glob(const char *node, const char *spec,
 	if (!err)
 		err = b.err;
 	if (err) {
-		pr_warn_ratelimited("%s: cannot read ftrace's list of functions (%d)\n",
-				    node, err);
+		kstats_refuse(why, spec, node,
+			      "cannot read ftrace's list of functions (%d)", err);
 		return err;
 	}
 	if (!m->nr) {
-		pr_warn_ratelimited("%s: '%s' matches no function ftrace can trace\n",
-				    node, spec);
+		kstats_refuse(why, spec, node,
+			      "'%s' matches no function ftrace can trace", spec);
 		return -ENOENT;
 	}
 	for (i = 0; i < m->nr; i++)
@@ -411,6 +432,8 @@ static int kstats_multi_glob(const char *node, const char *spec,
  * @node: the node's name, for the kernel log
  * @spec: a glob, or names separated by commas
  * @recurses: whether a function is one kstats' probes call (a clock)
+ * @why: where a refusal is noted, at @spec or at the name of the list it
+ *	refuses (kstats_refuse()), or NULL
  *
  * Context: process; may sleep.
  * Return: the functions, their addresses and what keeps some from being
@@ -420,7 +443,8 @@ static int kstats_multi_glob(const char *node, const char *spec,
  * error is said in one line of the kernel log.
  */
 struct kstats_multi *kstats_multi_resolve(const char *node, const char *spec,
-					  bool (*recurses)(const char *name))
+					  bool (*recurses)(const char *name),
+					  struct kstats_refusal *why)
 {
 	struct kstats_multi_build b = { .glob = spec };
 	struct kstats_multi *m;
@@ -432,8 +456,8 @@ struct kstats_multi *kstats_multi_resolve(const char *node, const char *spec,
 	if (!m)
 		return ERR_PTR(-ENOMEM);
 	b.m = m;
-	err = list ? kstats_multi_list(node, spec, m) :
-		     kstats_multi_glob(node, spec, m);
+	err = list ? kstats_multi_list(node, spec, m, why) :
+		     kstats_multi_glob(node, spec, m, why);
 	if (!err && list) {
 		err = kstats_syms_each_ftrace(kstats_multi_list_line, &b);
 		if (!err)
@@ -446,22 +470,24 @@ struct kstats_multi *kstats_multi_resolve(const char *node, const char *spec,
 	}
 	if (err) {
 		if (err != -EINVAL && err != -ENOENT)
-			pr_warn_ratelimited("%s: cannot resolve the functions of '%s' (%d)\n",
-					    node, spec, err);
+			kstats_refuse(why, spec, node,
+				      "cannot resolve the functions of '%s' (%d)",
+				      spec, err);
 		goto fail;
 	}
 	for (i = 0; i < m->nr; i++) {
 		struct kstats_multi_func *f = &m->funcs[i];
 
 		if (!f->syms && !f->ftrace && !f->weak) {
-			pr_warn_ratelimited("%s: no function '%s'\n", node,
-					    f->name);
+			kstats_refuse(why, kstats_multi_word(m, spec, f->name,
+							     list),
+				      node, "no function '%s'", f->name);
 			err = -ENOENT;
 			goto fail;
 		}
 		if (f->syms && !f->addr) {
-			pr_warn_ratelimited("%s: kallsyms hides the kernel's addresses from this task (kptr_restrict)\n",
-					    node);
+			kstats_refuse(why, spec, node,
+				      "kallsyms hides the kernel's addresses from this task (kptr_restrict)");
 			err = -EPERM;
 			goto fail;
 		}

@@ -102,8 +102,10 @@ static inline const char *kstats_multi_module(const struct kstats_multi *m,
 }
 
 bool kstats_multi_spec(const char *spec);
+struct kstats_refusal;
 struct kstats_multi *kstats_multi_resolve(const char *node, const char *spec,
-					  bool (*recurses)(const char *name));
+					  bool (*recurses)(const char *name),
+					  struct kstats_refusal *why);
 void kstats_multi_free(struct kstats_multi *m);
 unsigned int kstats_multi_traced(const struct kstats_multi *m);
 bool kstats_multi_can_fall_back(const struct kstats_multi_func *f);

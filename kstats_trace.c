@@ -199,6 +199,8 @@ struct kstats_point {
  * @fb: of a node over several functions, those the direct slot could not
  *	take, each timed by a mechanism of its own; @nr_fb of them
  * @nr_fb: how many
+ * @why: while the node is made from a command, where a refusal is noted
+ *	(kstats_refuse()); NULL once made, and for the calibration's node
  */
 struct kstats_trace {
 	struct kstats_fn fn;
@@ -227,6 +229,7 @@ struct kstats_trace {
 	bool registered;
 	struct kstats_fallback *fb;
 	unsigned int nr_fb;
+	struct kstats_refusal *why;
 };
 
 /**
@@ -1155,11 +1158,13 @@ static bool kstats_is_clock_function(const char *sym)
  * what kprobes can check: the symbol exists (-ENOENT) and may be probed
  * (-EINVAL for NOKPROBE and the like).  kstats' own code is refused.
  * @addrp, if not NULL, gets the address kprobes resolved (past an ENDBR).
+ * A refusal is noted in @t->why at @word, where the command wrote @spec.
  */
-static int kstats_check_symbol(const char *name, const char *spec,
-			       unsigned int offset, bool allow_own,
-			       unsigned long *addrp)
+static int kstats_check_symbol(struct kstats_trace *t, const char *word,
+			       const char *spec, unsigned int offset,
+			       bool allow_own, unsigned long *addrp)
 {
+	const char *name = t->fn.ks->name;
 	struct kprobe kp = {
 		.symbol_name = spec,
 		.offset = offset,
@@ -1169,24 +1174,26 @@ static int kstats_check_symbol(const char *name, const char *spec,
 	int err;
 
 	if (kstats_is_clock_function(spec)) {
-		pr_warn_ratelimited("%s: '%s' is one of the clock functions kstats' probes call: tracing it would recurse\n",
-				    name, spec);
+		kstats_refuse(t->why, word, name,
+			      "'%s' is one of the clock functions kstats' probes call: tracing it would recurse",
+			      spec);
 		return -EPERM;
 	}
 	err = register_kprobe(&kp);
 	if (err) {
 		if (err == -ENOENT)
-			pr_warn_ratelimited("%s: no symbol '%s'\n", name, spec);
+			kstats_refuse(t->why, word, name, "no symbol '%s'", spec);
 		else
-			pr_warn_ratelimited("%s: '%s' cannot be probed (%d)\n",
-					    name, spec, err);
+			kstats_refuse(t->why, word, name,
+				      "'%s' cannot be probed (%d)", spec, err);
 		return err;
 	}
 	addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
 	if (!allow_own && within_module(addr, THIS_MODULE)) {
-		pr_warn_ratelimited("%s: '%s' is part of kstats, which does not trace itself\n",
-				    name, spec);
+		kstats_refuse(t->why, word, name,
+			      "'%s' is part of kstats, which does not trace itself",
+			      spec);
 		return -EPERM;
 	}
 	if (addrp)
@@ -1233,11 +1240,12 @@ static int kstats_trace_attach(struct kstats_trace *t,
  * kprobe (entry alone) or a kretprobe.  A direct attempt that fails falls
  * back, saying why in the kernel log, unless direct was asked for; fprobe
  * falls back only when the function is not ftrace-able (-EINVAL,
- * -ENOENT): anything else (-ENOMEM, -EBUSY) is the caller's to see.
+ * -ENOENT): anything else (-ENOMEM, -EBUSY) is the caller's to see.  A
+ * refusal is noted at @word, where the command wrote the function.
  */
 static int kstats_register_function(struct kstats_trace *t,
 				    enum kstats_mech_want want,
-				    unsigned int maxactive)
+				    unsigned int maxactive, const char *word)
 {
 	const struct kstats_mech_ops *tries[3];
 	int n = 0, i, err = -EOPNOTSUPP;
@@ -1263,9 +1271,9 @@ static int kstats_register_function(struct kstats_trace *t,
 			return 0;
 		if (ops->mech == KSTATS_MECH_DIRECT) {
 			if (want == KSTATS_WANT_DIRECT) {
-				pr_warn_ratelimited("%s: cannot trace '%s' directly: %s (%d)\n",
-						    t->fn.ks->name, t->target, why,
-						    err);
+				kstats_refuse(t->why, word, t->fn.ks->name,
+					      "cannot trace '%s' directly: %s (%d)",
+					      t->target, why, err);
 				return err;
 			}
 			/* The calibration's own probe says nothing. */
@@ -1361,7 +1369,7 @@ static int kstats_trace_fallbacks(struct kstats_trace *t)
  */
 static int kstats_register_multi(struct kstats_trace *t,
 				 enum kstats_mech_want want,
-				 unsigned int maxactive)
+				 unsigned int maxactive, const char *word)
 {
 	struct kstats_multi *m = t->fn.multi;
 	u8 reason = KSTATS_MULTI_NO_DIRECT;
@@ -1373,8 +1381,9 @@ static int kstats_register_multi(struct kstats_trace *t,
 	if (!err)
 		return kstats_trace_fallbacks(t);
 	if (want == KSTATS_WANT_DIRECT) {
-		pr_warn_ratelimited("%s: cannot trace '%s' directly: %s (%d)\n",
-				    t->fn.ks->name, t->target, why, err);
+		kstats_refuse(t->why, word, t->fn.ks->name,
+			      "cannot trace '%s' directly: %s (%d)",
+			      t->target, why, err);
 		return err;
 	}
 	pr_info_ratelimited("%s: '%s' not traced directly: %s; falling back\n",
@@ -1389,8 +1398,9 @@ static int kstats_register_multi(struct kstats_trace *t,
 #ifdef CONFIG_FPROBE
 	err = kstats_trace_attach(t, &kstats_mech_fprobe, maxactive, &why);
 	if (err && err != -EINVAL && err != -ENOENT) {
-		pr_warn_ratelimited("%s: cannot probe the functions of '%s' with fprobe: %s (%d)\n",
-				    t->fn.ks->name, t->target, why, err);
+		kstats_refuse(t->why, word, t->fn.ks->name,
+			      "cannot probe the functions of '%s' with fprobe: %s (%d)",
+			      t->target, why, err);
 		return err;
 	}
 #endif
@@ -1399,9 +1409,10 @@ static int kstats_register_multi(struct kstats_trace *t,
 		return err;
 	if (!kstats_multi_traced(m)) {
 		/* no node's header will say why: the first one's reason */
-		pr_warn_ratelimited("%s: none of the functions of '%s' can be traced; the first, %s: %s\n",
-				    t->fn.ks->name, t->target, m->funcs[0].name,
-				    kstats_multi_skip_name(m->funcs[0].skip));
+		kstats_refuse(t->why, word, t->fn.ks->name,
+			      "none of the functions of '%s' can be traced; the first, %s: %s",
+			      t->target, m->funcs[0].name,
+			      kstats_multi_skip_name(m->funcs[0].skip));
 		return -ENOENT;
 	}
 	return 0;
@@ -1415,9 +1426,11 @@ static int kstats_register_multi(struct kstats_trace *t,
  * init may yet fail and be freed whatever its references, so its events
  * are refused until it is live.
  */
-static int kstats_find_tracepoint(struct kstats_point *p, const char *name,
+static int kstats_find_tracepoint(struct kstats_point *p, const char *word,
 				  char *group, const char *event)
 {
+	const char *name = p->t->fn.ks->name;
+	struct kstats_refusal *why = p->t->why;
 	struct trace_event_file *file;
 	struct trace_event_call *call;
 	struct module *mod;
@@ -1427,26 +1440,30 @@ static int kstats_find_tracepoint(struct kstats_point *p, const char *name,
 		int err = PTR_ERR(file);
 
 		if (err == -EINVAL) {
-			pr_warn_ratelimited("%s: no tracepoint %s:%s in the kernel or its modules\n",
-					    name, group, event);
+			kstats_refuse(why, word, name,
+				      "no tracepoint %s:%s in the kernel or its modules",
+				      group, event);
 			return -ENOENT;
 		}
-		pr_warn_ratelimited("%s: tracepoint %s:%s cannot be used (%d)\n",
-				    name, group, event, err);
+		kstats_refuse(why, word, name,
+			      "tracepoint %s:%s cannot be used (%d)", group,
+			      event, err);
 		return err;
 	}
 	call = file->event_call;
 	if (!(call->flags & TRACE_EVENT_FL_TRACEPOINT) ||
 	    (call->flags & TRACE_EVENT_FL_DYNAMIC)) {
 		trace_put_event_file(file);
-		pr_warn_ratelimited("%s: event %s:%s has no tracepoint of its own (a syscall, probe or synthetic event)\n",
-				    name, group, event);
+		kstats_refuse(why, word, name,
+			      "event %s:%s has no tracepoint of its own (a syscall, probe or synthetic event)",
+			      group, event);
 		return -EINVAL;
 	}
 	mod = call->module;
 	if (mod && READ_ONCE(mod->state) != MODULE_STATE_LIVE) {
-		pr_warn_ratelimited("%s: tracepoint %s:%s: module %s is still loading (or going): try again once it is live\n",
-				    name, group, event, mod->name);
+		kstats_refuse(why, word, name,
+			      "tracepoint %s:%s: module %s is still loading (or going): try again once it is live",
+			      group, event, mod->name);
 		trace_put_event_file(file);
 		return -EBUSY;
 	}
@@ -1455,11 +1472,11 @@ static int kstats_find_tracepoint(struct kstats_point *p, const char *name,
 	return 0;
 }
 #else
-static int kstats_find_tracepoint(struct kstats_point *p, const char *name,
+static int kstats_find_tracepoint(struct kstats_point *p, const char *word,
 				  char *group, const char *event)
 {
-	pr_warn_ratelimited("%s: tracepoints need a kernel with CONFIG_EVENT_TRACING\n",
-			    name);
+	kstats_refuse(p->t->why, word, p->t->fn.ks->name,
+		      "tracepoints need a kernel with CONFIG_EVENT_TRACING");
 	return -EOPNOTSUPP;
 }
 #endif
@@ -1506,7 +1523,8 @@ static void kstats_trace_types(struct kstats_trace *t, struct kstats_point *p,
 
 /*
  * Register one end of a section or the tracepoint of inter-arrivals: a
- * tracepoint's probe of @role, a kprobe's @kp_fn.
+ * tracepoint's probe of @role, a kprobe's @kp_fn.  @spec is the word the
+ * command wrote, where a refusal is noted, or a point kstats adds.
  */
 static int kstats_register_point(struct kstats_trace *t,
 				 struct kstats_point *p, const char *spec,
@@ -1514,6 +1532,7 @@ static int kstats_register_point(struct kstats_trace *t,
 				 kprobe_pre_handler_t kp_fn)
 {
 	const char *name = t->fn.ks->name;
+	struct kstats_refusal *why = t->why;
 	unsigned long addr;
 	char *plus;
 	unsigned int off = 0;
@@ -1521,8 +1540,9 @@ static int kstats_register_point(struct kstats_trace *t,
 
 	p->t = t;
 	if (strscpy(p->spec, spec, sizeof(p->spec)) < 0) {
-		pr_warn_ratelimited("%s: probe point '%.32s...' longer than %d characters\n",
-				    name, spec, KSTATS_SPEC_MAX);
+		kstats_refuse(why, spec, name,
+			      "probe point '%.32s...' longer than %d characters",
+			      spec, KSTATS_SPEC_MAX);
 		return -ENAMETOOLONG;
 	}
 	if (kstats_is_tracepoint(spec)) {
@@ -1532,14 +1552,14 @@ static int kstats_register_point(struct kstats_trace *t,
 		strscpy(group, spec + 3, sizeof(group));
 		ev = strrchr(group, ':');
 		if (!ev || ev == group || !kstats_symbol_chars(ev + 1)) {
-			pr_warn_ratelimited("%s: '%s' is not tp:GROUP:EVENT\n",
-					    name, spec);
+			kstats_refuse(why, spec, name,
+				      "'%s' is not tp:GROUP:EVENT", spec);
 			return -EINVAL;
 		}
 		*ev++ = '\0';
 		if (!kstats_symbol_chars(group)) {
-			pr_warn_ratelimited("%s: bad tracepoint group in '%s'\n",
-					    name, spec);
+			kstats_refuse(why, spec, name,
+				      "bad tracepoint group in '%s'", spec);
 			return -EINVAL;
 		}
 		p->role = role;
@@ -1550,12 +1570,13 @@ static int kstats_register_point(struct kstats_trace *t,
 			p->rich = t->fn.rich;
 		p->tp_fn = kstats_tp_probe(group, ev, &p->typed);
 		if (!p->typed && IS_ENABLED(CONFIG_CFI_CLANG)) {
-			pr_warn_ratelimited("%s: tracepoint %s:%s has no probe of its own prototype in kstats, and this kernel checks the type of indirect calls (CONFIG_CFI_CLANG)\n",
-					    name, group, ev);
+			kstats_refuse(why, spec, name,
+				      "tracepoint %s:%s has no probe of its own prototype in kstats, and this kernel checks the type of indirect calls (CONFIG_CFI_CLANG)",
+				      group, ev);
 			return -EOPNOTSUPP;
 		}
 		p->tp_fn = kstats_tp_lean(t, p, role) ?: p->tp_fn;
-		err = kstats_find_tracepoint(p, name, group, ev);
+		err = kstats_find_tracepoint(p, spec, group, ev);
 		if (err)
 			return err;
 		if (role != KSTATS_TP_EXIT && role != KSTATS_TP_SWITCH) {
@@ -1584,8 +1605,9 @@ static int kstats_register_point(struct kstats_trace *t,
 						     TRACEPOINT_DEFAULT_PRIO - 1 :
 						     TRACEPOINT_DEFAULT_PRIO);
 		if (err) {
-			pr_warn_ratelimited("%s: cannot attach to tracepoint '%s' (%d)\n",
-					    name, spec, err);
+			kstats_refuse(why, spec, name,
+				      "cannot attach to tracepoint '%s' (%d)", spec,
+				      err);
 			return err;
 		}
 		p->registered = true;
@@ -1596,16 +1618,17 @@ static int kstats_register_point(struct kstats_trace *t,
 	if (plus) {
 		*plus = '\0';
 		if (kstrtouint(plus + 1, 0, &off)) {
-			pr_warn_ratelimited("%s: bad offset in '%s'\n", name,
-					    spec);
+			/* under the offset itself */
+			kstats_refuse(why, spec + (plus + 1 - p->spec), name,
+				      "bad offset in '%s'", spec);
 			return -EINVAL;
 		}
 	}
 	if (!kstats_symbol_chars(p->spec)) {
-		pr_warn_ratelimited("%s: bad symbol '%s'\n", name, p->spec);
+		kstats_refuse(why, spec, name, "bad symbol '%s'", p->spec);
 		return -EINVAL;
 	}
-	err = kstats_check_symbol(name, p->spec, off, false, &addr);
+	err = kstats_check_symbol(t, spec, p->spec, off, false, &addr);
 	if (err)
 		return err;
 	/* At a function's entry, its arguments are where its type says. */
@@ -1620,8 +1643,8 @@ static int kstats_register_point(struct kstats_trace *t,
 	p->kp.pre_handler = kp_fn;
 	err = register_kprobe(&p->kp);
 	if (err) {
-		pr_warn_ratelimited("%s: cannot probe '%s' (%d)\n", name,
-				    spec, err);
+		kstats_refuse(why, spec, name, "cannot probe '%s' (%d)", spec,
+			      err);
 		return err;
 	}
 	p->registered = true;
@@ -1931,7 +1954,7 @@ static void kstats_trace_calibrate(struct kstats_trace *t)
 	c = kzalloc(sizeof(*c), KSTATS_GFP);
 	if (!c)
 		return;
-	c->fn.ks = kstats_alloc(&cfg, KSTATS_BY_KSTATS);
+	c->fn.ks = kstats_alloc(&cfg, KSTATS_BY_KSTATS, NULL);
 	if (IS_ERR(c->fn.ks))
 		goto out_free;
 	c->fn.target = c->target;
@@ -1940,7 +1963,7 @@ static void kstats_trace_calibrate(struct kstats_trace *t)
 				       KSTATS_WANT_DIRECT :
 				       t->mech == KSTATS_MECH_FPROBE ?
 				       KSTATS_WANT_FPROBE : KSTATS_WANT_KRETPROBE,
-				       0);
+				       0, NULL);
 	if (err) {
 		t->floor_unmeasured = true;
 		pr_info_ratelimited("%s: its probe's floor could not be measured (%d%s): floor_p50 0\n",
@@ -2044,10 +2067,11 @@ static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 		kstats_by_format(&cmd->by, by, sizeof(by));
 	err = kstats_family_enable(ks, cmd->by_max, by, keys, cmd->by.frames);
 	if (err)
-		pr_warn_ratelimited("_control: %s: by %s max %u: no memory for %u keys of %zu bytes\n",
-				    ks->name, by, cmd->by_max, cmd->by_max,
-				    kstats_family_key_bytes(ks->nr_slots,
-							    cmd->by.frames));
+		kstats_refuse(&cmd->why, cmd->at.by, "_control",
+			      "%s: by %s max %u: no memory for %u keys of %zu bytes",
+			      ks->name, by, cmd->by_max, cmd->by_max,
+			      kstats_family_key_bytes(ks->nr_slots,
+						      cmd->by.frames));
 	return err;
 }
 
@@ -2223,6 +2247,7 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
 	bool by_value = t->fn.by.kind == KSTATS_BY_VALUE, per_cpu, per_task;
 	bool family = t->fn.ks->family;
+	struct kstats_refusal *why;
 	unsigned int i;
 	int err;
 
@@ -2276,15 +2301,19 @@ static int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		err = kstats_register_start(t, &t->start, cmd->start);
 	for (i = 0; !err && i < t->nr_more; i++)
 		err = kstats_register_start(t, &t->more[i], cmd->more[i]);
-	if (!err && (kstats_register_point(t, &t->exit,
-					   "tp:sched:sched_process_exit",
-					   KSTATS_TP_EXIT, NULL) ||
-		     kstats_register_point(t, &t->free,
-					   "tp:sched:sched_process_free",
-					   KSTATS_TP_EXIT, NULL)))
+	if (err)
+		return err;
+	/* no refusal: the section works without them, the log says so */
+	why = t->why;
+	t->why = NULL;
+	if (kstats_register_point(t, &t->exit, "tp:sched:sched_process_exit",
+				  KSTATS_TP_EXIT, NULL) ||
+	    kstats_register_point(t, &t->free, "tp:sched:sched_process_free",
+				  KSTATS_TP_EXIT, NULL))
 		pr_warn_ratelimited("%s: exiting tasks not seen: their starts leave only when evicted\n",
 				    t->fn.ks->name);
-	return err;
+	t->why = why;
+	return 0;
 }
 
 /* A mechanism that "mech" names and this kernel has, or ANY for none. */
@@ -2311,8 +2340,9 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 	if (cmd->mech) {
 		want = kstats_mech_wanted(cmd->mech);
 		if (want == KSTATS_WANT_ANY) {
-			pr_warn_ratelimited("%s: mechanism '%s' is not available: use direct (x86-64, arm64 with ftrace direct calls), fprobe (kernels with CONFIG_FPROBE) or kretprobe\n",
-					    name, cmd->mech);
+			kstats_refuse(t->why, cmd->mech, name,
+				      "mechanism '%s' is not available: use direct (x86-64, arm64 with ftrace direct calls), fprobe (kernels with CONFIG_FPROBE) or kretprobe",
+				      cmd->mech);
 			return -EINVAL;
 		}
 	}
@@ -2335,28 +2365,31 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		/* the glob or list, which the parser bounded */
 		strscpy(t->target, cmd->target, sizeof(t->target));
 		t->maxactive = cmd->maxactive;
-		return kstats_register_multi(t, want, cmd->maxactive);
+		return kstats_register_multi(t, want, cmd->maxactive,
+					     cmd->target);
 	}
 	if (!kstats_symbol_chars(cmd->target)) {
-		pr_warn_ratelimited("%s: bad function name '%s'\n", name,
-				    cmd->target);
+		kstats_refuse(t->why, cmd->target, name,
+			      "bad function name '%s'", cmd->target);
 		return -EINVAL;
 	}
 	if (strscpy(t->target, cmd->target, sizeof(t->target)) < 0) {
-		pr_warn_ratelimited("%s: function name '%.32s...' longer than %d characters\n",
-				    name, cmd->target, KSTATS_SPEC_MAX);
+		kstats_refuse(t->why, cmd->target, name,
+			      "function name '%.32s...' longer than %d characters",
+			      cmd->target, KSTATS_SPEC_MAX);
 		return -ENAMETOOLONG;
 	}
-	err = kstats_check_symbol(name, t->target, 0, false, &t->fn.addr);
+	err = kstats_check_symbol(t, cmd->target, t->target, 0, false,
+				  &t->fn.addr);
 	if (err)
 		return err;
 	kstats_syms_module(t->fn.addr, mod, sizeof(mod));
 	kstats_trace_types(t, NULL, t->target, false, mod[0] ? mod : NULL);
 	t->maxactive = cmd->maxactive;
-	err = kstats_register_function(t, want, cmd->maxactive);
+	err = kstats_register_function(t, want, cmd->maxactive, cmd->target);
 	if (err) {
-		pr_warn_ratelimited("%s: cannot probe '%s' (%d)\n", name,
-				    cmd->target, err);
+		kstats_refuse(t->why, cmd->target, name,
+			      "cannot probe '%s' (%d)", cmd->target, err);
 		return err;
 	}
 	return 0;
@@ -2377,31 +2410,35 @@ static int kstats_trace_multi(struct kstats_trace *t, struct kstats_cmd *cmd)
 	if (cmd->start || !cmd->target || !kstats_multi_spec(cmd->target))
 		return 0;
 	if (cmd->mech && kstats_mech_wanted(cmd->mech) != KSTATS_WANT_DIRECT) {
-		pr_warn_ratelimited("%s: '%s' names several functions, which take mech direct or no mech (the trampoline, or fprobe or kretprobes when it cannot): drop mech %s\n",
-				    name, cmd->target, cmd->mech);
+		kstats_refuse(t->why, cmd->mech, name,
+			      "'%s' names several functions, which take mech direct or no mech (the trampoline, or fprobe or kretprobes when it cannot): drop mech %s",
+			      cmd->target, cmd->mech);
 		return -EINVAL;
 	}
 	if (cmd->gap) {
-		pr_warn_ratelimited("%s: gap times one function's calls, not a glob's or a list's\n",
-				    name);
+		kstats_refuse(t->why, cmd->at.gap, name,
+			      "gap times one function's calls, not a glob's or a list's");
 		return -EOPNOTSUPP;
 	}
-	m = kstats_multi_resolve(name, cmd->target, kstats_is_clock_function);
+	m = kstats_multi_resolve(name, cmd->target, kstats_is_clock_function,
+				 t->why);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
 	t->fn.multi = m;
 	if (cmd->by.kind != KSTATS_BY_FUNC)
 		return 0;
 	if (m->nr > KSTATS_FAMILY_MAX) {
-		pr_warn_ratelimited("%s: by func: %u functions matched, over the %d keys of a family\n",
-				    name, m->nr, KSTATS_FAMILY_MAX);
+		kstats_refuse(t->why, cmd->at.by, name,
+			      "by func: %u functions matched, over the %d keys of a family",
+			      m->nr, KSTATS_FAMILY_MAX);
 		return -E2BIG;
 	}
 	if (!cmd->by_max_set) {
 		cmd->by_max = m->nr;
 	} else if (cmd->by_max < m->nr) {
-		pr_warn_ratelimited("%s: by func max %u is below the %u functions matched\n",
-				    name, cmd->by_max, m->nr);
+		kstats_refuse(t->why, cmd->at.by, name,
+			      "by func max %u is below the %u functions matched",
+			      cmd->by_max, m->nr);
 		return -EINVAL;
 	}
 	return 0;
@@ -2419,23 +2456,27 @@ static int kstats_trace_gap(struct kstats_trace *t, struct kstats_cmd *cmd)
 
 	if (snprintf(gapname, sizeof(gapname), "%s.gap", cmd->cfg.name) >=
 	    sizeof(gapname)) {
-		pr_warn_ratelimited("%s: name too long for a .gap sibling\n",
-				    cmd->cfg.name);
+		kstats_refuse(t->why, cmd->why.name_at, cmd->cfg.name,
+			      "name too long for a .gap sibling");
 		return -EINVAL;
 	}
 	t->fn.last_end = alloc_percpu_gfp(u64, KSTATS_GFP);
 	if (!t->fn.last_end)
 		return -ENOMEM;
 	cfg.name = gapname;
-	gap = kstats_alloc(&cfg, KSTATS_BY_KSTATS);
+	gap = kstats_alloc(&cfg, KSTATS_BY_KSTATS, t->why);
 	if (IS_ERR(gap))
 		return PTR_ERR(gap);
 	t->fn.gap = gap;
 	return 0;
 }
 
-/* Resolve one filter's "cgroup PATH" to the cgroup's id. */
-static int kstats_filter_resolve(struct kstats_filter *f)
+/*
+ * Resolve one filter's "cgroup PATH" to the cgroup's id; a refusal is
+ * noted in @why at the path.
+ */
+static int kstats_filter_resolve(struct kstats_filter *f,
+				 struct kstats_refusal *why)
 {
 	if (!f->cgroup_path)
 		return 0;
@@ -2444,12 +2485,14 @@ static int kstats_filter_resolve(struct kstats_filter *f)
 	case 0:
 		break;
 	case -EOPNOTSUPP:
-		pr_warn_ratelimited("_control: cgroup %s: this kernel has no cgroups\n",
-				    f->cgroup_path);
+		kstats_refuse(why, f->cgroup_path, "_control",
+			      "cgroup %s: this kernel has no cgroups",
+			      f->cgroup_path);
 		return -EOPNOTSUPP;
 	default:
-		pr_warn_ratelimited("_control: cgroup '%s' is no cgroup v2 under the cgroup2 mount\n",
-				    f->cgroup_path);
+		kstats_refuse(why, f->cgroup_path, "_control",
+			      "cgroup '%s' is no cgroup v2 under the cgroup2 mount",
+			      f->cgroup_path);
 		return -EINVAL;
 	}
 	f->cgroup_path = NULL;
@@ -2462,12 +2505,13 @@ static int kstats_trace_resolve(struct kstats_cmd *cmd)
 	int i, err;
 
 	if (!IS_ENABLED(CONFIG_CGROUPS) && cmd->by.kind == KSTATS_BY_CGROUP) {
-		pr_warn_ratelimited("_control: by cgroup: this kernel has no cgroups\n");
+		kstats_refuse(&cmd->why, cmd->at.by, "_control",
+			      "by cgroup: this kernel has no cgroups");
 		return -EOPNOTSUPP;
 	}
-	err = kstats_filter_resolve(&cmd->filter);
+	err = kstats_filter_resolve(&cmd->filter, &cmd->why);
 	for (i = 0; !err && i < ARRAY_SIZE(cmd->point); i++)
-		err = kstats_filter_resolve(&cmd->point[i].filter);
+		err = kstats_filter_resolve(&cmd->point[i].filter, &cmd->why);
 	return err;
 }
 
@@ -2495,11 +2539,13 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	t = kzalloc(sizeof(*t), KSTATS_GFP);
 	if (!t)
 		return -ENOMEM;
-	ks = kstats_alloc(&cmd->cfg, KSTATS_BY_CONTROL);
+	ks = kstats_alloc(&cmd->cfg, KSTATS_BY_CONTROL, &cmd->why);
 	if (IS_ERR(ks)) {
 		kfree(t);
 		return PTR_ERR(ks);
 	}
+	/* the refusals of the node's making; none once it is made */
+	t->why = &cmd->why;
 	/* From here on, retiring and putting @ks cleans up after @t. */
 	t->fn.ks = ks;
 	t->fn.target = t->target;
@@ -2530,9 +2576,9 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	if (IS_ERR(t->fn.outliers)) {
 		err = PTR_ERR(t->fn.outliers);
 		t->fn.outliers = NULL;
-		pr_warn_ratelimited("%s: no memory to keep %u outliers of %u frames per CPU\n",
-				    ks->name, cmd->outlier.keep,
-				    cmd->outlier.stack);
+		kstats_refuse(t->why, cmd->at.outlier, ks->name,
+			      "no memory to keep %u outliers of %u frames per CPU",
+			      cmd->outlier.keep, cmd->outlier.stack);
 		goto fail;
 	}
 	if (t->fn.outliers)
@@ -2556,12 +2602,14 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 
 	kstats_trace_origin(cmd, origin, sizeof(origin));
 	if (t->fn.gap)
-		err = kstats_publish(t->fn.gap, "gap");
+		err = kstats_publish(t->fn.gap, "gap", t->why);
 	if (!err)
-		err = kstats_publish(ks, origin);
+		err = kstats_publish(ks, origin, t->why);
+	t->why = NULL;
 	if (!err)
 		return 0;
 fail:
+	t->why = NULL;
 	kstats_drop(ks);
 	return err;
 }

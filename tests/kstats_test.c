@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>
+#include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/kallsyms.h>
 #include <linux/kthread.h>
@@ -201,8 +202,9 @@ static void kstats_test_record_read(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sum.p50, 50ULL);
 	KUNIT_EXPECT_EQ(test, sum.p90, 91ULL);
 	KUNIT_EXPECT_EQ(test, sum.p99, 99ULL);
-	KUNIT_EXPECT_EQ(test, sum.p999, 101ULL);
-	KUNIT_EXPECT_EQ(test, sum.max, 101ULL);
+	/* the slot [100, 101] holds rank 1000: no percentile above max */
+	KUNIT_EXPECT_EQ(test, sum.p999, 100ULL);
+	KUNIT_EXPECT_EQ(test, sum.max, 100ULL);
 	KUNIT_EXPECT_EQ(test, sum.mean, 50ULL);
 	KUNIT_EXPECT_EQ(test, snap.missed, 0ULL);
 	kstats_snapshot_free(&snap);
@@ -217,8 +219,9 @@ static void kstats_test_stop_start_reset(struct kunit *test)
 
 	kstats_record(ks, 7);
 	kstats_stop(ks);
-	kstats_record(ks, 7);
-	kstats_record(ks, 8);
+	/* nor in the extremes: the scratch area's, which no sample passes */
+	kstats_record(ks, 3);
+	kstats_record(ks, 800);
 	take(test, ks, &snap, &sum);
 	KUNIT_EXPECT_EQ(test, snap.samples, 1ULL);
 	KUNIT_EXPECT_FALSE(test, kstats_is_active(ks));
@@ -241,6 +244,14 @@ static void kstats_test_stop_start_reset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sum.max, 0ULL);
 	KUNIT_EXPECT_EQ(test, sum.p50, 0ULL);
 	kstats_snapshot_free(&snap);
+
+	/* the extremes went with the samples: 8 is both */
+	kstats_record(ks, 8);
+	take(test, ks, &snap, &sum);
+	KUNIT_EXPECT_EQ(test, sum.min, 8ULL);
+	KUNIT_EXPECT_EQ(test, sum.max, 8ULL);
+	KUNIT_EXPECT_EQ(test, snap.min, 8ULL);
+	kstats_snapshot_free(&snap);
 	kstats_delete(ks);
 }
 
@@ -260,6 +271,7 @@ static void kstats_test_record_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, snap.slot_samples[kstats_slot(1000, 1)], 1ULL);
 	KUNIT_EXPECT_EQ(test, snap.slot_samples[kstats_slot(U64_MAX, 1)], 1ULL);
 	KUNIT_EXPECT_EQ(test, snap.slot_samples[kstats_slot(3, 1)], 1ULL);
+	KUNIT_EXPECT_EQ(test, sum.min, 3ULL);
 	KUNIT_EXPECT_EQ(test, sum.max, U64_MAX);
 	kstats_snapshot_free(&snap);
 	kstats_delete(ks);
@@ -286,7 +298,7 @@ static void kstats_test_summary_known(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sum.p90, 10ULL);		/* rank 900 */
 	KUNIT_EXPECT_EQ(test, sum.p99, 1023ULL);	/* slot [960, 1023] */
 	KUNIT_EXPECT_EQ(test, sum.p999, 106495ULL);	/* [98304, 106495] */
-	KUNIT_EXPECT_EQ(test, sum.max, 10485759ULL);	/* [9437184, 10485759] */
+	KUNIT_EXPECT_EQ(test, sum.max, 10000000ULL);	/* exact */
 	KUNIT_EXPECT_EQ(test, sum.mean, 10999ULL);
 	kstats_snapshot_free(&snap);
 	kstats_delete(ks);
@@ -303,6 +315,12 @@ static void kstats_test_range(struct kunit *test)
 	kstats_record(ks, 1000);
 	kstats_record(ks, 1023);
 	kstats_record(ks, 1024);
+	kstats_record(ks, 5000);
+	take(test, ks, &snap, &sum);
+	/* the largest sample as it was, above the range too */
+	KUNIT_EXPECT_EQ(test, sum.max, 5000ULL);
+	KUNIT_EXPECT_EQ(test, sum.min, 5ULL);
+	kstats_snapshot_free(&snap);
 	kstats_record(ks, U64_MAX);
 	take(test, ks, &snap, &sum);
 	last = snap.nr_slots - 1;
@@ -310,7 +328,7 @@ static void kstats_test_range(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ks->clamp, 1024ULL);
 	KUNIT_EXPECT_EQ(test, last, kstats_slot(1024, 3));
 	KUNIT_EXPECT_LT(test, snap.nr_slots, kstats_nr_slots(3));
-	KUNIT_EXPECT_EQ(test, snap.slot_samples[last], 2ULL);
+	KUNIT_EXPECT_EQ(test, snap.slot_samples[last], 3ULL);
 	KUNIT_EXPECT_EQ(test, snap.slot_samples[kstats_slot(1000, 3)], 2ULL);
 	KUNIT_EXPECT_EQ(test, kstats_snapshot_slot_hi(&snap, last), U64_MAX);
 	KUNIT_EXPECT_EQ(test, sum.max, U64_MAX);
@@ -371,6 +389,113 @@ static void kstats_test_percpu(struct kunit *test)
 					    (u64)PERCPU_SAMPLES, "cpu %u",
 					    snap.cpu[row]);
 	KUNIT_EXPECT_EQ(test, sum.mean, (u64)(PERCPU_SAMPLES - 1) / 2);
+	kstats_snapshot_free(&snap);
+	kstats_delete(ks);
+}
+
+struct extremes_job {
+	struct kstats *ks;
+	u64 base;
+	struct completion done;
+};
+
+/* Ten samples from @base, on the CPU the job is bound to. */
+static int extremes_recorder(void *data)
+{
+	struct extremes_job *job = data;
+	u64 v;
+
+	for (v = job->base + 9; v >= job->base; v--)
+		kstats_record(job->ks, v);
+	complete(&job->done);
+	return 0;
+}
+
+/*
+ * min and max are the samples themselves, not their slots' bounds; each
+ * CPU keeps its own, and the reader takes the smallest and the largest.
+ */
+static void kstats_test_extremes(struct kunit *test)
+{
+	struct kstats *ks = test_new(test, "kunit_extremes", 3, 0);
+	struct kstats_extremes *e;
+	struct kstats_snapshot snap;
+	struct kstats_summary sum;
+	struct extremes_job *jobs;
+	unsigned int cpu, first = nr_cpu_ids, last = 0;
+	int i;
+
+	/* reads of exactly 4096 bytes: the slot is [4096, 4607] */
+	for (i = 0; i < 50; i++)
+		kstats_record(ks, 4096);
+	take(test, ks, &snap, &sum);
+	KUNIT_EXPECT_EQ(test, kstats_slot_hi(kstats_slot(4096, 3), 3), 4607ULL);
+	KUNIT_EXPECT_EQ(test, sum.min, 4096ULL);
+	KUNIT_EXPECT_EQ(test, sum.max, 4096ULL);
+	KUNIT_EXPECT_EQ(test, sum.p50, 4096ULL);
+	KUNIT_EXPECT_EQ(test, sum.p999, 4096ULL);
+	KUNIT_EXPECT_EQ(test, sum.mean, 4096ULL);
+	kstats_snapshot_free(&snap);
+
+	/* every online CPU records ten of its own, from 1000 * (cpu + 1) */
+	kstats_reset(ks);
+	jobs = kunit_kcalloc(test, nr_cpu_ids, sizeof(*jobs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, jobs);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct task_struct *t;
+
+		jobs[cpu].ks = ks;
+		jobs[cpu].base = 1000ULL * (cpu + 1);
+		init_completion(&jobs[cpu].done);
+		t = kthread_create_on_cpu(extremes_recorder, &jobs[cpu], cpu,
+					  "kstats_test/%u");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		wake_up_process(t);
+		wait_for_completion(&jobs[cpu].done);
+		first = min(first, cpu);
+		last = max(last, cpu);
+	}
+	cpus_read_unlock();
+	for_each_online_cpu(cpu) {
+		e = per_cpu_ptr(kstats_extremes(ks->hist), cpu);
+		KUNIT_EXPECT_EQ_MSG(test, e->min, 1000ULL * (cpu + 1), "cpu %u", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, e->max, 1000ULL * (cpu + 1) + 9,
+				    "cpu %u", cpu);
+	}
+	take(test, ks, &snap, &sum);
+	KUNIT_EXPECT_EQ(test, sum.min, 1000ULL * (first + 1));
+	KUNIT_EXPECT_EQ(test, sum.max, 1000ULL * (last + 1) + 9);
+	kstats_snapshot_free(&snap);
+
+	/* a word already past the sample stays: 5 is kept, 3 taken */
+	kstats_reset(ks);
+	preempt_disable();
+	kstats_record(ks, 5);
+	kstats_note_extremes(ks->hist, 10);
+	KUNIT_EXPECT_EQ(test, this_cpu_ptr(kstats_extremes(ks->hist))->min, 5ULL);
+	KUNIT_EXPECT_EQ(test, this_cpu_ptr(kstats_extremes(ks->hist))->max, 10ULL);
+	kstats_note_extremes(ks->hist, 3);
+	KUNIT_EXPECT_EQ(test, this_cpu_ptr(kstats_extremes(ks->hist))->min, 3ULL);
+	KUNIT_EXPECT_EQ(test, this_cpu_ptr(kstats_extremes(ks->hist))->max, 10ULL);
+	preempt_enable();
+
+	/*
+	 * Extremes the slots do not hold (a sample a reset took from the
+	 * slots, or one recorded while the snapshot was taken): the summary
+	 * stays within the slots that hold samples, at their bounds.
+	 */
+	kstats_reset(ks);
+	preempt_disable();
+	kstats_record(ks, 100);
+	e = this_cpu_ptr(kstats_extremes(ks->hist));
+	e->min = 1;
+	e->max = 5000;
+	preempt_enable();
+	take(test, ks, &snap, &sum);
+	KUNIT_EXPECT_EQ(test, sum.min, kstats_slot_lo(kstats_slot(100, 3), 3));
+	KUNIT_EXPECT_EQ(test, sum.max, kstats_slot_hi(kstats_slot(100, 3), 3));
+	KUNIT_EXPECT_EQ(test, sum.p50, sum.max);
 	kstats_snapshot_free(&snap);
 	kstats_delete(ks);
 }
@@ -437,9 +562,9 @@ static void kstats_test_atomic_put(struct kunit *test)
 static void kstats_test_names(struct kunit *test)
 {
 	static const char * const good[] = { "a", "tx_path", "A.b-c_9",
-		"__do_sys_getppid", "_controller",
+		"__do_sys_getppid", "_controller", "_errors2",
 		"x123456789012345678901234567890123456789012345678901234567890ab" };
-	static const char * const bad[] = { "", "_control", ".hidden", "..",
+	static const char * const bad[] = { "", "_control", "_errors", ".hidden", "..",
 		"a/b", "a b", "tab\tname", "caf\xc3\xa9", "all",
 		"x123456789012345678901234567890123456789012345678901234567890abc" };
 	struct kstats_config cfg = { .name = "kunit_dup", .frac_bits = 3 };
@@ -575,6 +700,255 @@ static void kstats_test_control_commands(struct kunit *test)
 				    "'%s'", bad[i]);
 }
 
+/*
+ * A refusal of the grammar: the command, the word refused (its @nth
+ * occurrence as a word), or @word NULL and @pos the offset (KSTATS_POS_END
+ * for a word missing at the end), and a part of the reason.
+ */
+struct refusal_case {
+	const char *cmd;
+	const char *word;
+	int nth;
+	int pos;
+	const char *reason;
+};
+
+#define AT(c, w, r)		{ c, w, 1, 0, r }
+#define AT_NTH(c, w, n, r)	{ c, w, n, 0, r }
+#define AT_POS(c, p, r)		{ c, NULL, 0, p, r }
+#define AT_END(c, r)		{ c, NULL, 0, KSTATS_POS_END, r }
+
+/* The offset of the @nth word @word of @cmd, or -2. */
+static int refusal_word_at(const char *cmd, const char *word, int nth)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = cmd; (p = strstr(p, word)); p++)
+		if ((p == cmd || isspace(p[-1])) &&
+		    (!p[n] || isspace(p[n])) && !--nth)
+			return p - cmd;
+	return -2;
+}
+
+/*
+ * Every refusal of the grammar says which word it refuses, as its offset
+ * in the command, for the caret of _errors; a missing word is past the end.
+ */
+static void kstats_test_refusal_words(struct kunit *test)
+{
+	static const struct refusal_case cases[] = {
+		/* values: the value's word */
+		AT("trace f value arg0+:8", "arg0+:8", "a dereference is"),
+		AT("trace f value arg0+2147483648:8", "arg0+2147483648:8", "offset"),
+		AT("trace f value arg0+0:3", "arg0+0:3", "size after offset"),
+		AT("trace f value arg12", "arg12", "arguments are arg0"),
+		AT("trace f value foo", "foo", "use ret or argN"),
+		AT("trace f value arg0:3", "arg0:3", "size of the cast"),
+		AT("trace f value arg0+0:8+0:8+0:8+0:8+0:8",
+		   "arg0+0:8+0:8+0:8+0:8+0:8", "more than 4"),
+		AT("trace f value arg0+0:8x", "arg0+0:8x", "size after offset"),
+		AT("trace f value arg0x", "arg0x", "unexpected 'x'"),
+		AT("trace f value arg0+0:4+0:8", "arg0+0:4+0:8", "must be 8"),
+		/* filters */
+		AT_END("trace f if arg0 >", "write if VALUE OP CONSTANT"),
+		AT_NTH("trace f if arg0 == 1 if arg0 == 1 if arg0 == 1 if arg0 == 1 if arg0 == 2",
+		       "if", 5, "at most 4 conditions"),
+		AT("trace f if arg0 =~ 1", "=~", "unknown operator"),
+		AT("trace f if arg0 > x", "x", "is not a number"),
+		AT("trace f if arg12 == 1", "arg12", "arguments are arg0"),
+		AT("trace f pid -1", "-1", "is not a pid id"),
+		AT("trace f tid x", "x", "is not a tid id"),
+		AT("trace f comm 1234567890123456", "1234567890123456", "longer than 15"),
+		AT("trace f cpu 4096", "4096", "not a possible CPU"),
+		/* sections */
+		AT("trace s start a key bogus end b", "bogus", "unknown key"),
+		AT("trace s start a key arg99 end b", "arg99", "arguments are arg0"),
+		AT("trace s start a end b nest inner", "inner", "use outer or replace"),
+		AT("trace s start a end b full maybe", "maybe", "use refuse or evict"),
+		AT("trace s start a match ret end b match ret", "ret", "use argN"),
+		AT("trace s start a end b over 0", "0", "not a duration"),
+		AT("trace s start a end b under x", "x", "not a duration"),
+		AT("trace s start a end b inflight 0", "0", "inflight '0'"),
+		AT("trace s start a end b start c", "c", "starts come before its end"),
+		AT("trace s start a start b start c start d end e", "d", "at most 3 starts"),
+		AT("trace s start a end b end c", "c", "one end"),
+		AT("trace s start a* end b", "a*", "one place"),
+		AT("trace s start a if ret < 0 end b", "ret", "if ret is for functions"),
+		AT("trace s if ret < 0 start a end b", "ret", "if ret is for functions"),
+		AT("trace s comm x start a pid 1 end b", "pid", "not both"),
+		AT("trace s start a end b over 10 under 5", "5", "no duration is both"),
+		AT("trace s start a match arg0 end b", "arg0", "at both points"),
+		AT("trace s start a by arg0 start b end c", "b", "its own by V"),
+		AT("trace s start a by comm start b by arg0 end c", "arg0",
+		   "a further start takes one by"),
+		AT("trace s start a by arg0 start b by comm end c", "comm",
+		   "a further start's key is argN"),
+		AT("trace f inflight 5", "inflight", "are for sections"),
+		AT("trace f key task", "key", "are for sections"),
+		AT("trace s start a end b", NULL, NULL),
+		/* families */
+		AT("trace f by stack 33", "33", "frames"),
+		AT_END("trace f by", "by needs a key"),
+		AT("trace s start a end b by comm", "comm", "start point's options"),
+		AT("trace f by comm by pid", "pid", "one by per node"),
+		AT("trace f by colour", "colour", "unknown by key"),
+		AT("trace f by arg12", "arg12", "arguments are arg0"),
+		AT("trace f by comm 5", "5", "takes no number"),
+		AT("trace f by comm max 0", "0", "is not 1..65536"),
+		AT_END("trace f by comm max", "is not 1..65536"),
+		AT("trace f by func", "func", "by func keys"),
+		AT("trace f gap by comm", "gap", "it takes no by"),
+		AT("trace tp:a:b by caller", "caller", "by caller"),
+		AT("trace s start a by ret end b", "ret", "by ret is for functions"),
+		/* outliers */
+		AT("trace f slow abc", "abc", "not a number from 0"),
+		AT("trace f top 3 slow 5", "slow", "one of slow or top"),
+		AT("trace f top 0", "0", "not 1..4096"),
+		AT("trace f slow 1 top 2", "top", "one of slow or top"),
+		AT("trace f slow 1 keep 0", "0", "is not 1..65536, once"),
+		AT_NTH("trace f slow 1 keep 2 keep 3", "keep", 2, "once"),
+		AT("trace f slow 1 stack 65", "65", "is not 1..64, once"),
+		AT_NTH("trace f slow 1 stack 2 stack 3", "stack", 2, "once"),
+		AT("trace f slow 1 stack -1", "-1", "is not 1..64, once"),
+		AT("trace f keep 5", "keep", "give slow V"),
+		AT("trace f stack 4", "stack", "give slow V or top K"),
+		/* values and what they may not combine */
+		AT("trace s start a end b value arg0", "arg0", "not sections"),
+		AT("trace f value arg0 gap", "gap", "gap records times"),
+		AT("trace f value ret clock local", "local", "drop clock local"),
+		AT("trace tp:a:b value ret", "ret", "a tracepoint returns nothing"),
+		AT("trace tp:a:b if ret < 0", "ret", "a tracepoint returns nothing"),
+		AT("trace f clock none", "none", "reads no time"),
+		AT("trace s start a end b gap", "gap", "not sections or tracepoints"),
+		AT("trace f gap comm dd", "gap", "takes no filter"),
+		/* the list: under the empty name */
+		AT_POS("trace a,,b", 8, "an empty function name"),
+		AT_POS("trace a, name x", 8, "an empty function name"),
+		/* options, commands and names */
+		AT_END("trace f name", "needs a value"),
+		AT("new foo bits 6", "6", "bits '6'"),
+		AT("new foo clock bogus", "bogus", "unknown clock"),
+		AT("new foo max x", "x", "is not a number"),
+		AT("trace f maxactive 99999", "99999", "maxactive"),
+		AT("new foo colour red", "colour", "unknown option"),
+		AT("new foo pid 1", "pid", "values and filters are for trace"),
+		AT_END("", "empty command"),
+		AT_END(" \t\n", "empty command"),
+		AT("frob x", "frob", "unknown command"),
+		AT_END("new", "needs a name"),
+		AT("remove a b", "b", "takes one name"),
+		AT("new a/b", "a/b", "invalid name"),
+		AT("trace f name ../x", "../x", "invalid name"),
+		AT("trace f name all", "all", "invalid name"),
+		AT("new _errors", "_errors", "invalid name"),
+		AT("new _control", "_control", "invalid name"),
+	};
+	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct refusal_case *c = &cases[i];
+		int want = c->word ? refusal_word_at(c->cmd, c->word, c->nth) :
+			   c->pos;
+
+		if (!c->reason) {
+			/* a good command: nothing noted */
+			KUNIT_EXPECT_EQ_MSG(test, parse(test, c->cmd, cmd), 0,
+					    "'%s'", c->cmd);
+			KUNIT_EXPECT_FALSE(test, cmd->why.set);
+			continue;
+		}
+		KUNIT_ASSERT_NE_MSG(test, want, -2, "'%s': no word '%s'",
+				    c->cmd, c->word);
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, c->cmd, cmd), -EINVAL,
+				    "'%s'", c->cmd);
+		KUNIT_EXPECT_TRUE_MSG(test, cmd->why.set, "'%s'", c->cmd);
+		KUNIT_EXPECT_EQ_MSG(test, cmd->why.pos, want, "'%s': %s",
+				    c->cmd, cmd->why.reason);
+		KUNIT_EXPECT_STREQ_MSG(test, cmd->why.loc, "_control", "'%s'",
+				       c->cmd);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(cmd->why.reason, c->reason),
+					  "'%s': reason '%s', not '%s'", c->cmd,
+					  cmd->why.reason, c->reason);
+	}
+}
+
+/* _errors: the last KSTATS_ERRORS_MAX refusals, as tracefs' error_log. */
+static void kstats_test_errors_log(struct kunit *test)
+{
+	struct seq_file m = { .size = 65536 };
+	struct kstats_refusal why;
+	char text[64], want[64];
+	const char *p, *want1;
+	int i, n;
+
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	kstats_errors_clear();
+	kstats_errors_show(&m);
+	KUNIT_EXPECT_EQ(test, m.count, (size_t)0);
+
+	/*
+	 * A caret under the word; the trailing blanks dropped, the other
+	 * blanks and the bytes outside '!'..'~' spaces.
+	 */
+	kstats_refusal_init(&why, "trace\tvfs_raed  name r\xc3\xa9\t\n");
+	kstats_refuse(&why, why.text + 6, "r", "no symbol '%s'", "vfs_raed");
+	kstats_errors_add(why.text, why.len, &why);
+	/* a missing word: one column past the end */
+	kstats_refusal_init(&why, "trace f pid");
+	kstats_refuse(&why, NULL, "_control", "'%s' needs a value", "pid");
+	kstats_errors_add(why.text, why.len, &why);
+	kstats_errors_show(&m);
+	KUNIT_ASSERT_LT(test, m.count, m.size);
+	/* "[    S.UUUUUU] ", seconds right-aligned in 5 */
+	p = strchr(m.buf, ']');
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, m.buf[0], '[');
+	KUNIT_EXPECT_EQ(test, p[-7], '.');
+	KUNIT_EXPECT_GE(test, (int)(p - m.buf), 13);
+	want1 = "] r: error: no symbol 'vfs_raed'\n"
+		"  Command: trace vfs_raed  name r\x20\x20\n"
+		"                 ^\n[";
+	KUNIT_EXPECT_EQ_MSG(test, strncmp(p, want1, strlen(want1)), 0, "%s", p);
+	p = strchr(p + 1, ']');
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_STREQ(test, p, "] _control: error: 'pid' needs a value\n"
+			   "  Command: trace f pid\n"
+			   "                       ^\n");
+
+	/* at most KSTATS_ERRORS_MAX, the oldest dropped first */
+	kstats_errors_clear();
+	for (i = 0; i < KSTATS_ERRORS_MAX + 2; i++) {
+		snprintf(text, sizeof(text), "remove n%d", i);
+		kstats_refusal_init(&why, text);
+		kstats_refuse(&why, text + 7, "_control",
+			      "remove n%d: no such distribution", i);
+		kstats_errors_add(text, strlen(text), &why);
+	}
+	m.count = 0;
+	memset(m.buf, 0, m.size);
+	kstats_errors_show(&m);
+	for (n = 0, p = m.buf; (p = strstr(p, "] _control: error: ")); p++)
+		n++;
+	KUNIT_EXPECT_EQ(test, n, KSTATS_ERRORS_MAX);
+	for (i = 0; i < KSTATS_ERRORS_MAX + 2; i++) {
+		snprintf(want, sizeof(want), "  Command: remove n%d\n", i);
+		KUNIT_EXPECT_EQ_MSG(test, !!strstr(m.buf, want), i >= 2,
+				    "entry %d", i);
+	}
+	/* oldest first */
+	p = strstr(m.buf, "remove n2\n");
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(p, "remove n17\n"));
+	kstats_errors_clear();
+	m.count = 0;
+	kstats_errors_show(&m);
+	KUNIT_EXPECT_EQ(test, m.count, (size_t)0);
+}
+
 /* Each value parses to what it says, and formats back to its canonical text. */
 static void kstats_test_value_parse(struct kunit *test)
 {
@@ -601,29 +975,29 @@ static void kstats_test_value_parse(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(same); i++) {
-		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(same[i], &v), 0,
+		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(same[i], &v, NULL), 0,
 				    "'%s'", same[i]);
 		kstats_value_format(&v, buf, sizeof(buf));
 		KUNIT_EXPECT_STREQ(test, buf, same[i]);
 	}
 	for (i = 0; i < ARRAY_SIZE(canon); i++) {
-		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(canon[i].in, &v),
+		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(canon[i].in, &v, NULL),
 				    0, "'%s'", canon[i].in);
 		kstats_value_format(&v, buf, sizeof(buf));
 		KUNIT_EXPECT_STREQ(test, buf, canon[i].out);
 	}
-	KUNIT_EXPECT_EQ(test, kstats_parse_value("arg3+0:8", &v), 0);
+	KUNIT_EXPECT_EQ(test, kstats_parse_value("arg3+0:8", &v, NULL), 0);
 	KUNIT_EXPECT_EQ(test, v.base, KSTATS_BASE_ARG);
 	KUNIT_EXPECT_EQ(test, v.arg, 3);
 	KUNIT_EXPECT_EQ(test, v.nr_derefs, 1);
 	KUNIT_EXPECT_EQ(test, v.deref[0].off, 0);
 	KUNIT_EXPECT_EQ(test, v.deref[0].width.size, 8);
-	KUNIT_EXPECT_EQ(test, kstats_parse_value("ret-12:s2", &v), 0);
+	KUNIT_EXPECT_EQ(test, kstats_parse_value("ret-12:s2", &v, NULL), 0);
 	KUNIT_EXPECT_EQ(test, v.base, KSTATS_BASE_RET);
 	KUNIT_EXPECT_EQ(test, v.deref[0].off, -12);
 	KUNIT_EXPECT_TRUE(test, v.deref[0].width.sign);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(bad[i], &v),
+		KUNIT_EXPECT_EQ_MSG(test, kstats_parse_value(bad[i], &v, NULL),
 				    -EINVAL, "'%s'", bad[i]);
 }
 
@@ -790,14 +1164,14 @@ static void kstats_test_value_fetch(struct kunit *test)
 	snprintf(text, sizeof(text), "arg0+%zu:8+%zu:8",
 		 offsetof(struct kstats_test_file, inode),
 		 offsetof(struct kstats_test_inode, size));
-	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, (s64)out, 123456789012LL);
 
 	snprintf(text, sizeof(text), "arg0+%zu:8+%zu:s4",
 		 offsetof(struct kstats_test_file, inode),
 		 offsetof(struct kstats_test_inode, mode));
-	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, (s64)out, -2LL);
 	/* The same bytes zero-extended. */
@@ -808,14 +1182,14 @@ static void kstats_test_value_fetch(struct kunit *test)
 	snprintf(text, sizeof(text), "arg0+%zu:8+%zu:s1",
 		 offsetof(struct kstats_test_file, inode),
 		 offsetof(struct kstats_test_inode, tiny));
-	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value(text, &v, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, (s64)out, -3LL);
 
 	/* A user address, and NULL + 8, are never read. */
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+0:8", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+0:8", &v, NULL), 0);
 	KUNIT_EXPECT_FALSE(test, kstats_value_fetch(&v, &a, &out));
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg4+8:8", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg4+8:8", &v, NULL), 0);
 	KUNIT_EXPECT_FALSE(test, kstats_value_fetch(&v, &a, &out));
 	/* kstats_read_kernel()'s one compare: the kernel half's edges */
 	KUNIT_EXPECT_TRUE(test, kstats_read_kernel((unsigned long)&ino.mode, w4,
@@ -844,10 +1218,10 @@ static void kstats_test_value_fetch(struct kunit *test)
 #endif
 
 	/* Casts of the base. */
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg2:s4", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg2:s4", &v, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, (s64)out, -9LL);
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg2:2", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg2:2", &v, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, out, 0xfff7ULL);
 
@@ -1092,11 +1466,11 @@ static void kstats_test_read(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, got.samples, 1000ULL);
 	KUNIT_EXPECT_EQ(test, got.missed, 2ULL);
 	KUNIT_EXPECT_EQ(test, got.min, 1ULL);
-	KUNIT_EXPECT_EQ(test, got.max, 1023ULL);
+	KUNIT_EXPECT_EQ(test, got.max, 1000ULL);
 	KUNIT_EXPECT_EQ(test, got.mean, 500ULL);
-	/* rank 500 lies in [448, 511], rank 990 in [960, 1023] */
+	/* rank 500 lies in [448, 511], rank 990 in [960, 1023]: max is less */
 	KUNIT_EXPECT_EQ(test, got.p50, 511ULL);
-	KUNIT_EXPECT_EQ(test, got.p99, 1023ULL);
+	KUNIT_EXPECT_EQ(test, got.p99, 1000ULL);
 	kstats_delete(ks);
 }
 
@@ -1621,7 +1995,7 @@ static void kstats_test_string_key(struct kunit *test)
 	char *page;
 	u64 key[2];
 
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+8:8", &b.v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+8:8", &b.v, NULL), 0);
 	KUNIT_ASSERT_TRUE(test, kstats_by_fetch(&b, &a, key));
 	KUNIT_EXPECT_EQ(test, memcmp(key, "a_handler_name_", 15), 0);
 	KUNIT_EXPECT_EQ(test, ((char *)key)[15], 0);
@@ -2062,7 +2436,9 @@ static void kstats_test_family(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, snap.count[kstats_slot(1000, 3)], 2ULL);
 	kstats_snapshot_summary(&snap, &sum);
 	KUNIT_EXPECT_EQ(test, sum.samples, 6ULL);
-	KUNIT_EXPECT_EQ(test, sum.max, kstats_slot_hi(kstats_slot(1000, 3), 3));
+	/* the node's own extremes, which every key's record keeps */
+	KUNIT_EXPECT_EQ(test, sum.min, 7ULL);
+	KUNIT_EXPECT_EQ(test, sum.max, 1000ULL);
 	kstats_snapshot_free(&snap);
 	kstats_family_view_free(&v);
 
@@ -2625,21 +3001,21 @@ static void kstats_test_btf_types(struct kunit *test)
 
 	/* values typed by the tracepoint: arg0 -5, arg1 65520 */
 	a.tp = tp;
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg0", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg0", &v, NULL), 0);
 	kstats_value_type(&v, &f);
 	KUNIT_EXPECT_TRUE(test, v.typed);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, (s64)out, -5LL);
 	kstats_value_format(&v, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "arg0");
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg0:4", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg0:4", &v, NULL), 0);
 	kstats_value_type(&v, &f);
 	KUNIT_EXPECT_FALSE(test, v.typed);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, out, 0xfffffffbULL);
 	kstats_value_format(&v, buf, sizeof(buf));
 	KUNIT_EXPECT_STREQ(test, buf, "arg0:4");
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1", &v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1", &v, NULL), 0);
 	kstats_value_type(&v, &f);
 	KUNIT_EXPECT_TRUE(test, kstats_value_fetch(&v, &a, &out));
 	KUNIT_EXPECT_EQ(test, out, 0xfff0ULL);
@@ -2647,7 +3023,7 @@ static void kstats_test_btf_types(struct kunit *test)
 	/* ret: guessed without a type, as its type says with one */
 	a.ret = 0xfffffff2UL;
 	for (size = 0; size < ARRAY_SIZE(rets); size++) {
-		KUNIT_ASSERT_EQ(test, kstats_parse_value("ret", &v), 0);
+		KUNIT_ASSERT_EQ(test, kstats_parse_value("ret", &v, NULL), 0);
 		memset(&f, 0, sizeof(f));
 		f.ret = rets[size].w;
 		kstats_value_type(&v, &f);
@@ -3001,11 +3377,14 @@ static struct kunit_case kstats_test_cases[] = {
 	KUNIT_CASE(kstats_test_summary_known),
 	KUNIT_CASE(kstats_test_range),
 	KUNIT_CASE(kstats_test_percpu),
+	KUNIT_CASE(kstats_test_extremes),
 	KUNIT_CASE(kstats_test_names),
 	KUNIT_CASE(kstats_test_torn_reset),
 	KUNIT_CASE(kstats_test_atomic_put),
 	KUNIT_CASE(kstats_test_node_commands),
 	KUNIT_CASE(kstats_test_control_commands),
+	KUNIT_CASE(kstats_test_refusal_words),
+	KUNIT_CASE(kstats_test_errors_log),
 	KUNIT_CASE(kstats_test_value_parse),
 	KUNIT_CASE(kstats_test_filter_parse),
 	KUNIT_CASE(kstats_test_cond_range),

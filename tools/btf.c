@@ -840,3 +840,178 @@ int btf_resolve_string(const char *target, const char *expr, char *out,
 {
 	return resolve(target, expr, 1, out, len, err, errlen);
 }
+
+/* --- the other way: a V in the kernel's terms named as in the source --- */
+
+/* A parsed V: base ret or argN, a cast, up to MAX_READS reads. */
+struct rawv {
+	int ret;
+	unsigned int arg;
+	struct { long long off; unsigned int size; int sign; } rd[MAX_READS];
+	int nrd;
+};
+
+static const char *raw_size(const char *p, unsigned int *size, int *sign)
+{
+	*sign = *p == 's';
+	p += *sign;
+	if (*p != '1' && *p != '2' && *p != '4' && *p != '8')
+		return NULL;
+	*size = (unsigned int)(*p - '0');
+	return p + 1;
+}
+
+static int raw_parse(const char *v, struct rawv *r)
+{
+	unsigned int size;
+	int sign;
+	char *end;
+
+	memset(r, 0, sizeof(*r));
+	if (!strncmp(v, "ret", 3)) {
+		r->ret = 1;
+		v += 3;
+	} else if (!strncmp(v, "arg", 3) && isdigit((unsigned char)v[3])) {
+		r->arg = (unsigned int)strtoul(v + 3, &end, 10);
+		v = end;
+	} else {
+		return -1;
+	}
+	if (*v == ':' && !(v = raw_size(v + 1, &size, &sign)))
+		return -1;
+	while (*v == '+' || *v == '-') {
+		long long off = strtoll(v + 1, &end, 10);
+
+		if (r->nrd == MAX_READS || end == v + 1 || *end != ':')
+			return -1;
+		r->rd[r->nrd].off = *v == '-' ? -off : off;
+		v = raw_size(end + 1, &r->rd[r->nrd].size, &r->rd[r->nrd].sign);
+		if (!v)
+			return -1;
+		r->nrd++;
+	}
+	return *v ? -1 : 0;
+}
+
+/*
+ * The field path of struct or union @id at byte @off whose type has @size
+ * bytes, or holds it (an array, by element): ".a.b[2]" appended to @out.
+ * 1 if found.
+ */
+static int member_at(const struct btf *btf, __u32 id, long long off,
+		     unsigned int size, char *out, size_t len, __u32 *mtype,
+		     int depth)
+{
+	const struct btf_type *t = type(btf, skip(btf, id));
+	const struct btf_member *m;
+
+	if (!t || depth > MAX_DEPTH)
+		return 0;
+	if (btf_is_array(t)) {
+		const struct btf_array *a = btf_array(t);
+		long long es = btf__resolve_size(btf, a->type);
+		size_t n = strlen(out);
+
+		if (es <= 0 || off < 0 || off / es >= (long long)a->nelems)
+			return 0;
+		snprintf(out + n, len - n, "[%lld]", off / es);
+		if (member_at(btf, a->type, off % es, size, out, len, mtype,
+			      depth + 1))
+			return 1;
+		out[n] = '\0';
+		return 0;
+	}
+	if (!btf_is_composite(t)) {
+		long long s = btf__resolve_size(btf, id);
+
+		if (off || s != size)
+			return 0;
+		*mtype = id;
+		return 1;
+	}
+	m = btf_members(t);
+	for (__u32 i = 0; i < btf_vlen(t); i++) {
+		long long mo = btf_member_bit_offset(t, i);
+		long long ms = btf__resolve_size(btf, m[i].type);
+		const char *mn = name_of(btf, m[i].name_off);
+		size_t n = strlen(out);
+
+		if (btf_member_bitfield_size(t, i) || mo % 8 || ms <= 0 ||
+		    off < mo / 8 || off >= mo / 8 + ms)
+			continue;
+		if (*mn)
+			snprintf(out + n, len - n, ".%s", mn);
+		if (member_at(btf, m[i].type, off - mo / 8, size, out, len,
+			      mtype, depth + 1))
+			return 1;
+		out[n] = '\0';
+	}
+	return 0;
+}
+
+/*
+ * @v (the kernel's V) on @t named as the source names it ("arg0+32:8+80:8"
+ * is "file->f_inode->i_size"), checked by translating the name back to
+ * @v.  0, or -1 if it cannot be named so.
+ */
+int btf_describe(const struct btf *btf, const struct btf_target *t,
+		 const char *v, char *out, size_t len)
+{
+	const struct btf_type *p = type(btf, t->proto);
+	const struct btf_param *pp = btf_params(p);
+	char name[BTF_VALUE_MAX * 2] = "", back[BTF_VALUE_MAX], err[256];
+	__u32 first = t->tp ? 1 : 0, cur, i, slot = 0;
+	struct rawv r;
+
+	if (raw_parse(v, &r) || !p)
+		return -1;
+	if (r.ret) {
+		snprintf(name, sizeof(name), "ret");
+		cur = p->type;
+	} else {
+		for (i = first; i < btf_vlen(p) && pp[i].type; i++) {
+			if (t->tp ? i - 1 == r.arg : slot == r.arg)
+				break;
+			slot += (__u32)slots(btf__resolve_size(btf, pp[i].type));
+		}
+		if (i == btf_vlen(p) || !pp[i].type)
+			return -1;
+		if (*name_of(btf, pp[i].name_off))
+			snprintf(name, sizeof(name), "%s", name_of(btf, pp[i].name_off));
+		else
+			snprintf(name, sizeof(name), "arg%u", i - first);
+		cur = pp[i].type;
+	}
+	for (int k = 0; k < r.nrd; k++) {
+		const struct btf_type *pt = type(btf, skip(btf, cur));
+		__u32 target, mtype = 0;
+		char path[BTF_VALUE_MAX] = "";
+		size_t n = strlen(name);
+		unsigned int size = k + 1 < r.nrd ? 8 : r.rd[k].size;
+
+		if (!pt || !btf_is_ptr(pt) || !skip(btf, pt->type))
+			return -1;
+		target = pt->type;
+		if (!member_at(btf, target, r.rd[k].off, size, path, sizeof(path),
+			       &mtype, 0))
+			return -1;
+		if (!*path) {			/* the pointee itself */
+			memmove(name + 1, name, n + 1);
+			name[0] = '*';
+		} else if (path[0] == '.')
+			snprintf(name + n, sizeof(name) - n, "->%s", path + 1);
+		else				/* an element past the pointer */
+			snprintf(name + n, sizeof(name) - n, "%s", path);
+		cur = mtype;
+	}
+	if (btf_translate(btf, t, name, back, sizeof(back), err, sizeof(err)) ||
+	    strcmp(back, v))
+		return -1;
+	snprintf(out, len, "%s", name);
+	return 0;
+}
+
+int kbtf_describe(const struct kbtf *k, const char *v, char *out, size_t len)
+{
+	return btf_describe(k->mod ? k->mod : k->vmlinux, &k->t, v, out, len);
+}

@@ -62,6 +62,14 @@ int kbtf_value(const struct kbtf *k, const char *expr, char *out, size_t len,
 	       char *err, size_t errlen);
 void kbtf_close(struct kbtf *k);
 
+/*
+ * The other way: the kernel's @v on @t as the source names it ("arg2" of
+ * vfs_read is "count"), checked by translating it back.  0, or -1.
+ */
+int btf_describe(const struct btf *btf, const struct btf_target *t,
+		 const char *v, char *out, size_t len);
+int kbtf_describe(const struct kbtf *k, const char *v, char *out, size_t len);
+
 /* kbtf_open(), kbtf_value(), kbtf_close() in one. */
 int btf_resolve_value(const char *target, const char *expr, char *out,
 		      size_t len, char *err, size_t errlen);

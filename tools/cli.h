@@ -7,30 +7,62 @@
 #ifndef KSTATS_CLI_H
 #define KSTATS_CLI_H
 
+#include <sys/types.h>
+
 #include "kstats_tool.h"
 
-enum {
-	O_CPU = 1 << 0, O_JSON = 1 << 1, O_ROWS = 1 << 2, O_BITS = 1 << 3,
-	O_DUR = 1 << 4, O_INT = 1 << 5, O_COUNT = 1 << 6, O_OUT = 1 << 7,
-	O_ALPHA = 1 << 8, O_THRESH = 1 << 9, O_FORMAT = 1 << 10,
-	O_HOST = 1 << 11, O_VALUE = 1 << 12, O_IF = 1 << 13, O_PID = 1 << 14,
-	O_TID = 1 << 15, O_COMM = 1 << 16, O_TCPU = 1 << 17,
-	O_VERBOSE = 1 << 18, O_BUCKETS = 1 << 19, O_TOP = 1 << 20,
-	O_BY = 1 << 21, O_MAXKEYS = 1 << 22, O_PIDS = 1 << 23,
-	O_TIDS = 1 << 24, O_DISK = 1 << 25, O_QUEUED = 1 << 26,
-	O_IDLE = 1 << 27, O_MIN = 1 << 28, O_MAX = 1 << 29,
-	O_OUTLIERS = 1 << 30,	/* --slow, --keep or --stack */
-};
-/* Past an int's bits: the masks are unsigned long long. */
+/* The options given, bits of struct opts.seen (cli.h's optdef.bit). */
+#define O_CPU		(1ULL << 0)	/* show --cpu */
+#define O_JSON		(1ULL << 1)
+#define O_ROWS		(1ULL << 2)	/* --rows N or --all-rows */
+#define O_BITS		(1ULL << 3)
+#define O_DUR		(1ULL << 4)
+#define O_INT		(1ULL << 5)
+#define O_COUNT		(1ULL << 6)
+#define O_OUT		(1ULL << 7)
+#define O_ALPHA		(1ULL << 8)
+#define O_THRESH	(1ULL << 9)
+#define O_FORMAT	(1ULL << 10)
+#define O_HOST		(1ULL << 11)
+#define O_VALUE		(1ULL << 12)
+#define O_IF		(1ULL << 13)
+#define O_PID		(1ULL << 14)
+#define O_TID		(1ULL << 15)
+#define O_COMM		(1ULL << 16)
+#define O_TCPU		(1ULL << 17)	/* trace --cpu N */
+#define O_VERBOSE	(1ULL << 18)
+#define O_BUCKETS	(1ULL << 19)
+#define O_TOP		(1ULL << 20)
+#define O_BY		(1ULL << 21)
+#define O_MAXKEYS	(1ULL << 22)
+#define O_PIDS		(1ULL << 23)
+#define O_TIDS		(1ULL << 24)
+#define O_DISK		(1ULL << 25)
+#define O_QUEUED	(1ULL << 26)
+#define O_IDLE		(1ULL << 27)
+#define O_MIN		(1ULL << 28)
+#define O_MAX		(1ULL << 29)
+#define O_OUTLIERS	(1ULL << 30)	/* --keep or --stack */
 #define O_FOLDED	(1ULL << 31)
 #define O_CGROUP	(1ULL << 32)
 #define O_SORT		(1ULL << 33)
+#define O_FOLLOW	(1ULL << 34)
+#define O_SELF		(1ULL << 35)
+#define O_SLOW		(1ULL << 36)
+
+/* A histogram's rows at most, unless --rows N or --all-rows. */
+#define HIST_ROWS	40
 
 #define MAX_IFS		4	/* --if, as the kernel's "if" */
 #define COMM_MAX	15	/* TASK_COMM_LEN - 1 */
 
 struct opts {
 	unsigned long long seen;
+	const char *cmd;	/* the subcommand */
+	char **run;		/* trace, recipes: the COMMAND after "--" */
+	int nrun;
+	long run_pid;		/* its process, once started (0: none) */
+	const char *run_cgroup;	/* --follow: its cgroup, once made */
 	int cpu, json, rows;
 	int folded;		/* show --folded: FRAMES VALUE per key */
 	const char *cgroup;	/* trace, recipes: --cgroup PATH */
@@ -41,7 +73,6 @@ struct opts {
 	const char *out, *format, *host;
 	char **args;
 	int nargs;
-	int trace;		/* the command is trace: --cpu takes N */
 	/* trace: the value and the filters, as given */
 	const char *value, *ifs[MAX_IFS], *comm;
 	int nifs;
@@ -64,17 +95,17 @@ extern const char *root;
 
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int usage_error(const char *what);
-int allowed(const struct opts *o, unsigned long long mask, const char *cmd);
 int resolve(const char *arg, char *path, size_t len);
 int load(const char *arg, struct snapshot *s);
 int control(const char *cmd);
+int refusal(const char *cmd, char *why, size_t wlen, char *caret,
+	    size_t clen);
 void catch_signals(void);
 int nap(double secs);
 double now(void);
 struct kslot *delta(const struct snapshot *cur, const struct snapshot *prev,
 		    size_t *n, int *reset);
 
-int tty_rows(void);
 char **scan_root(size_t *n, int *ret);
 void free_names(char **names, size_t n);
 
@@ -93,6 +124,85 @@ struct series {
 };
 int run_series(struct series *se);
 
+/*
+ * options.c: an option of a subcommand (its names, its value's name in
+ * the usage, what it sets and says), and a subcommand with the list of
+ * its options, from which it is parsed and its usage printed.
+ */
+#define OPT_REPEAT	1	/* given again adds (--if) */
+#define OPT_ONCE	2	/* given again is an error */
+#define OPT_PID_OR_PIDS	4	/* runqlat's --pid without N: --pids */
+enum optkind {
+	K_FLAG,		/* no value */
+	K_STR,		/* a string, kept */
+	K_DBL,		/* a number in lo..hi */
+	K_LONG,		/* a whole number in lo..hi: long, unsigned, int */
+	K_UINT,
+	K_INT,
+	K_FN,		/* the option's own setter */
+};
+struct optdef {
+	const char *name;	/* --NAME */
+	char shrt;		/* -X, or 0 */
+	const char *arg;	/* the value's name, or NULL for a flag */
+	enum optkind kind;
+	size_t off;		/* its field in struct opts */
+	double lo, hi;		/* a number's range */
+	const char *bad;	/* the usage error of a number out of it */
+	int (*set)(struct opts *o, const char *arg);	/* K_FN */
+	const char *help;
+	unsigned long long bit;	/* O_...: in struct opts.seen once given */
+	unsigned int flags;	/* OPT_... */
+};
+#define CMD_RUN		1	/* takes -- COMMAND [ARGS] */
+#define CMD_SEP		2	/* "--" is an operand (diff) */
+#define CMD_RECIPE	4
+#define CMD_WORDS	8	/* every argument an operand (help) */
+struct cmddef {
+	const char *name, *args, *summary;
+	const struct optdef *const *opts;	/* NULL-terminated */
+	int (*fn)(struct opts *o);
+	unsigned int flags;	/* CMD_... */
+};
+extern const struct cmddef cmds[];
+int parse_args(int argc, char **argv, struct opts *o,
+	       const struct cmddef **cmd);
+const struct cmddef *find_cmd(const char *name);
+int unknown_command(const char *name);
+const char *nearest(const char *w, const char *const *words, size_t n);
+void print_help(FILE *f, const struct cmddef *c);
+void print_synopsis(FILE *f, const struct cmddef *c, int width, int indent,
+		    int col);
+int usage_error_for(const struct cmddef *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int cmd_help(struct opts *o);
+
+/* child.c: -- COMMAND [ARGS], started before the node, run once it records */
+struct child {
+	pid_t pid;
+	int go, err;		/* the pipes that release it, and say its exec failed */
+	const char *argv0;
+	char cgroup[4096];	/* --follow: its cgroup v2, from the cgroup2 root */
+	char dir[4096];		/* that cgroup's directory */
+	char home[4096];	/* the tool's own cgroup's directory */
+	int status, reaped;
+};
+int child_start(struct child *c, char *const *argv, int follow);
+int child_release(struct child *c);
+int child_exited(struct child *c);
+int child_end(struct child *c);
+
+/* quiet.c: waits that the node never sees (why a waiter woke) */
+#define QUIET_TIMER	0
+#define QUIET_CHILD	1
+#define QUIET_STOP	2	/* SIGINT, SIGTERM, SIGHUP */
+/* The waiters at most: -i's intervals without --self. */
+#define QUIET_MAX	1024
+struct quiet;
+struct quiet *quiet_new(int n, double (*fn)(void *ctx, int why), void *ctx);
+void quiet_run(struct quiet *q, double at);
+void quiet_free(struct quiet *q);
+
 /* The subcommands, a file each: cmd_NAME.c, trace.c. */
 int cmd_list(struct opts *o);
 int cmd_show(struct opts *o);
@@ -102,11 +212,12 @@ int cmd_diff(struct opts *o);
 int cmd_export(struct opts *o);
 int cmd_trace(struct opts *o);
 int trace_run(const struct opts *o, const char *cmd, const char *node,
-	      const char *what);
+	      const char *what, struct child *child);
+int trace_check_run(const struct opts *o);
+int run_start(struct opts *o, struct child *c);
 
 /* recipe.c */
 int cmd_recipe(struct opts *o);
-int is_recipe(const char *name);
 int recipe_command(const struct opts *o, const char *recipe, char *cmd,
 		   size_t len, char *node, size_t nlen, char *what,
 		   size_t wlen, enum keynames *names);

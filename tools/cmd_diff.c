@@ -101,8 +101,11 @@ static void print_row(const struct jrow *r, const char *label,
 	       fmt_d(y, sizeof(y), r->b.v, unit), r->ratio, ci);
 	if (runs)
 		printf(" %-16s", sp);
-	printf(" %s\n", !r->judged ? "open-ended slot: not judged" :
-	       r->moved > 0 ? "UP" : r->moved < 0 ? "DOWN" : "same");
+	printf(" %s\n", r->judged ? (r->moved > 0 ? "UP" : r->moved < 0 ? "DOWN" : "same") :
+	       r->why == JW_OPEN ? "open-ended slot: not judged" :
+	       r->why == JW_ZERO ? "A is 0: no ratio, not judged" :
+	       runs ? "cannot be judged: too few samples" :
+	       "cannot be judged: one run a side");
 }
 
 static void print_head(const struct dside *s)
@@ -143,6 +146,19 @@ static void print_verdict(const struct judge *j, int runs)
 {
 	int first = 1;
 
+	if (j->unjudged) {
+		printf("verdict: cannot be judged (threshold %g%%, alpha %g):", j->threshold * 100,
+		       j->alpha);
+		for (int i = 0; i < JUDGE_ROWS; i++)
+			if (j->rows[i].why == JW_UNBOUNDED)
+				printf("%s %s [%.3f, %.3f]", first-- > 0 ? "" : ",",
+				       judge_rows[i].label, j->rows[i].ratio_lo,
+				       j->rows[i].ratio_hi);
+		printf(" bound nothing: %s\n", runs ?
+		       "too few samples: give more, or more runs" :
+		       "one run a side: give 3 runs a side or more (A1 A2 A3 -- B1 B2 B3)");
+		return;
+	}
 	printf("verdict: %s (threshold %g%%, alpha %g", j->different ?
 	       "DIFFERENT" : "same", j->threshold * 100, j->alpha);
 	if (runs)
@@ -210,9 +226,9 @@ int cmd_diff(struct opts *o)
 	struct dside s[2] = { { 0 } };
 	struct judge j = { .threshold = o->threshold, .alpha = o->alpha };
 	unsigned int bits;
-	int ret = allowed(o, O_ALPHA | O_THRESH, "diff"), at = 1, skip;
+	int ret, at = 1, skip;
 
-	if (ret || (ret = split_args(o, &at)))
+	if ((ret = split_args(o, &at)))
 		return ret;
 	skip = !strcmp(o->args[at], "--");
 	if (side_load(&s[0], o->args, (size_t)at) ||
@@ -224,6 +240,10 @@ int cmd_diff(struct opts *o)
 	} else {
 		ret = judge(&j, &s[0].j, &s[1].j) ? EXIT_DIFFERENT : EXIT_SAME;
 		report(s, &j, bits);
+		if (j.unjudged)
+			ret = fail("diff cannot judge: %s", s[0].n > 1 || s[1].n > 1 ?
+				   "too few samples (see the verdict)" :
+				   "one run a side: give 3 runs a side or more (A1 A2 A3 -- B1 B2 B3)");
 	}
 	side_free(&s[0]);
 	side_free(&s[1]);

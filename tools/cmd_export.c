@@ -102,10 +102,8 @@ int cmd_export(struct opts *o)
 	struct snapshot *s;
 	char **names = NULL;
 	size_t n = (size_t)o->nargs, ok;
-	int ret = allowed(o, O_FORMAT | O_HOST | O_OUT | O_BUCKETS, "export");
+	int ret = 0;
 
-	if (ret)
-		return ret;
 	if (!n) {
 		names = scan_root(&n, &ret);
 		if (!names)

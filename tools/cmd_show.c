@@ -9,11 +9,7 @@ int cmd_show(struct opts *o)
 {
 	struct snapshot s;
 	struct keyview kv = { .top = o->top, .names = KEYS_RAW };
-	int ret = allowed(o, O_CPU | O_JSON | O_ROWS | O_TOP | O_FOLDED |
-			  O_SORT, "show");
 
-	if (ret)
-		return ret;
 	if (o->nargs != 1)
 		return usage_error("show takes one NAME or FILE");
 	if (o->folded && o->json)
@@ -31,7 +27,7 @@ int cmd_show(struct opts *o)
 		json_snapshot_keys(stdout, &s, 0, &kv);
 		putchar('\n');
 	} else {
-		print_show_keys(stdout, &s, o->cpu, o->rows ? o->rows : tty_rows(),
+		print_show_keys(stdout, &s, o->cpu, o->rows,
 				&kv);
 	}
 	snapshot_free(&s);

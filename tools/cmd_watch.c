@@ -79,10 +79,8 @@ int cmd_watch(struct opts *o)
 {
 	struct series se = { .o = o, .fn = watch_fn };
 	char path[PATH_MAX + 64];
-	int ret = allowed(o, O_INT | O_COUNT, "watch");
+	int ret;
 
-	if (ret)
-		return ret;
 	if (o->nargs < 1)
 		return usage_error("watch takes NAME -i SECS, or FILE FILE...");
 	if (o->nargs == 1) {

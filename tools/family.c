@@ -123,12 +123,13 @@ void print_family(FILE *f, const struct snapshot *snap, int max_rows,
 		  const struct keyview *kv)
 {
 	enum keynames names = kv ? kv->names : KEYS_RAW;
+	char buf[512];
 	size_t n;
 	u64 left;
 
 	n = shown(snap, kv, &left);
 	fprintf(f, "family by ");
-	safe_text(f, snap->family.by);
+	safe_text(f, family_by(snap, buf, sizeof(buf)));
 	fprintf(f, ": %llu keys (max %llu)", (unsigned long long)snap->family.keys,
 		(unsigned long long)snap->family.max);
 	if (snap->family.other)	/* keys past max, or a key not readable */
@@ -140,8 +141,7 @@ void print_family(FILE *f, const struct snapshot *snap, int max_rows,
 		struct ksummary sum;
 		char buf[256];
 
-		hist_summary(k->slots, k->nslots, &sum);
-		hist_interpolate(k->slots, k->nslots, &sum);
+		part_summary(k->slots, k->nslots, &snap->summary, &sum);
 		fputs("\n@", f);
 		safe_text(f, snap->name);
 		fputc('[', f);

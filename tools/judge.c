@@ -252,8 +252,14 @@ static void judge_row(struct judge *j, struct jrow *r, double q,
 		rb[i] = e.v;
 	}
 	r->moved = 0;
-	if (!(r->a.v > 0) || isinf(r->b.hi) || isinf(r->a.hi))
-		return;		/* in an open-ended slot: not judged */
+	if (!(r->a.v > 0)) {
+		r->why = JW_ZERO;	/* no ratio to A's 0 */
+		return;
+	}
+	if (isinf(r->b.hi) || isinf(r->a.hi)) {
+		r->why = JW_OPEN;	/* in an open-ended slot */
+		return;
+	}
 	r->judged = 1;
 	runs = runs_moved(ra, a->nruns, rb, b->nruns, j->threshold,
 			  j->alpha / (2.0 * JUDGE_ROWS));
@@ -261,6 +267,15 @@ static void judge_row(struct judge *j, struct jrow *r, double q,
 		r->moved = 1;
 	else if (r->ratio_hi < down && (runs == 2 || runs == -1))
 		r->moved = -1;
+	/*
+	 * An interval with no bound on one side ([0, x] or [x, inf]) that
+	 * moved neither way says nothing: not "same", but too few samples,
+	 * or with one run a side, no run-to-run noise to weigh them against.
+	 */
+	if (!r->moved && (!(r->ratio_lo > 0) || isinf(r->ratio_hi))) {
+		r->judged = 0;
+		r->why = JW_UNBOUNDED;
+	}
 }
 
 /*
@@ -273,12 +288,15 @@ int judge(struct judge *j, const struct jside *a, const struct jside *b)
 	double z = normal_upper(j->alpha / (4.0 * JUDGE_ROWS));
 
 	j->z = z;
-	j->different = 0;
+	j->different = j->unjudged = 0;
 	for (int i = 0; i < JUDGE_ROWS; i++) {
 		memset(&j->rows[i], 0, sizeof(j->rows[i]));
 		judge_row(j, &j->rows[i], judge_rows[i].q, a, b, z);
 		j->different |= j->rows[i].moved != 0;
+		j->unjudged += j->rows[i].why == JW_UNBOUNDED;
 	}
+	if (j->different)
+		j->unjudged = 0;
 	return j->different;
 }
 
@@ -318,10 +336,13 @@ void hist_interpolate(const struct kslot *s, size_t n, struct ksummary *out)
 	u64 *p[] = { &out->p50, &out->p90, &out->p99, &out->p999 };
 	const double q[] = { 0.5, 0.9, 0.99, 0.999 };
 
+	/* within min and max: exact ones, when the kernel keeps them */
 	for (int i = 0; out->samples && i < 4; i++) {
 		double v = hist_quantile(s, n, q[i]);
 
-		if (!isinf(v))
-			*p[i] = (u64)llround(v);
+		if (isinf(v))
+			continue;
+		*p[i] = (u64)llround(v);
+		*p[i] = *p[i] < out->min ? out->min : *p[i] > out->max ? out->max : *p[i];
 	}
 }

@@ -9,13 +9,21 @@
  * render.c    a snapshot in show and in JSON
  * export.c    Prometheus text format
  * heatmap.c   latency heatmap as standalone SVG
- * kstats.c    the command line: options, the table of subcommands
- * live.c      errors, live access through debugfs, _control, signals
+ * kstats.c    main(): parse, run the subcommand
+ * options.c   the subcommands and their options, as tables: the parser
+ *             and each subcommand's usage read them
+ * grammar.c   the kernel's filter words and family keys (grammar.h)
+ * live.c      errors, live access through debugfs, _control (and the
+ *             reason of a refusal, from _errors), signals
  * series.c    snapshots one after the other as deltas (watch, heatmap)
  * cmd_*.c     one subcommand each: list, show, watch, heatmap, diff,
  *             export (cli.h: what they share)
- * trace.c     the trace subcommand
- * btf.c       --value and --if expressions to the kernel's terms (btf.h)
+ * trace.c     the trace subcommand's _control line; recipe.c the recipes'
+ * run.c       a node traced for the time being: made, read, removed
+ * quiet.c     the tool's waits, which the node it traces never sees
+ * child.c     -- COMMAND, started before the node, run once it records
+ * btf.c       --value and --if expressions to the kernel's terms (btf.h),
+ *             and back (names.c: a node's values named in its header)
  * family.c    a family's keys in show, JSON (keys.c: their names)
  */
 #ifndef KSTATS_TOOL_H
@@ -192,11 +200,14 @@ struct jrow_def {
 	double q;		/* 0: the mean */
 };
 extern const struct jrow_def judge_rows[JUDGE_ROWS];
+/* Why a row is not judged. */
+enum jwhy { JW_JUDGED, JW_OPEN, JW_ZERO, JW_UNBOUNDED };
 struct jrow {
 	struct qest a, b;	/* pooled A and B */
 	double ratio, ratio_lo, ratio_hi;
 	double spread_lo, spread_hi;	/* A's runs / pooled A */
 	int judged, moved;	/* moved: 1 up, -1 down */
+	enum jwhy why;		/* judged 0: why not */
 };
 struct jside {
 	struct kslot *pool;	/* the runs summed */
@@ -210,6 +221,7 @@ struct judge {
 	double z;			/* out: each interval's z */
 	struct jrow rows[JUDGE_ROWS];
 	int different;
+	int unjudged;		/* rows whose interval is unbounded, none moved */
 };
 double hist_value_at(const struct kslot *s, size_t n, double rank);
 double hist_quantile(const struct kslot *s, size_t n, double q);
@@ -246,6 +258,8 @@ void print_show_keys(FILE *f, const struct snapshot *snap, int per_cpu,
 void json_snapshot_keys(FILE *f, const struct snapshot *snap, int ind,
 			const struct keyview *kv);
 void snap_summary(const struct snapshot *snap, struct ksummary *out);
+void part_summary(const struct kslot *s, size_t n, const struct ksummary *all,
+		  struct ksummary *out);
 void print_cpu_table(FILE *f, const struct snapshot *snap);
 void json_snapshot(FILE *f, const struct snapshot *snap, int indent);
 
@@ -282,7 +296,12 @@ void json_keys(FILE *f, const struct snapshot *snap, int ind,
 	       const struct keyview *kv);
 void print_folded(FILE *f, const struct snapshot *snap);
 
+/* names.c: a node's values named, for the human output */
+void print_header(FILE *f, const struct snapshot *snap);
+const char *family_by(const struct snapshot *snap, char *buf, size_t len);
+
 /* lockcaller.c: lockwait --by caller */
+void load_lock_fns(void);
 int lock_callers(struct snapshot *s);
 
 /* export.c */

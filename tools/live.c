@@ -14,7 +14,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -47,16 +46,20 @@ int usage_error(const char *what)
 	return EXIT_ERROR;
 }
 
-/* A usage error unless every option given is one of @mask, for @cmd. */
-int allowed(const struct opts *o, unsigned long long mask, const char *cmd)
+/* A usage error of subcommand @c: "(kstats help CMD for usage)". */
+int usage_error_for(const struct cmddef *c, const char *fmt, ...)
 {
-	if (o->seen & ~mask) {
-		char msg[96];
+	va_list ap;
 
-		snprintf(msg, sizeof(msg), "option not valid for '%s'", cmd);
-		return usage_error(msg);
-	}
-	return 0;
+	fputs("kstats: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (c && strcmp(c->name, "kstats"))
+		fprintf(stderr, " (kstats help %s for usage)\n", c->name);
+	else
+		fprintf(stderr, " (kstats --help for usage)\n");
+	return EXIT_ERROR;
 }
 
 /*
@@ -234,9 +237,67 @@ double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * @cmd as _errors shows a command: its trailing newline and blanks
+ * dropped, every byte outside '!'..'~' a space, its first 512 bytes.
+ */
+static void errors_form(const char *cmd, char *out, size_t len)
+{
+	size_t n = strlen(cmd), i;
+
+	while (n && (cmd[n - 1] == '\n' || cmd[n - 1] == ' ' || cmd[n - 1] == '\t'))
+		n--;
+	n = n > 512 ? 512 : n;
+	for (i = 0; i < n && i + 1 < len; i++)
+		out[i] = cmd[i] >= '!' && cmd[i] <= '~' ? cmd[i] : ' ';
+	out[i] = '\0';
+}
+
+/*
+ * Why the kernel refused @cmd, from the last entry of _errors whose
+ * command it is (format.rst: "[T] LOC: error: REASON", "  Command: CMD",
+ * a caret under the word): "LOC: REASON" in @why, the caret's line in
+ * @caret.  0, or -1 when _errors has none (a kstats without it).
+ */
+int refusal(const char *cmd, char *why, size_t wlen, char *caret, size_t clen)
+{
+	char path[PATH_MAX], want[520], line[1024], head[1024] = "";
+	int found = -1, expect = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/_errors", root);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	errors_form(cmd, want, sizeof(want));
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '[') {
+			snprintf(head, sizeof(head), "%s", line);
+			expect = 1;
+		} else if (expect == 1 && !strncmp(line, "  Command: ", 11)) {
+			expect = !strcmp(line + 11, want) ? 2 : 0;
+		} else if (expect == 2) {
+			const char *e = strstr(head, "] "), *r = e ? strstr(e, ": error: ") : NULL;
+
+			if (r) {
+				snprintf(why, wlen, "%.*s: %s", (int)(r - e - 2), e + 2,
+					 r + 9);
+				snprintf(caret, clen, "%s", line);
+				found = 0;
+			}
+			expect = 0;
+		} else {
+			expect = 0;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 int control(const char *cmd)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[1100], caret[1100];
 	size_t len = strlen(cmd);
 	int fd, e;
 
@@ -258,26 +319,24 @@ int control(const char *cmd)
 	if (write(fd, cmd, len) != (ssize_t)len) {
 		e = errno;
 		close(fd);
+		if (!refusal(cmd, why, sizeof(why), caret, sizeof(caret))) {
+			char shown[520];
+
+			errors_form(cmd, shown, sizeof(shown));
+			fprintf(stderr, "kstats: %s (%s)\n  Command: %s\n%s\n", why,
+				strerror(e), shown, caret);
+			return EXIT_ERROR;
+		}
 		if (e == EEXIST)
 			return fail("'%.*s': a distribution of that name exists: "
 				    "remove it with echo remove NAME > %s",
 				    (int)len - 1, cmd, path);
 		return fail("'%.*s' refused by %s: %s (the kernel log says "
-			    "why: dmesg | tail; is the function traceable? see "
-			    "available_filter_functions)",
-			    (int)len - 1, cmd, path, strerror(e));
+			    "why: dmesg | tail)", (int)len - 1, cmd, path,
+			    strerror(e));
 	}
 	close(fd);
 	return 0;
-}
-
-int tty_rows(void)
-{
-	struct winsize ws;
-
-	if (isatty(1) && !ioctl(1, TIOCGWINSZ, &ws) && ws.ws_row > 16)
-		return ws.ws_row - 12;
-	return isatty(1) ? 8 : 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -306,7 +365,8 @@ char **scan_root(size_t *n, int *ret)
 		char path[PATH_MAX + 256];
 		struct stat st;
 
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "_control"))
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "_control") ||
+		    !strcmp(e->d_name, "_errors"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", root, e->d_name);
 		if (stat(path, &st) || !S_ISREG(st.st_mode))

@@ -25,23 +25,41 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The text bounds of kallsyms, in its order: sched, lock. */
-static const char *const bounds[] = {
-	"__sched_text_start", "__sched_text_end",
-	"__lock_text_start", "__lock_text_end",
-};
+/* Add @name to the lock functions. */
+static int add_lock_fn(const char *name, size_t len, size_t *cap)
+{
+	char **grown;
+
+	if (nlock_fns == *cap) {
+		*cap = *cap ? 2 * *cap : 256;
+		grown = realloc(lock_fns, *cap * sizeof(*lock_fns));
+		if (!grown)
+			return -1;
+		lock_fns = grown;
+	}
+	lock_fns[nlock_fns] = strndup(name, len);
+	if (!lock_fns[nlock_fns])
+		return -1;
+	nlock_fns++;
+	return 0;
+}
 
 /*
- * Read the functions between the bounds once.  Without kallsyms (or its
- * addresses, hidden from non-root), nothing is a lock function: each key
- * is then named by its innermost frame.
+ * The functions of the scheduler's and the lock text, read once, in one
+ * pass: the core kernel's symbols come in the order of their addresses,
+ * so a section's functions are the lines between its bounds (and those
+ * before its start bound at its address, as __pfx_ symbols are).
+ * Without kallsyms (or its addresses, hidden from non-root), nothing is
+ * a lock function: each key is then named by its innermost frame.
  */
-static void load_lock_fns(void)
+void load_lock_fns(void)
 {
 	const char *dir = getenv("KSTATS_SYSFS");	/* tests: a fake /proc */
-	unsigned long long b[4] = { 0 }, addr;
-	char path[512], line[1024], name[512], type;
-	size_t cap = 0;
+	unsigned long long addr, run_addr = 0;
+	char path[512], line[1024];
+	size_t cap = 0, kept = 0;	/* lock_fns[kept..]: at run_addr, outside */
+	size_t run = 0;			/* lock_fns[run..]: at run_addr */
+	int in = 0;
 	FILE *f;
 
 	if (lock_fns)
@@ -51,37 +69,48 @@ static void load_lock_fns(void)
 	f = fopen(path, "r");
 	if (!f || !lock_fns)
 		goto out;
-	while (fgets(line, sizeof(line), f))
-		for (int i = 0; i < 4; i++)
-			if (sscanf(line, "%llx %c %511s", &addr, &type, name) == 3 &&
-			    !strcmp(name, bounds[i]))
-				b[i] = addr;
-	if (!b[0] || !b[1])
-		goto out;
-	rewind(f);
 	while (fgets(line, sizeof(line), f)) {
-		char **grown;
+		char *p, *name;
+		size_t len;
 
-		if (sscanf(line, "%llx %c %511s", &addr, &type, name) != 3 ||
-		    !((addr >= b[0] && addr < b[1]) ||
-		      (addr >= b[2] && addr < b[3])))
+		addr = strtoull(line, &p, 16);
+		if (p == line || p[0] != ' ' || !p[1] || p[2] != ' ')
 			continue;
-		if (nlock_fns == cap) {
-			cap = cap ? 2 * cap : 256;
-			grown = realloc(lock_fns, cap * sizeof(*lock_fns));
-			if (!grown)
-				break;
-			lock_fns = grown;
+		if (!addr)
+			break;	/* addresses hidden */
+		name = p + 3;
+		len = strcspn(name, " \t\n");
+		if (addr != run_addr) {
+			while (!in && nlock_fns > kept)	/* none of a section */
+				free(lock_fns[--nlock_fns]);
+			run = nlock_fns;
 		}
-		lock_fns[nlock_fns] = malloc(strlen(name) + 1);
-		if (!lock_fns[nlock_fns])
+		run_addr = addr;
+		if ((len == 18 && !strncmp(name, "__sched_text_start", len)) ||
+		    (len == 17 && !strncmp(name, "__lock_text_start", len))) {
+			in = 1;
+			continue;
+		}
+		if ((len == 16 && !strncmp(name, "__sched_text_end", len)) ||
+		    (len == 15 && !strncmp(name, "__lock_text_end", len))) {
+			while (nlock_fns > run)	/* at the end: past it */
+				free(lock_fns[--nlock_fns]);
+			in = 0;
+			kept = nlock_fns;
+			continue;
+		}
+		if (add_lock_fn(name, len, &cap))
 			break;
-		strcpy(lock_fns[nlock_fns++], name);
+		if (in)
+			kept = nlock_fns;
 	}
-	qsort(lock_fns, nlock_fns, sizeof(*lock_fns), cmp_name);
+	while (nlock_fns > kept)
+		free(lock_fns[--nlock_fns]);
 out:
 	if (f)
 		fclose(f);
+	if (lock_fns)
+		qsort(lock_fns, nlock_fns, sizeof(*lock_fns), cmp_name);
 }
 
 /*

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #include "btf.h"
 #include "cli.h"
@@ -135,6 +136,11 @@ struct recipe {
 	unsigned int caller_frames;
 	/* syscall NAME: "if ARG == NR" at the start and at the end */
 	const char *nr_start, *nr_end;
+	/*
+	 * the task a start is about, written of the first start's task:
+	 * "if TASK != kstats" there leaves kstats' own tasks out
+	 */
+	const char *self_task;
 };
 
 #define TASKLESS "belongs to no task: it runs on top of whichever task it interrupted"
@@ -167,6 +173,7 @@ static const struct recipe recipes[] = {
 		/* as libbpf-tools' runqlat -c: the task current at each point */
 		.cgroup = { AT_BOTH, NULL, NULL, "the task current at the wakeup (the waker) and at the switch in (the task switched out), as runqlat -c" },
 		.by_cgroup_no = "the task current at the wakeup is the waker, not the woken task",
+		.self_task = "p->tgid",
 		.by = { { BY_PIDS, "p->tgid", KEYS_RAW, "woken process (tgid)", false },
 			{ BY_TIDS, "p->pid", KEYS_RAW, "woken thread (pid)", false } },
 		.by_comm = { BY_NEVER, "p->comm", KEYS_RAW, "woken task (comm)", true },
@@ -276,6 +283,7 @@ static const struct recipe recipes[] = {
 		.full_refuse = true,
 		/* the idle task's time off CPU is the others' on it */
 		.no_idle = "prev->pid",
+		.self_task = "prev->tgid",
 		.pid = { AT_START, NULL, NULL, "the process switched out (current at sched_switch is the task leaving)" },
 		.tid = { AT_START, NULL, NULL, "the thread switched out" },
 		.comm = { AT_START, NULL, NULL, "the task switched out" },
@@ -292,11 +300,6 @@ static const struct recipe *find(const char *name)
 		if (!strcmp(name, recipes[i].name))
 			return &recipes[i];
 	return NULL;
-}
-
-int is_recipe(const char *name)
-{
-	return find(name) != NULL;
 }
 
 static void add(char *buf, size_t len, const char *fmt, ...)
@@ -397,6 +400,76 @@ static int put(const struct recipe *r, const struct place *pl,
 		return 0;
 	}
 	return EXIT_ERROR;
+}
+
+/*
+ * -- COMMAND: its process, or its cgroup (--follow), where the recipe's
+ * filter of that says COMMAND's tasks; a recipe whose work belongs to no
+ * task (softirq) counts all of it while COMMAND runs, saying so.
+ */
+static int put_run(const struct opts *o, const struct recipe *r,
+		   struct placed *p, char *what, size_t wlen)
+{
+	const struct place *pl = o->run_cgroup ? &r->cgroup : &r->pid;
+	char val[64];
+	int ret;
+
+	if (pl->at == AT_NO) {
+		fprintf(stderr, "kstats: %s: every task's while %s runs: %s\n",
+			r->name, o->run[0], pl->means);
+		add(what, wlen, ", while %s runs", o->run[0]);
+		return 0;
+	}
+	if (o->run_cgroup && r->by_cgroup_no)
+		return fail("%s --follow: a cgroup filter tests the task current at each point, and %s: without --follow, -- COMMAND counts COMMAND's process",
+			    r->name, r->by_cgroup_no);
+	if (o->run_cgroup)
+		snprintf(val, sizeof(val), "%s", o->run_cgroup);
+	else
+		snprintf(val, sizeof(val), "%ld", o->run_pid);
+	ret = put(r, pl, o->run_cgroup ? "follow" : "pid",
+		  o->run_cgroup ? "cgroup" : "pid", val, p);
+	if (ret)
+		return ret;
+	if (o->run_cgroup)
+		add(what, wlen, ", only %s and its children (cgroup %s)",
+		    o->run[0], o->run_cgroup);
+	else
+		add(what, wlen, ", only %s (pid %ld)", o->run[0], o->run_pid);
+	return 0;
+}
+
+/*
+ * kstats' own tasks left out where the recipe's starts name the task
+ * ("if p->tgid != SELF"): its waits start before the node (quiet.c), but
+ * its wakeups are runqlat's to see.  Without the BTF to say it, they are
+ * counted, and it says so.
+ */
+static void put_self(const struct recipe *r, struct placed *p)
+{
+	const char *expr[1 + MORE_STARTS] = { r->self_task };
+	const char *point[1 + MORE_STARTS] = { r->start };
+	char v[BTF_VALUE_MAX], err[768], more[MORE_STARTS][128];
+	int n = 1 + nmore(r);
+
+	for (int i = 1; i < n; i++) {
+		if (at_more(r, i - 1, r->self_task, more[i - 1], sizeof(more[0])))
+			return;
+		expr[i] = more[i - 1];
+		point[i] = r->more[i - 1].point;
+	}
+	for (int i = 0; i < n; i++)
+		if (btf_resolve_value(point[i], expr[i], v, sizeof(v), err,
+				      sizeof(err))) {
+			fprintf(stderr, "kstats: %s: %s of %s: %s: kstats' own tasks are counted too\n",
+				r->name, expr[i], point[i], err);
+			return;
+		}
+	for (int i = 0; i < n; i++) {
+		btf_resolve_value(point[i], expr[i], v, sizeof(v), err, sizeof(err));
+		add(p->ifs[i ? 2 + i : 1], sizeof(p->ifs[0]), " if %s != %d", v,
+		    (int)getpid());
+	}
 }
 
 /* Where the filter of the kernel's key word @kw goes in @r, or NULL. */
@@ -538,7 +611,7 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 }
 
 /*
- * The _control line of recipe @name with the options @o (o->args[1]: the
+ * The _control line of recipe @name with the options @o (o->args[0]: the
  * recipe's argument, syscall's NAME), the node it makes in @node, the
  * title in @what and how show names its keys, if a family, in @names.
  * 0, or an exit status with the message printed.
@@ -552,7 +625,7 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 	struct placed p;
 	char val[32], only[384] = "", by[BTF_VALUE_MAX + 32];
 	char more_by[MORE_STARTS][BTF_VALUE_MAX + 8] = { "" };
-	const char *arg = o->nargs > 1 ? o->args[1] : NULL;
+	const char *arg = o->nargs > 0 ? o->args[0] : NULL;
 	int ret;
 
 	if (!r)
@@ -575,7 +648,7 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 		};
 		r = &queued;
 	}
-	if (o->nargs > 2 || (arg && !r->nr_start)) {
+	if (o->nargs > 1 || (arg && !r->nr_start)) {
 		char msg[96];
 
 		snprintf(msg, sizeof(msg), "%s takes %s", name,
@@ -632,6 +705,13 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 	}
 	if (*only)
 		add(what, wlen, ", only%s", only);
+	if (o->run_pid > 0 || o->run_cgroup) {
+		ret = put_run(o, r, &p, what, wlen);
+		if (ret)
+			return ret;
+	} else if (r->self_task && !(o->seen & (O_SELF | O_PID | O_TID))) {
+		put_self(r, &p);
+	}
 	if (r->no_idle && !(o->seen & O_IDLE)) {
 		char v[BTF_VALUE_MAX], err[768];
 
@@ -694,22 +774,27 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 	return 0;
 }
 
-/* main() passes o->args[0] = the recipe's name. */
+/* o->cmd is the recipe's name. */
 int cmd_recipe(struct opts *o)
 {
 	char cmd[CMD_MAX], node[80], what[CMD_MAX];
-	int ret = allowed(o, O_BITS | O_DUR | O_INT | O_PID | O_TID | O_COMM |
-			  O_TCPU | O_VERBOSE | O_BY | O_MAXKEYS | O_TOP |
-			  O_PIDS | O_TIDS | O_DISK | O_QUEUED | O_IDLE |
-			  O_MIN | O_MAX | O_CGROUP | O_FOLDED, o->args[0]);
+	struct child child = { .pid = -1, .go = -1, .err = -1 };
+	int ret;
 
-	if (ret)
-		return ret;
 	if (o->folded && (o->seen & O_INT))
 		return usage_error("--folded prints the keys once, at the end (no -i)");
-	ret = recipe_command(o, o->args[0], cmd, sizeof(cmd), node,
-			     sizeof(node), what, sizeof(what), &o->names);
-	if (ret)
+	ret = trace_check_run(o);
+	if (!ret && o->nrun)
+		ret = run_start(o, &child);
+	if (!ret)
+		ret = recipe_command(o, o->cmd, cmd, sizeof(cmd), node,
+				     sizeof(node), what, sizeof(what), &o->names);
+	if (ret) {
+		child_end(&child);
 		return ret;
-	return trace_run(o, cmd, node, what);
+	}
+	/* the kernel's lock functions, read before the window, not after */
+	if (o->names == KEYS_LOCK_CALLER)
+		load_lock_fns();
+	return trace_run(o, cmd, node, what, &child);
 }

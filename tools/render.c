@@ -91,11 +91,33 @@ void print_negative(FILE *f, const struct snapshot *cur,
 	}
 }
 
-/* The all-CPU summary from the slot rows, with the kernel's exact mean. */
+/*
+ * The all-CPU summary: the kernel's, which the parser checked against the
+ * slot rows (its min and max exact, from a kstats that keeps them).
+ */
 void snap_summary(const struct snapshot *snap, struct ksummary *out)
 {
-	hist_summary(snap->slots, snap->nslots, out);
-	out->mean = snap->summary.mean;
+	*out = snap->summary;
+}
+
+/*
+ * A part's summary (a CPU's, a key's) from its slots, its min and max
+ * kept within the whole's: no sample of a part is below the smallest of
+ * all or above the largest.
+ */
+void part_summary(const struct kslot *s, size_t n, const struct ksummary *all,
+		  struct ksummary *out)
+{
+	hist_summary(s, n, out);
+	if (!out->samples || !all->samples)
+		return;
+	if (out->min < all->min)
+		out->min = all->min;
+	if (out->max > all->max)
+		out->max = all->max;
+	if (out->min > out->max)
+		out->min = out->max;
+	hist_interpolate(s, n, out);
 }
 
 static int differs(u64 a, u64 ref)
@@ -129,8 +151,7 @@ void print_cpu_table(FILE *f, const struct snapshot *snap)
 	for (u32 cpu = 0; cpu < snap->ncpu_ids; cpu++) {
 		size_t n = cpu_hist(snap, cpu, h);
 
-		hist_summary(h, n, &c[cpu]);
-		hist_interpolate(h, n, &c[cpu]);
+		part_summary(h, n, &snap->summary, &c[cpu]);
 		if (c[cpu].samples) {
 			p50[nc] = c[cpu].p50;
 			p99[nc++] = c[cpu].p99;
@@ -169,13 +190,18 @@ void print_show(FILE *f, const struct snapshot *snap, int per_cpu,
 	print_show_keys(f, snap, per_cpu, max_rows, NULL);
 }
 
-/* @kv: for a family, which keys and their names (NULL: all, as printed). */
+/*
+ * @kv: for a family, which keys and their names (NULL: all, as printed).
+ * What the node is first, then its bars: the header, the summary, what
+ * is counted apart (negative values, errnos), the outliers, then the
+ * histogram, or a family's line and each key's histogram.
+ */
 void print_show_keys(FILE *f, const struct snapshot *snap, int per_cpu,
 		     int max_rows, const struct keyview *kv)
 {
 	struct ksummary sum;
 
-	safe_text(f, snap->header);
+	print_header(f, snap);
 	fprintf(f, "\n");
 	if (per_cpu) {
 		print_cpu_table(f, snap);
@@ -185,10 +211,13 @@ void print_show_keys(FILE *f, const struct snapshot *snap, int per_cpu,
 		summary_head(f, "");
 		summary_row(f, "", &sum, snap->unit, "");
 	}
-	fprintf(f, "percentiles interpolated in their slots; min, max: the "
-		"bounds of the lowest and highest (--json: slot bounds)\n");
+	fprintf(f, "percentiles interpolated in their slots (--json: the kernel's, slot bounds)\n");
 	fprintf(f, "missed %llu\n", (unsigned long long)snap->missed);
+	if (snap->has_negative)
+		print_negative(f, snap, NULL);
+	print_outliers(f, snap);
 	if (snap->is_family) {
+		fputc('\n', f);
 		print_family(f, snap, max_rows, kv);
 	} else {
 		fputs("\n@", f);
@@ -197,11 +226,6 @@ void print_show_keys(FILE *f, const struct snapshot *snap, int per_cpu,
 		print_histogram_bits(f, snap->slots, snap->nslots,
 				     snap->frac_bits, snap->unit, max_rows);
 	}
-	if (snap->has_negative) {
-		fputc('\n', f);
-		print_negative(f, snap, NULL);
-	}
-	print_outliers(f, snap);
 }
 
 static void json_negative(FILE *f, const struct snapshot *snap, int ind)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grammar.h"
 #include "kstats_tool.h"
 
 #define MAX_FILE	(64u << 20)
@@ -250,10 +251,7 @@ static int bad_frames(const char *t)
  */
 int valid_by(const char *by)
 {
-	return !strcmp(by, "comm") || !strcmp(by, "pid") ||
-	       !strcmp(by, "tid") || !strcmp(by, "cpu") ||
-	       !strcmp(by, "caller") || !strcmp(by, "cgroup") ||
-	       !strcmp(by, "stack") || !strcmp(by, "func") ||
+	return grammar_word(by_words, NR_BY_WORDS, by) >= 0 ||
 	       !strcmp(by, "key") || valid_value(by) ||
 	       (!strncmp(by, "str:", 4) && valid_string(by + 4));
 }
@@ -304,7 +302,8 @@ int valid_name(const char *name)
 {
 	size_t i, n = strlen(name);
 
-	if (n < 1 || n > 63 || name[0] == '.' || !strcmp(name, "_control"))
+	if (n < 1 || n > 63 || name[0] == '.' || !strcmp(name, "_control") ||
+	    !strcmp(name, "_errors"))
 		return 0;
 	for (i = 0; i < n; i++) {
 		char c = name[i];
@@ -464,18 +463,29 @@ static int value_line(struct parser *p, char **tok, int n, unsigned int *tags)
 	return 0;
 }
 
+/* A cgroup as the kernel prints one: /PATH with \\xHH escapes, or id:N. */
+static int valid_cgroup(const char *t)
+{
+	char raw[4096];
+	size_t n;
+	u64 id;
+
+	if (!strncmp(t, "id:", 3))
+		return !parse_u64(t + 3, &id);
+	return t[0] == '/' && !key_unescape(t, raw, sizeof(raw), &n);
+}
+
 /*
- * "# filter [pid N] [tid N] [comm C] [cpu N] [if V OP C]...", or for a
- * section "# filter start ..." and "# filter end ...": in s->filter as
- * "start ... end ...".
+ * "# filter [pid N] [tid N] [comm C] [cpu N] [cgroup PATH] [if V OP C]...",
+ * the filters in the order of grammar.h, or for a section "# filter start
+ * ..." and "# filter end ...": in s->filter as "start ... end ...".
  */
 static int filter_line(struct parser *p, char **tok, int n, unsigned int *tags)
 {
-	static const char *const keys[] = { "pid", "tid", "comm", "cpu" };
 	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "&" };
 	struct snapshot *s = p->s;
-	unsigned int stage = 0, ifs = 0, k, tag = TAG_FILTER;
-	int first = 2;
+	unsigned int ifs = 0, k, tag = TAG_FILTER;
+	int first = 2, stage = 0, w;
 	size_t len = strlen(s->filter);
 	u64 v;
 
@@ -511,28 +521,30 @@ static int filter_line(struct parser *p, char **tok, int n, unsigned int *tags)
 			if (!valid_const(tok[i + 3]))
 				return reject(p, "'if': '%.24s' is not a decimal or 0x-hex number",
 					      tok[i + 3]);
-			stage = 4;
+			stage = NR_FILTER_WORDS;
 			i += 4;
 			continue;
 		}
-		for (k = 0; k < 4; k++)
-			if (!strcmp(tok[i], keys[k]))
-				break;
-		if (k == 4)
-			return reject(p, "unknown filter '%.16s' (pid, tid, comm, cpu or if)",
+		w = grammar_word(filter_words, NR_FILTER_WORDS, tok[i]);
+		if (w < 0)
+			return reject(p, "unknown filter '%.16s' (pid, tid, comm, cpu, cgroup or if)",
 				      tok[i]);
-		if (k < stage)
-			return reject(p, "filter '%s' twice or out of order (pid tid comm cpu, then the ifs)",
-				      keys[k]);
+		if (w < stage)
+			return reject(p, "filter '%s' twice or out of order (pid tid comm cpu cgroup, then the ifs)",
+				      filter_words[w]);
 		if (i + 1 == n)
-			return reject(p, "filter '%s' without its value", keys[k]);
-		if (k == 2 && strlen(tok[i + 1]) > 15)
+			return reject(p, "filter '%s' without its value", filter_words[w]);
+		if (w == FILTER_COMM && strlen(tok[i + 1]) > 15)
 			return reject(p, "comm '%.16s...' longer than 15 characters",
 				      tok[i + 1]);
-		if (k != 2 && (parse_u64(tok[i + 1], &v) || v > 2147483647))
+		if (w == FILTER_CGROUP && !valid_cgroup(tok[i + 1]))
+			return reject(p, "cgroup '%.40s': not a cgroup path (/..., \\xHH escapes) or id:N",
+				      tok[i + 1]);
+		if (w != FILTER_COMM && w != FILTER_CGROUP &&
+		    (parse_u64(tok[i + 1], &v) || v > 2147483647))
 			return reject(p, "%s '%.24s' is not a number 0..2147483647",
-				      keys[k], tok[i + 1]);
-		stage = k + 1;
+				      filter_words[w], tok[i + 1]);
+		stage = w + 1;
 		i += 2;
 	}
 	for (int i = 2; i < n; i++) {
@@ -1228,21 +1240,45 @@ static int check_whole(struct parser *p)
 			      s->rows[i].slot, s->rows[i].cpu);
 	}
 
-	/* The summary must be what the slot rows say (format.rst). */
+	/*
+	 * The summary must be what the slot rows say (format.rst): min and
+	 * max the exact extremes, within the lowest and the highest slot
+	 * (a file of an older kstats has their bounds, which passes too),
+	 * each percentile its slot's hi or max when that is smaller.
+	 */
 	hist_summary(s->slots, s->nslots, &got);
 	p->line = p->summary_line;
 	if (s->summary.samples != s->samples)
 		return reject(p, "summary samples %llu differs from header samples %llu",
 			      (unsigned long long)s->summary.samples,
 			      (unsigned long long)s->samples);
-	for (i = 1; i < 7; i++) {
-		const u64 *a = &s->summary.samples, *b = &got.samples;
+	if (s->samples) {
+		const struct kslot *lo = &s->slots[0], *hi = &s->slots[s->nslots - 1];
 
-		if (a[i] != b[i])
+		if (s->summary.min < lo->lo || s->summary.min > lo->hi)
+			return reject(p, "summary min %llu is not in the lowest slot [%llu, %llu]",
+				      (unsigned long long)s->summary.min,
+				      (unsigned long long)lo->lo, (unsigned long long)lo->hi);
+		if (s->summary.max < hi->lo || s->summary.max > hi->hi)
+			return reject(p, "summary max %llu is not in the highest slot [%llu, %llu]",
+				      (unsigned long long)s->summary.max,
+				      (unsigned long long)hi->lo, (unsigned long long)hi->hi);
+	}
+	for (i = 2; i < 6; i++) {
+		const u64 *a = &s->summary.samples, *b = &got.samples;
+		u64 want = b[i] < s->summary.max ? b[i] : s->summary.max;
+
+		if (a[i] != want)
 			return reject(p, "summary %s %llu disagrees with the slot rows (%llu)",
 				      summary_keys[i], (unsigned long long)a[i],
-				      (unsigned long long)b[i]);
+				      (unsigned long long)want);
 	}
+	if (s->samples && (s->summary.mean < s->summary.min ||
+			   s->summary.mean > s->summary.max))
+		return reject(p, "summary mean %llu is not between min %llu and max %llu",
+			      (unsigned long long)s->summary.mean,
+			      (unsigned long long)s->summary.min,
+			      (unsigned long long)s->summary.max);
 	/* The exact mean lies between the slot averages and averages + 1. */
 	hist_sum128(s->slots, s->nslots, &lhi, &llo);
 	ulo = llo + (s->samples - s->nslots);
@@ -1258,7 +1294,9 @@ static int check_whole(struct parser *p)
 		ulo = llo + (s->samples - p->key_rows);
 	}
 	uhi = lhi + (ulo < llo);
-	if (s->samples &&
+	/* (the kernel keeps it within min and max: one of them, if cut) */
+	if (s->samples && s->summary.mean != s->summary.min &&
+	    s->summary.mean != s->summary.max &&
 	    (s->summary.mean < kstats_div128(lhi, llo, s->samples) ||
 	     s->summary.mean > kstats_div128(uhi, ulo, s->samples)))
 		return reject(p, "summary mean %llu is impossible for the slot averages (%llu..%llu)",

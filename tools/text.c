@@ -75,57 +75,42 @@ static void hist_label(char *buf, size_t len, const struct kslot *s,
 }
 
 /*
- * Every slot from the lowest non-empty to the highest, empty ones included,
- * merged @group at a time.
+ * The rows of slots @s (increasing, first and last non-empty) merged
+ * @group at a time, aligned on slot indices (a row then covers a
+ * power-of-two fraction of an octave, or whole octaves, and its bounds
+ * stay round); the first row starts at the lowest sample's slot, the last
+ * ends at the highest's (a range's overflow slot has bounds of its own).
+ * With @fold, each run of two empty rows or more is one row whose @ppm
+ * holds how many.  The number of rows in *@nout; @out NULL counts them.
  */
-static struct kslot *dense_rows(const struct kslot *s, size_t n,
-				unsigned int frac_bits, int max_rows,
-				size_t *nout, unsigned int *group)
+static void rows_of(const struct kslot *s, size_t n, unsigned int frac_bits,
+		    unsigned int group, int fold, struct kslot *out,
+		    size_t *nout)
 {
-	struct kslot *d, *m;
-	size_t nd = 0, nm = 0, j = 0;
-	u32 first = s[0].slot, last = s[n - 1].slot;
+	size_t nr = 0, j = 0;
+	u32 last = s[n - 1].slot / group;
 
-	d = calloc((size_t)(last - first) + 1, sizeof(*d));
-	if (!d)
-		return NULL;
-	for (u32 slot = first; slot <= last; slot++) {
-		if (j < n && s[j].slot == slot)
-			d[nd++] = s[j++];
-		else
-			d[nd++] = (struct kslot){ .slot = slot,
-				.lo = kstats_slot_lo(slot, frac_bits),
-				.hi = kstats_slot_hi(slot, frac_bits) };
-	}
-	/*
-	 * Merge 2^j slots per row, aligned on slot indices: a row then covers
-	 * a power-of-two fraction of an octave, or whole octaves, and its
-	 * bounds stay round.
-	 */
-	*group = 1;
-	while (max_rows > 0 &&
-	       (size_t)(last / *group - first / *group) + 1 > (size_t)max_rows)
-		*group *= 2;
-	if (*group == 1) {
-		*nout = nd;
-		return d;
-	}
-	m = calloc(nd, sizeof(*m));
-	if (!m) {
-		free(d);
-		return NULL;
-	}
-	for (size_t i = 0; i < nd; i++) {
-		if (!nm || d[i].slot / *group != m[nm - 1].slot / *group) {
-			m[nm++] = d[i];
-			continue;
+	for (u32 r = s[0].slot / group; r <= last;) {
+		u32 from = r * group < s[0].slot ? s[0].slot : r * group, end = r;
+		struct kslot row = { .slot = from,
+				     .lo = kstats_slot_lo(from, frac_bits) };
+
+		if (j < n && s[j].slot == from)
+			row.lo = s[j].lo;
+		while (j < n && s[j].slot / group == r)
+			row.count += s[j++].count;
+		if (!row.count && fold && j < n && s[j].slot / group - 1 > r) {
+			end = s[j].slot / group - 1;	/* empty up to there */
+			row.ppm = end - r + 1;
 		}
-		m[nm - 1].hi = d[i].hi;
-		m[nm - 1].count += d[i].count;
+		row.hi = end == last ? s[n - 1].hi :
+			 kstats_slot_hi(end * group + group - 1, frac_bits);
+		if (out)
+			out[nr] = row;
+		nr++;
+		r = end + 1;
 	}
-	free(d);
-	*nout = nm;
-	return m;
+	*nout = nr;
 }
 
 /* One line per row: label, count and a bar scaled to the largest count. */
@@ -152,17 +137,26 @@ static void draw(FILE *f, const struct kslot *d, size_t n, const char *unit)
 		memset(bar + len, ' ', BAR_WIDTH - len);
 		bar[BAR_WIDTH] = '\0';
 		hist_label(label, sizeof(label), &d[i], unit);
-		fprintf(f, "%-*s %10llu |%s|\n", w, label,
+		fprintf(f, "%-*s %10llu |%s|", w, label,
 			(unsigned long long)d[i].count, bar);
+		if (d[i].ppm)
+			fprintf(f, " %u empty rows", d[i].ppm);
+		fputc('\n', f);
 	}
 }
 
+/*
+ * The histogram of @s as bpftrace's hist() draws it, a row per slot from
+ * the lowest non-empty to the highest.  @max_rows 0: every row, empty
+ * ones included; else runs of empty rows folded into one, and adjacent
+ * slots merged (2^j a row) until at most @max_rows rows are left.
+ */
 void print_histogram_bits(FILE *f, const struct kslot *s, size_t n,
 			  unsigned int frac_bits, const char *unit,
 			  int max_rows)
 {
 	struct kslot *d;
-	unsigned int group;
+	unsigned int group = 1;
 	size_t nd;
 
 	while (n && !s[n - 1].count)
@@ -175,11 +169,19 @@ void print_histogram_bits(FILE *f, const struct kslot *s, size_t n,
 		fprintf(f, "(no samples)\n");
 		return;
 	}
-	d = dense_rows(s, n, frac_bits, max_rows, &nd, &group);
+	for (;;) {
+		rows_of(s, n, frac_bits, group, max_rows > 0, NULL, &nd);
+		if (max_rows <= 0 || nd <= (size_t)max_rows ||
+		    s[0].slot / group == s[n - 1].slot / group)
+			break;
+		group *= 2;
+	}
+	d = calloc(nd, sizeof(*d));
 	if (!d) {
 		fprintf(f, "(out of memory)\n");
 		return;
 	}
+	rows_of(s, n, frac_bits, group, max_rows > 0, d, &nd);
 	if (group > 1)
 		fprintf(f, "(%u adjacent slots merged per row to fit %d rows)\n",
 			group, max_rows);

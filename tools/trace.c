@@ -282,9 +282,18 @@ static int trace_command(const struct opts *o, const char *target,
 		ret = fail("--cgroup '%.40s...': too long a path", o->cgroup);
 		goto out;
 	}
-	append(cmd, len, "%s", filt);
 	if (*filt || o->nifs)
 		append(what, wlen, ", only%s", filt);
+	/* -- COMMAND: its process, or its cgroup (--follow) */
+	if (o->run_cgroup) {
+		append(filt, sizeof(filt), " cgroup %s", o->run_cgroup);
+		append(what, wlen, ", only %s and its children (cgroup %s)",
+		       o->run[0], o->run_cgroup);
+	} else if (o->run_pid > 0) {
+		append(filt, sizeof(filt), " pid %ld", o->run_pid);
+		append(what, wlen, ", only %s (pid %ld)", o->run[0], o->run_pid);
+	}
+	append(cmd, len, "%s", filt);
 	for (int i = 0; i < o->nifs; i++) {
 		ret = split_cond(o->ifs[i], expr, sizeof(expr), op, c, sizeof(c));
 		if (ret)
@@ -328,132 +337,13 @@ out:
 	return ret;
 }
 
-/* Print the delta of the trace node since *prev (or since creation). */
-static int trace_interval(const char *path, struct snapshot *prev,
-			  int *have_prev, double start, double *last,
-			  int max_rows)
-{
-	struct snapshot cur;
-	struct kslot *d;
-	size_t n;
-	int reset;
-	double t;
-
-	if (load(path, &cur))
-		return EXIT_ERROR;
-	d = *have_prev ? delta(&cur, prev, &n, &reset)
-		       : hist_delta(cur.slots, cur.nslots, NULL, 0, &n, &reset);
-	if (!d) {
-		snapshot_free(&cur);
-		return fail("out of memory");
-	}
-	if (!*have_prev && cur.value[0])
-		printf("# value %s\n", cur.value);
-	if (!*have_prev && cur.filter[0])
-		printf("# filter %s\n", cur.filter);
-	t = now();
-	printf("\n%.1fs-%.1fs: %llu samples\n", *last - start, t - start,
-	       (unsigned long long)hist_total(d, n));
-	print_histogram_bits(stdout, d, n, cur.frac_bits, cur.unit, max_rows);
-	print_negative(stdout, &cur, *have_prev ? prev : NULL);
-	fflush(stdout);
-	free(d);
-	*last = t;
-	if (*have_prev)
-		snapshot_free(prev);
-	*prev = cur;
-	*have_prev = 1;
-	return 0;
-}
-
-/*
- * Write @cmd (one or more _control lines) to _control, print "Tracing
- * @what" and, for -d or until a signal, the histogram of the node @node
- * (one per interval with -i), then remove @node.  -v: each line written,
- * on stderr.  Shared with the recipes (recipe.c).
- */
-int trace_run(const struct opts *o, const char *cmd, const char *node,
-	      const char *what)
-{
-	char rm[128], path[PATH_MAX + 64];
-	struct snapshot prev, cur;
-	double start, last;
-	int have_prev = 0, ret = 0;
-	struct sigaction sa;
-
-	if (o->seen & O_VERBOSE)
-		fputs(cmd, stderr);
-	catch_signals();
-	/* A reader gone (kstats ... | head) must not kill us before remove. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
-	if (control(cmd))
-		return EXIT_ERROR;
-	snprintf(path, sizeof(path), "%s/%s", root, node);
-	printf("Tracing %s%s.%s\n", what,
-	       o->seen & O_INT ? ", one histogram per interval" : "",
-	       o->seen & O_DUR ? "" : " Ctrl-C to end.");
-	fflush(stdout);
-	start = last = now();
-	if (o->seen & O_INT) {
-		for (;;) {
-			double left = (o->seen & O_DUR) ?
-				      o->dur - (now() - start) : 1e9;
-			int stopped = nap(o->interval < left ? o->interval
-							     : left);
-
-			ret = trace_interval(path, &prev, &have_prev, start,
-					     &last, o->rows);
-			if (ret || stopped ||
-			    ((o->seen & O_DUR) && now() - start >= o->dur - 1e-3))
-				break;
-		}
-	} else {
-		if (o->seen & O_DUR)
-			nap(o->dur);
-		else
-			while (!nap(3600))
-				;
-		if (!load(path, &cur)) {
-			sort_keys(&cur, o->sort);
-			if (o->names == KEYS_LOCK_CALLER && lock_callers(&cur))
-				fprintf(stderr, "kstats: out of memory: the stacks as they are\n");
-			struct keyview kv = { .top = o->top, .names = o->names };
-
-			if (o->folded && cur.is_family) {
-				print_folded(stdout, &cur);
-			} else {
-				printf("\n");
-				print_show_keys(stdout, &cur, 0, 0, &kv);
-			}
-			snapshot_free(&cur);
-		} else {
-			ret = EXIT_ERROR;
-		}
-	}
-	fflush(stdout);
-	if (have_prev)
-		snapshot_free(&prev);
-	snprintf(rm, sizeof(rm), "remove %s\n", node);
-	if (o->seen & O_VERBOSE)
-		fputs(rm, stderr);
-	if (control(rm))
-		ret = EXIT_ERROR;
-	return ret;
-}
-
 int cmd_trace(struct opts *o)
 {
 	char cmd[CMD_MAX], what[CMD_MAX], title[2 * CMD_MAX];
+	struct child child = { .pid = -1, .go = -1, .err = -1 };
 	const char *name;
-	int ret = allowed(o, O_BITS | O_DUR | O_INT | O_VALUE | O_IF | O_PID |
-			  O_TID | O_COMM | O_TCPU | O_VERBOSE | O_BY |
-			  O_MAXKEYS | O_TOP | O_OUTLIERS | O_CGROUP | O_FOLDED |
-			  O_SORT, "trace");
+	int ret;
 
-	if (ret)
-		return ret;
 	if (o->nargs != 1 || !(name = node_name(o->args[0])))
 		return usage_error("trace takes one FUNC (a kernel function name), a GLOB or F1,F2,... (several functions), or tp:GROUP:EVENT");
 	if (o->by && !strcmp(o->by, "func") && !multi_target(o->args[0]))
@@ -470,8 +360,16 @@ int cmd_trace(struct opts *o)
 		return usage_error("--stack goes with --slow or --top");
 	if ((o->seen & O_TOP) && o->top > 4096)
 		return usage_error("trace --top keeps at most 4096 samples");
-	if (trace_command(o, o->args[0], cmd, sizeof(cmd), what, sizeof(what)))
-		return EXIT_ERROR;
+	ret = trace_check_run(o);
+	if (!ret && o->nrun)
+		ret = run_start(o, &child);
+	if (!ret && trace_command(o, o->args[0], cmd, sizeof(cmd), what,
+				  sizeof(what)))
+		ret = EXIT_ERROR;
+	if (ret) {
+		child_end(&child);
+		return ret;
+	}
 	snprintf(title, sizeof(title), "%s%s", o->args[0], what);
-	return trace_run(o, cmd, name, title);
+	return trace_run(o, cmd, name, title, &child);
 }

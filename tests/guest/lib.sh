@@ -25,6 +25,23 @@ check() {
 	rm -f "$T_OUT"
 }
 
+# kstats_bg OUT ARGS...: kstats ARGS in the background ($KBG its pid), its
+# output in OUT; back once it says "Tracing" (its node attached), which is
+# what a user waits for; false if it never does
+kstats_bg() {
+	local out=$1 i=0
+	shift
+	: > "$out"
+	kstats "$@" > "$out" 2>"$out.err" &
+	KBG=$!
+	until grep -q '^Tracing' "$out"; do
+		kill -0 $KBG 2>/dev/null || return 1
+		[ $i -ge 1200 ] && return 1
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
 # expect DESC GOT WANT: passes when the two strings are equal.
 expect() {
 	if [ "$2" = "$3" ]; then ok "$1"; else
@@ -146,6 +163,27 @@ no_direct() {
 
 # ctl FILE TEXT: one write(); prints ok or the errno name.
 ctl() { kload ctl "$1" "$2"; }
+
+# err_entry N: the Nth entry of _errors (1 the oldest), its three lines,
+# the time stamp left out.
+err_entry() {
+	sed 's/^\[ *[0-9]*\.[0-9]\{6\}\] //' $KS/_errors | sed -n "$((3 * $1 - 2)),$((3 * $1))p"
+}
+
+# err_want LOC REASON CMD WORD: the entry _errors shows for CMD refused at
+# its word WORD (its first occurrence after a blank, or its first word;
+# "" for a word missing at the end), as err_entry prints it: the caret
+# under the word, past the "  Command: " prefix.
+err_want() {
+	local pre col
+	case $3 in
+	"$4" | "$4 "*) col=0 ;;
+	*)	pre=${3%%" $4"*}
+		col=$((${#pre} + 1)) ;;
+	esac
+	[ -n "$4" ] || col=$((${#3} + 1))
+	printf '%s: error: %s\n  Command: %s\n%'$((11 + col))'s^\n' "$1" "$2" "$3" ""
+}
 
 # dmesg_has REGEX: the kernel log, since the last dmesg_mark, matches.
 dmesg_mark() { dmesg -c >/dev/null; }

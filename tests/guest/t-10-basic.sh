@@ -3,7 +3,7 @@
 # What a user types: load, create, fill, read, control, break, remove, unload.
 
 check "insmod kstats.ko" insmod $KB/kstats.ko
-expect "debugfs directory lists _control" "$(ls $KS)" "_control"
+expect "debugfs directory lists _control and _errors" "$(ls $KS | tr '\n' ' ')" "_control _errors "
 expect_match "_control help names the commands" "$(cat $KS/_control)" \
 	"^#   new NAME \[bits 0-5\]"
 
@@ -29,7 +29,7 @@ expect "byte sizes: one slot [64, 79] on all CPUs" \
 	"$(grep ' CPUS ' /tmp/eb | awk '{ print $6, $8, $10, $12, $14 }')" \
 	"1000 64 1.000000 64 79"
 expect "byte sizes summary" "$(grep '^# summary' /tmp/eb)" \
-	"# summary samples 1000 min 64 p50 79 p90 79 p99 79 p99.9 79 max 79 mean 64"
+	"# summary samples 1000 min 64 p50 64 p90 64 p99 64 p99.9 64 max 64 mean 64"
 expect "per-CPU rows add up to the total" \
 	"$(awk '$1 == "slot" && $3 == "CPU" { n += $6 } END { print n }' /tmp/ew)" 1000
 expect "all-CPU rows add up to the total" \
@@ -61,9 +61,11 @@ expect "kstats_record_key(): a family of max_keys 16" \
 	"$(grep '^# family' /tmp/ek | cut -d' ' -f2-10)" "family by key max 16 keys 1 other 0"
 expect "no negative line where nothing was negative" \
 	"$(grep -c '^# negative' /tmp/ew2)" 0
-p50=$(field /tmp/ew summary p50)
-expect "p50 is the hi of a slot row" \
-	"$(awk -v p="$p50" '$3 == "CPUS" && $14 == p { print "yes"; exit }' /tmp/ew)" yes
+p50=$(field /tmp/ew summary p50) max=$(field /tmp/ew summary max)
+expect "p50 is the hi of a slot row, or max when that is smaller" \
+	"$(awk -v p="$p50" -v m="$max" '$3 == "CPUS" && ($14 == p || ($12 <= m && m == p && m < $14)) { print "yes"; exit }' /tmp/ew)" yes
+expect "min and max lie within the first and the last slot row" \
+	"$(awk -v lo="$(field /tmp/ew summary min)" -v hi="$max" '$3 == "CPUS" { if (!n++) a = ($12 <= lo && lo <= $14); b = ($12 <= hi && hi <= $14) } END { print a && b ? "yes" : "no" }' /tmp/ew)" yes
 
 expect "stop" "$(ctl $KS/example_write stop)" ok
 kload write /dev/kstats_example 100 64
@@ -88,14 +90,21 @@ expect "bits 6: EINVAL" "$(ctl $KS/_control 'new t2 bits 6')" EINVAL
 expect "unknown clock: EINVAL" "$(ctl $KS/_control 'new t2 clock sundial')" EINVAL
 expect "remove unknown: ENOENT" "$(ctl $KS/_control 'remove nosuch')" ENOENT
 expect "remove a kernel-made one: EPERM" "$(ctl $KS/_control 'remove example_write')" EPERM
+expect "_errors: the node's command, the duplicate and the removes, each under its word" \
+	"$(err_entry 1; err_entry 3; err_entry 6; err_entry 7)" \
+	"$(err_want example_write "unknown command 'bogus': use start, stop or reset" bogus bogus
+	err_want t1 'a distribution of that name exists' 'new t1' t1
+	err_want _control 'remove nosuch: no such distribution' 'remove nosuch' nosuch
+	err_want _control 'remove example_write: made by kernel code or with its trace node, which removes it' \
+		'remove example_write' example_write)"
 expect "unknown verb: EINVAL" "$(ctl $KS/_control 'frobnicate x')" EINVAL
 expect "nothing half-made after refusals" "$(ls $KS | tr '\n' ' ')" \
-	"_control example_write example_write_by_size example_write_bytes t1 "
+	"_control _errors example_write example_write_by_size example_write_bytes t1 "
 
 expect "rmmod kstats while the example uses it fails" \
 	"$(rmmod kstats 2>/dev/null && echo removed || echo refused)" refused
 check "rmmod kstats_example" rmmod kstats_example
-expect "example files are gone" "$(ls $KS | tr '\n' ' ')" "_control t1 "
+expect "example files are gone" "$(ls $KS | tr '\n' ' ')" "_control _errors t1 "
 
 kload hold $KS/t1 3 &
 sleep 1
@@ -115,6 +124,6 @@ expect "remove t1 while a reader holds it open" "$(ctl $KS/_control 'remove t1')
 wait
 expect "t1 is gone once its reader closed" "$(ls $KS | grep -c '^t1$')" 0
 expect "remove all" "$(ctl $KS/_control 'remove all')" ok
-expect "all removed" "$(ls $KS | tr '\n' ' ')" "_control "
+expect "all removed" "$(ls $KS | tr '\n' ' ')" "_control _errors "
 check "rmmod kstats" rmmod kstats
 expect "debugfs directory gone" "$(ls /sys/kernel/debug | grep -c '^kstats$')" 0

@@ -80,8 +80,46 @@ for s in ktime_get_mono_fast_ns local_clock sched_clock_cpu; do
 	expect "clock function $s refused: EPERM" "$(ctl $KS/_control "trace $s name ck")" EPERM
 done
 check "clock functions: dmesg says why" dmesg_has "clock functions kstats"
+
+# _errors: each refused command, the reason the kernel log gives and a
+# caret under the word refused, as tracefs' error_log; the write keeps
+# its errno
+echo > $KS/_errors
+expect "_errors: emptied by echo > _errors" "$(cat $KS/_errors)" ""
+expect "_errors: a bad function: ENOENT" \
+	"$(ctl $KS/_control 'trace no_such_function_kstats name e1')" ENOENT
+expect "_errors: a bad tracepoint: ENOENT" \
+	"$(ctl $KS/_control 'trace tp:sched:no_such_event_kstats name e2')" ENOENT
+expect "_errors: a bad cgroup: EINVAL" \
+	"$(ctl $KS/_control "trace $SYM name e3 cgroup /kstats-none")" EINVAL
+expect "_errors: a grammar error: EINVAL" \
+	"$(ctl $KS/_control "trace $SYM name e4 colour red")" EINVAL
+expect "_errors: a word missing: EINVAL" \
+	"$(ctl $KS/_control "trace $SYM name e5 pid")" EINVAL
+expect "_errors: five entries of three lines, each time-stamped" \
+	"$(grep -c '^\[ *[0-9]*\.[0-9]\{6\}\] ' $KS/_errors) $(wc -l < $KS/_errors)" "5 15"
+expect "_errors: the function: no symbol, the caret under it" "$(err_entry 1)" \
+	"$(err_want e1 "no symbol 'no_such_function_kstats'" \
+		'trace no_such_function_kstats name e1' no_such_function_kstats)"
+expect "_errors: the tracepoint: none in the kernel, the caret under it" "$(err_entry 2)" \
+	"$(err_want e2 'no tracepoint sched:no_such_event_kstats in the kernel or its modules' \
+		'trace tp:sched:no_such_event_kstats name e2' tp:sched:no_such_event_kstats)"
+expect "_errors: the cgroup: no cgroup v2, the caret under its path" "$(err_entry 3)" \
+	"$(err_want _control "cgroup '/kstats-none' is no cgroup v2 under the cgroup2 mount" \
+		"trace $SYM name e3 cgroup /kstats-none" /kstats-none)"
+expect "_errors: the grammar: an unknown option, the caret under it" "$(err_entry 4)" \
+	"$(err_want _control "unknown option 'colour'" "trace $SYM name e4 colour red" colour)"
+expect "_errors: a missing word: the caret past the end" "$(err_entry 5)" \
+	"$(err_want _control "'pid' needs a value" "trace $SYM name e5 pid" "")"
+printf x >> $KS/_errors
+expect "_errors: any write empties it" "$(cat $KS/_errors)" ""
+expect "a distribution named _errors: EINVAL" "$(ctl $KS/_control 'new _errors')" EINVAL
+expect "_errors: a name in use, under the name" "$(ctl $KS/_control "trace $SYM name ppid_krp")$(err_entry 2)" \
+	"EEXIST$(err_want ppid_krp 'a distribution of that name exists' "trace $SYM name ppid_krp" ppid_krp)"
+echo > $KS/_errors
+
 expect "nothing half-made after refusals" "$(ls $KS | sort | tr '\n' ' ')" \
-	"$(printf '%s\n' _control $SYM ppid_krp | sort | tr '\n' ' ')"
+	"$(printf '%s\n' _control _errors $SYM ppid_krp | sort | tr '\n' ' ')"
 
 NOTCALLED=$(sys_fn getpgid || sys_fn getsid)
 expect "section: end with no start" \
@@ -184,7 +222,7 @@ fi
 
 expect "remove $SYM" "$(ctl $KS/_control "remove $SYM")" ok
 expect "remove all" "$(ctl $KS/_control 'remove all')" ok
-expect "all trace nodes gone" "$(ls $KS | tr '\n' ' ')" "_control "
+expect "all trace nodes gone" "$(ls $KS | tr '\n' ' ')" "_control _errors "
 expect "trace again, then rmmod with the probe live" "$(ctl $KS/_control "trace $SYM")" ok
 kload getppid 10
 check "rmmod kstats with a live trace node" rmmod kstats

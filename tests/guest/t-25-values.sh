@@ -69,6 +69,10 @@ expect "value arg2: 7 reads of 100 and 5 of 3000, each in its slot" "$(v_hist /t
 expect "value arg2: samples 12, missed 0" "$(field /tmp/v name samples) $(field /tmp/v name missed)" "12 0"
 expect "value arg2: each slot's average is its value" "$(v_avg /tmp/v 100) $(v_avg /tmp/v 3000)" "100 3000"
 expect "value arg2: mean of the values (700 + 15000) / 12" "$(field /tmp/v summary mean)" 1308
+expect "value arg2: min and max the values themselves, not their slots' bounds" \
+	"$(field /tmp/v summary min) $(field /tmp/v summary max)" "100 3000"
+expect "value arg2: p99.9 is max, not the end of 3000's slot (3071)" \
+	"$(field /tmp/v summary p99.9)" 3000
 expect "value: clock none, unit value" "$(field /tmp/v name clock) $(field /tmp/v name unit)" "none value"
 expect "value arg2 needs no return: $ENTRY_MECH" "$(field /tmp/v source mechanism)" "$ENTRY_MECH"
 expect "header line: value arg2" "$(v_line /tmp/v value)" "# value arg2"
@@ -77,6 +81,23 @@ expect "header line: no negative samples" "$(v_line /tmp/v negative)" "# negativ
 expect "header order: value, filter, negative after source" "$(v_tags /tmp/v)" \
 	"name source value filter negative summary "
 expect "no errno rows" "$(v_errno /tmp/v)" ""
+
+# --- reads of exactly 4096 bytes: max 4096, not 4607 ---------------------------
+v_trace "trace vfs_read name v_4k value arg2 comm kvalue"
+v_trace "trace ksys_read name v_4kret value ret comm kvalue"
+kv read /dev/zero 4096 5
+for n in v_4k v_4kret; do
+	expect "$n: 5 reads of 4096 bytes, in the slot [4096, 4607]" "$(v_hist $KS/$n 4096:5)" ok
+	expect "$n: summary min, percentiles and max all 4096" \
+		"$(grep '^# summary' $KS/$n)" \
+		"# summary samples 5 min 4096 p50 4096 p90 4096 p99 4096 p99.9 4096 max 4096 mean 4096"
+done
+expect "reset v_4k" "$(ctl $KS/v_4k reset)" ok
+kv read /dev/zero 100 1
+expect "v_4k: reset forgets the extremes: one read of 100 is both" \
+	"$(field $KS/v_4k summary min) $(field $KS/v_4k summary max)" "100 100"
+ctl $KS/_control "remove v_4k" >/dev/null
+ctl $KS/_control "remove v_4kret" >/dev/null
 
 # --- memory behind an argument: *pos --------------------------------------------
 v_trace "trace vfs_read name v_pos value arg3+0:8 comm kvalue"
@@ -476,26 +497,30 @@ expect "the node kept through the refusals still counts" "$(v_hist $KS/v_keep 10
 # Names need the kernel's BTF (CONFIG_DEBUG_INFO_BTF: the Debian kernels);
 # without it, the kernel's own terms still pass, and a name is refused.
 if [ -r /sys/kernel/btf/vmlinux ]; then
-	(sleep 1; kvalue read /dev/zero 100 7; kvalue read /dev/zero 3000 5) &
-	out=$(kstats trace vfs_read --value count --comm kvalue -d 3 -v 2>&1)
-	wait $!
+	kstats_bg /tmp/kt.out trace vfs_read --value count --comm kvalue -d 3 -v
+	kvalue read /dev/zero 100 7; kvalue read /dev/zero 3000 5
+	wait $KBG
+	out=$(cat /tmp/kt.out.err /tmp/kt.out)
 	expect_match "kstats trace --value count: resolved to value arg2" "$out" "value arg2"
 	expect_match "kstats trace --value count: 12 samples" "$out" "^ +12 +"
 	expect "kstats trace --value removed its node" "$(ls $KS | grep -c '^vfs_read')" 0
-	(sleep 1; kvalue pread /tmp/kv.dat 4096 3) &
-	out=$(kstats trace vfs_read --value '*pos' --comm kvalue -d 3 -v 2>&1)
-	wait $!
+	kstats_bg /tmp/kt.out trace vfs_read --value '*pos' --comm kvalue -d 3 -v
+	kvalue pread /tmp/kv.dat 4096 3
+	wait $KBG
+	out=$(cat /tmp/kt.out.err /tmp/kt.out)
 	expect_match "kstats trace --value '*pos': resolved to value arg3+0:8" "$out" "value arg3[+]0:8"
 	expect_match "kstats trace --value '*pos': 3 samples" "$out" "^ +3 +"
-	(sleep 1; kvalue -n kvalue fail 9 4; kvalue -n kvalue read /dev/zero 10 3) &
-	out=$(kstats trace ksys_read --value ret --comm kvalue -d 3 2>&1)
-	wait $!
+	kstats_bg /tmp/kt.out trace ksys_read --value ret --comm kvalue -d 3
+	kvalue -n kvalue fail 9 4; kvalue -n kvalue read /dev/zero 10 3
+	wait $KBG
+	out=$(cat /tmp/kt.out.err /tmp/kt.out)
 	expect_match "kstats trace --value ret: errno rows named" "$out" "errno EBADF \(9\): 4"
 	expect_match "kstats trace --value ret: the negative line" "$out" "negative: 4 samples"
 else
-	(sleep 1; kvalue read /dev/zero 100 7) &
-	out=$(kstats trace vfs_read --value arg2 --comm kvalue -d 3 -v 2>&1)
-	wait $!
+	kstats_bg /tmp/kt.out trace vfs_read --value arg2 --comm kvalue -d 3 -v
+	kvalue read /dev/zero 100 7
+	wait $KBG
+	out=$(cat /tmp/kt.out.err /tmp/kt.out)
 	expect_match "kstats trace --value arg2 without BTF: 7 samples" "$out" "^ +7 +"
 	out=$(kstats trace vfs_read --value count -d 1 2>&1)
 	expect "kstats trace --value count without BTF: exit 2" "$?" 2
@@ -503,6 +528,6 @@ else
 fi
 
 expect "remove all (values)" "$(ctl $KS/_control 'remove all')" ok
-expect "no node left (values)" "$(ls $KS | tr '\n' ' ')" "_control "
+expect "no node left (values)" "$(ls $KS | tr '\n' ' ')" "_control _errors "
 check "rmmod kstats (values)" rmmod kstats
 rm -f /tmp/kv.dat /tmp/v /tmp/kvA /tmp/kvB /tmp/kvT

@@ -105,5 +105,118 @@ t=$(kstats trace $SYM -d 3)
 wait
 expect_match "kstats trace prints the distribution" "$t" "^ +2000 +"
 expect "kstats trace removed its node" "$(ls $KS | grep -c "^$SYM$")" 0
+
+# --- issue 52: the filter cgroup PATH, -- COMMAND, kstats' own waits left
+# out, the reason of a refusal, lockwait --by caller's end
+CG=/sys/fs/cgroup
+if grep -qw cgroup2 /proc/filesystems; then
+	mkdir -p $CG
+	grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG
+fi
+if grep -q " $CG cgroup2 " /proc/mounts; then
+	mkdir -p $CG/t30
+	# 300 calls in /t30, 200 outside, while the node traces /t30 alone
+	kstats_bg /tmp/cg.out trace $SYM --cgroup /t30 -d 3
+	kload cgroup $CG/t30 kload getppid 300 & cgp=$!
+	kload getppid 200
+	wait $cgp
+	wait $KBG; rc=$?
+	expect "trace --cgroup /t30: exit 0, its 300 calls alone" \
+		"$rc $(awk '/^# summary / { print $4 }' /tmp/cg.out)" "0 300"
+	expect_match "trace --cgroup: the filter on the node's header" "$(cat /tmp/cg.out)" '^# filter cgroup /t30$'
+	kload ctl $KS/_control "trace $SYM name cgnode cgroup /t30" >/dev/null
+	kload cgroup $CG/t30 kload getppid 50
+	cat $KS/cgnode > /tmp/cgnode.txt
+	kload ctl $KS/_control "remove cgnode" >/dev/null
+	out=$(kstats show /tmp/cgnode.txt 2>&1); rc=$?
+	expect_match "show of a saved node with a cgroup filter: exit 0, the filter" "$rc $out" '^0 # name cgnode .*'
+	expect_match "show of a saved node with a cgroup filter: its 50 samples" "$out" '^ +50 +'
+	rmdir $CG/t30 2>/dev/null
+else
+	skip "trace --cgroup" "no cgroup v2 here"
+fi
+
+# -- COMMAND: its 500 calls alone, however busy: 3000 calls of another
+# process at the same time
+(sleep 0.2; kload getppid 3000) &
+out=$(kstats trace $SYM -- kload getppid 500 2>/tmp/run.err); rc=$?
+wait
+expect "trace -- kload getppid 500: exit 0, its 500 calls (3000 of another process beside)" \
+	"$rc $(printf '%s\n' "$out" | awk '/^# summary / { print $4 }')" "0 500"
+expect_match "trace -- COMMAND: the node of its pid, said" "$out" '^Tracing .*, only kload \(pid [0-9]+\)\.$'
+expect_match "trace -- COMMAND: attaching said on stderr" "$(cat /tmp/run.err)" '^kstats: attaching '
+expect "trace -- COMMAND removed its node" "$(ls $KS | grep -c "^$SYM$")" 0
+# --follow: its children too (a cgroup of its own); without, its process
+if grep -q " $CG cgroup2 " /proc/mounts; then
+	out=$(kstats trace $SYM --follow -- sh -c 'kload getppid 200; kload getppid 100' 2>/dev/null); rc=$?
+	n=$(printf '%s\n' "$out" | awk '/^# summary / { print $4 }')
+	expect "trace --follow -- sh -c '200; 100': exit 0, the children's 300 (sh's own getppid at most 1)" \
+		"$rc $([ "$n" -ge 300 ] && [ "$n" -le 301 ] && echo ok || echo "$n")" "0 ok"
+	expect_match "trace --follow: the cgroup made for it" "$out" '^# filter cgroup /kstats-[0-9]+$'
+	expect "trace --follow: its cgroup removed" "$(ls -d $CG/kstats-* 2>/dev/null | wc -l)" 0
+	# (the last command a builtin: sh -c execs a last external command in
+	# its own process, which is then COMMAND's)
+	n=$(kstats trace $SYM -- sh -c 'kload getppid 200; kload getppid 100; true' 2>/dev/null | awk '/^# summary / { print $4 }')
+	expect "trace -- sh -c without --follow: sh's process alone, not its children" "$([ "$n" -le 1 ] && echo ok || echo "$n")" ok
+else
+	skip "trace --follow" "no cgroup v2 here"
+fi
+# a recipe: syscall -- COMMAND counts COMMAND's calls
+out=$(kstats syscall getppid -- kload getppid 400 2>/dev/null)
+expect "syscall getppid -- kload getppid 400: its 400 calls" "$(printf '%s\n' "$out" | awk '/^# summary / { print $4 }')" 400
+
+# kstats' own waits are not in the node: do_nanosleep of 200 sleeps of 5 ms
+# by another task, while kstats waits 3 s
+if grep -q ' do_nanosleep$' /proc/kallsyms; then
+	kstats_bg /tmp/ns.out trace do_nanosleep -d 3
+	kvalue sleep 5000 200
+	wait $KBG
+	out=$(cat /tmp/ns.out)
+	max=$(printf '%s\n' "$out" | awk '/^# summary / { print $16 }')
+	n=$(printf '%s\n' "$out" | awk '/^# summary / { print $4 }')
+	# at least kvalue's 200 (the guest's other sleeps may be there too)
+	expect "trace do_nanosleep -d 3: kvalue's 200 sleeps, not kstats' own 3 s (max under 1 s)" \
+		"$([ "${n:-0}" -ge 200 ] && echo ok || echo "$n") $([ "${max:-0}" -lt 1000000000 ] && echo ok || echo "$max")" "ok ok"
+	out=$(kstats trace do_nanosleep -d 2 --self 2>/dev/null)
+	max=$(printf '%s\n' "$out" | awk '/^# summary / { print $16 }')
+	expect "trace do_nanosleep -d 2 --self: kstats' own 2 s sleep counted" "$([ "${max:-0}" -ge 2000000000 ] && echo ok || echo "$max")" ok
+	# -i: the waits of each interval left out too
+	out=$(kstats trace do_nanosleep -i 1 -d 3 2>/dev/null)
+	expect "trace do_nanosleep -i 1 -d 3: 3 intervals, none with a sleep of 1 s" \
+		"$(printf '%s\n' "$out" | grep -c ' samples$') $(printf '%s\n' "$out" | grep -cE '^\[[0-9.]+s, ')" "3 0"
+else
+	skip "kstats' own waits" "no do_nanosleep"
+fi
+if have_raw_syscalls; then
+	out=$(kstats syscall -d 3 --top 3 2>/dev/null)
+	max=$(printf '%s\n' "$out" | awk '/^# summary / { print $16 }')
+	expect "syscall -d 3: no call of 1 s or more (kstats' own wait left out)" \
+		"$([ -n "$max" ] && [ "$max" -lt 1000000000 ] && echo ok || echo "$max")" ok
+	expect "syscall -d 3 --top 3: three keys printed" "$(printf '%s\n' "$out" | grep -c '^@syscall\[')" 3
+fi
+
+# refusals: the kernel's reason (from _errors where the kernel keeps them)
+kstats trace nosuch_fn_xyz -d 1 >/dev/null 2>/tmp/ref.err; rc=$?
+if [ -e $KS/_errors ]; then
+	expect_match "a refused trace: exit 2, the kernel's reason, the caret" "$rc $(grep -v '^kstats: attaching' /tmp/ref.err | tr '\n' '|')" \
+		"^2 kstats: nosuch_fn_xyz: .*nosuch_fn_xyz.* \(No such file or directory\)\|  Command: trace nosuch_fn_xyz\| +\^\|$"
+	kstats trace $SYM --cgroup /no/such/cgroup -d 1 >/dev/null 2>/tmp/ref.err; rc=$?
+	expect_match "a refused cgroup: its reason, not a function's" "$rc $(head -2 /tmp/ref.err | tail -1)" "^2 kstats: .*cgroup.*"
+else
+	expect_match "a refused trace, a kstats without _errors: exit 2, the errno and the log" "$rc $(tail -1 /tmp/ref.err)" \
+		"^2 kstats: 'trace nosuch_fn_xyz' refused by .*: No such file or directory \(the kernel log says why: dmesg \| tail\)$"
+fi
+
+# lockwait --by caller ends within a second of its window (the lock
+# functions read once, before it)
+if grep -q ' __traceiter_contention_begin$' /proc/kallsyms || [ -d /sys/kernel/tracing/events/lock ]; then
+	kstats_bg /tmp/lw.out lockwait --by caller -d 2; said=$?
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	wait $KBG; rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	expect "lockwait --by caller -d 2: says Tracing, exit 0, ends within a second of its window" \
+		"$said $rc $(awk -v a="$t0" -v b="$t1" 'BEGIN { print (b - a < 3.2) ? "ok" : b - a }')" "0 0 ok"
+fi
+
 check "rmmod example (tool)" rmmod kstats_example
 check "rmmod kstats (tool)" rmmod kstats

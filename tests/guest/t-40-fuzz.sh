@@ -34,10 +34,17 @@ sed -e "s/__x64_sys_/$SYS_PFX/g" ${glob:+-e "$glob"} ${mech:+-e "$mech"} \
 	$KB/guest/corpus/control.txt > $CORPUS
 kfuzz_check "corpus on _control: every write gives its expected result" \
 	corpus $CORPUS $KS/_control
-diag "distribution files under fuzz: $(ls $KS | grep -vc '^_control$')"
+diag "distribution files under fuzz: $(ls $KS | grep -vc '^_control$\|^_errors$')"
 kfuzz_check "corpus on every distribution file" \
 	corpus $KB/guest/corpus/node.txt nodes
 check "refusals are explained in dmesg" dmesg_has "unknown command"
+expect_match "refusals are in _errors too" "$(cat $KS/_errors)" "unknown command"
+# _errors takes any write (it empties the log): the nodes' corpus, every
+# write of it its full length
+sed 's/^[^#][^ ]* /ok /' $KB/guest/corpus/node.txt > /tmp/kfuzz-errors.txt
+kfuzz_check "corpus on _errors: every write taken whole" \
+	corpus /tmp/kfuzz-errors.txt $KS/_errors
+expect "_errors is empty after the writes" "$(cat $KS/_errors)" ""
 expect "remove all after the corpus" "$(ctl $KS/_control 'remove all')" ok
 # Open modes, lseek, pread/pwrite, short and partial reads on _control, the
 # example's distributions and three of our own: an api node, a trace node,

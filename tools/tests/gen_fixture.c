@@ -11,6 +11,7 @@
  *               [--source S] [--value V] [--filter F] [--neg VALUE,COUNT]...
  *               [-s CPU,COUNT,KIND,A[,B]]... [--stdin]
  *               [--by BY [--max N] [--frames N] [--key KEY -s ...]...]
+ *               [--exact]
  *
  * --value (a node with a value, clock none) or --neg (COUNT samples of the
  * negative VALUE: the "# negative" line and the errno rows) write the lines
@@ -20,6 +21,9 @@
  * largest first, no CPU rows): the -s groups after --key KEY are KEY's
  * ("other" is the key of the rest); KEY is written as the module escapes a
  * comm (bytes outside 0x21..0x7e and the backslash as \xHH).
+ *
+ * --exact writes min and max as a kstats that keeps them does: the
+ * smallest and largest sample, each percentile at most max.
  *
  * KIND: const V | uniform LO HI | exp OFFSET MEAN | lognormal MEDIAN SIGMA
  * --stdin reads "CPU VALUE" lines.  Each -s group has its own random stream
@@ -186,11 +190,15 @@ int main(int argc, char **argv)
 	int neg = 0;
 	unsigned int k = 3, cpus = 2, group = 0;
 	u64 seed = 1, missed = 0, tsc_khz = 0, range = 0;
-	int has_range = 0;
+	int has_range = 0, exact = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
 
+		if (!strcmp(a, "--exact")) {
+			exact = 1;
+			continue;
+		}
 		if (!strcmp(a, "--stdin")) {
 			unsigned int c;
 			unsigned long long x;
@@ -320,6 +328,12 @@ int main(int argc, char **argv)
 			sv[1 + q] = SLOT_HI(vals[kstats_rank(N, num[q], den[q]) - 1]);
 		sv[5] = SLOT_HI(vals[N - 1]);
 		sv[6] = kstats_div128(tot_hi, tot_lo, N);
+		if (exact) {
+			sv[0] = vals[0];
+			sv[5] = vals[N - 1];
+			for (int q = 1; q < 5; q++)
+				sv[q] = sv[q] < sv[5] ? sv[q] : sv[5];
+		}
 	}
 
 	printf("# name %s clock %s unit %s frac_bits %u state %s cpus %u samples %llu missed %llu\n",

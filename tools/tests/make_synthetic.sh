@@ -73,3 +73,14 @@ $G --name vfs_ --bits 3 --cpus 2 --seed 12 --by func \
 	sed '/^# source /a # functions matched 5 traced 4 skipped 1 alias 1 fallback 1\n# fallback vfs_wide:fprobe:stack_args\n# skipped vfs_ni:alias' > $S/family_func.txt
 # a family with no samples yet
 $G --name idle_fam --bits 3 --cpus 2 --by pid > $S/family_empty.txt
+# min and max exact, as a kstats that keeps them writes them: 300 reads of
+# exactly 4096 bytes (max 4096, where the slot's bound is 4607) and 40 of
+# 3000, by dd in one cgroup (the filter "cgroup PATH")
+$G --name vfs_read --clock none --bits 3 --cpus 2 --seed 13 --value arg2 --exact \
+	--source 'mechanism fprobe target vfs_read maxactive 0' \
+	--filter 'comm dd cgroup /system.slice/x\x20y.service' \
+	-s 0,300,const,4096 -s 1,40,const,3000 > $S/exact_reads.txt
+# a family by cgroup, one of them removed since (id:N)
+$G --name cg --bits 3 --cpus 2 --seed 14 --by cgroup --exact \
+	--source 'mechanism direct target vfs_read maxactive 0' \
+	--key /system.slice/db.service -s 0,30,const,5000 --key id:4242 -s 1,10,const,900 > $S/family_cgroup.txt

@@ -26,6 +26,8 @@ rc() {
 	if [ "$got" = "$want" ]; then ok "$n"; else bad "$n" "exit $got, want $want: $(head -c 300 "$T/err")"; fi
 }
 has() { grep -q -- "$1" "$T/${2:-out}"; }
+# the lines -v wrote on stderr: all but the tool's own messages
+vlines() { grep -v '^kstats: ' "$T/err"; }
 py() { python3 -c "$@"; }
 json_get() { # FILE EXPR: evaluates EXPR with d = the parsed JSON
 	py "import json,sys; d=json.load(open('$1')); print($2)"
@@ -35,7 +37,7 @@ echo "# build"
 for cc in gcc clang; do
 	if command -v $cc > /dev/null; then
 		# shellcheck disable=SC2086
-		out=$($cc -std=c99 -Wall -Wextra -O2 -o "$T/k-$cc" ./*.c $BPF_LIBS -lm 2>&1)
+		out=$($cc -std=c99 -Wall -Wextra -O2 -pthread -o "$T/k-$cc" ./*.c $BPF_LIBS -lm 2>&1)
 		if [ -z "$out" ]; then ok "$cc -Wall -Wextra -O2: no warnings"; else bad "$cc warnings" "$out"; fi
 	fi
 done
@@ -54,8 +56,44 @@ echo "# usage"
 rc 0 "--help" $K --help; has USAGE || bad "--help prints USAGE"
 rc 2 "no command" $K
 rc 2 "unknown command" $K frobnicate
+has "^kstats: unknown command 'frobnicate' (kstats help lists them)$" err && ok "unknown command: named" || bad "unknown command msg" "$(cat "$T/err")"
+rc 2 "a misspelt command" $K trcae vfs_read
+[ "$(cat "$T/err")" = "kstats: unknown command 'trcae'; did you mean 'trace'? (kstats help)" ] && ok "kstats trcae: did you mean 'trace'?" || bad "trcae" "$(cat "$T/err")"
+rc 2 "a misspelt option" $K trace vfs_read --commm dd
+[ "$(cat "$T/err")" = "kstats: unknown option '--commm' for 'trace'; did you mean '--comm'? (kstats help trace for usage)" ] &&
+	ok "--commm: did you mean '--comm'?" || bad "--commm" "$(cat "$T/err")"
 rc 2 "unknown option" $K show $F/basic.txt --bogus
+has "^kstats: unknown option '--bogus' for 'show' (kstats help show for usage)$" err && ok "unknown option: named" || bad "--bogus" "$(cat "$T/err")"
 rc 2 "option of another command" $K show $F/basic.txt --alpha 0.1
+has "'--alpha' is not an option of 'show' (it is of: diff)" err && ok "another command's option: whose it is" || bad "--alpha" "$(cat "$T/err")"
+rc 2 "a short option of another command" $K runqlat -Q -d 0.01
+has "'-Q' is not an option of 'runqlat' (it is of: biolatency)" err && ok "runqlat -Q: biolatency's" || bad "-Q" "$(cat "$T/err")"
+rc 2 "an ambiguous beginning" $K trace vfs_read --s 1
+has "option '--s' is ambiguous for 'trace'" err && ok "--s: ambiguous" || bad "--s" "$(cat "$T/err")"
+rc 2 "options before the command" $K -d 3 trace vfs_read
+has "options go after the command" err && ok "options before the command: said where they go" || bad "-d before" "$(cat "$T/err")"
+# each subcommand's own usage, from the table its parser reads: kstats help
+# CMD, CMD --help and CMD -h say the same, with every option it takes
+for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu watch heatmap diff export help; do
+	$K help $c > "$T/h1" 2>&1; r1=$?
+	$K $c --help > "$T/h2" 2>&1; r2=$?
+	$K $c -h > "$T/h3" 2>&1; r3=$?
+	missing=$($K help --options $c | while read -r _ l s a; do
+		case $s in -?) ;; *) a="$s${a:+ $a}"; s= ;; esac
+		grep -qF -- "$l${a:+ $a}" "$T/h1" && { [ -z "$s" ] || grep -qF -- "$s, $l" "$T/h1"; } || printf '%s ' "$l"; done)
+	if [ $r1$r2$r3 = 000 ] && cmp -s "$T/h1" "$T/h2" && cmp -s "$T/h1" "$T/h3" &&
+	   grep -q "^USAGE: kstats $c" "$T/h1" && [ -z "$missing" ]; then
+		ok "help $c = $c --help = $c -h: its usage, every option of its table"
+	else
+		bad "help $c" "rc $r1$r2$r3, missing: $missing $(head -3 "$T/h1")"
+	fi
+done
+$K help trace > "$T/out"
+has '--cgroup PATH' && has '--folded' && has '--follow' && has '--self' && has '--rows N' && has '--all-rows' &&
+	has '\[-- COMMAND \[ARGS\]\]' && ! has '^  diff ' && ok "trace --help: --cgroup, --folded, -- COMMAND; not the global help" || bad "trace help" "$(cat "$T/out")"
+rc 2 "help of an unknown command" $K help trcae
+has "did you mean 'trace'" err && ok "help trcae: did you mean 'trace'?" || bad "help trcae" "$(cat "$T/err")"
+[ "$($K help --synopsis | grep -c '^kstats ')" = 14 ] && ok "help --synopsis: a line a subcommand" || bad "synopsis" "$($K help --synopsis)"
 rc 2 "missing value" $K watch $F/basic.txt -i
 rc 2 "bad -b" $K trace vfs_read -b 9
 rc 2 "watch NAME needs -i" $K --root $F watch basic.txt
@@ -82,7 +120,7 @@ want = {line[i]: int(line[i + 1]) for i in range(0, len(line), 2)}
 assert d['summary'] == want, (d['summary'], want)
 assert sum(s['count'] for s in d['slots']) == d['samples']
 # and recomputed here from the all-CPU rows: hi of the slot holding
-# rank ceil(N * q), min the first lo, max the last hi
+# rank ceil(N * q), at most max; min and max within the first and last
 rows = [l.split() for l in open('$f') if l.startswith('slot ') and l.split()[2] == 'CPUS']
 rows.sort(key=lambda r: int(r[1]))	# a family: each key's rows
 n = sum(int(r[5]) for r in rows)
@@ -91,12 +129,15 @@ def pct(ppm):
     for r in rows:
         c += int(r[5])
         if c >= rank:
-            return int(r[13])
-mine = {'samples': n, 'min': int(rows[0][11]) if n else 0, 'max': int(rows[-1][13]) if n else 0}
+            return min(int(r[13]), want['max'])
+mine = {'samples': n}
+if n:
+    assert int(rows[0][11]) <= want['min'] <= int(rows[0][13]), (rows[0], want)
+    assert int(rows[-1][11]) <= want['max'] <= int(rows[-1][13]), (rows[-1], want)
 for k, q in (('p50', 500000), ('p90', 900000), ('p99', 990000), ('p99.9', 999000)):
     mine[k] = pct(q) if n else 0
 assert all(want[k] == v for k, v in mine.items()), (mine, want)
-" 2> "$T/err" && ok "show --json $(basename $f): summary == # summary line == recomputed" || bad "json summary $(basename $f)" "$(tail -1 "$T/err")"
+" 2> "$T/err" && ok "show --json $(basename $f): summary == # summary line, percentiles recomputed, min and max in their slots" || bad "json summary $(basename $f)" "$(tail -1 "$T/err")"
 done
 $K show $F/known.txt --json > "$T/j"
 v=$(json_get "$T/j" "' '.join(str(d['summary'][k]) for k in ['samples','min','p50','p90','p99','p99.9','max','mean'])")
@@ -154,10 +195,13 @@ rc 0 "show --cpu" $K show $F/cpus4.txt --cpu
 echo "# list"
 mkdir "$T/fx"; cp $F/*.txt "$T/fx/"	# without fixtures/README
 rc 0 "list --root fixtures" $K --root "$T/fx" list
-[ "$(grep -vc '^NAME' "$T/out")" = "$(ls $F/*.txt | wc -l)" ] && ok "list: one line per file" || bad "list lines"
-grep -q '^example_write *ktime *ns *1234 *0 *active' "$T/out" && grep -q '^idle .* stopped' "$T/out" &&
-	grep -q '^sleep_local *local *ns *539 *261 *active' "$T/out" && grep -q '^getppid_tsc *tsc *cycles *20000 ' "$T/out" &&
-	ok "list: clock, samples, missed, state" || bad "list fields" "$(cat "$T/out")"
+[ "$(grep -vc '^FILE ' "$T/out")" = "$(ls $F/*.txt | wc -l)" ] && ok "list: one line per file" || bad "list lines"
+grep -q '^basic.txt *example_write *ktime *ns *1234 *0 *active' "$T/out" && grep -q '^empty.txt *idle .* stopped' "$T/out" &&
+	grep -q '^slow_io.txt *sleep_local *local *ns *539 *261 *active' "$T/out" && grep -q '^tsc.txt *getppid_tsc *tsc *cycles *20000 ' "$T/out" &&
+	ok "list --root DIR: each file named, its node's name, clock, samples, missed, state" || bad "list fields" "$(cat "$T/out")"
+mkdir "$T/named"; cp $F/basic.txt "$T/named/example_write"; cp $F/tsc.txt "$T/named/getppid_tsc"
+rc 0 "list where files are named after their nodes" $K --root "$T/named" list
+head -1 "$T/out" | grep -q '^NAME ' && grep -q '^example_write *ktime' "$T/out" && ok "list: no FILE column where each file is its node (debugfs)" || bad "list named" "$(cat "$T/out")"
 mkdir "$T/mixed"; cp $F/basic.txt "$T/mixed/good"; cp $M/crlf.txt "$T/mixed/broken"; echo x > "$T/mixed/_control"
 rc 2 "list: a broken file is an error" $K --root "$T/mixed" list
 has example_write && has 'broken:5:' err && ok "list: still lists the good ones" || bad "list mixed"
@@ -479,7 +523,7 @@ tc() {
 	: > "$T/tr/_control"
 	rc 0 "$n" $K --root "$T/tr" trace "$@" -d 0.01 -v
 	got=$(head -1 "$T/tr/_control")
-	if [ "$got" = "$want" ] && [ "$(head -1 "$T/err")" = "$want" ]; then ok "$n: $want"; else bad "$n" "got '$got', -v '$(head -1 "$T/err")', want '$want'"; fi
+	if [ "$got" = "$want" ] && [ "$(vlines | head -1)" = "$want" ]; then ok "$n: $want"; else bad "$n" "got '$got', -v '$(vlines | head -1)', want '$want'"; fi
 }
 tc "trace --value count --comm dd" "trace vfs_read value arg2 comm dd" vfs_read --value count --comm dd
 tc "trace --value *pos" "trace vfs_read value arg3+0:8" vfs_read --value '*pos'
@@ -540,7 +584,7 @@ rcp() {
 	: > "$T/tr/_control"; cp $F/basic.txt "$T/tr/$node"
 	rc 0 "$n" $K --root "$T/tr" "$@" -d 0.01 -v
 	got=$(cat "$T/tr/_control")
-	if [ "$got" = "$(printf '%s\nremove %s' "$want" "$node")" ] && [ "$(cat "$T/err")" = "$got" ]; then ok "$n: $want"
+	if [ "$got" = "$(printf '%s\nremove %s' "$want" "$node")" ] && [ "$(vlines)" = "$got" ]; then ok "$n: $want"
 	else bad "$n" "got '$got', -v '$(cat "$T/err")', want '$want'"; fi
 }
 # rcp_re DESC REGEX ARGS...: as rcp, the line matching REGEX (what BTF
@@ -549,7 +593,7 @@ rcp_re() {
 	local n=$1 want=$2; shift 2
 	: > "$T/tr/_control"; cp $F/basic.txt "$T/tr/$1"
 	rc 0 "$n" $K --root "$T/tr" "$@" -d 0.01 -v
-	if head -n 1 "$T/tr/_control" | grep -qE -- "$want" && [ "$(cat "$T/err")" = "$(cat "$T/tr/_control")" ]; then ok "$n"
+	if head -n 1 "$T/tr/_control" | grep -qE -- "$want" && [ "$(vlines)" = "$(cat "$T/tr/_control")" ]; then ok "$n"
 	else bad "$n" "got '$(cat "$T/tr/_control")', want /$want/"; fi
 }
 # runqlat: the three ways into the run queue, as libbpf-tools' runqlat
@@ -558,15 +602,25 @@ rcp_re() {
 RQ_STARTS='start tp:sched:sched_wakeup key arg0 start tp:sched:sched_wakeup_new key arg0 start tp:sched:sched_switch key arg1 if arg1\+[0-9]+:4 == 0 if arg1\+[0-9]+:s4 != 0'
 if [ -r /sys/kernel/btf/vmlinux ]; then
 	rcp_re "runqlat: enqueued at a wakeup, a first wakeup, a preemption" \
-		"^trace runqlat $RQ_STARTS end tp:sched:sched_switch key arg2\$" runqlat
+		"^trace runqlat $RQ_STARTS end tp:sched:sched_switch key arg2\$" runqlat --self
 	rcp_re "runqlat --cpu: where the task is switched in" \
-		"^trace runqlat $RQ_STARTS end tp:sched:sched_switch key arg2 cpu 1\$" runqlat --cpu 1
+		"^trace runqlat $RQ_STARTS end tp:sched:sched_switch key arg2 cpu 1\$" runqlat --cpu 1 --self
+	# kstats' own tasks left out at each start (their tgid, from BTF): its
+	# wakeups are runqlat's to see, whatever its waits
+	: > "$T/tr/_control"
+	$K --root "$T/tr" runqlat -d 0.01 -v > "$T/out" 2> "$T/err" & pid=$!; wait $pid
+	grep -qE "^trace runqlat start tp:sched:sched_wakeup key arg0 if arg0\+([0-9]+):s4 != $pid start tp:sched:sched_wakeup_new key arg0 if arg0\+\1:s4 != $pid start tp:sched:sched_switch key arg1 if arg1\+\1:s4 != $pid if arg1\+[0-9]+:4 == 0 if arg1\+[0-9]+:s4 != 0 end tp:sched:sched_switch key arg2\$" "$T/tr/_control" &&
+		ok "runqlat: kstats' own process left out at each start (p, p, prev: its tgid $pid)" || bad "runqlat self" "$(cat "$T/tr/_control")"
+	: > "$T/tr/_control"; cp $F/basic.txt "$T/tr/offcpu"
+	$K --root "$T/tr" offcpu -d 0.01 -v > "$T/out" 2> "$T/err" & pid=$!; wait $pid
+	grep -qE "^trace offcpu start tp:sched:sched_switch key arg1 if arg1\+[0-9]+:s4 != $pid if arg1\+[0-9]+:s4 != 0 end " "$T/tr/_control" &&
+		ok "offcpu: kstats' own process left out (prev, switched out)" || bad "offcpu self" "$(cat "$T/tr/_control")"
 else
 	skip "runqlat with this machine's BTF" "/sys/kernel/btf/vmlinux not readable"
 fi
 # without BTF: the wakeups alone, saying what is not counted
 : > "$T/tr/_control"; cp $F/basic.txt "$T/tr/runqlat"
-KSTATS_BTF=$T/nobtf rc 0 "runqlat without BTF" $K --root "$T/tr" runqlat -d 0.01 -v
+KSTATS_BTF=$T/nobtf rc 0 "runqlat without BTF" $K --root "$T/tr" runqlat -d 0.01 -v --self
 [ "$(head -n 1 "$T/tr/_control")" = "trace runqlat start tp:sched:sched_wakeup key arg0 start tp:sched:sched_wakeup_new key arg0 end tp:sched:sched_switch key arg2" ] &&
 	grep -q "no start there, a preempted task's wait is not counted" "$T/err" && ok "runqlat without BTF: the wakeups, saying so" || bad "runqlat without BTF" "$(cat "$T/tr/_control" "$T/err")"
 rcp "biolatency -b 2 and every filter: at the issue" \
@@ -592,16 +646,16 @@ fi
 KSTATS_BTF=$T/nobtf rc 0 "hardirq without BTF" $K --root "$T/tr" hardirq -d 0.01 -v
 [ "$(head -n 1 "$T/tr/_control")" = "trace hardirq start tp:irq:irq_handler_entry key cpu by arg0 end tp:irq:irq_handler_exit key cpu" ] &&
 	grep -q "a histogram per IRQ instead" "$T/err" && ok "hardirq without BTF: by IRQ, saying so" || bad "hardirq without BTF" "$(cat "$T/tr/_control" "$T/err")"
-rcp "offcpu --by pid --max-keys --idle" "trace offcpu start tp:sched:sched_switch key arg1 by pid max 100 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --by pid --max-keys 100 --idle
+rcp "offcpu --by pid --max-keys --idle" "trace offcpu start tp:sched:sched_switch key arg1 by pid max 100 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --by pid --max-keys 100 --idle --self
 rcp "lockwait --by comm: among the start's options" "trace lockwait start tp:lock:contention_begin key task match arg0 tid 7 by comm end tp:lock:contention_end key task match arg0 tid 7 nest outer" lockwait --tid 7 --by comm
 rcp "offcpu --pid: the task switched out" \
-	"trace offcpu start tp:sched:sched_switch key arg1 pid 5 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --pid 5 --idle
+	"trace offcpu start tp:sched:sched_switch key arg1 pid 5 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --pid 5 --idle --self
 rcp "offcpu --min --max (us): over and under (ns)" \
-	"trace offcpu start tp:sched:sched_switch key arg1 end tp:sched:sched_switch key arg2 full refuse inflight 16384 over 1000 under 2500000" offcpu --idle --min 1 --max 2500
+	"trace offcpu start tp:sched:sched_switch key arg1 end tp:sched:sched_switch key arg2 full refuse inflight 16384 over 1000 under 2500000" offcpu --idle --min 1 --max 2500 --self
 rcp "offcpu --by stack: off-CPU time by kernel stack" \
-	"trace offcpu start tp:sched:sched_switch key arg1 by stack end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --by stack --idle
+	"trace offcpu start tp:sched:sched_switch key arg1 by stack end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --by stack --idle --self
 rcp "offcpu --by stack:16 --cgroup: the task switched out" \
-	"trace offcpu start tp:sched:sched_switch key arg1 cgroup /a/b by stack 16 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --by stack:16 --idle --cgroup /a/b
+	"trace offcpu start tp:sched:sched_switch key arg1 cgroup /a/b by stack 16 end tp:sched:sched_switch key arg2 full refuse inflight 16384" offcpu --by stack:16 --idle --cgroup /a/b --self
 rcp "lockwait --by caller: by stack 16, named by caller" \
 	"trace lockwait start tp:lock:contention_begin key task match arg0 by stack 16 end tp:lock:contention_end key task match arg0 nest outer" lockwait --by caller
 rcp "lockwait --by stack --cgroup: at both points" \
@@ -612,20 +666,16 @@ rcp "lockwait --max 0.5: under 500 ns" \
 	"trace lockwait start tp:lock:contention_begin key task match arg0 end tp:lock:contention_end key task match arg0 nest outer under 500" lockwait --max 0.5
 if [ -r /sys/kernel/btf/vmlinux ]; then
 	rcp_re "offcpu: the idle task left out (prev->pid != 0, from BTF)" \
-		'^trace offcpu start tp:sched:sched_switch key arg1 if arg1\+[0-9]+:s4 != 0 end tp:sched:sched_switch key arg2 full refuse inflight 16384$' offcpu
+		'^trace offcpu start tp:sched:sched_switch key arg1 if arg1\+[0-9]+:s4 != 0 end tp:sched:sched_switch key arg2 full refuse inflight 16384$' offcpu --self
 	rcp_re "biolatency -Q: from the insertion, else the issue of a queue without elevator" \
 		'^trace biolatency start tp:block:block_rq_insert key arg0 start tp:block:block_rq_issue key arg0 if arg0(\+[0-9]+:8)+ == 0 end tp:block:block_rq_complete key arg0$' biolatency -Q
 	rcp_re "biolatency -Q --disk --comm: each at both starts" \
 		'^trace biolatency start tp:block:block_rq_insert key arg0 comm dd by (arg0[^ ]+) start tp:block:block_rq_issue key arg0 comm dd if arg0(\+[0-9]+:8)+ == 0 by \1 end tp:block:block_rq_complete key arg0$' biolatency --queued --disk --comm dd
 fi
 : > "$T/tr/_control"; cp $F/basic.txt "$T/tr/offcpu"
-KSTATS_BTF=$T/nobtf rc 0 "offcpu without BTF" $K --root "$T/tr" offcpu -d 0.01 -v
+KSTATS_BTF=$T/nobtf rc 0 "offcpu without BTF" $K --root "$T/tr" offcpu -d 0.01 -v --self
 [ "$(head -n 1 "$T/tr/_control")" = "trace offcpu start tp:sched:sched_switch key arg1 end tp:sched:sched_switch key arg2 full refuse inflight 16384" ] &&
 	grep -q "the idle task is counted too" "$T/err" && ok "offcpu without BTF: the idle task too, saying so" || bad "offcpu without BTF" "$(cat "$T/tr/_control" "$T/err")"
-rcp_refused "runqlat -Q" "runqlat has no -Q" runqlat -Q
-rcp_refused "runqlat --idle" "runqlat has no --idle" runqlat --idle
-rcp_refused "offcpu --min above --max" "--min is above --max" offcpu --idle --min 10 --max 5
-rcp_refused "offcpu --min -1" "--min and --max take microseconds" offcpu --min -1
 # rcp_refused NAME MESSAGE ARGS...: exit 2, MESSAGE on stderr, nothing written
 rcp_refused() {
 	local n=$1 want=$2; shift 2
@@ -634,6 +684,10 @@ rcp_refused() {
 	if grep -q -- "$want" "$T/err" && [ ! -s "$T/tr/_control" ]; then ok "$n: refused, nothing written"
 	else bad "$n" "$(cat "$T/err"); _control: $(cat "$T/tr/_control")"; fi
 }
+rcp_refused "runqlat -Q" "'-Q' is not an option of 'runqlat' (it is of: biolatency)" runqlat -Q
+rcp_refused "runqlat --idle" "'--idle' is not an option of 'runqlat' (it is of: offcpu)" runqlat --idle
+rcp_refused "offcpu --min above --max" "--min is above --max" offcpu --idle --min 10 --max 5
+rcp_refused "offcpu --min -1" "--min and --max take microseconds" offcpu --min -1
 rcp_refused "softirq --pid" "softirq --pid: a softirq belongs to no task" softirq --pid 1
 rcp_refused "softirq --cgroup" "softirq --cgroup: a softirq belongs to no task" softirq --cgroup /a
 rcp_refused "runqlat --by cgroup: the waker's" "runqlat --by cgroup: the task current at the wakeup is the waker" runqlat --by cgroup
@@ -653,9 +707,9 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	rcp_refused "runqlat: a line over 512 characters" "the kernel's line would be 5[0-9][0-9] characters, _control takes 512" \
 		runqlat --pid 2147483647 --tid 2147483647 --cpu 65535 --pids --max-keys 65536 -b 5
 fi
-rcp_refused "recipes: no --value" "option not valid for 'biolatency'" biolatency --value count
-rcp_refused "biolatency --pids" "biolatency has no --pids" biolatency --pids
-rcp_refused "runqlat --disk" "runqlat has no --disk" runqlat -D
+rcp_refused "recipes: no --value" "'--value' is not an option of 'biolatency' (it is of: trace)" biolatency --value count
+rcp_refused "biolatency --pids" "'--pids' is not an option of 'biolatency' (it is of: runqlat)" biolatency --pids
+rcp_refused "runqlat --disk" "'-D' is not an option of 'runqlat' (it is of: biolatency)" runqlat -D
 rcp_refused "runqlat --pids --tids" "one key a family" runqlat --pids --tids
 rcp_refused "runqlat --max-keys without a family" "--max-keys goes with a family" runqlat --max-keys 4
 rcp_refused "--max-keys 0" "--max-keys takes a count from 1 to 65536" hardirq --max-keys 0
@@ -677,7 +731,7 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	# -L/--tids; --pid without a number as --pids), the key at the wakeup
 	for a in "--pids" "-P" "--pid" "--pid -b 2" "--tids" "-L"; do
 		: > "$T/tr/_control"
-		rc 0 "runqlat $a with this machine's BTF" $K --root "$T/tr" runqlat $a -d 0.01 -v
+		rc 0 "runqlat $a with this machine's BTF" $K --root "$T/tr" runqlat $a -d 0.01 -v --self
 		case $a in *tid*|-L) f=pid ;; *) f=tgid ;; esac
 		off=$(grep -oE 'by arg0\+[0-9]+:s4' "$T/tr/_control" | head -1)
 		grep -qE '^trace runqlat start tp:sched:sched_wakeup key arg0 by arg0\+([0-9]+):s4 start tp:sched:sched_wakeup_new key arg0 by arg0\+\1:s4 start tp:sched:sched_switch key arg1 if arg1\+[0-9]+:4 == 0 if arg1\+[0-9]+:s4 != 0 by arg1\+\1:s4 end tp:sched:sched_switch key arg2( bits 2)?$' "$T/tr/_control" &&
@@ -688,13 +742,13 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	# --by comm: the woken task's name, in place in its task_struct (an
 	# offset with no size), at each start from that start's task
 	: > "$T/tr/_control"
-	rc 0 "runqlat --by comm with this machine's BTF" $K --root "$T/tr" runqlat --by comm -d 0.01 -v
+	rc 0 "runqlat --by comm with this machine's BTF" $K --root "$T/tr" runqlat --by comm -d 0.01 -v --self
 	grep -qE '^trace runqlat start tp:sched:sched_wakeup key arg0 by str:arg0\+([0-9]+) start tp:sched:sched_wakeup_new key arg0 by str:arg0\+\1 start tp:sched:sched_switch key arg1 if arg1\+[0-9]+:4 == 0 if arg1\+[0-9]+:s4 != 0 by str:arg1\+\1 end tp:sched:sched_switch key arg2$' "$T/tr/_control" &&
 		ok "runqlat --by comm: by the woken task's name, p->comm at the wakeups, prev->comm at a preemption" || bad "runqlat --by comm" "$(cat "$T/tr/_control")"
 	# --by pid and --by tid: the woken task's too, not the waker's
 	for a in pid:tgid tid:pid; do
 		: > "$T/tr/_control"
-		rc 0 "runqlat --by ${a%:*} with this machine's BTF" $K --root "$T/tr" runqlat --by ${a%:*} -d 0.01 -v
+		rc 0 "runqlat --by ${a%:*} with this machine's BTF" $K --root "$T/tr" runqlat --by ${a%:*} -d 0.01 -v --self
 		off=$(grep -oE 'by arg0\+[0-9]+:s4' "$T/tr/_control" | head -1)
 		[ -n "$off" ] && [ "$off" = "$(eval echo \$off_${a#*:})" ] &&
 			ok "runqlat --by ${a%:*}: by the woken task's ${a#*:} ($off)" || bad "runqlat --by ${a%:*}" "$(cat "$T/tr/_control")"
@@ -760,7 +814,7 @@ assert sum(v for (n, k), v in count.items() if n == 'syscall') == plain['syscall
 grep -q '^kstats_value_bucket{name="vr",clock="none",key="my task\\\\",le="+Inf"} 100$' "$T/prom" && ok "export: key label escaped per Prometheus" || bad "prom escape" "$(grep 'my task' "$T/prom" | tail -1)"
 if command -v promtool > /dev/null; then t "promtool check metrics (families)" sh -c "promtool check metrics < '$T/prom'"; fi
 rc 0 "list: families" $K --root "$T/fexp" list
-grep -qE '^vr .* family by comm keys 2$' "$T/out" && grep -qE '^softirq .* family by arg0 keys 4$' "$T/out" && grep -qE '^example_write .*active *$' "$T/out" &&
+grep -qE '^family_comm.txt +vr .* family by comm keys 2$' "$T/out" && grep -qE '^family_softirq.txt +softirq .* family by (argument 0|vec_nr|[a-z_]+) keys 4$' "$T/out" && grep -qE '^basic.txt +example_write .*active *$' "$T/out" &&
 	ok "list: family by BY keys K" || bad "list family" "$(cat "$T/out")"
 # the recipes name their keys: a fake root holding the node they make
 for n in softirq hardirq; do sed "1s/name softirq/name $n/" $S/family_softirq.txt > "$T/tr/$n"; done
@@ -858,6 +912,126 @@ KSTATS_BTF=$T/btf tr_refused "trace --by unknown parameter" "--by 'nope': vfs_re
 rc 2 "trace --max-keys without --by" $K --root "$T/tr" trace vfs_read --max-keys 3 -d 0.01
 rc 2 "trace --max-keys 65537" $K --root "$T/tr" trace vfs_read --by cpu --max-keys 65537 -d 0.01
 
+echo "# compact histograms: empty rows folded, 40 rows at most, --rows N, --all-rows; the summary and outliers first"
+rc 0 "show slow_io (default)" $K show $F/slow_io.txt
+n=$(grep -c '^\[' "$T/out"); d=$($K show $F/slow_io.txt --all-rows | grep -c '^\[')
+[ "$n" -le 40 ] && [ "$d" -gt 40 ] && has 'merged per row to fit 40 rows' && ok "show: $n rows by default (--all-rows: $d)" || bad "compact" "$n / $d rows"
+rc 0 "show basic (default)" $K show $F/basic.txt
+n=$(grep -c '^\[' "$T/out"); d=$($K show $F/basic.txt --all-rows | grep -c '^\[')
+grep -qE '^\[1.664us, 8.192us\) +0 \| +\| 19 empty rows$' "$T/out" && [ "$n" -lt "$d" ] &&
+	ok "show: runs of empty rows folded, a line each ($n rows, --all-rows $d)" || bad "folded" "$(cat "$T/out")"
+$K show $F/slow_io.txt --all-rows > "$T/out"
+! has 'empty rows' && ! has 'merged' && [ "$(grep -c '^\[.*  *0 |' "$T/out")" -gt 0 ] && ok "show --all-rows: every slot, empty ones as rows" || bad "--all-rows" "$(head -20 "$T/out")"
+rc 0 "show --rows 8" $K show $F/slow_io.txt --rows 8
+[ "$(grep -c '^\[' "$T/out")" -le 8 ] && has 'merged per row to fit 8 rows' && ok "show --rows 8: at most 8 rows" || bad "--rows 8" "$(cat "$T/out")"
+printf '%s\n' '# name w clock ktime unit ns frac_bits 3 state active cpus 2 samples 3 missed 0' \
+	'# source mechanism fprobe target kstats_lifetime_work maxactive 0 floor_p50 0' \
+	'# summary samples 3 min 20971520 p50 23068671 p90 23068671 p99 23068671 p99.9 23068671 max 23068671 mean 21000000' \
+	'slot 178 CPU 0 count 3 avg 21000000 p 1.000000 lo 20971520 hi 23068671' \
+	'slot 178 CPUS 2 count 3 avg 21000000 p 1.000000 lo 20971520 hi 23068671' \
+	'# outliers slow 10000000 keep 256 kept 1 dropped 0 stack 2' \
+	'outlier 21000000 time 100 cpu 0 pid 7 tid 8 comm kload stack do_syscall_64+0x87;lt_slow_caller+0xf' > "$T/outl.txt"
+rc 0 "show a node with outliers" $K show "$T/outl.txt"
+[ "$(grep -nE '^ +count|^outliers:|^@w ' "$T/out" | cut -d: -f2 | tr -d ' ' | cut -c1-5 | tr '\n' ' ')" = 'count outli @w(ns ' ] &&
+	ok "show: the summary, then the outliers, then the bars" || bad "show order" "$(cat "$T/out")"
+for c in "trace vfs_read" "runqlat" "softirq" "offcpu"; do
+	$K help ${c%% *} | grep -q -- '--rows N' && $K help ${c%% *} | grep -q -- '--all-rows' || bad "$c --rows" "no --rows or --all-rows"
+done; ok "trace and the recipes take --rows N and --all-rows"
+
+echo "# exact min and max, the filter cgroup PATH (synthetic exact_reads.txt, family_cgroup.txt)"
+rc 0 "show exact_reads" $K show $S/exact_reads.txt
+grep -qE '^ +340 +3000 +[0-9]+ +4096 +4096 +4096 +4096 +3967$' "$T/out" && ! grep -qE '^ +340 .*4607' "$T/out" &&
+	ok "show: 4096-byte reads: max 4096, not the slot's 4607" || bad "exact max" "$(grep -E '^ +340 ' "$T/out")"
+has '^# filter comm dd cgroup /system.slice/x\\x20y.service$' && ok "show: the filter cgroup PATH, as the kernel prints it" || bad "cgroup filter" "$(grep '^# filter' "$T/out")"
+$K show $S/exact_reads.txt --json > "$T/j"
+[ "$(json_get "$T/j" "d['summary']['max'] == 4096 and d['summary']['min'] == 3000 and d['filter'] == 'comm dd cgroup /system.slice/x' + chr(92) + 'x20y.service'")" = True ] &&
+	ok "show --json: max 4096, min 3000, the cgroup filter" || bad "exact json" "$(json_get "$T/j" "d['summary'], d['filter']")"
+rc 0 "show a family by cgroup" $K show $S/family_cgroup.txt
+has '^@cg\[/system.slice/db.service\]:$' && has '^@cg\[id:4242\]:$' && ok "show: cgroup keys, a removed one as id:N" || bad "cgroup keys" "$(grep '^@' "$T/out")"
+grep -A2 '^@cg\[/system.slice/db.service\]:$' "$T/out" | grep -qE '^ +30 +4.608us .* +5us +5us$' &&
+	ok "show: a key's max kept within the node's exact one (5us, not its slot's 5.119us)" || bad "key max" "$(grep -A2 '^@cg' "$T/out")"
+
+echo "# values named, in the human output (the test BTF)"
+KSTATS_BTF=$T/btf rc 0 "show value_filters with the test BTF" $K show $S/value_filters.txt
+has '^# value count$' && has '^# filter pid 123 tid 124 comm dd cpu 0 if count > 100 if \*pos & 4095 if file->f_inode->i_size >= -1 if argument 1 (u32) != 0x10$' &&
+	ok "show: # value and # filter name each value (count, *pos, file->f_inode->i_size), or say what it is" || bad "names" "$(grep -E '^# (value|filter)' "$T/out")"
+KSTATS_BTF=$T/nobtf rc 0 "show value_filters without BTF" $K show $S/value_filters.txt
+has '^# value argument 2$' && has 'if the u64 at +80 from the pointer at +32 from argument 0 >= -1' &&
+	ok "show without BTF: each value said in words" || bad "words" "$(grep -E '^# (value|filter)' "$T/out")"
+KSTATS_BTF=$T/nobtf rc 0 "show family_softirq without BTF" $K show $S/family_softirq.txt
+has '^family by argument 0: 4 keys' && ! grep -q 'arg0' "$T/out" && ok "show: no kernel term in the human output (family by argument 0)" || bad "family words" "$(grep -E 'family|arg0' "$T/out")"
+$K show $S/family_softirq.txt --json | grep -q '"by": "arg0"' && ok "show --json: the kernel's terms kept" || bad "json raw"
+
+echo "# -- COMMAND, --follow, --self (fake root)"
+: > "$T/tr/_control"
+t0=$(date +%s%N)
+rc 0 "trace -- COMMAND" $K --root "$T/tr" trace vfs_read -v -- sleep 0.3
+t1=$(date +%s%N)
+p=$(sed -n 's/^trace vfs_read pid \([0-9]*\)$/\1/p' "$T/tr/_control")
+[ -n "$p" ] && has "^Tracing vfs_read, only sleep (pid $p)\.$" && [ "$(tail -1 "$T/tr/_control")" = "remove vfs_read" ] &&
+	[ $(( (t1 - t0) / 1000000 )) -ge 300 ] && [ $(( (t1 - t0) / 1000000 )) -lt 2000 ] &&
+	ok "trace -- sleep 0.3: the node of its pid ($p), ended when it exited ($(( (t1 - t0) / 1000000 )) ms)" ||
+	bad "-- COMMAND" "$(cat "$T/tr/_control") / $(head -3 "$T/out") $(( (t1 - t0) / 1000000 )) ms"
+: > "$T/tr/_control"
+rc 0 "recipe -- COMMAND" $K --root "$T/tr" syscall -v -- true
+grep -qE '^trace syscall start tp:raw_syscalls:sys_enter key task pid [0-9]+ by arg1 end tp:raw_syscalls:sys_exit key task pid [0-9]+ inflight 16384$' "$T/tr/_control" &&
+	ok "syscall -- true: the calling process at both points" || bad "syscall -- true" "$(cat "$T/tr/_control")"
+: > "$T/tr/_control"; cp $S/family_softirq.txt "$T/tr/softirq"
+rc 0 "softirq -- COMMAND: all of them, while it runs" $K --root "$T/tr" softirq -- true
+grep -q "^kstats: softirq: every task's while true runs: a softirq belongs to no task" "$T/err" && ! grep -q pid "$T/tr/_control" &&
+	ok "softirq -- true: no filter, saying why" || bad "softirq --" "$(cat "$T/err" "$T/tr/_control")"
+: > "$T/tr/_control"
+rc 2 "-- a COMMAND that is not" $K --root "$T/tr" trace vfs_read -- /nonexistent/x
+has "^kstats: '/nonexistent/x': no such program" err && [ ! -s "$T/tr/_control" ] && ok "-- a missing program: said, nothing written" || bad "missing program" "$(cat "$T/err")"
+rc 2 "--follow without COMMAND" $K --root "$T/tr" trace vfs_read --follow -d 0.01
+has 'give -- COMMAND' err && ok "--follow without -- COMMAND: refused" || bad "--follow alone" "$(cat "$T/err")"
+rc 2 "-- COMMAND --pid" $K --root "$T/tr" trace vfs_read --pid 1 -- true
+has 'no --pid nor --tid' err && ok "-- COMMAND with --pid: refused" || bad "COMMAND --pid" "$(cat "$T/err")"
+rc 2 "--follow --cgroup" $K --root "$T/tr" trace vfs_read --follow --cgroup /a -- true
+has 'no --cgroup with it' err && ok "--follow with --cgroup: refused" || bad "--follow --cgroup" "$(cat "$T/err")"
+rc 2 "runqlat --follow" $K --root "$T/tr" runqlat --follow -- true
+has 'runqlat --follow: a cgroup filter tests the task current at each point' err && [ "$(grep -c '^trace' "$T/tr/_control")" = 0 ] &&
+	ok "runqlat --follow: refused, why (the waker's cgroup)" || bad "runqlat --follow" "$(cat "$T/err")"
+: > "$T/tr/_control"
+rc 0 "--self: the waits as any task's" $K --root "$T/tr" trace vfs_read --self -d 0.05
+[ "$(head -1 "$T/tr/_control")" = "trace vfs_read" ] && ok "trace --self: the node, no other filter" || bad "--self" "$(cat "$T/tr/_control")"
+: > "$T/tr/_control"
+# -i: a snapshot an interval, each waited for unseen
+rc 0 "trace -i -d: intervals" $K --root "$T/tr" trace vfs_read -i 0.05 -d 0.2
+[ "$(grep -c ' samples$' "$T/out")" = 4 ] && ok "trace -i 0.05 -d 0.2: 4 intervals" || bad "-i intervals" "$(grep samples "$T/out")"
+
+echo "# refusals: the kernel's reason, from _errors (fake root: _control refuses everything)"
+mkdir -p "$T/rf"; ln -s /dev/full "$T/rf/_control"
+printf '%s\n' '[   12.000001] _control: error: unknown option '"'"'colour'"'"'' '  Command: new foo colour red' '                 ^' \
+	'[   57.902114] vfs_raed: error: no symbol '"'"'vfs_raed'"'"'' '  Command: trace vfs_raed' '                 ^' > "$T/rf/_errors"
+rc 2 "a refused trace" $K --root "$T/rf" trace vfs_raed -d 0.01
+[ "$(grep -v '^kstats: attaching' "$T/err")" = "$(printf '%s\n' "kstats: vfs_raed: no symbol 'vfs_raed' (No space left on device)" '  Command: trace vfs_raed' '                 ^')" ] &&
+	ok "refused: the reason of _errors' entry for this command, its caret" || bad "refusal" "$(cat "$T/err")"
+rc 2 "a refused trace, no entry" $K --root "$T/rf" trace vfs_read -d 0.01
+has "'trace vfs_read' refused by $T/rf/_control: No space left on device (the kernel log says why: dmesg | tail)" err && ! has 'is the function traceable' err &&
+	ok "refused, _errors has no entry: the errno, the kernel log" || bad "refusal without entry" "$(cat "$T/err")"
+
+echo "# diff: one run a side that bounds nothing cannot be judged"
+# 3 of 1us and one of 60us, against one of 70us: the mean's interval is
+# [0, inf], which the run-to-run noise of one run a side cannot narrow
+gen --seed 31 -s 0,3,const,1000 -s 0,1,const,60000 > "$T/ua.txt"; gen --seed 32 -s 0,3,const,1000 -s 0,1,const,70000 > "$T/ub.txt"
+rc 2 "diff of 4 samples a side" $K diff "$T/ua.txt" "$T/ub.txt"
+grep -qE '^mean .*\[0\.000, inf\] +cannot be judged: one run a side$' "$T/out" && has "^verdict: cannot be judged (threshold 5%, alpha 0.05): mean \[0.000, inf\] bound nothing: one run a side: give 3 runs a side or more" &&
+	has 'kstats: diff cannot judge: one run a side: give 3 runs a side or more' err &&
+	ok "diff: the mean's [0, inf] is not 'same': cannot be judged, exit 2, give runs" || bad "unjudged" "$(cat "$T/out" "$T/err")"
+
+echo "# the kernel's grammar and the tool's: one list of filters and of keys"
+if [ -f ../kstats_point.c ] && [ -f ../kstats_cmd.c ]; then
+	kf=$(sed -n '/^int kstats_filter_format/,/^}/p' ../kstats_point.c | grep -oE '"(%s)?[a-z]+ ' | sed 's/"//; s/%s//; s/ $//' | grep -v '^if$' | tr '\n' ' ')
+	kb=$(sed -n '/kstats_by_names\[KSTATS_BY_VALUE\] = {/,/^};/p' ../kstats_point.c | grep -oE '= "[a-z]+"' | sed 's/= "//; s/"//' | tr '\n' ' ')
+	ki=$(grep -c 'kstats_parse_cond' ../kstats_cmd.c)
+	tf=$(build/unit --grammar | sed -n 's/^filter //p'); tb=$(build/unit --grammar | sed -n 's/^by //p')
+	kw=$(for w in $tf; do grep -q "strcasecmp(key, \"$w\")" ../kstats_cmd.c || printf '%s ' "$w"; done)
+	[ "$kf" = "$tf " ] && [ "$kb" = "$tb " ] && [ "$ki" -ge 2 ] && [ -z "$kw" ] &&
+		ok "grammar: the filters ($tf) and keys ($tb) of kstats_point.c are the tool's, each a word kstats_cmd.c reads" ||
+		bad "grammar" "kernel filters '$kf' keys '$kb', tool '$tf' '$tb', not in kstats_cmd.c: '$kw'"
+else skip "grammar" "no kernel sources (tools alone)"; fi
+
 echo "# sanitizers (ASan/UBSan build): every fixture and every malformed file"
 : > "$T/san"
 for f in $F/*.txt $F/series/*.txt $S/*.txt $M/*; do
@@ -888,7 +1062,7 @@ else ok "sanitizers: no error on $(ls $F/*.txt $F/series/*.txt $S/*.txt $M/* | w
 
 echo "# fuzz (libFuzzer, ${FUZZ_SECONDS:-45} s, seeds: the captured fixtures, the synthetic ones and the malformed files made from them)"
 mkdir -p build/corpus
-if build/fuzz_snapshot -artifact_prefix=build/ -max_total_time="${FUZZ_SECONDS:-45}" -max_len=65536 -print_final_stats=0 \
+if KSTATS_BTF=/nonexistent build/fuzz_snapshot -artifact_prefix=build/ -max_total_time="${FUZZ_SECONDS:-45}" -max_len=65536 -print_final_stats=0 \
 	build/corpus $F $F/series $S $M > "$T/fuzz" 2>&1; then
 	ok "fuzz: $(grep -o 'Done [0-9]* runs' "$T/fuzz" | tail -1), no crash"
 else
@@ -910,6 +1084,17 @@ if [ -f "$doc" ]; then
 	[ -z "$missing" ] && ok "man page and Documentation/kstats-command.rst in step" ||
 		bad "kstats-command.rst" "not on the page: $missing"
 else skip "kstats-command.rst" "no Documentation/ (tools alone)"; fi
+# The man page and the help text: every option of every subcommand's table
+# (the one its parser reads) is on the page, as its long form or its short
+sed 's/\\-/-/g; s/\\f[BIR]//g' kstats.8 > "$T/man"
+missing=$(for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu watch heatmap diff export help; do
+	$K help --options $c | while read -r _ l s _; do
+		grep -qF -- "$l" "$T/man" || { case $s in -?) grep -qE -- "(^|[^-[:alnum:]])$s([^[:alnum:]]|$)" "$T/man" ;; *) false ;; esac; } ||
+			printf '%s %s; ' "$c" "$l"
+	done
+done)
+[ -z "$missing" ] && ok "man page: every option of every subcommand's table" ||
+	bad "man page lacks options" "$missing"
 make -s install DESTDIR="$T/inst" PREFIX=/usr > /dev/null 2>&1
 [ -x "$T/inst/usr/sbin/kstats" ] && [ -f "$T/inst/usr/share/man/man8/kstats.8" ] && ok "make install DESTDIR PREFIX" || bad "install"
 

@@ -18,6 +18,7 @@
 #include <bpf/btf.h>
 
 #include "btf.h"
+#include "grammar.h"
 #include "kstats_tool.h"
 
 static int passed, failed;
@@ -131,12 +132,22 @@ static void test_fixture(const char *path)
 	hist_summary(s.slots, s.nslots, &r);
 	snprintf(what, sizeof(what), "fixture %s: recomputed summary == # summary",
 		 path);
-	check(r.samples == s.summary.samples && r.min == s.summary.min &&
-	      r.p50 == s.summary.p50 && r.p90 == s.summary.p90 &&
-	      r.p99 == s.summary.p99 && r.p999 == s.summary.p999 &&
-	      r.max == s.summary.max && r.mean <= s.summary.mean &&
+	/*
+	 * min and max within the lowest and the highest slot (exact, or
+	 * their bounds), each percentile its slot's hi or max if smaller
+	 */
+#define CAP(p) ((p) < s.summary.max ? (p) : s.summary.max)
+	check(r.samples == s.summary.samples &&
+	      (!r.samples || (s.summary.min >= r.min &&
+			      s.summary.min <= s.slots[0].hi &&
+			      s.summary.max <= r.max &&
+			      s.summary.max >= s.slots[s.nslots - 1].lo)) &&
+	      CAP(r.p50) == s.summary.p50 && CAP(r.p90) == s.summary.p90 &&
+	      CAP(r.p99) == s.summary.p99 && CAP(r.p999) == s.summary.p999 &&
+	      r.mean <= s.summary.mean &&
 	      (!r.samples || s.summary.mean - r.mean <= 1 ||
-	       s.has_range), what);
+	       s.has_range || s.summary.mean == s.summary.min), what);
+#undef CAP
 	snapshot_free(&s);
 }
 
@@ -229,7 +240,7 @@ static void test_value_lines(void)
 	snap_edit("# value ret:s4", "# value ret:s4 x",
 		  "t:3: '# value' must be one value: ret or argN, a cast, at most 4 reads (+OFF:SIZE)");
 	snap_edit("pid 1 comm kvalue", "comm kvalue pid 1",
-		  "t:4: filter 'pid' twice or out of order (pid tid comm cpu, then the ifs)");
+		  "t:4: filter 'pid' twice or out of order (pid tid comm cpu cgroup, then the ifs)");
 	snap_edit("arg0:4 == 3", "arg0:4 => 3",
 		  "t:4: 'if': unknown operator '=>' (== != < <= > >= &)");
 	snap_edit("if ret > -0x10", "if ret > 0x",
@@ -242,7 +253,19 @@ static void test_value_lines(void)
 		  "t:4: comm '0123456789abcdef...' longer than 15 characters");
 	snap_edit("pid 1", "pid -1", "t:4: pid '-1' is not a number 0..2147483647");
 	snap_edit("pid 1", "uid 1",
-		  "t:4: unknown filter 'uid' (pid, tid, comm, cpu or if)");
+		  "t:4: unknown filter 'uid' (pid, tid, comm, cpu, cgroup or if)");
+	/* cgroup PATH (\xHH escapes) or id:N, after cpu, before the ifs */
+	snap_edit("comm kvalue", "comm kvalue cgroup /system.slice/a\\x20b.service", NULL);
+	snap_edit("comm kvalue", "comm kvalue cgroup id:12", NULL);
+	snap_edit("comm kvalue", "comm kvalue cgroup /", NULL);
+	snap_edit("pid 1 comm kvalue", "cgroup /a pid 1 comm kvalue",
+		  "t:4: filter 'pid' twice or out of order (pid tid comm cpu cgroup, then the ifs)");
+	snap_edit("comm kvalue", "comm kvalue cgroup a/b",
+		  "t:4: cgroup 'a/b': not a cgroup path (/..., \\xHH escapes) or id:N");
+	snap_edit("comm kvalue", "comm kvalue cgroup /a\\x2",
+		  "t:4: cgroup '/a\\x2': not a cgroup path (/..., \\xHH escapes) or id:N");
+	snap_edit("comm kvalue", "comm kvalue cgroup id:x",
+		  "t:4: cgroup 'id:x': not a cgroup path (/..., \\xHH escapes) or id:N");
 	/* what a live read can show while samples go on: accepted */
 	snap_edit("min -5000 max -9", "min -9 max -5000", NULL);
 	snap_edit("min -5000 max -9", "min 0 max -9223372036854775808", NULL);
@@ -840,6 +863,20 @@ static void test_btf_strings(void)
 	btf__free(tb.b);
 }
 
+/* @v of @target named @want by btf_describe() (NULL: not named). */
+static void desc(const struct btf *b, const char *target, const char *v,
+		 const char *want)
+{
+	struct btf_target t;
+	char out[256] = "", err[512], msg[700];
+	int r = btf_find_target(b, target, &t, err, sizeof(err)) ? -2 :
+		btf_describe(b, &t, v, out, sizeof(out));
+
+	snprintf(msg, sizeof(msg), "btf named: %s %s is %s (got %s)", target, v,
+		 want ? want : "nothing", r ? "nothing" : out);
+	check(want ? !r && !strcmp(out, want) : r == -1, msg);
+}
+
 static void test_btf_values(void)
 {
 	struct tbtf tb = test_btf();
@@ -938,6 +975,24 @@ static void test_btf_values(void)
 		"struct opaque is only declared in this BTF, not defined: its fields are unknown");
 	refused("tp:grp:x", "ret",
 		"'ret': tp:grp:x is a tracepoint, it has no return value");
+	/* and back: the kernel's V named as the source names it */
+	desc(tb.b, "vfs_read", "arg2", "count");
+	desc(tb.b, "vfs_read", "arg3+0:8", "*pos");
+	desc(tb.b, "vfs_read", "arg0+32:8+80:8", "file->f_inode->i_size");
+	desc(tb.b, "vfs_read", "arg0+8:s4", "file->f_owner.pid");
+	desc(tb.b, "vfs_read", "arg0+40:8", "file->f_count");
+	desc(tb.b, "vfs_read", "ret", "ret");
+	desc(tb.b, "do_thing", "ret:s4", "ret");
+	desc(tb.b, "do_thing", "arg1:4", "b");
+	desc(tb.b, "do_thing", "arg9", "i");
+	desc(tb.b, "do_thing", "arg8", NULL);	/* the upper half of h */
+	desc(tb.b, "tp:grp:x", "arg0+32:8+80:8", "file->f_inode->i_size");
+	desc(tb.b, "tp:grp:x", "arg1:s4", "err");
+	desc(tb.b, "vfs_read", "arg0+33:8", NULL);	/* inside f_inode */
+	desc(tb.b, "vfs_read", "arg0+32:4", NULL);	/* half of it */
+	desc(tb.b, "vfs_read", "arg0+8:4", NULL);	/* pid is signed */
+	desc(tb.b, "vfs_read", "arg9", NULL);
+	desc(tb.b, "vfs_read", "arg2+0:8", NULL);	/* count is no pointer */
 	refused("tp:grp:x", "__data",
 		"tp:grp:x has no parameter '__data' (its parameters: file, err)");
 	refused("tp:grp:z", "inode",
@@ -1107,10 +1162,147 @@ static void test_interpolation(void)
 	interp_law("an exponential", 0, 1);
 }
 
+
+/* --- exact min and max (a kstats that keeps them) ---------------------- */
+
+static const char exact_snap[] =
+	"# name rd clock none unit value frac_bits 3 state active cpus 2 samples 340 missed 0\n"
+	"# source mechanism fprobe target vfs_read maxactive 0\n"
+	"# value arg2\n"
+	"# negative samples 0 min 0 max 0\n"
+	"# summary samples 340 min 3000 p50 4096 p90 4096 p99 4096 p99.9 4096 max 4096 mean 3967\n"
+	"slot 75 CPU 1 count 40 avg 3000 p 1.000000 lo 2816 hi 3071\n"
+	"slot 75 CPUS 2 count 40 avg 3000 p 0.117647 lo 2816 hi 3071\n"
+	"slot 80 CPU 0 count 300 avg 4096 p 1.000000 lo 4096 hi 4607\n"
+	"slot 80 CPUS 2 count 300 avg 4096 p 1.000000 lo 4096 hi 4607\n";
+
+static void test_exact(void)
+{
+	struct snapshot s;
+	struct ksummary sum;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	check(!parse(&s, exact_snap, err, sizeof(err)), "exact: 4096-byte reads parse, max 4096");
+	snap_summary(&s, &sum);
+	hist_interpolate(s.slots, s.nslots, &sum);
+	check(sum.min == 3000 && sum.max == 4096 && sum.p50 <= 4096 &&
+	      sum.p99 == 4096, "exact: the summary's min 3000 and max 4096, no percentile above it");
+	f = open_memstream(&buf, &len);
+	print_show(f, &s, 0, 40);
+	fclose(f);
+	check(strstr(buf, "            340      3000 ") && strstr(buf, "      4096      4096      3967\n") &&
+	      !strstr(buf, "4607 "), "exact: show prints max 4096, not the slot's 4607");
+	free(buf);
+	snapshot_free(&s);
+	/* an older kstats: slot bounds, which pass too */
+	edit_check(exact_snap, "min 3000 p50 4096 p90 4096 p99 4096 p99.9 4096 max 4096",
+		   "min 2816 p50 4607 p90 4607 p99 4607 p99.9 4607 max 4607", NULL);
+	edit_check(exact_snap, "min 3000", "min 2815",
+		   "t:5: summary min 2815 is not in the lowest slot [2816, 3071]");
+	edit_check(exact_snap, "min 3000", "min 3072",
+		   "t:5: summary min 3072 is not in the lowest slot [2816, 3071]");
+	edit_check(exact_snap, "max 4096", "max 4608",
+		   "t:5: summary max 4608 is not in the highest slot [4096, 4607]");
+	edit_check(exact_snap, "max 4096", "max 4095",
+		   "t:5: summary max 4095 is not in the highest slot [4096, 4607]");
+	edit_check(exact_snap, "p99 4096", "p99 4607",
+		   "t:5: summary p99 4607 disagrees with the slot rows (4096)");
+	edit_check(exact_snap, "p50 4096 p90 4096 p99 4096 p99.9 4096 max 4096 mean 3967",
+		   "p50 4500 p90 4500 p99 4500 p99.9 4500 max 4500 mean 3967", NULL);
+	/* the kernel keeps the mean within them: one of them, if cut */
+	edit_check(exact_snap, "mean 3967", "mean 3000", NULL);
+	edit_check(exact_snap, "mean 3967", "mean 2999",
+		   "t:5: summary mean 2999 is not between min 3000 and max 4096");
+}
+
+/* --- the histogram: empty rows folded, at most N rows -------------------- */
+
+static int count_lines(const char *s, const char *with)
+{
+	int n = 0;
+
+	for (const char *l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t len = strcspn(l, "\n");
+
+		if (!with || memmem(l, len, with, strlen(with)))
+			n++;
+	}
+	return n;
+}
+
+static void test_fold(void)
+{
+	/* frac_bits 3: samples in slots 40, 41, 44 and 200 (2 and 155 empty) */
+	struct kslot t[] = { mk(40, 3, 5), mk(41, 3, 1), mk(44, 3, 2),
+			     mk(200, 3, 9) };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	f = open_memstream(&buf, &len);
+	print_histogram_bits(f, t, 4, 3, "ns", 0);
+	fclose(f);
+	check(count_lines(buf, "|") == 161 && !strstr(buf, "empty"),
+	      "fold: --all-rows: every slot from 40 to 200 a row");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	print_histogram_bits(f, t, 4, 3, "ns", 40);
+	fclose(f);
+	check(count_lines(buf, "|") == 6 && strstr(buf, " 155 empty rows\n") &&
+	      strstr(buf, " 2 empty rows\n") && !strstr(buf, "merged"),
+	      "fold: two runs of empty rows folded, a line each: 6 rows");
+	check(strstr(buf, "\n[208ns, 134.218ms)              0 |") != NULL,
+	      "fold: a folded row spans its empty slots");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	print_histogram_bits(f, t, 4, 3, "ns", 4);
+	fclose(f);
+	check(count_lines(buf, "|") <= 4 && strstr(buf, "merged per row to fit 4 rows"),
+	      "fold: at most --rows rows, slots merged");
+	free(buf);
+}
+
+/* --- diff: a row whose interval bounds nothing is not "same" ------------- */
+
+static void test_unjudged(void)
+{
+	struct kslot a[] = { mk(64, 3, 1), mk(90, 3, 1) },
+		     b[] = { mk(70, 3, 1), mk(120, 3, 1) };
+	struct kslot *ra[] = { a }, *rb[] = { b };
+	size_t na[] = { 2 }, nb[] = { 2 };
+	struct jside A = { a, 2, ra, na, 1 }, B = { b, 2, rb, nb, 1 };
+	struct judge j = { .threshold = 0.05, .alpha = 0.05 };
+
+	judge(&j, &A, &B);
+	check(j.rows[4].why == JW_UNBOUNDED && !j.rows[4].judged && j.unjudged &&
+	      !j.different, "diff: 2 samples a side: the mean cannot be judged, not 'same'");
+	judge(&j, &A, &A);
+	check(j.unjudged, "diff: identical tiny runs cannot be judged either");
+}
+
+/* --- the grammar: filters and keys, as the kernel prints them ------------ */
+
+static void print_grammar(void)
+{
+	printf("filter");
+	for (int i = 0; i < NR_FILTER_WORDS; i++)
+		printf(" %s", filter_words[i]);
+	printf("\nby");
+	for (int i = 0; i < NR_BY_WORDS; i++)
+		printf(" %s", by_words[i]);
+	printf("\n");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--btf-dir"))
 		return write_btf(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "--grammar")) {
+		print_grammar();
+		return 0;
+	}
 	test_percentiles();
 	test_ks();
 	test_interpolation();
@@ -1125,6 +1317,9 @@ int main(int argc, char **argv)
 	test_btf_values();
 	test_btf_strings();
 	test_btf_vmlinux();
+	test_exact();
+	test_fold();
+	test_unjudged();
 	for (int i = 1; i < argc; i++)
 		test_fixture(argv[i]);
 	printf("unit %d %d\n", passed, failed);
