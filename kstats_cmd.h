@@ -79,7 +79,8 @@ enum kstats_node_op {
  *	node keeps with their context
  *
  * @multi_name: the name of a node over several functions that "name" does
- *	not give: its glob or list, made a name
+ *	not give: its glob or list, made a name; or of a user function's
+ *	node, BASENAME.SYMBOL (kstats_uprobe_name())
  *
  * Strings point into the buffer given to kstats_parse_command(), or into
  * @multi_name.
