@@ -16,3 +16,11 @@ ccflags-y += $(if $(shell [ $(kstats-kv) -ge 6002 ] && echo y),-DKSTATS_PCPU_HOT
 # ftrace's direct calls take an ftrace_ops since 6.6 (register_ftrace_direct();
 # before, register_ftrace_direct_multi()).
 ccflags-y += $(if $(shell [ $(kstats-kv) -ge 6006 ] && echo y),-DKSTATS_FTRACE_DIRECT_OPS)
+# The kernel's uprobes (kstats_uprobe.c): 6.1's API (uprobe_register()
+# returns an int, uprobe_unregister() waits for the handlers, a consumer's
+# filter takes a context) before 6.11; 6.12's (uprobe_register() returns
+# the uprobe, unregistration in two parts, no context); 6.13 adds
+# handlers' per-call data.  Built for those two alone: elsewhere a user
+# function is refused (EOPNOTSUPP).
+kstats-uprobe-api := $(if $(CONFIG_UPROBES),$(shell [ $(kstats-kv) -lt 6011 ] && echo V61; [ $(kstats-kv) -eq 6012 ] && echo V612))
+ccflags-y += $(if $(kstats-uprobe-api),-DKSTATS_HAVE_UPROBE -DKSTATS_UPROBE_$(kstats-uprobe-api))

@@ -24,6 +24,7 @@
 #include "kstats_internal.h"
 #include "kstats_multi.h"
 #include "kstats_trace.h"
+#include "kstats_uprobe.h"
 
 /* A refusal of the grammar: "kstats: _control: ..." in the kernel log. */
 #define kstats_cmd_refuse(why, word, fmt, ...)				\
@@ -1181,6 +1182,11 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 	} else if (cmd->op == KSTATS_CMD_TRACE && cmd->cfg.name == arg &&
 		   kstats_multi_spec(arg)) {
 		kstats_multi_name(arg, cmd->multi_name, sizeof(cmd->multi_name));
+		cmd->cfg.name = cmd->multi_name;
+	} else if (cmd->op == KSTATS_CMD_TRACE && cmd->cfg.name == arg &&
+		   kstats_uprobe_spec(arg)) {
+		/* "trace PATH:SYMBOL": named BASENAME.SYMBOL */
+		kstats_uprobe_name(arg, cmd->multi_name, sizeof(cmd->multi_name));
 		cmd->cfg.name = cmd->multi_name;
 	}
 	/* a name made of the glob or list: under the glob */

@@ -112,7 +112,8 @@ struct kstats_cmd_words {
  *	node keeps with their context
  *
  * @multi_name: the name of a node over several functions that "name" does
- *	not give: its glob or list, made a name
+ *	not give: its glob or list, made a name; or of a user function's
+ *	node, BASENAME.SYMBOL (kstats_uprobe_name())
  * @at: where some of the words were written, for @why's caret
  * @why: why the command was refused, by the grammar or later, and at
  *	which word (kstats_refuse())

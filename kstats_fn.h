@@ -87,6 +87,7 @@ enum kstats_mech {
 	KSTATS_MECH_KPROBE,		/* a function's entry only */
 	KSTATS_MECH_SECTION,		/* kprobes and/or tracepoints */
 	KSTATS_MECH_ARRIVAL,		/* one tracepoint */
+	KSTATS_MECH_UPROBE,		/* a user function (kstats_uprobe.c) */
 };
 
 /**
@@ -125,6 +126,9 @@ extern const struct kstats_mech_ops kstats_mech_fprobe;
 #endif
 extern const struct kstats_mech_ops kstats_mech_kretprobe;
 extern const struct kstats_mech_ops kstats_mech_kprobe;
+#ifdef KSTATS_HAVE_UPROBE
+extern const struct kstats_mech_ops kstats_mech_uprobe;
+#endif
 
 void kstats_calibrate_target(void);
 

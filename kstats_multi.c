@@ -37,6 +37,7 @@
 #include "kstats_internal.h"
 #include "kstats_multi.h"
 #include "kstats_syms.h"
+#include "kstats_uprobe.h"
 
 /* The header's words for enum kstats_multi_skip. */
 static const char * const kstats_multi_skip_names[KSTATS_MULTI_SKIPS] = {
@@ -106,7 +107,10 @@ const char *kstats_multi_skip_name(u8 skip)
  */
 bool kstats_multi_spec(const char *spec)
 {
-	return !strncmp(spec, "tp:", 3) ? false : !!strpbrk(spec, "*?[,");
+	/* a tracepoint, or a user function (kstats_uprobe.h), any file name */
+	if (!strncmp(spec, "tp:", 3) || kstats_uprobe_spec(spec))
+		return false;
+	return !!strpbrk(spec, "*?[,");
 }
 EXPORT_SYMBOL_NS_GPL(kstats_multi_spec, KSTATS_NS);
 

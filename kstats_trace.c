@@ -73,6 +73,7 @@
 #include "kstats_point.h"
 #include "kstats_syms.h"
 #include "kstats_trace.h"
+#include "kstats_uprobe.h"
 
 /* Calls of the empty function that measure a node's probe floor. */
 #define KSTATS_CALIBRATE_CALLS	1000
@@ -89,6 +90,7 @@ static const char * const kstats_mech_names[] = {
 	[KSTATS_MECH_KPROBE] = "kprobe",
 	[KSTATS_MECH_SECTION] = "section",
 	[KSTATS_MECH_ARRIVAL] = "tracepoint",
+	[KSTATS_MECH_UPROBE] = "uprobe",
 };
 
 /*
@@ -1868,6 +1870,9 @@ static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
 	case KSTATS_MECH_SECTION:
 		seq_printf(m, " start %s end %s", t->start.spec, t->end.spec);
 		break;
+	case KSTATS_MECH_UPROBE:
+		seq_printf(m, " target %s", t->target);
+		break;
 	default:
 		seq_printf(m, " start %s", t->start.spec);
 		break;
@@ -2330,6 +2335,41 @@ static enum kstats_mech_want kstats_mech_wanted(const char *mech)
 	return KSTATS_WANT_ANY;
 }
 
+/*
+ * A user program's function ("PATH:SYMBOL", "PATH:0xOFFSET"), timed by
+ * its uprobe (kstats_uprobe.c), where this kernel's uprobe API is one
+ * kstats is built for.
+ */
+static int kstats_trace_user(struct kstats_trace *t, struct kstats_cmd *cmd)
+{
+#ifdef KSTATS_HAVE_UPROBE
+	const char *why = "";
+	int err = kstats_uprobe_check(cmd, t->why);
+
+	if (err)
+		return err;
+	/* as long as the command, which the parser bounded */
+	strscpy(t->target, cmd->target, sizeof(t->target));
+	t->maxactive = cmd->maxactive;
+	err = kstats_mech_uprobe.attach(&t->fn, cmd->maxactive, &why);
+	if (err) {
+		kstats_refuse(t->why, cmd->target, t->fn.ks->name,
+			      "cannot trace '%s': %s (%d)", cmd->target, why,
+			      err);
+		return err;
+	}
+	t->ops = &kstats_mech_uprobe;
+	t->mech = KSTATS_MECH_UPROBE;
+	t->registered = true;
+	return 0;
+#else
+	kstats_refuse(t->why, cmd->target, t->fn.ks->name,
+		      "'%s': user functions need uprobes, with the API of Debian's 6.1 or 6.12 kernels",
+		      cmd->target);
+	return -EOPNOTSUPP;
+#endif
+}
+
 static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
 	const char *name = t->fn.ks->name;
@@ -2361,6 +2401,8 @@ static int kstats_trace_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 					     KSTATS_TP_ARRIVAL, NULL);
 	}
 
+	if (kstats_uprobe_spec(cmd->target))
+		return kstats_trace_user(t, cmd);
 	if (t->fn.multi) {
 		/* the glob or list, which the parser bounded */
 		strscpy(t->target, cmd->target, sizeof(t->target));

@@ -138,6 +138,18 @@ guest_helpers() {
 			> "$KSTATS_ROOT/build/logs/helper$arch-$n.log" 2>&1 &&
 			mv -f "$out/.$n.$$" "$out/$n" || { rm -f "$out/.$n.$$"; echo "$n"; }
 	done
+	# A shared library's function for the uprobe tests (t-24): libkup.so,
+	# stripped (its .dynsym alone), and kuprobe-dyn, dynamically linked
+	# against it, with the loader and libc it runs with beside it in
+	# /kstats/bin (the busybox guest has none)
+	local ld=ld-linux-x86-64.so.2 u=$KSTATS_ROOT/tests/guest/uprobe
+	[ "$arch" = arm64 ] && ld=ld-linux-aarch64.so.1
+	{ $cc -shared -fPIC -O2 -Wall -s -o "$out/libkup.so" "$u/libkup.c" &&
+	  $cc -O2 -Wall -o "$out/kuprobe-dyn" "$u/kuprobe-dyn.c" -L"$out" -lkup \
+		-Wl,-rpath,/kstats/bin -Wl,--dynamic-linker=/kstats/bin/ld.so &&
+	  cp -L "$($cc -print-file-name=libc.so.6)" "$out/libc.so.6" &&
+	  cp -L "$($cc -print-file-name=$ld)" "$out/ld.so"; } \
+		> "$KSTATS_ROOT/build/logs/helper$arch-kuprobe-dyn.log" 2>&1 || echo kuprobe-dyn
 	# The kstats command itself, for the guest suite and the demo; libbpf
 	# (BTF, for trace --value) and what its static archive needs.
 	if [ -f "$KSTATS_ROOT/tools/kstats.c" ]; then

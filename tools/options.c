@@ -341,7 +341,7 @@ const struct cmddef cmds[] = {
 	{ .name = "show", .args = "NAME|FILE", .opts = show_opts,
 	  .fn = cmd_show,
 	  .summary = "a distribution's summary, outliers and histogram" },
-	{ .name = "trace", .args = "FUNC|GLOB|F1,F2,...|tp:GROUP:EVENT",
+	{ .name = "trace", .args = "FUNC|GLOB|F1,F2,...|tp:GROUP:EVENT|PATH:SYMBOL",
 	  .opts = trace_opts, .fn = cmd_trace, .flags = CMD_RUN,
 	  .summary = "how long FUNC takes, or EXPR's values, for whom" },
 	RECIPE("runqlat", NULL, runqlat_opts,
@@ -788,6 +788,7 @@ static const char general[] =
 "       kstats trace vfs_read --by comm      # a histogram per task name\n"
 "       kstats trace 'vfs_*' --by func --sort p99 --top 5   # slowest VFS calls\n"
 "       kstats trace vfs_read --slow 1000000 --stack 8   # who read for 1 ms+\n"
+"       kstats trace /usr/lib/x86_64-linux-gnu/libc.so.6:malloc --by comm\n"
 "       kstats syscall clock_nanosleep -- sleep 1   # one call's latency\n"
 "       kstats watch tx_path -i 1            # warm-up, phase changes\n"
 "       kstats diff before.txt after.txt     # regression gate\n"

@@ -2,7 +2,7 @@
 /*
  * trace.c - `kstats trace`: a trace node for the time being.
  *
- *   kstats trace FUNC|tp:GROUP:EVENT [-b BITS] [-d SECS] [-i SECS]
+ *   kstats trace FUNC|tp:GROUP:EVENT|PATH:SYMBOL [-b BITS] [-d SECS] [-i SECS]
  *          [--value EXPR] [--if 'EXPR OP C']... [--pid N] [--tid N]
  *          [--comm NAME] [--cpu N] [-v]
  *
@@ -43,6 +43,14 @@ static int multi_target(const char *target)
 	return strncmp(target, "tp:", 3) && strpbrk(target, "*?[,");
 }
 
+/* A character a node name keeps, [A-Za-z0-9_.-], no dot first (@n 0). */
+static int name_char(char c, size_t n)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+	       (c == '.' && n);
+}
+
 /*
  * A glob's or a list's node name, as the kernel makes it: the name's
  * characters kept, the commas made dots, "functions" for none left.
@@ -53,9 +61,7 @@ static const char *multi_name(const char *target)
 	size_t n = 0;
 
 	for (const char *s = target; *s && n + 1 < sizeof(name); s++) {
-		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		    (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
-		    (*s == '.' && n))
+		if (name_char(*s, n))
 			name[n++] = *s;
 		else if (*s == ',' && n)
 			name[n++] = '.';
@@ -67,14 +73,46 @@ static const char *multi_name(const char *target)
 }
 
 /*
+ * A user function's node name, as the kernel makes it (kstats_uprobe.h):
+ * "PATH:SYMBOL" is BASENAME.SYMBOL, the characters a name may not have
+ * left out, no dot first; "user" for none left.
+ */
+static const char *user_name(const char *target)
+{
+	static char name[64];
+	const char *colon = strrchr(target, ':'), *base;
+	size_t n = 0;
+
+	if (!colon)
+		colon = target + strlen(target);
+	for (base = colon; base > target && base[-1] != '/'; base--)
+		;
+	for (const char *s = base; *s && n + 1 < sizeof(name); s++) {
+		if (s == colon) {
+			if (n)
+				name[n++] = '.';
+		} else if (name_char(*s, n)) {
+			name[n++] = *s;
+		}
+	}
+	name[n] = '\0';
+	if (!n)
+		snprintf(name, sizeof(name), "user");
+	return name;
+}
+
+/*
  * The node's name: FUNC's, or EVENT's for tp:GROUP:EVENT (as the kernel
- * names it), or a glob's or list's (multi_name()); NULL if @target is
- * none of them.
+ * names it), or a glob's or list's (multi_name()), or a user function's
+ * (user_name()); NULL if @target is none of them.
  */
 static const char *node_name(const char *target)
 {
 	const char *ev;
 
+	if (target[0] == '/')
+		return strchr(target, ':') && !strpbrk(target, " \t\n") ?
+		       user_name(target) : NULL;
 	if (multi_target(target))
 		return strpbrk(target, " \t\n") ? NULL : multi_name(target);
 	if (strncmp(target, "tp:", 3))
@@ -260,7 +298,10 @@ static int trace_command(const struct opts *o, const char *target,
 	what[0] = '\0';
 	if (o->seen & O_BITS)
 		append(cmd, len, " bits %u", o->bits);
-	if (o->value || o->nifs || (o->by && !by_native(o->by)))
+	/* a user function: no BTF, its values in the kernel's terms */
+	if (target[0] == '/')
+		snprintf(berr, sizeof(berr), "a user function has no BTF");
+	else if (o->value || o->nifs || (o->by && !by_native(o->by)))
 		k = kbtf_open(target, berr, sizeof(berr));
 	if (o->value) {
 		if (value_of(k, berr, o->value, v, sizeof(v), err, sizeof(err))) {
@@ -345,7 +386,7 @@ int cmd_trace(struct opts *o)
 	int ret;
 
 	if (o->nargs != 1 || !(name = node_name(o->args[0])))
-		return usage_error("trace takes one FUNC (a kernel function name), a GLOB or F1,F2,... (several functions), or tp:GROUP:EVENT");
+		return usage_error("trace takes one FUNC (a kernel function name), a GLOB or F1,F2,... (several functions), tp:GROUP:EVENT, or PATH:SYMBOL (a user program's function, PATH absolute)");
 	if (o->by && !strcmp(o->by, "func") && !multi_target(o->args[0]))
 		return usage_error("--by func is for several functions: a GLOB or F1,F2,...");
 	if ((o->seen & O_MAXKEYS) && !o->by)

@@ -53,6 +53,9 @@ static const char *errname(int e)
 	case ETIMEDOUT: return "ETIMEDOUT";
 	case ENOTUNIQ: return "ENOTUNIQ";
 	case EAGAIN: return "EAGAIN";
+	case ENOEXEC: return "ENOEXEC";
+	case ESRCH: return "ESRCH";
+	case EFBIG: return "EFBIG";
 	default: return "E?";
 	}
 }

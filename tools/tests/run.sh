@@ -560,6 +560,13 @@ has 'CONFIG_DEBUG_INFO_BTF.*without BTF, write it in the kernel.s terms' err && 
 KSTATS_BTF=$T/nobtf tc "no BTF: the kernel's terms as they are" "trace vfs_read value arg3+0:8 if ret < 0" vfs_read --value 'arg3+0:8' --if 'ret < 0'
 tc "the kernel's terms as they are, with BTF" "trace vfs_read value arg0+32:8+80:8 if ret:s4 < 0" vfs_read --value 'arg0+32:8+80:8' --if 'ret:s4<0'
 tr_refused "refused: a bad kernel term" "--value 'arg0+8:4+0:8': 'arg0+8:4+0:8': unexpected '+' (write ret, a parameter, *parameter, a->b, a.b or a[N])" vfs_read --value 'arg0+8:4+0:8'
+# a user function (PATH:SYMBOL): its node BASENAME.SYMBOL, as the kernel
+# names it; no BTF, its values in the kernel's terms
+cp $S/value_ret.txt "$T/tr/libc.so.6.malloc"
+tc "trace PATH:SYMBOL --value arg0 --pid" "trace /usr/lib/libc.so.6:malloc value arg0 pid 7" /usr/lib/libc.so.6:malloc --value arg0 --pid 7
+grep -q '^remove libc.so.6.malloc$' "$T/tr/_control" && ok "trace PATH:SYMBOL: the node is BASENAME.SYMBOL" || bad "user node name" "$(cat "$T/tr/_control")"
+tr_refused "refused: a user function's BTF expression" "--value 'a->b': a user function has no BTF (without BTF, write it in the kernel's terms: ret, argN, argN+OFF:SIZE)" /usr/lib/libc.so.6:malloc --value 'a->b'
+rc 2 "refused: a relative PATH:SYMBOL" $K --root "$T/tr" trace ./prog:main -d 0.01
 # trace -i of a node with a value: the value line once, each interval's
 # negative samples and errnos (value_ret2.txt: 15 more -EAGAIN)
 cp $S/value_ret.txt "$T/tr/ksys_read"
