@@ -2002,13 +2002,13 @@ static void kstats_test_string_key(struct kunit *test)
 
 	/* "str:arg1+OFF": in place, the array at OFF of what arg1 points to */
 	args[1] = (unsigned long)longname;
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1", &b.v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1", &b.v, NULL), 0);
 	b.str_off = 2;
 	KUNIT_ASSERT_TRUE(test, kstats_by_fetch(&b, &a, key));
 	KUNIT_EXPECT_EQ(test, memcmp(key, "handler_name_lo", 15), 0);
 	b.str_off = 0;
 	args[1] = (unsigned long)&obj;
-	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+8:8", &b.v), 0);
+	KUNIT_ASSERT_EQ(test, kstats_parse_value("arg1+8:8", &b.v, NULL), 0);
 
 	/* "eth0" in the last 5 bytes of a page whose next one is not mapped */
 	page = vmalloc(PAGE_SIZE);
