@@ -70,8 +70,10 @@
  * @inode: its inode, where the uprobe is
  * @offset: the function's offset in the file
  * @vaddr: its address in the file's layout, for a symbol; else 0
- * @mm: the address space of the pid filter's process (held by
- *	mmgrab(), compared only), or NULL for every process
+ * @mm: the address space of the pid filter's process when the node was
+ *	made (held by mmgrab(), compared only), or NULL for every process
+ * @tgid: the pid filter's process (held), which an exec gives a new
+ *	address space: "-- COMMAND" starts its node's process so
  * @uprobe: 6.12's handle of the registered uprobe
  */
 struct kstats_uprobe {
@@ -84,6 +86,7 @@ struct kstats_uprobe {
 	loff_t offset;
 	u64 vaddr;
 	struct mm_struct *mm;
+	struct pid *tgid;
 #ifdef KSTATS_UPROBE_V612
 	struct uprobe *uprobe;
 #endif
@@ -125,7 +128,7 @@ kstats_uprobe_entry_sp(struct pt_regs *regs)
  */
 static __always_inline notrace bool kstats_uprobe_ours(const struct kstats_uprobe *p)
 {
-	return !p->mm || current->mm == p->mm;
+	return !p->tgid || task_tgid(current) == p->tgid;
 }
 
 static notrace int kstats_uprobe_enter(struct uprobe_consumer *uc,
@@ -210,7 +213,11 @@ out:
 	return 0;
 }
 
-/* The pid filter's: breakpoints go into its process's address space alone. */
+/*
+ * The pid filter's: breakpoints go into its process's address space
+ * alone, the one it had when the node was made, or the one it maps now
+ * (an exec's: the mapping task is current, in its new address space).
+ */
 #ifdef KSTATS_UPROBE_V612
 static bool kstats_uprobe_filter(struct uprobe_consumer *uc,
 				 struct mm_struct *mm)
@@ -219,7 +226,10 @@ static bool kstats_uprobe_filter(struct uprobe_consumer *uc,
 				 enum uprobe_filter_ctx ctx, struct mm_struct *mm)
 #endif
 {
-	return kstats_up_of(uc)->mm == mm;
+	struct kstats_uprobe *p = kstats_up_of(uc);
+
+	return p->mm == mm ||
+	       (current->mm == mm && task_tgid(current) == p->tgid);
 }
 
 /* kernel_read() of the file the node's path names, for kstats_elf.c. */
@@ -318,11 +328,13 @@ static int kstats_uprobe_process(struct kstats_uprobe *p, pid_t nr,
 		return -ESRCH;
 	}
 	mm = get_task_mm(task);
-	put_task_struct(task);
 	if (!mm) {
+		put_task_struct(task);
 		*why = "that pid is a kernel thread's, which runs no user code";
 		return -EINVAL;
 	}
+	p->tgid = get_pid(task_tgid(task));
+	put_task_struct(task);
 	mmgrab(mm);
 	mmput(mm);
 	p->mm = mm;
@@ -336,6 +348,8 @@ static void kstats_uprobe_put(struct kstats_uprobe *p)
 	if (p->mm)
 		mmdrop(p->mm);
 	p->mm = NULL;
+	put_pid(p->tgid);
+	p->tgid = NULL;
 }
 
 static int kstats_uprobe_attach(struct kstats_fn *fn, unsigned int maxactive,

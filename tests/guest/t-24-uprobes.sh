@@ -134,9 +134,8 @@ fi
 
 # --- the kstats command: kstats trace PATH:SYMBOL --------------------------
 if command -v kstats > /dev/null; then
-	(sleep 1; $UB add 2 3 700) &
-	t=$(kstats trace $UB:kup_add --value ret -d 3 2>&1)
-	wait $!
+	# -- COMMAND: attached before the program starts, its calls alone
+	t=$(kstats trace $UB:kup_add --value ret -- $UB add 2 3 700 2>&1)
 	# the summary row: 700 samples, min and max 5 (2 + 3)
 	expect_match "kstats trace PATH:SYMBOL --value ret: 700 fives" "$t" \
 		"^ +700 +5 +([^ ]+ +){4}5( |$)"
@@ -170,7 +169,7 @@ ut "an offset in no code" "trace $UB:$(printf '0x%x' $(($(wc -c < $UB) - 8))) na
 ut "by stack" "trace $UB:kup_add name r9 by stack" EINVAL "no by stack"
 ut "a dereference" "trace $UB:kup_add name r10 value arg0+0:8" EINVAL "dereferences"
 ut "mech" "trace $UB:kup_add name r11 mech kretprobe" EINVAL "timed by a uprobe"
-expect "nothing half-made after refusals" "$(ls $KS | tr '\n' ' ')" "_control "
+expect "nothing half-made after refusals" "$(ls $KS | tr '\n' ' ')" "_control _errors "
 
 # --- removal and rmmod with a task inside the function ---------------------
 rm -f $U.fifo
