@@ -3,7 +3,7 @@
 # Guest side of `make bench` (scripts/bench.sh runs it with vm-run.sh):
 # loads kstats.ko and kstats_bench.ko and prints the result lines of
 # bench/kstats_bench.c, plus "BENCH"/"BENCHNA" lines of its own for the
-# tracing rows.  /kstats/bench.conf sets PARTS (record memory trace scale)
+# tracing rows.  /kstats/bench.conf sets PARTS (record memory trace uprobe scale)
 # and NCPUS (for scale); PEERS=1 adds the eBPF peers to the tracing rows
 # (peer_rows: libbpf-tools' funclatency and bpftrace, which bench.sh copies
 # in with their libraries).
@@ -17,6 +17,7 @@ B=/sys/kernel/debug/kstats_bench
 KC=/sys/kernel/debug/kstats/_control
 T=/sys/kernel/tracing
 GB=/kstats/bin/getppid_bench
+UB=/kstats/bin/uprobe_bench
 
 echo "BENCHINFO kernel $(uname -r) $(uname -m) cpus=$(grep -c ^processor /proc/cpuinfo) parts=$PARTS"
 # clock tsc is x86's name of the cycle counter; cycles names it everywhere
@@ -45,13 +46,14 @@ try() {
 }
 
 # measure KIND ROW: the per-call cost of the traced code as it stands,
-# KIND k = kstats_bench_target() from an in-kernel loop, s = getppid()
+# KIND k = kstats_bench_target() from an in-kernel loop, s = getppid(),
+# u = a user program's function (uprobe_bench's ub_target())
 measure() {
-	if [ "$1" = k ]; then
-		run "call k_$2" | grep '^BENCH '
-	else
-		echo "BENCH s_$2 $($GB 20000 5)"
-	fi
+	case $1 in
+	k) run "call k_$2" | grep '^BENCH ' ;;
+	u) echo "BENCH u_$2 $($UB 20000 5)" ;;
+	*) echo "BENCH s_$2 $($GB 20000 5)" ;;
+	esac
 }
 
 # na KIND ROW REASON
@@ -481,6 +483,57 @@ trace_rows() {
 	measure $kind untraced_end
 }
 
+# peer_perf PID: the perf events PID holds (bpftrace attaches a uprobe
+# as one, with its program set on it: no BPF link, no kprobe)
+peer_perf() {
+	ls -l /proc/$1/fd 2>/dev/null | grep -c 'anon_inode:\[perf_event\]'
+}
+
+# uprobe_rows: a user program's function, uprobe_bench's ub_target(): its
+# cost untraced, under kstats' "trace PATH:FUNC" (a uprobe and a
+# uretprobe) and under bpftrace's uprobe/uretprobe hist() of the same
+# calls, in the same boot
+uprobe_rows() {
+	local U=$UB:ub_target bt BT i
+	if [ ! -x $UB ]; then
+		for r in untraced kstats peer_bt_uprobe; do na u $r "no uprobe_bench in this guest"; done
+		return 0
+	fi
+	echo "BENCHINFO uprobe_target $U"
+	measure u untraced
+	if try "echo 'trace $U name bench_uprobe' > $KC"; then
+		measure u kstats
+		grep -E '^# (name|source)|^samples' /sys/kernel/debug/kstats/bench_uprobe 2>/dev/null |
+			sed "s/^/BENCHINFO kstats_uprobe /"
+		try "echo 'remove bench_uprobe' > $KC" ||
+			echo "BENCHINFO kstats_uprobe remove failed: $ERR"
+	else
+		na u kstats "$ERR"
+	fi
+	BT=$(command -v bpftrace)
+	if [ "$PEERS" != 1 ] || [ -z "$BT" ]; then
+		na u peer_bt_uprobe "bpftrace is not in this guest"
+	else
+		bt=$(bt_lat uprobe:$U uretprobe:$U)
+		# attached: its two programs loaded, then each set on its
+		# uprobe's perf event
+		if peer_start bt_uprobe 2 0 0 $BT -e "$bt"; then
+			i=0
+			while [ "$(peer_perf $PEER_PID)" -lt 2 ] && [ $i -lt 600 ]; do
+				sleep 0.1
+				i=$((i + 1))
+			done
+			echo "BENCHPEER u_peer_bt_uprobe bpftrace -e '$bt'"
+			measure u peer_bt_uprobe
+			peer_stop
+			echo "BENCHINFO peer_bt_uprobe u $(grep -E '^@h|^\[' /tmp/peer.bt_uprobe | sed 's/ *|[@ ]*|$//; s/  */ /g' | tr '\n' ' ' | cut -c1-400)"
+		else
+			na u peer_bt_uprobe "$ERR"
+		fi
+	fi
+	measure u untraced_end
+}
+
 for p in $PARTS; do
 	case $p in
 	record)	run record ;;
@@ -496,6 +549,7 @@ for p in $PARTS; do
 			S=__do_sys_getppid
 		trace_rows s $S bench_getppid
 		;;
+	uprobe)	uprobe_rows ;;
 	scale)
 		run "scale $NCPUS $SCALE_MS"
 		# one key of a family on every CPU: per CPU once hot (the
@@ -516,6 +570,5 @@ for p in $PARTS; do
 	esac
 done
 rmmod kstats_bench
-# a direct slot still draining holds kstats for a moment
-for i in 1 2 3 4 5 6 7 8 9 10; do rmmod kstats 2>/dev/null && break; sleep 1; done
+rmmod kstats || echo "BENCHINFO rmmod kstats failed"
 echo "BENCHINFO done"

@@ -77,11 +77,15 @@ gcc -static -O2 -Wall -o "$out/getppid_bench" "$KSTATS_ROOT/bench/getppid_bench.
 # command, which writes its recipe's section as a user's run does
 gcc -static -O2 -Wall -o "$out/pipe_bench" "$KSTATS_ROOT/bench/pipe_bench.c" \
 	> "$out/pipe_bench.log" 2>&1 || die "pipe_bench: see $out/pipe_bench.log"
+# the uprobe rows: a user program's function, traced by path:symbol
+gcc -static -O2 -Wall -o "$out/uprobe_bench" "$KSTATS_ROOT/bench/uprobe_bench.c" \
+	> "$out/uprobe_bench.log" 2>&1 || die "uprobe_bench: see $out/uprobe_bench.log"
 bad=$(guest_helpers)
 case " $bad " in
 *" kstats "*) say "the kstats command failed to build (build/logs/helper-kstats.log): no runqlat row" ;;
 esac
-X86_ADDS=(--add "$out/pipe_bench:/kstats/bin/pipe_bench")
+X86_ADDS=(--add "$out/pipe_bench:/kstats/bin/pipe_bench"
+	--add "$out/uprobe_bench:/kstats/bin/uprobe_bench")
 [ -x "$KSTATS_ROOT/build/guest-bin/kstats" ] &&
 	X86_ADDS+=(--add "$KSTATS_ROOT/build/guest-bin/kstats:/kstats/bin/kstats")
 
@@ -149,13 +153,13 @@ vmrun() {
 	say "run $tag: $(( $(now) - t0 )) s, $(grep -c '^BENCH' "$out/$tag.out" || true) result lines"
 }
 
-vmrun icount 1 1 "record memory trace" $((1 - quick))
+vmrun icount 1 1 "record memory trace uprobe" $((1 - quick))
 vmrun tcg1 1 0 "record trace scale"
 vmrun tcg2 2 0 "scale"
 vmrun tcg4 4 0 "scale"
 rm -f "$out/icount61.out"
 [ $quick = 1 ] || [ -z "$img61" ] ||
-	vmrun icount61 1 1 "trace" 1 "$img61" "$src-6.1"
+	vmrun icount61 1 1 "trace uprobe" 1 "$img61" "$src-6.1"
 
 # Debian 6.12 arm64: cross-built, one icount boot of qemu-system-aarch64
 # with arm64's peers (their libraries whole: the guest has no libc)
@@ -439,6 +443,35 @@ for label, goal, k, peer in (
     a = vs(ic, k, peer)
     b = vs(ic61, k, peer)
     P("| %s | %s | %s | %s | %s | %s | %s | %s |" % ((label, goal) + a + b))
+P()
+P("### User programs' functions (uprobes), per call (icount, instructions)")
+P()
+P("bench/uprobe_bench.c's `ub_target()` (a static binary's function of a "
+  "few instructions) called 20000 times a run; a traced call's added cost, "
+  "kstats' `trace /kstats/bin/uprobe_bench:ub_target` (a uprobe and a "
+  "uretprobe) beside bpftrace's uprobe/uretprobe `hist()` of the same "
+  "calls in the same boot. The trap dominates both; ratio: kstats' added "
+  "instructions over bpftrace's.")
+P()
+P("| trace | 6.12 | 6.1 |")
+P("|---|---:|---:|")
+def ucell(d, k):
+    key = "u_" + k
+    if key in d["NA"]:
+        return "n/a (%s)" % d["NA"][key].replace("|", "/")
+    v, u = d["BENCH"].get(key), d["BENCH"].get("u_untraced")
+    if v is None or u is None:
+        return "n/a"
+    return fmt(v) if k == "untraced" else "+" + fmt(v - u)
+def uratio(d):
+    u = d["BENCH"].get("u_untraced")
+    a, b = d["BENCH"].get("u_kstats"), d["BENCH"].get("u_peer_bt_uprobe")
+    return "n/a" if None in (u, a, b) or b <= u else "%.2f" % ((a - u) / (b - u))
+for label, k in (("`ub_target()`, untraced (the call itself, not added)", "untraced"),
+                 ("kstats `trace PATH:ub_target`", "kstats"),
+                 ("bpftrace `uprobe:PATH:ub_target` / `uretprobe:` `hist()`", "peer_bt_uprobe")):
+    P("| %s | %s | %s |" % (label, ucell(ic, k), ucell(ic61, k)))
+P("| ratio, kstats over bpftrace | %s | %s |" % (uratio(ic), uratio(ic61)))
 P()
 P("Options against their goals over the node without them: what each adds "
   "to a getppid() over `trace F` (the plain node, the direct trampoline), "

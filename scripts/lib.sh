@@ -208,7 +208,8 @@ guest_adds() {
 		[ -e "$f" ] && GUEST_ADDS+=(--add "$f")
 	done
 	[ -d "$d/tests/guest" ] && GUEST_ADDS+=(--add "$d/tests/guest:/kstats/guest")
-	# the README, whose quick start t-31-readme.sh runs as written
+	# the README, whose quick start (t-31-readme.sh) and examples
+	# (t-32-readme-examples.sh) run as written
 	[ -f "$d/README.md" ] && GUEST_ADDS+=(--add "$d/README.md")
 	for f in "$KSTATS_ROOT"/build/guest-bin${GUEST_ARCH:+-$GUEST_ARCH}/*; do
 		[ -x "$f" ] && GUEST_ADDS+=(--add "$f:/kstats/bin/$(basename "$f")")

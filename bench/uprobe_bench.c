@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uprobe_bench: ns per call of a user function, for the uprobe rows of
+ * `make bench` (under qemu -icount shift=0 these are instructions): the
+ * function traced, ub_target(), is one a user would name with
+ * "trace /kstats/bin/uprobe_bench:ub_target" or bpftrace's
+ * uprobe:/kstats/bin/uprobe_bench:ub_target.
+ *
+ *   uprobe_bench [N [REPS]]    REPS runs of N calls (default 20000 x 5);
+ *                              prints the median ns per call, one decimal
+ *
+ * Static, libc only: it runs in the busybox initramfs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench_loop.h"
+
+/*
+ * The traced function: a few instructions that cannot be folded away.
+ * noinline and global (kept in .symtab, where kstats and bpftrace find
+ * it); the barrier keeps the loop from being optimised around the call.
+ */
+__attribute__((noinline)) long ub_target(long x)
+{
+	__asm__ volatile("" : "+r"(x));
+	return x + 1;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 20000;
+	int reps = argc > 2 ? atoi(argv[2]) : 5, r;
+	volatile long sink = 0;
+	double *v;
+	long i;
+
+	if (n <= 0 || reps <= 0 || reps > 1000) {
+		fprintf(stderr, "usage: uprobe_bench [N [REPS]]\n");
+		return 2;
+	}
+	v = calloc(reps, sizeof(*v));
+	if (!v)
+		return 1;
+	for (r = 0; r < reps; r++) {
+		double t0 = now_ns();
+
+		for (i = 0; i < n; i++)
+			sink = ub_target(sink);
+		v[r] = (now_ns() - t0) / n;
+	}
+	printf("%.1f\n", median(v, reps));
+	return 0;
+}
