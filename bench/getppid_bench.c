@@ -19,18 +19,12 @@
 
 int main(int argc, char **argv)
 {
-	long n = argc > 1 ? atol(argv[1]) : 20000;
-	int reps = argc > 2 ? atoi(argv[2]) : 5, r;
-	double *v;
-	long i;
+	int reps, r;
+	long n, i;
+	double *v = bench_runs(argc, argv, &n, &reps);
 
-	if (n <= 0 || reps <= 0 || reps > 1000) {
-		fprintf(stderr, "usage: getppid_bench [N [REPS]]\n");
-		return 2;
-	}
-	v = calloc(reps, sizeof(*v));
 	if (!v)
-		return 1;
+		return 2;
 	for (r = 0; r < reps; r++) {
 		double t0 = now_ns();
 

@@ -29,19 +29,13 @@ __attribute__((noinline)) long ub_target(long x)
 
 int main(int argc, char **argv)
 {
-	long n = argc > 1 ? atol(argv[1]) : 20000;
-	int reps = argc > 2 ? atoi(argv[2]) : 5, r;
+	int reps, r;
+	long n, i;
+	double *v = bench_runs(argc, argv, &n, &reps);
 	volatile long sink = 0;
-	double *v;
-	long i;
 
-	if (n <= 0 || reps <= 0 || reps > 1000) {
-		fprintf(stderr, "usage: uprobe_bench [N [REPS]]\n");
-		return 2;
-	}
-	v = calloc(reps, sizeof(*v));
 	if (!v)
-		return 1;
+		return 2;
 	for (r = 0; r < reps; r++) {
 		double t0 = now_ns();
 
