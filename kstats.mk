@@ -3,6 +3,10 @@
 # What differs between the kernels kstats builds for, decided once here
 # from the kernel's version (the C code then tests named features), for
 # kstats.ko (Kbuild) and the test modules (tests/Kbuild).
+# The layers' folders (Kbuild): every file of kstats.ko, and the test and
+# bench modules that reach its internals, includes their headers by name.
+kstats-root := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+ccflags-y += $(addprefix -I$(kstats-root)/,. core control trace mech lib)
 kstats-kv := $(shell echo $$(($(VERSION) * 1000 + $(PATCHLEVEL))))
 # Since 6.13 a symbol namespace is written as a string.
 ccflags-y += $(if $(shell [ $(kstats-kv) -ge 6013 ] && echo y),-DKSTATS_NS_IS_STRING)

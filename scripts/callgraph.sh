@@ -12,8 +12,9 @@
 #   -v (first): print the edges, "A -> B: symbols"
 #
 # Exit 0 without a cycle, 1 with one (tsort prints each).  An assembly
-# file counts with the C file it serves: kstats_direct_tramp_*.S are the
-# other half of kstats_direct.c.  kstats.c is built as kstats_core.o.
+# file counts with the C file it serves: mech/kstats_direct_tramp_*.S are
+# the other half of mech/kstats_direct.c.  core/kstats.c is built as
+# core/kstats_core.o.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -34,10 +35,10 @@ module)
 		(cd "$KSTATS_ROOT" && xargs -0 -r cp --parents -t "$tmp/src")
 	make -s -C "$kdir" M="$tmp/src" modules > "$tmp/log" 2>&1 || { cat "$tmp/log"; die "build failed"; }
 	objs=
-	for o in "$tmp"/src/kstats_*.o; do
-		[ "${o##*/}" = kstats.mod.o ] || objs+=" $o"
+	for o in "$tmp"/src/{core,control,trace,mech,lib}/kstats_*.o; do
+		objs+=" $o"
 	done
-	srcs=$(cd "$KSTATS_ROOT" && ls kstats*.[chS])
+	srcs=$(cd "$KSTATS_ROOT" && ls kstats*.h {core,control,trace,mech,lib}/kstats*.[chS])
 	;;
 tools)
 	mkdir "$tmp/o"
@@ -88,8 +89,12 @@ fi
 # Includes: FILE HEADER for each #include "HEADER" of the project's files.
 (cd "$KSTATS_ROOT" && for f in $srcs; do
 	echo "$f $f"
+	# a header by its name, from the file's folder or the layers' (the
+	# include paths of kstats.mk)
 	sed -n 's/^#include "\(.*\)"/\1/p' "$f" | while read -r h; do
-		echo "$f $(dirname "$f")/$h" | sed 's| \./| |'
+		for d in "$(dirname "$f")" . core control trace mech lib; do
+			[ -f "$d/$h" ] && { echo "$f $d/$h" | sed 's| \./| |'; break; }
+		done
 	done
 done) > "$tmp/includes"
 if ! tsort "$tmp/includes" > /dev/null 2> "$tmp/loops"; then

@@ -510,12 +510,12 @@ GUEST
 				echo "warning: make C=2 exited non-zero" >> "$LOGS/sparse.log"
 			check "sparse (C=2)" "$(grep -E 'warning:|error:' "$LOGS/sparse.log" || true)"
 		fi
-		files=$(project_files | grep -E '^(kstats[^/]*\.[ch]|(tests|examples|bench)/[^/]*\.c)$' || true)
+		files=$(project_files | grep -E '^((core|control|trace|mech|lib)/)?kstats[^/]*\.[ch]$|^(tests|examples|bench)/[^/]*\.c$' || true)
 		# shellcheck disable=SC2086
 		"$KDIR_TEST/scripts/checkpatch.pl" --strict --no-tree --no-summary -f $files \
 			> "$LOGS/checkpatch.log" 2>&1 || true
 		check "checkpatch --strict" "$(grep -E -A1 '^(ERROR|WARNING|CHECK):' "$LOGS/checkpatch.log" || true)"
-		kd=$(project_files kstats.h kstats.c)
+		kd=$(project_files kstats.h core/kstats.c)
 		# shellcheck disable=SC2086
 		check "kernel-doc" "$("$KDIR_TEST/scripts/kernel-doc" -none $kd 2>&1 || echo "kernel-doc exited $?")"
 	fi

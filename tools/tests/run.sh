@@ -1028,12 +1028,12 @@ grep -qE '^mean .*\[0\.000, inf\] +cannot be judged: one run a side$' "$T/out" &
 	ok "diff: the mean's [0, inf] is not 'same': cannot be judged, exit 2, give runs" || bad "unjudged" "$(cat "$T/out" "$T/err")"
 
 echo "# the kernel's grammar and the tool's: one list of filters and of keys"
-if [ -f ../kstats_point.c ] && [ -f ../kstats_cmd.c ]; then
-	kf=$(sed -n '/^int kstats_filter_format/,/^}/p' ../kstats_point.c | grep -oE '"(%s)?[a-z]+ ' | sed 's/"//; s/%s//; s/ $//' | grep -v '^if$' | tr '\n' ' ')
-	kb=$(sed -n '/kstats_by_names\[KSTATS_BY_VALUE\] = {/,/^};/p' ../kstats_point.c | grep -oE '= "[a-z]+"' | sed 's/= "//; s/"//' | tr '\n' ' ')
-	ki=$(grep -c 'kstats_parse_cond' ../kstats_cmd.c)
+if [ -f ../trace/kstats_point.c ] && [ -f ../control/kstats_cmd.c ]; then
+	kf=$(sed -n '/^int kstats_filter_format/,/^}/p' ../trace/kstats_point.c | grep -oE '"(%s)?[a-z]+ ' | sed 's/"//; s/%s//; s/ $//' | grep -v '^if$' | tr '\n' ' ')
+	kb=$(sed -n '/kstats_by_names\[KSTATS_BY_VALUE\] = {/,/^};/p' ../trace/kstats_point.c | grep -oE '= "[a-z]+"' | sed 's/= "//; s/"//' | tr '\n' ' ')
+	ki=$(grep -c 'kstats_parse_cond' ../control/kstats_cmd.c)
 	tf=$(build/unit --grammar | sed -n 's/^filter //p'); tb=$(build/unit --grammar | sed -n 's/^by //p')
-	kw=$(for w in $tf; do grep -q "strcasecmp(key, \"$w\")" ../kstats_cmd.c || printf '%s ' "$w"; done)
+	kw=$(for w in $tf; do grep -q "strcasecmp(key, \"$w\")" ../control/kstats_cmd.c || printf '%s ' "$w"; done)
 	[ "$kf" = "$tf " ] && [ "$kb" = "$tb " ] && [ "$ki" -ge 2 ] && [ -z "$kw" ] &&
 		ok "grammar: the filters ($tf) and keys ($tb) of kstats_point.c are the tool's, each a word kstats_cmd.c reads" ||
 		bad "grammar" "kernel filters '$kf' keys '$kb', tool '$tf' '$tb', not in kstats_cmd.c: '$kw'"
