@@ -52,8 +52,9 @@
  *                 key of the whole word pairs the even ones, a key of its
  *                 low 4 bytes all N (N at most 1024)
  *   mutex_wait N MS  N waits of this task for a mutex a kthread holds
- *                 for MS ms (1..1000): each a real lock:contention_begin
- *                 (spin, then sleep) and contention_end
+ *                 for MS ms (1..1000) from when it sleeps on it: each a
+ *                 real lock:contention_begin (spin, then sleep) and
+ *                 contention_end
  *   mutex_sites A B MS  A such waits from lt_mutex_site_a(), then B
  *                 from lt_mutex_site_b(): lock waits by call site
  *   tsc_unstable  mark_tsc_unstable(), as the clocksource watchdog would
@@ -431,11 +432,22 @@ static int lt_nest(const char *arg)
 
 static DEFINE_MUTEX(lt_wait_mutex);
 static DECLARE_COMPLETION(lt_held);
+/* the task that waits for lt_wait_mutex, and whether it is on its way */
+static struct task_struct *lt_waiter;
+static bool lt_waiting;
 
+/*
+ * Hold the mutex for @arg ms from the moment the waiter sleeps on it: on
+ * a loaded machine the waiter may reach mutex_lock() milliseconds after
+ * the completion, and its wait must still be the whole @arg ms (the
+ * lockwait tests count the waits of 20 ms by their length).
+ */
 static int lt_holder(void *arg)
 {
 	mutex_lock(&lt_wait_mutex);
 	complete(&lt_held);
+	while (!READ_ONCE(lt_waiting) || task_is_running(lt_waiter))
+		usleep_range(500, 1000);
 	msleep((unsigned long)arg);
 	mutex_unlock(&lt_wait_mutex);
 	return 0;
@@ -466,6 +478,8 @@ static int lt_mutex_round(unsigned int ms, void (*site)(void))
 	struct task_struct *t;
 
 	reinit_completion(&lt_held);
+	lt_waiter = current;
+	WRITE_ONCE(lt_waiting, false);
 	t = kthread_create(lt_holder, (void *)(unsigned long)ms,
 			   "kstats_lt_hold");
 	if (IS_ERR(t))
@@ -477,6 +491,7 @@ static int lt_mutex_round(unsigned int ms, void (*site)(void))
 	get_task_struct(t);
 	wake_up_process(t);
 	wait_for_completion(&lt_held);
+	WRITE_ONCE(lt_waiting, true);
 	site();
 	kthread_stop(t);
 	put_task_struct(t);
