@@ -36,6 +36,10 @@ out=$KSTATS_ROOT/build/bench
 src=$KSTATS_ROOT/build/bench-src
 mkdir -p "$out"
 t_start=$(now)
+# the commit the runs are made at: the tree as it is now is what is copied
+# and built (a "+" when it has uncommitted changes)
+rev=$(git -C "$KSTATS_ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')
+git -C "$KSTATS_ROOT" diff --quiet HEAD -- 2>/dev/null || rev="$rev+"
 
 scripts_dir=$(dirname "$0")
 [ $table = 1 ] || "$scripts_dir/deps.sh" >&2 || die "missing packages (see above)"
@@ -201,10 +205,9 @@ fi
 # --- the table ---------------------------------------------------------------
 cmd="make bench  (scripts/bench.sh${1:+ $1})"
 [ $table = 0 ] || cmd="make bench  (scripts/bench.sh; the table made again by scripts/bench.sh --table)"
-rev=$(git -C "$KSTATS_ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')
 # the table again: the commit the runs were made at
 [ $table = 0 ] || [ ! -s "$out/results.md" ] ||
-	rev=$(sed -n 's/^Produced by .* at commit \([0-9a-f?]*\) .*/\1/p' "$out/results.md" | head -n1)
+	rev=$(sed -n 's/^Produced by .* at commit \([0-9a-f?+]*\) .*/\1/p' "$out/results.md" | head -n1)
 python3 - "$out" "$kver" "$(nproc)" "$cmd" "$rev" \
 	"$(qemu-system-x86_64 --version | head -n1)" "$scale_ms" "${img61#/boot/vmlinuz-}" "$kvera" <<'PY' > "$out/results.md"
 import sys, re, os

@@ -53,10 +53,10 @@ need() {
 
 fig_cost() {
 	local rec bits fast spin atomic rev
-	local direct fprobe kretprobe graph fl fl_x bt bt_x a64 a64_kp a64_bt
+	local direct fprobe kretprobe graph fl fl_x bt bt_x a64 a64_kp a64_bt up up_bt
 
 	[ -s "$BENCH" ] || return 1
-	rev=$(sed -n 's/^Produced by .* at commit \([0-9a-f]*\) .*/\1/p' "$BENCH" | head -n1)
+	rev=$(sed -n 's/^Produced by .* at commit \([0-9a-f+]*\) .*/\1/p' "$BENCH" | head -n1)
 	rec=$(need "$(cell '**kstats_record()** hot (same slot)' 2 "$BENCH")" "kstats_record() row")
 	bits=$(need "$(cell 'kstats_record_bits() (frac_bits a compile-time constant), hot' 2 "$BENCH")" "kstats_record_bits() row")
 	fast=$(need "$(cell 'ktime_get_mono_fast_ns() (kstats clock ktime)' 2 "$BENCH")" "ktime row")
@@ -74,6 +74,8 @@ fig_cost() {
 	a64=$(cell_after '## Debian 6.12' '**kstats `trace FUNC`** (default mechanism: direct)' 4 "$BENCH")
 	a64_kp=$(cell_after '## Debian 6.12' 'kstats `trace FUNC mech kretprobe`' 4 "$BENCH")
 	a64_bt=$(cell_after '### Peers on Debian 6.12 arm64' 'bpftrace kfunc/kretfunc hist' 4 "$BENCH")
+	up=$(cell 'kstats `trace PATH:ub_target`' 2 "$BENCH")
+	up_bt=$(cell 'bpftrace `uprobe:PATH:ub_target` / `uretprobe:` `hist()`' 2 "$BENCH")
 	cat <<-EOT
 	| per call, Debian 6.12 | instructions |
 	|---|---:|
@@ -85,6 +87,7 @@ fig_cost() {
 	| ftrace's function_graph on the same call | $graph |
 	| libbpf-tools funclatency / bpftrace kfunc hist on the same call | $fl ($fl_x) / $bt ($bt_x) |
 	| Debian 6.12 arm64: \`kstats trace\` (direct trampoline) / kretprobe / bpftrace kfunc hist | ${a64:-n/a} / ${a64_kp:-n/a} / ${a64_bt:-n/a} |
+	| a user program's function: \`kstats trace PATH:FUNC\` (uprobe) / bpftrace uprobe hist | ${up:-n/a} / ${up_bt:-n/a} |
 
 	From \`make bench\`${rev:+ at commit $rev} (QEMU \`-icount\`: instructions, not cycles).
 	EOT
