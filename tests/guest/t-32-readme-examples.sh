@@ -127,8 +127,10 @@ while IFS= read -r line; do
 		expect_match "README: vfs_read of /system.slice alone" "$(grep '^@' $OUT | sort -u | tr '\n' ' ')" '^@vfs_read\[/system.slice\]: $'
 		rmdir $CG/system.slice ;;
 	*"'vfs_*'"*)
-		expect_match "README: the glob's 1 to 5 slowest functions, dd's vfs_read among them" \
-			"$(grep -c '^@vfs_\[vfs_' $OUT) $(grep -c '^@vfs_\[vfs_read\]:$' $OUT)" '^[1-5] 1$' ;;
+		# the five of the highest p99, whichever they are (dd's reads
+		# are not the slowest: vfs_write, vfs_fsync... may be)
+		expect_match "README: the glob's 1 to 5 slowest functions, a histogram each" \
+			"$(grep -c '^@vfs_\[vfs_[a-z_0-9]*\]:$' $OUT)" '^[1-5]$' ;;
 	*"__x64_sys_*"*)
 		kload getppid 1 > /dev/null
 		dd if=/dev/zero of=/dev/null bs=512 count=10 2>/dev/null
