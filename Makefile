@@ -50,7 +50,7 @@ clean:
 # finds the README's test count and time.
 check:
 	@mkdir -p build
-	{ scripts/check.sh; echo $$? > build/check.rc; } | tee build/check.log; \
+	{ tests/check.sh; echo $$? > build/check.rc; } | tee build/check.log; \
 		exit $$(cat build/check.rc)
 
 include install.mk
@@ -59,7 +59,7 @@ demo:
 	scripts/demo.sh
 
 mutants:
-	scripts/mutants.sh
+	tests/mutants.sh
 
 bench:
-	scripts/bench.sh $(if $(QUICK),--quick)
+	bench/bench.sh $(if $(QUICK),--quick)

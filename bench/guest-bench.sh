@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest side of `make bench` (scripts/bench.sh runs it with vm-run.sh):
+# Guest side of `make bench` (bench/bench.sh runs it with vm-run.sh):
 # loads kstats.ko and kstats_bench.ko and prints the result lines of
 # bench/kstats_bench.c, plus "BENCH"/"BENCHNA" lines of its own for the
 # tracing rows.  /kstats/bench.conf sets PARTS (record memory trace uprobe scale)

@@ -26,5 +26,5 @@ kbuild_copy "$kver" "$kdir" modules examples ||
 bad=$(guest_helpers)
 [ -z "$bad" ] || die "guest helpers failed to build: $bad (build/logs/helper-*.log)"
 guest_adds "build/$kver"
-exec scripts/vm-run.sh --kernel "$image" --script "build/$kver/tests/guest/demo.sh" \
+exec tests/vm-run.sh --kernel "$image" --script "build/$kver/tests/guest/demo.sh" \
 	--log build/logs/vm-demo.log "${GUEST_ADDS[@]}" "$@"

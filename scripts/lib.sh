@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers shared by the scripts in scripts/: source it, don't run it.
-#   . "$(dirname "$0")/lib.sh"
+# Helpers shared by the scripts (scripts/, tests/, bench/): source it, do not run it.
+#   . "$(dirname "$0")/lib.sh"  (from scripts/; ../scripts/lib.sh from tests/, bench/)
 
 KSTATS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 KSTATS_CACHE=${KSTATS_CACHE:-$HOME/.cache/kstats}

@@ -136,7 +136,7 @@ accel=(--mttcg)
 # heartbeat watch below decides long before it on a freeze
 vmtimeout=$((minutes * 60 + 240))
 t0=$(date +%s)
-setsid "$KSTATS_ROOT/scripts/vm-run.sh" --kernel "$kernel" --smp "$smp" "${accel[@]}" \
+setsid "$KSTATS_ROOT/tests/vm-run.sh" --kernel "$kernel" --smp "$smp" "${accel[@]}" \
 	--timeout "$vmtimeout" --log "$log" --script "$work/guest.sh" \
 	> "$work/vm.out" 2> "$work/vm.err" &
 vm=$!

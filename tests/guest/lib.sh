@@ -15,7 +15,7 @@ diag() { echo "# $*"; }
 
 # check DESC CMD...: passes when CMD succeeds.  Its output goes to a file
 # of this shell's own: the host scripts that source this file run side by
-# side (scripts/install-test.sh, scripts/prom-e2e.sh).
+# side (tests/install-test.sh, tests/prom-e2e.sh).
 T_OUT=${TMPDIR:-/tmp}/kstats-check.$$
 check() {
 	local d=$1
@@ -222,7 +222,7 @@ v_hist() {
 	}' "$f"
 }
 
-# --- the peers: Debian's libbpf-tools, which scripts/check.sh copies into
+# --- the peers: Debian's libbpf-tools, which tests/check.sh copies into
 # Debian 6.12's integration boot with /kstats/peers.want (lib.sh peer_adds)
 
 # peer_tool NAME: its path, or nothing

@@ -8,7 +8,7 @@
 # T_ONLY=10,60) runs only the files of those numbers, for working on one;
 # a range A-B stands for every number from A to B ("0-26", "27-59").
 # T_SKIP, the same way, runs all but those (T_SKIP=60: all but the
-# stress).  scripts/check.sh splits a long suite into boots of its own so.
+# stress).  tests/check.sh splits a long suite into boots of its own so.
 # A selection that leaves no file is an error, not an empty pass.
 cd "${T_DIR:-/kstats/guest}" 2>/dev/null || cd "$(dirname "$0")"
 . /kstats/guest/lib.sh 2>/dev/null || . ./lib.sh

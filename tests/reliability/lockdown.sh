@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Booted with lockdown=confidentiality (scripts/check.sh, stages "lockdown"):
+# Booted with lockdown=confidentiality (tests/check.sh, stages "lockdown"):
 # not an r-*.sh, so the reliability stage does not run it.
 #
 # On the test kernel, kstats.ko and kstats_stress.ko are signed with the

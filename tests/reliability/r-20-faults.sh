@@ -6,7 +6,7 @@
 # TRACE_FN_FAULTS below; module load: r-25-load-faults.sh).  Each must
 # fail with ENOMEM or absorb the fault, leave nothing behind, and the next
 # command must work; kmemleak is read at the end of the boot by
-# scripts/vm-run.sh.
+# tests/vm-run.sh.
 
 . ./faults.sh
 faults_or_skip || return 0

@@ -4,7 +4,7 @@
 # (fail-nth, see faults.sh), the module loader's own and kstats' init's:
 # each load must fail with ENOMEM or absorb the fault (then unload), and
 # leave nothing behind: the next load works.  Its own file, so that
-# scripts/check.sh boots it apart (T_ONLY=25): a load is long on the
+# tests/check.sh boots it apart (T_ONLY=25): a load is long on the
 # debug kernel, and there are hundreds.  LOAD_FAULTS (default 1-600; from
 # the kernel command line) is the allocations it fails, FIRST-LAST, so
 # that the range may be split across boots.

@@ -5,5 +5,5 @@
 # of the guest suite.  Expects kstats.ko and tests/kstats_stress.ko in
 # /kstats, tests/guest/ in /kstats/guest and the static helpers in
 # /kstats/bin.  Lines "# reliability: ..." are the figures that
-# scripts/check.sh reports.
+# tests/check.sh reports.
 T_DIR=/kstats/reliability T_PREFIX=r . /kstats/guest/run.sh

@@ -33,7 +33,7 @@ guest_adds "build/$kver"
 out=build/capture
 rm -rf "$out"
 mkdir -p "$out/files/series"
-scripts/vm-run.sh --kernel "$image" --script tools/tests/capture-guest.sh \
+tests/vm-run.sh --kernel "$image" --script tools/tests/capture-guest.sh \
 	--smp 4 --timeout 1200 --log build/logs/vm-capture.log "${GUEST_ADDS[@]}" "$@" > "$out/console.txt"
 awk -v dir="$out/files" '
 	/^KSTATS-FILE-BEGIN / { f = dir "/" $2; printf "" > f; next }

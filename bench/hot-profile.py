@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Count the instructions kstats.ko ran, by function, from QEMU's log of the
-# translation blocks it executed (scripts/vm-run.sh --exec-log):
+# translation blocks it executed (tests/vm-run.sh --exec-log):
 #
-#   scripts/hot-profile.py LOG KO TEXT LAST,FIRST LOOPS [FUNC...]
+#   bench/hot-profile.py LOG KO TEXT LAST,FIRST LOOPS [FUNC...]
 #
 # LOG: the exec log (-d exec,nochain,in_asm: each block's instructions when
 # it is translated, then a line per run of it); KO: the module it ran;

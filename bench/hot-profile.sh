@@ -4,16 +4,16 @@
 # Where a node's instructions go, function by function of kstats.ko, per
 # call of the path it traces:
 #
-#   scripts/hot-profile.sh [--kernel 6.12|6.1] [--loops N] [--pipe]
+#   bench/hot-profile.sh [--kernel 6.12|6.1] [--loops N] [--pipe]
 #       [--func FUNC]... 'CONTROL COMMAND'
 #
 # Builds kstats.ko for the Debian kernel (build/profile-KVER), boots it in
 # QEMU with the instruction clock, one vCPU and QEMU's log of the blocks
-# run in the modules' area (scripts/vm-run.sh --exec-log), creates the
+# run in the modules' area (tests/vm-run.sh --exec-log), creates the
 # node with CONTROL COMMAND (a `_control` line; its name is its second
 # word), runs getppid_bench N 1 (or pipe_bench N 1, a pipe round trip a
 # loop, with --pipe), and counts what kstats.ko ran in that loop
-# (scripts/hot-profile.py).  Prints the loop's cost untraced (before the
+# (bench/hot-profile.py).  Prints the loop's cost untraced (before the
 # node, after a warm-up of ten times as many loops, and after it) and
 # traced (the bench's own figure: instructions, under icount; the
 # kernel's own path costs more for some seconds after boot, so these are
@@ -22,7 +22,7 @@
 # the traced cost is the kernel's: the tracepoint's or the trampoline's
 # way to the probe.  A diagnostic, not a figure of `make bench`.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 DIE_STATUS=2
 
 kname=6.12 loops=2000 bench=getppid_bench funcs=()
@@ -65,8 +65,7 @@ echo "remove $node" > \$KS/_control
 echo "PROFILE after \$(/kstats/$bench $loops 1)"
 EOF
 rm -f "$out/exec.log"
-scripts_dir=$(dirname "$0")
-"$scripts_dir/vm-run.sh" --kernel "$img" --icount --smp 1 --mem 1024 \
+"$KSTATS_ROOT/tests/vm-run.sh" --kernel "$img" --icount --smp 1 --mem 1024 \
 	--script "$out/guest.sh" --add "$out/kstats.ko" \
 	--add "$out/$bench" --exec-log "$out/exec.log" --timeout 900 \
 	--log "$out/console.log" > /dev/null ||
@@ -75,5 +74,5 @@ field() { grep -a "^PROFILE $1 " "$out/console.log" | head -n1 | awk '{ print $3
 text=$(field text)
 [ -n "$text" ] || die "no .text address in $out/console.log"
 echo "# $bench, a loop: untraced $(field untraced) (after: $(field after)), traced $(field traced) (instructions)"
-python3 "$scripts_dir/hot-profile.py" "$out/exec.log" "$out/kstats.ko" \
+python3 "$(dirname "$0")/hot-profile.py" "$out/exec.log" "$out/kstats.ko" \
 	"$text" kstats_node_release,kstats_node_open "$loops" "${funcs[@]}"

@@ -14,13 +14,13 @@
 # `kstats watch A B`, which needs the same set of le in every scrape.
 # Prints TAP.
 #
-#   scripts/prom-e2e.sh [SNAPSHOT-FILE...]
+#   tests/prom-e2e.sh [SNAPSHOT-FILE...]
 #
 # Without arguments, the snapshots in tools/tests/fixtures.  Daemons listen
 # on free 127.0.0.1 ports and are killed on exit; PROM_E2E_KEEP=1 keeps the
 # work directory (logs, textfile, config).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 . "$KSTATS_ROOT/tests/guest/lib.sh"
 cd "$KSTATS_ROOT"
 

@@ -4,7 +4,7 @@
 # Boot a kernel in QEMU (TCG) with a generated busybox initramfs and run a
 # guest script in it; then scan the console log for kernel reports.
 #
-#   scripts/vm-run.sh --kernel BZIMAGE [--script GUEST.sh] [--add SRC[:DEST]]...
+#   tests/vm-run.sh --kernel BZIMAGE [--script GUEST.sh] [--add SRC[:DEST]]...
 #       [--smp N] [--icount] [--mem MB] [--timeout S] [--append "ARGS"]
 #       [--log FILE] [--allow-warn REGEX]... [--modules-dir DIR --module NAME]...
 #       [--kvm] [--mttcg] [--tcg-single] [--arch x86_64|arm64 [--busybox PATH]]
@@ -39,7 +39,7 @@
 # reads both.  --loglevel 8 streams everything, as a console would.
 # --exec-log FILE (x86-64): QEMU logs into FILE each translation block it
 # runs in the modules' area, and its instructions when it translates it
-# (-d exec,nochain,in_asm): what scripts/hot-profile.sh counts.
+# (-d exec,nochain,in_asm): what bench/hot-profile.sh counts.
 #
 # Exit status: 0 all clean; 1 kernel report (BUG, WARNING, KASAN, lockdep,
 # kmemleak, panic...), timeout, no exit marker or a kernel log not printed
@@ -47,7 +47,7 @@
 # exited non-zero; 2 usage or setup error.  --append may be given more
 # than once: the kernel gets them all.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 DIE_STATUS=2	# setup errors are usage errors, not kernel reports
 
 usage() { awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print } /^set / { exit }' "$0" >&2; exit 2; }

@@ -6,12 +6,12 @@
 # (for Module.symvers).  Progress goes to stderr; the last line on stdout is
 # the build directory:
 #
-#   KDIR=$(scripts/test-kernel.sh)
-#   scripts/test-kernel.sh --check-config FRAGMENT DOTCONFIG   # only verify
+#   KDIR=$(tests/test-kernel.sh)
+#   tests/test-kernel.sh --check-config FRAGMENT DOTCONFIG   # only verify
 #
-# Cache: ${KSTATS_CACHE:-~/.cache/kstats}/linux-<srcversion>-<fragment sha>/
+# Cache: ${KSTATS_CACHE:-~/.cache/kstats}/linux-<srcversion>-<sha of the fragment's options>/
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 SRC_TAR=/usr/src/linux-source-6.12.tar.xz
 FRAGMENT=$KSTATS_ROOT/tests/vm/test-kernel.config
@@ -48,7 +48,8 @@ fi
 [ -f "$SRC_TAR" ] || die "$SRC_TAR missing: run scripts/deps.sh"
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
 	srcver=$(stat -c %Y "$SRC_TAR")
-fragsha=$(sha256sum "$FRAGMENT" | cut -c1-12)
+# keyed by the options alone: a comment edited does not cost a build
+fragsha=$(grep -Ev '^[[:space:]]*(#|$)' "$FRAGMENT" | sha256sum | cut -c1-12)
 dir=$KSTATS_CACHE/linux-$srcver-$fragsha
 stamp=$dir/.kstats-built
 

@@ -4,7 +4,7 @@
 # make install / make uninstall / DKMS, against Debian's kernel headers on
 # this host (nothing is loaded here).  Prints TAP.
 #
-#   scripts/install-test.sh [--no-vm]
+#   tests/install-test.sh [--no-vm]
 #
 # 1. The version: dkms.conf's PACKAGE_VERSION, `make version`, modinfo.
 # 2. make install DESTDIR=D: exactly the expected files; the installed tool
@@ -21,7 +21,7 @@
 # skipped when kstats is already installed there, hold a lock, and undo
 # what they did on exit.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 . "$KSTATS_ROOT/tests/guest/lib.sh"
 cd "$KSTATS_ROOT"
 
@@ -156,10 +156,10 @@ d="rmmod kstats_consumer kstats" t rmmod kstats_consumer kstats
 echo "1..$((n - 1))"
 EOF
 		rc=0
-		scripts/vm-run.sh --kernel "$img" --script "$W/dkms-guest.sh" --timeout 300 \
+		tests/vm-run.sh --kernel "$img" --script "$W/dkms-guest.sh" --timeout 300 \
 			--modules-dir "$M" --module kstats --add "$C" --log "$W/vm.log" \
 			> "$W/vm.tap" 2> "$W/vm.err" || rc=$?
-		# its time, as scripts/check.sh prints each guest's
+		# its time, as tests/check.sh prints each guest's
 		sed -n 's/^vm-run.sh: [^ ]*: \([0-9.]*\) s, \(.*\)/# guest dkms: \1 s, timeout 300 s (\2)/p' "$W/vm.err"
 		if [ $rc = 0 ]; then
 			ok "Debian $KVER in QEMU: modprobe the DKMS kstats, insmod the consumer ($(grep -c '^ok' "$W/vm.tap") guest checks)"

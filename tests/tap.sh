@@ -3,7 +3,7 @@
 #
 # Count the results of TAP or KUnit KTAP read from stdin.
 #
-#   some-test | scripts/tap.sh [--prefix NAME]
+#   some-test | tests/tap.sh [--prefix NAME]
 #
 # Counts leaf test cases only: a result line ("ok N name", "not ok N name",
 # any indentation) that closes nested, more indented results is a suite or

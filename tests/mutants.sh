@@ -17,9 +17,9 @@
 # the run fails and its output matches Expect; a run that fails for some
 # other reason is not counted as caught.  Prints TAP.
 #
-#   scripts/mutants.sh [--kdir TEST-KERNEL-TREE] [NAME...]
+#   tests/mutants.sh [--kdir TEST-KERNEL-TREE] [NAME...]
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 cd "$KSTATS_ROOT"
 
 kdir=
@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ -n "$kdir" ] || kdir=$(scripts/test-kernel.sh | tail -n1)
+[ -n "$kdir" ] || kdir=$(tests/test-kernel.sh | tail -n1)
 [ -f "$kdir/arch/x86/boot/bzImage" ] || die "no bzImage in $kdir"
 
 B=$KSTATS_ROOT/build
@@ -86,11 +86,11 @@ for m in "${mutants[@]}"; do
 	[ -z "$only" ] || SUITE_ARGS+=(--append "T_ONLY=$only")
 	t0=$(now)
 	rc=0
-	scripts/vm-run.sh --kernel "$kdir/arch/x86/boot/bzImage" --timeout "$timeout" \
+	tests/vm-run.sh --kernel "$kdir/arch/x86/boot/bzImage" --timeout "$timeout" \
 		--log "$log.console" --mem 2048 "${SUITE_ARGS[@]}" "${GUEST_ADDS[@]}" \
 		> "$log.tap" 2> "$log.err" || rc=$?
 	secs=$(($(now) - t0))
-	# the guest's own time, as scripts/check.sh prints each guest's
+	# the guest's own time, as tests/check.sh prints each guest's
 	sed -n "s/^vm-run.sh: [^ ]*: \([0-9.]*\) s, \(.*\)/# guest mutant-$name: \1 s, timeout $timeout s (\2)/p" "$log.err"
 	fails=$(grep -c '^not ok' "$log.tap" || true)
 	hit=$(cat "$log.console" "$log.tap" "$log.err" | grep -Em1 -- "$expect" || true)

@@ -3,7 +3,7 @@
 #
 # `make bench`: the cost figures of BENCHMARKS.md, measured in QEMU (TCG).
 #
-#   scripts/bench.sh [--quick]
+#   bench/bench.sh [--quick]
 #
 # Builds kstats.ko and bench/kstats_bench.ko against Debian's 6.12 headers
 # (in a copy of the tree, build/bench-src), the static bench/getppid_bench,
@@ -26,7 +26,7 @@
 # arm64 boot.  --table: no run, the table again from the last run's
 # outputs (a run cut short included: its result lines from its console).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 scale_ms=1000 quick=0 table=0
 [ "${1:-}" = --quick ] && scale_ms=300 quick=1
@@ -41,7 +41,7 @@ t_start=$(now)
 rev=$(git -C "$KSTATS_ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')
 git -C "$KSTATS_ROOT" diff --quiet HEAD -- 2>/dev/null || rev="$rev+"
 
-scripts_dir=$(dirname "$0")
+scripts_dir=$KSTATS_ROOT/scripts
 [ $table = 1 ] || "$scripts_dir/deps.sh" >&2 || die "missing packages (see above)"
 
 img= kdir=
@@ -143,7 +143,7 @@ vmrun() {
 	[ -n "$VMRUN_GB" ] || extra+=("${X86_ADDS[@]+"${X86_ADDS[@]}"}")
 	t0=$(now)
 	say "run $tag: smp=$smp icount=$ic parts=$parts"
-	"$scripts_dir/vm-run.sh" --kernel "$img" --smp "$smp" "${extra[@]}" \
+	"$KSTATS_ROOT/tests/vm-run.sh" --kernel "$img" --smp "$smp" "${extra[@]}" \
 		--timeout "${VMRUN_TIMEOUT:-900}" --log "$out/console-$tag.log" \
 		--add "$src/kstats.ko" --add "$src/bench/kstats_bench.ko" \
 		--add "$gb:/kstats/bin/getppid_bench" \
@@ -203,8 +203,8 @@ else
 fi
 
 # --- the table ---------------------------------------------------------------
-cmd="make bench  (scripts/bench.sh${1:+ $1})"
-[ $table = 0 ] || cmd="make bench  (scripts/bench.sh; the table made again by scripts/bench.sh --table)"
+cmd="make bench  (bench/bench.sh${1:+ $1})"
+[ $table = 0 ] || cmd="make bench  (bench/bench.sh; the table made again by bench/bench.sh --table)"
 # the table again: the commit the runs were made at
 [ $table = 0 ] || [ ! -s "$out/results.md" ] ||
 	rev=$(sed -n 's/^Produced by .* at commit \([0-9a-f?+]*\) .*/\1/p' "$out/results.md" | head -n1)

@@ -3,4 +3,4 @@
 #
 # The support table of README.md is one of its figures: see
 # scripts/readme-figures.sh, which rewrites them all.
-exec "$(dirname "$0")/readme-figures.sh" "$@"
+exec "$(dirname "$0")/../scripts/readme-figures.sh" "$@"
