@@ -70,17 +70,24 @@ peer_links() { cat /proc/$1/fdinfo/* 2>/dev/null | grep -c '^link_type:'; }
 # and the two instructions of the ftrace call site)
 peer_kprobes() { grep -c " $1+0x[0-9a-c] " /sys/kernel/debug/kprobes/list 2>/dev/null; }
 
-# peer_start NAME PROGS KPROBES LINKS CMD...: start CMD in the background
-# (its output in /tmp/peer.NAME, its pid in PEER_PID) and wait until it
-# has loaded PROGS BPF programs and attached them: KPROBES kprobes on F,
-# LINKS BPF links.  Not the banner: redirected to a file, the tools'
+# peer_perf PID: the perf events PID holds (bpftrace attaches a uprobe
+# as one, with its program set on it: no BPF link, no kprobe)
+peer_perf() {
+	ls -l /proc/$1/fd 2>/dev/null | grep -c 'anon_inode:\[perf_event\]'
+}
+
+# peer_start NAME PROGS KPROBES LINKS PERF CMD...: start CMD in the
+# background (its output in /tmp/peer.NAME, its pid in PEER_PID) and wait
+# until it has loaded PROGS BPF programs and attached them: KPROBES
+# kprobes on F, LINKS BPF links, PERF perf events (a uprobe's: bpftrace
+# sets its program on the uprobe's perf event, no link, no kprobe).  Not the banner: redirected to a file, the tools'
 # stdout is buffered until they exit.  bpftrace compiles its script with
 # LLVM first (tens of seconds under TCG): at most PEER_WAIT s in all.
 # Fails with ERR saying why (and CMD killed).
 PEER_WAIT=300
 peer_start() {
-	local name=$1 np=$2 nk=$3 nl=$4 i=0
-	shift 4
+	local name=$1 np=$2 nk=$3 nl=$4 npe=$5 i=0
+	shift 5
 	"$@" > /tmp/peer.$name 2>&1 &
 	PEER_PID=$!
 	while [ $i -lt $((PEER_WAIT * 10)) ]; do
@@ -91,11 +98,12 @@ peer_start() {
 		fi
 		[ "$(peer_progs $PEER_PID)" -ge $np ] &&
 			[ "$(peer_kprobes $F)" -ge $nk ] &&
-			[ "$(peer_links $PEER_PID)" -ge $nl ] && return 0
+			[ "$(peer_links $PEER_PID)" -ge $nl ] &&
+			[ "$(peer_perf $PEER_PID)" -ge $npe ] && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
-	ERR="not attached after $PEER_WAIT s ($(peer_progs $PEER_PID) programs, $(peer_kprobes $F) kprobes, $(peer_links $PEER_PID) links): $(tail -n 3 /tmp/peer.$name | tr '\n' ' ')"
+	ERR="not attached after $PEER_WAIT s ($(peer_progs $PEER_PID) programs, $(peer_kprobes $F) kprobes, $(peer_links $PEER_PID) links, $(peer_perf $PEER_PID) perf events): $(tail -n 3 /tmp/peer.$name | tr '\n' ' ')"
 	kill -KILL $PEER_PID 2>/dev/null
 	wait $PEER_PID 2>/dev/null
 	return 1
@@ -131,7 +139,7 @@ peer_rows() {
 	# a module's function by its plain name (a kprobe resolves it)
 	if [ -z "$FL" ]; then
 		na $kind peer_funclatency "funclatency (libbpf-tools) is not in this guest"
-	elif peer_start funclatency 2 2 0 $FL $F; then
+	elif peer_start funclatency 2 2 0 0 $FL $F; then
 		echo "BENCHPEER ${kind}_peer_funclatency funclatency $F"
 		measure $kind peer_funclatency
 		peer_stop
@@ -186,7 +194,7 @@ peer_rows() {
 			bt=$(bt_lat tracepoint:raw_syscalls:sys_enter tracepoint:raw_syscalls:sys_exit)
 			set -- 2 0 0 ;;
 		esac
-		if peer_start $r "$@" $BT -e "$bt"; then
+		if peer_start $r "$@" 0 $BT -e "$bt"; then
 			echo "BENCHPEER ${kind}_peer_$r bpftrace -e '$bt'"
 			measure $kind peer_$r
 			peer_stop
@@ -307,7 +315,7 @@ rq_rows() {
 		return
 	elif [ -z "$(command -v runqlat)" ]; then
 		na s rq_peer "runqlat (libbpf-tools) is not in this guest"
-	elif F=none peer_start runqlat 3 0 3 runqlat; then
+	elif F=none peer_start runqlat 3 0 3 0 runqlat; then
 		echo "BENCHPEER s_rq_peer runqlat"
 		echo "BENCH s_rq_peer $($PB 5000 5)"
 		peer_stop
@@ -483,18 +491,12 @@ trace_rows() {
 	measure $kind untraced_end
 }
 
-# peer_perf PID: the perf events PID holds (bpftrace attaches a uprobe
-# as one, with its program set on it: no BPF link, no kprobe)
-peer_perf() {
-	ls -l /proc/$1/fd 2>/dev/null | grep -c 'anon_inode:\[perf_event\]'
-}
-
 # uprobe_rows: a user program's function, uprobe_bench's ub_target(): its
 # cost untraced, under kstats' "trace PATH:FUNC" (a uprobe and a
 # uretprobe) and under bpftrace's uprobe/uretprobe hist() of the same
 # calls, in the same boot
 uprobe_rows() {
-	local U=$UB:ub_target bt BT i
+	local U=$UB:ub_target bt BT
 	if [ ! -x $UB ]; then
 		for r in untraced kstats peer_bt_uprobe; do na u $r "no uprobe_bench in this guest"; done
 		return 0
@@ -515,14 +517,8 @@ uprobe_rows() {
 		na u peer_bt_uprobe "bpftrace is not in this guest"
 	else
 		bt=$(bt_lat uprobe:$U uretprobe:$U)
-		# attached: its two programs loaded, then each set on its
-		# uprobe's perf event
-		if peer_start bt_uprobe 2 0 0 $BT -e "$bt"; then
-			i=0
-			while [ "$(peer_perf $PEER_PID)" -lt 2 ] && [ $i -lt 600 ]; do
-				sleep 0.1
-				i=$((i + 1))
-			done
+		# attached: its two programs, each on its uprobe's perf event
+		if peer_start bt_uprobe 2 0 0 2 $BT -e "$bt"; then
 			echo "BENCHPEER u_peer_bt_uprobe bpftrace -e '$bt'"
 			measure u peer_bt_uprobe
 			peer_stop

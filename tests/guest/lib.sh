@@ -284,3 +284,14 @@ our_hist() {
 	awk -v div="${2:-1000}" '/^# summary / { for (i = 2; i < NF; i++) { if ($i == "samples") n = $(i + 1); if ($i == "p50") p = $(i + 1) } }
 	END { v = int(p / div); b = 0; while (v > 1) { v = int(v / 2); b++ } print n + 0, b }' "$1"
 }
+
+# readme_run DIR OUT LINE: a README line run as its root shell would (sudo
+# being the root the guest is), from DIR, with no input (the suites read
+# the README's lines from theirs); its output in OUT, its exit status
+# returned.  The quick start's (t-31) and the examples' (t-32) runner.
+readme_run() {
+	(
+		sudo() { "$@"; }
+		cd "$1" && eval "$3"
+	) < /dev/null > "$2" 2>&1
+}

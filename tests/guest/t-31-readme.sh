@@ -34,15 +34,6 @@ expect_match "the quick start has its shell lines (insmod, list, show, stop, res
 	"$(tr '\n' ' ' < /tmp/readme.sh)" \
 	'insmod kstats\.ko.*kstats list.*kstats show example_write.*echo stop.*echo reset.*echo start.*trace do_nanosleep.*remove do_nanosleep.*rmmod kstats_example kstats'
 
-# readme_line LINE: LINE run as a user's shell would, sudo being the root
-# the guest is; its output is the README's, and stays in /tmp/readme.out
-readme_line() {
-	(
-		sudo() { "$@"; }
-		cd $RD && eval "$1"
-	) > /tmp/readme.out 2>&1
-}
-
 skipped=0
 ran=0
 while IFS= read -r line; do
@@ -52,7 +43,7 @@ while IFS= read -r line; do
 	make*)		skipped=$((skipped + 1)); continue ;;
 	esac
 	ran=$((ran + 1))
-	check "README: $line" readme_line "$line"
+	check "README: $line" readme_run $RD /tmp/readme.out "$line"
 	case $line in
 	*"insmod kstats.ko"*)
 		expect "README: kstats is loaded, _control is there" \

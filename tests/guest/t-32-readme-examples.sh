@@ -49,10 +49,10 @@ LT=/sys/kernel/debug/kstats_lifetime/ctl
 CG=/sys/fs/cgroup
 OUT=/tmp/readme-ex.out
 
-# ex_run LINE RC: LINE run as the README's root shell would, from $RD;
-# its output in $OUT; a test that it exits RC
+# ex_run LINE RC: LINE run from $RD (lib.sh readme_run), its output in
+# $OUT; a test that it exits RC
 ex_run() {
-	(cd $RD && eval "$1") < /dev/null > $OUT 2>&1
+	readme_run $RD $OUT "$1"
 	expect "README: $1: exit $2" "$?" "$2"
 }
 # bg_loop CMD: CMD again and again in the background, until bg_stop
