@@ -26,6 +26,7 @@
 #include "kstats_cmd.h"
 #include "kstats_multi.h"
 #include "kstats_family.h"
+#include "kstats_family_view.h"
 #include "kstats_outlier.h"
 #include "kstats_internal.h"
 #include "kstats_pair.h"
