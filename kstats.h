@@ -48,7 +48,7 @@
 struct dentry;
 struct kstats_family;
 struct kstats_negative;
-struct seq_file;
+struct kstats_ops;
 
 /* Longest distribution name, without the terminating NUL. */
 #define KSTATS_NAME_MAX		63
@@ -154,20 +154,13 @@ struct kstats_config {
  * @origin: how it was made, for the listing of _control
  * @maker: who made it, and so who may delete it (enum kstats_maker)
  * @priv: owned by the creator of a trace node
- * @show_source: prints the "# source" header line; NULL for "api"
- * @show_tail: prints the lines after the histogram rows (a trace node's
- *	outliers), or NULL
- * @extra_missed: missed events counted outside the slots (by probes)
- * @reset_source: starts what the creator counts again from 0, with
- *	kstats_reset() (any context), or NULL
- * @retire: stops what feeds it (probes), in process context, when it is
- *	removed: never in the last kstats_put(), which may run in any context
- * @release: frees the creator's data with the memory; called from an
- *	irq_work, so it must not sleep
+ * @ops: what its maker adds to it (struct kstats_ops, kstats.ko's own):
+ *	the lines of its file, its reset, retirement and release
  * @free_node: on the list of distributions waiting to be freed
  * @neg: negative samples, counted apart from the histogram, or NULL for a
  *	distribution that takes no signed values
- * @family: one histogram per key, beside the total, or NULL
+ * @family: one histogram per key, beside the total, or NULL: attached,
+ *	reset and freed by the distribution's maker (@ops)
  *
  * Only the first four fields, in the first 24 bytes, are read by the
  * inline fast path; the rest is private to kstats.ko.
@@ -187,12 +180,7 @@ struct kstats {
 	char origin[96];
 	u8 maker;
 	void *priv;
-	void (*show_source)(struct kstats *ks, struct seq_file *m);
-	void (*show_tail)(struct kstats *ks, struct seq_file *m);
-	u64 (*extra_missed)(struct kstats *ks);
-	void (*reset_source)(struct kstats *ks);
-	void (*retire)(struct kstats *ks);
-	void (*release)(struct kstats *ks);
+	const struct kstats_ops *ops;
 	struct llist_node free_node;
 	struct kstats_negative *neg;
 	struct kstats_family *family;

@@ -26,6 +26,7 @@
 #include "kstats_debugfs.h"
 #include "kstats_errors.h"
 #include "kstats_family.h"
+#include "kstats_family_view.h"
 #include "kstats_internal.h"
 #include "kstats_trace.h"
 
@@ -115,8 +116,8 @@ static void kstats_show_header(struct seq_file *m, struct kstats_reader *r)
 			   snap->clamp - 1,
 			   snap->slot_samples[snap->nr_slots - 1] -
 			   snap->slot_samples[snap->nr_slots - 2]);
-	if (ks->show_source)
-		ks->show_source(ks, m);
+	if (ks->ops->show_source)
+		ks->ops->show_source(ks, m);
 	else
 		seq_puts(m, "# source mechanism api\n");
 	if (ks->family) {
@@ -251,7 +252,7 @@ static void *kstats_seq_start(struct seq_file *m, loff_t *pos)
 {
 	struct kstats_reader *r = m->private;
 	loff_t last = kstats_nr_rows(r) + !!r->errno_count +
-		      !!r->ks->show_tail;
+		      !!r->ks->ops->show_tail;
 
 	return r->snap.count && *pos <= last ? pos : NULL;
 }
@@ -295,7 +296,7 @@ static const struct seq_operations kstats_seq_ops = {
 /* The creator's lines after the rows, for kstats_text_print(). */
 static void kstats_show_tail(struct seq_file *m, struct kstats_reader *r)
 {
-	r->ks->show_tail(r->ks, m);
+	r->ks->ops->show_tail(r->ks, m);
 }
 
 /*
@@ -384,7 +385,7 @@ static int kstats_node_open(struct inode *inode, struct file *file)
 	for (s = 1; s < r->snap.nr_slots; s++)
 		r->snap.slot_samples[s] += r->snap.slot_samples[s - 1];
 	err = kstats_text_print(&r->head, r, kstats_show_header);
-	if (!err && r->ks->show_tail)
+	if (!err && r->ks->ops->show_tail)
 		err = kstats_text_print(&r->tail, r, kstats_show_tail);
 	if (err) {
 		kstats_reader_free(r);
@@ -512,7 +513,7 @@ static int kstats_remove(const char *name, struct kstats_refusal *why)
 	ks = kstats_find_locked(name);
 	if (!ks)
 		err = -ENOENT;
-	else if (ks->maker != KSTATS_BY_CONTROL)
+	else if (ks->maker != KSTATS_MADE_BY_CONTROL)
 		err = -EPERM;
 	if (!err)
 		kstats_forget_locked(ks);
@@ -558,7 +559,7 @@ static int kstats_control_execute(struct kstats_cmd *cmd)
 	if (cmd->cfg.max_value)
 		snprintf(origin + strlen(origin), sizeof(origin) - strlen(origin),
 			 " max %llu", cmd->cfg.max_value);
-	ks = kstats_create(&cmd->cfg, origin, KSTATS_BY_CONTROL, &cmd->why);
+	ks = kstats_create(&cmd->cfg, origin, KSTATS_MADE_BY_CONTROL, &cmd->why);
 	return PTR_ERR_OR_ZERO(ks);
 }
 

@@ -4,8 +4,12 @@
  * distributions, and turning their per-CPU histograms into snapshots,
  * percentiles and summaries.  The core knows no interface: the debugfs
  * files (kstats_debugfs.c) register themselves as its publisher, and the
- * module's init and exit (kstats_main.c) call it first and last.  The
- * recording fast path is in kstats.h.
+ * module's init and exit (kstats_main.c) call it first and last.  Nor does
+ * it know what a distribution's maker adds to it (a family of keys, a
+ * trace node's probes): it resets, retires and frees them through the
+ * distribution's ops (struct kstats_ops), which the maker sets
+ * (kstats_new.c for the API's distributions, kstats_trace.c for trace
+ * nodes).  The recording fast path is in kstats.h.
  *
  * Lifetime: a distribution is reference counted.  Its creator holds one
  * reference, dropped by kstats_delete(); kstats_get() takes more.  While it
@@ -31,7 +35,6 @@
 
 #include "kstats_errors.h"
 #include "kstats_internal.h"
-#include "kstats_family.h"
 
 /* Guards kstats_list, kstats_nr_nodes and the names in debugfs. */
 DEFINE_MUTEX(kstats_mutex);
@@ -54,6 +57,9 @@ static struct kstats_slot __percpu *kstats_scratch;
 static LLIST_HEAD(kstats_free_list);
 static void kstats_free_fn(struct irq_work *work);
 static DEFINE_IRQ_WORK(kstats_free_work, kstats_free_fn);
+
+/* The ops of a distribution whose maker adds nothing to it (a .gap sibling). */
+static const struct kstats_ops kstats_no_ops;
 
 static const char * const kstats_clock_names[] = {
 	[KSTATS_CLOCK_KTIME] = "ktime",
@@ -247,13 +253,12 @@ static void kstats_free_fn(struct irq_work *work)
 	struct kstats *ks, *next;
 
 	llist_for_each_entry_safe(ks, next, list, free_node) {
-		if (ks->release)
-			ks->release(ks);
+		if (ks->ops->release)
+			ks->ops->release(ks);
 		if (ks->neg) {
 			free_percpu(ks->neg->cpu);
 			kvfree(ks->neg);
 		}
-		kstats_family_free(ks->family);
 		kstats_hist_free(ks->hist);
 		kfree(ks);
 	}
@@ -303,6 +308,7 @@ struct kstats *kstats_alloc(const struct kstats_config *cfg,
 	INIT_LIST_HEAD(&ks->node);
 	strscpy(ks->name, cfg->name, sizeof(ks->name));
 	ks->maker = maker;
+	ks->ops = &kstats_no_ops;
 	ks->slots = ks->hist;
 	return ks;
 
@@ -353,79 +359,6 @@ int kstats_publish(struct kstats *ks, const char *origin,
 	return err;
 }
 
-/**
- * kstats_create() - make, list and publish a distribution
- * @cfg: its configuration
- * @origin: how it was made, as _control lists it
- * @maker: who makes it (enum kstats_maker)
- * @why: where a refusal is noted (kstats_refuse()), or NULL
- *
- * Context: process.
- * Return: the distribution, active, with one reference; or an ERR_PTR as
- * kstats_alloc() and kstats_publish() return.
- */
-struct kstats *kstats_create(const struct kstats_config *cfg,
-			     const char *origin, enum kstats_maker maker,
-			     struct kstats_refusal *why)
-{
-	struct kstats *ks = kstats_alloc(cfg, maker, why);
-	int err;
-
-	if (IS_ERR(ks))
-		return ks;
-	/* Kernel code may record signed values into it: kstats_record_signed(). */
-	err = kstats_negative_enable(ks, false);
-	if (!err && cfg->max_keys)
-		err = kstats_family_enable(ks, cfg->max_keys, "key",
-					   KSTATS_KEYS_NUMBER, 0);
-	if (!err)
-		err = kstats_publish(ks, origin, why);
-	if (err) {
-		kstats_put(ks);
-		return ERR_PTR(err);
-	}
-	return ks;
-}
-
-/**
- * kstats_new_config() - create a distribution
- * @cfg: name, frac_bits, clock and value range
- *
- * The distribution starts active, with a debugfs file of its name.  Only
- * distributions made this way may be kstats_delete()d.
- *
- * Context: process; may sleep.
- * Return: the distribution, or an ERR_PTR(): -EINVAL for a bad name or
- * setting (max_keys over 65536 included), -EEXIST for a name in use, -ENOSPC when too many exist,
- * -EOPNOTSUPP for clock cycles off x86 and arm64, -ENOMEM.  Never NULL.
- */
-struct kstats *kstats_new_config(const struct kstats_config *cfg)
-{
-	might_sleep();
-	return kstats_create(cfg, "api", KSTATS_BY_API, NULL);
-}
-EXPORT_SYMBOL_GPL(kstats_new_config);
-
-/**
- * kstats_new() - create a distribution of times on the ktime clock
- * @name: file name under /sys/kernel/debug/kstats/
- * @frac_bits: 0..5: each power of two is split in 2^frac_bits slots
- *
- * Context: process; may sleep.
- * Return: as kstats_new_config().
- */
-struct kstats *kstats_new(const char *name, unsigned int frac_bits)
-{
-	struct kstats_config cfg = {
-		.name = name,
-		.frac_bits = frac_bits,
-		.clock = KSTATS_CLOCK_KTIME,
-	};
-
-	return kstats_new_config(&cfg);
-}
-EXPORT_SYMBOL_GPL(kstats_new);
-
 /* Take @ks off the list and out of debugfs; idempotent. */
 void kstats_forget_locked(struct kstats *ks)
 {
@@ -455,7 +388,7 @@ struct kstats *kstats_pop_removable(void)
 
 	mutex_lock(&kstats_mutex);
 	list_for_each_entry(ks, &kstats_list, node) {
-		if (ks->maker == KSTATS_BY_CONTROL) {
+		if (ks->maker == KSTATS_MADE_BY_CONTROL) {
 			found = ks;
 			kstats_forget_locked(ks);
 			break;
@@ -477,8 +410,8 @@ struct kstats *kstats_pop_removable(void)
 void kstats_drop(struct kstats *ks)
 {
 	might_sleep();
-	if (ks->retire)
-		ks->retire(ks);
+	if (ks->ops->retire)
+		ks->ops->retire(ks);
 	kstats_put(ks);
 }
 
@@ -514,7 +447,7 @@ void kstats_delete(struct kstats *ks)
 	if (IS_ERR_OR_NULL(ks))
 		return;
 	might_sleep();
-	if (ks->maker != KSTATS_BY_API) {
+	if (ks->maker != KSTATS_MADE_BY_API) {
 		pr_warn_ratelimited("%s: not made by kstats_new(), so not deleted: drop a kstats_get() reference with kstats_put()\n",
 				    ks->name);
 		return;
@@ -646,11 +579,9 @@ void kstats_reset(struct kstats *ks)
 		memset(per_cpu_ptr(ks->hist, cpu), 0, size);
 	if (ks->neg)
 		kstats_negative_clear(ks->neg);
-	if (ks->family)
-		kstats_family_clear(ks->family, ks->nr_slots);
-	/* what its source counts (a section's table, a probe's misses) */
-	if (ks->reset_source)
-		ks->reset_source(ks);
+	/* what its maker keeps (a family's keys, a probe's misses) */
+	if (ks->ops->reset)
+		ks->ops->reset(ks);
 }
 EXPORT_SYMBOL_GPL(kstats_reset);
 
@@ -961,8 +892,8 @@ int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap)
 		snap->max = max(snap->max, READ_ONCE(e->max));
 		row++;
 	}
-	if (ks->extra_missed)
-		snap->missed += ks->extra_missed(ks);
+	if (ks->ops->extra_missed)
+		snap->missed += ks->ops->extra_missed(ks);
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(kstats_snapshot_take, KSTATS_NS);

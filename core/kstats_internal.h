@@ -23,14 +23,46 @@
 
 /**
  * enum kstats_maker - who made a distribution, and so who may remove it
- * @KSTATS_BY_API: kernel code, with kstats_new(): kstats_delete() only
- * @KSTATS_BY_CONTROL: a write to _control: "remove", or rmmod
- * @KSTATS_BY_KSTATS: kstats itself (a .gap sibling): its trace node
+ * @KSTATS_MADE_BY_API: kernel code, with kstats_new(): kstats_delete() only
+ * @KSTATS_MADE_BY_CONTROL: a write to _control: "remove", or rmmod
+ * @KSTATS_MADE_BY_KSTATS: kstats itself (a .gap sibling): its trace node
  */
 enum kstats_maker {
-	KSTATS_BY_API,
-	KSTATS_BY_CONTROL,
-	KSTATS_BY_KSTATS,
+	KSTATS_MADE_BY_API,
+	KSTATS_MADE_BY_CONTROL,
+	KSTATS_MADE_BY_KSTATS,
+};
+
+struct seq_file;
+
+/**
+ * struct kstats_ops - what the maker of a distribution adds to it
+ * @show_source: prints the "# source" header line; NULL for "api"
+ * @show_tail: prints the lines after the histogram rows (a trace node's
+ *	outliers), or NULL
+ * @extra_missed: missed events counted outside the slots (by probes), or
+ *	NULL
+ * @reset: starts what the maker keeps beside the histogram (a family's
+ *	keys, a probe's misses, a section's counts) again from 0, after the
+ *	core's kstats_reset() emptied the histogram (any context), or NULL
+ * @retire: stops what feeds it (probes), in process context, when it is
+ *	removed: never in the last kstats_put(), which may run in any context
+ * @release: frees what the maker attached (its family, its node's data)
+ *	with the memory; called from an irq_work, so it must not sleep
+ *
+ * The core calls what a node owns beyond its histogram only through
+ * these, so that it calls no file above it: the maker, which made the
+ * node's family or probes, resets and frees them.  One table per kind of
+ * node, constant; struct kstats's @ops is never NULL (kstats_alloc() sets
+ * one with no callback).
+ */
+struct kstats_ops {
+	void (*show_source)(struct kstats *ks, struct seq_file *m);
+	void (*show_tail)(struct kstats *ks, struct seq_file *m);
+	u64 (*extra_missed)(struct kstats *ks);
+	void (*reset)(struct kstats *ks);
+	void (*retire)(struct kstats *ks);
+	void (*release)(struct kstats *ks);
 };
 
 /*

@@ -517,7 +517,7 @@ GUEST
 		"$KDIR_TEST/scripts/checkpatch.pl" --strict --no-tree --no-summary -f $files \
 			> "$LOGS/checkpatch.log" 2>&1 || true
 		check "checkpatch --strict" "$(grep -E -A1 '^(ERROR|WARNING|CHECK):' "$LOGS/checkpatch.log" || true)"
-		kd=$(project_files kstats.h core/kstats.c)
+		kd=$(project_files kstats.h core/kstats.c core/kstats_new.c)
 		# shellcheck disable=SC2086
 		check "kernel-doc" "$("$KDIR_TEST/scripts/kernel-doc" -none $kd 2>&1 || echo "kernel-doc exited $?")"
 	fi

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite kstats_family, of core/kstats_family.c: families: string
- * keys, a family's keys and their histograms, hot keys, stack keys, many
- * CPUs at once, kstats_record_key().
+ * KUnit suite kstats_family, of core/kstats_family.c and
+ * trace/kstats_family_view.c: families: string keys, a family's keys and
+ * their histograms, hot keys, stack keys, many CPUs at once,
+ * kstats_record_key().
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -26,6 +27,7 @@
 #include "kstats_cmd.h"
 #include "kstats_multi.h"
 #include "kstats_family.h"
+#include "kstats_family_view.h"
 #include "kstats_outlier.h"
 #include "kstats_internal.h"
 #include "kstats_pair.h"

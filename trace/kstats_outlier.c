@@ -52,7 +52,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
-#include "kstats_family.h"
+#include "kstats_family_view.h"
 #include "kstats_internal.h"
 #include "kstats_outlier.h"
 

@@ -65,6 +65,7 @@
 #include "kstats_counter.h"
 #include "kstats_direct.h"
 #include "kstats_family.h"
+#include "kstats_family_view.h"
 #include "kstats_fn.h"
 #include "kstats_multi.h"
 #include "kstats_internal.h"
@@ -1959,7 +1960,7 @@ static void kstats_trace_calibrate(struct kstats_trace *t)
 	c = kzalloc(sizeof(*c), KSTATS_GFP);
 	if (!c)
 		return;
-	c->fn.ks = kstats_alloc(&cfg, KSTATS_BY_KSTATS, NULL);
+	c->fn.ks = kstats_alloc(&cfg, KSTATS_MADE_BY_KSTATS, NULL);
 	if (IS_ERR(c->fn.ks))
 		goto out_free;
 	c->fn.target = c->target;
@@ -2506,7 +2507,7 @@ static int kstats_trace_gap(struct kstats_trace *t, struct kstats_cmd *cmd)
 	if (!t->fn.last_end)
 		return -ENOMEM;
 	cfg.name = gapname;
-	gap = kstats_alloc(&cfg, KSTATS_BY_KSTATS, t->why);
+	gap = kstats_alloc(&cfg, KSTATS_MADE_BY_KSTATS, t->why);
 	if (IS_ERR(gap))
 		return PTR_ERR(gap);
 	t->fn.gap = gap;
@@ -2557,6 +2558,42 @@ static int kstats_trace_resolve(struct kstats_cmd *cmd)
 	return err;
 }
 
+/*
+ * What the core reaches of a trace node (struct kstats_ops).  Its family,
+ * which kstats_trace_family() made, is the node's to reset and free: the
+ * core calls no family.
+ */
+static void kstats_trace_node_reset(struct kstats *ks)
+{
+	if (ks->family)
+		kstats_family_clear(ks->family, ks->nr_slots);
+	kstats_trace_reset(ks);
+}
+
+static void kstats_trace_node_release(struct kstats *ks)
+{
+	kstats_trace_release(ks);
+	kstats_family_free(ks->family);
+}
+
+static const struct kstats_ops kstats_trace_ops = {
+	.show_source = kstats_trace_show,
+	.extra_missed = kstats_trace_missed,
+	.reset = kstats_trace_node_reset,
+	.retire = kstats_trace_retire,
+	.release = kstats_trace_node_release,
+};
+
+/* A node that keeps outliers: their lines after the histogram. */
+static const struct kstats_ops kstats_trace_outlier_ops = {
+	.show_source = kstats_trace_show,
+	.show_tail = kstats_trace_show_tail,
+	.extra_missed = kstats_trace_missed,
+	.reset = kstats_trace_node_reset,
+	.retire = kstats_trace_retire,
+	.release = kstats_trace_node_release,
+};
+
 /**
  * kstats_trace_create() - make a trace node as _control was told
  * @cmd: the parsed trace command
@@ -2581,7 +2618,7 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	t = kzalloc(sizeof(*t), KSTATS_GFP);
 	if (!t)
 		return -ENOMEM;
-	ks = kstats_alloc(&cmd->cfg, KSTATS_BY_CONTROL, &cmd->why);
+	ks = kstats_alloc(&cmd->cfg, KSTATS_MADE_BY_CONTROL, &cmd->why);
 	if (IS_ERR(ks)) {
 		kfree(t);
 		return PTR_ERR(ks);
@@ -2607,11 +2644,7 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 			     kstats_by_uses_ret(&t->fn.by));
 	t->fn.ret_at_exit_key = kstats_by_uses_ret(&t->fn.by);
 	ks->priv = t;
-	ks->show_source = kstats_trace_show;
-	ks->extra_missed = kstats_trace_missed;
-	ks->reset_source = kstats_trace_reset;
-	ks->retire = kstats_trace_retire;
-	ks->release = kstats_trace_release;
+	ks->ops = &kstats_trace_ops;
 
 	t->fn.outliers = kstats_outliers_alloc(&cmd->outlier,
 					       t->fn.value.base != KSTATS_BASE_NONE);
@@ -2624,7 +2657,7 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 		goto fail;
 	}
 	if (t->fn.outliers)
-		ks->show_tail = kstats_trace_show_tail;
+		ks->ops = &kstats_trace_outlier_ops;
 	t->fn.exit_extra = t->fn.value.base != KSTATS_BASE_NONE ||
 			   t->fn.ret_at_exit || t->fn.outliers || cmd->gap;
 	err = kstats_trace_multi(t, cmd);
