@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The direct trampoline's variants, for both architectures' trampolines
- * (kstats_direct_tramp_x86_64.S, kstats_direct_tramp_arm64.S), in the
- * order of enum kstats_direct_variant (kstats_direct.c), so that a stub's
- * place is computed the same way on both.
+ * The direct trampoline's variants, listed once, for both architectures'
+ * trampolines (kstats_direct_tramp_x86_64.S, kstats_direct_tramp_arm64.S)
+ * and for C (enum kstats_direct_variant, kstats_direct.c), so that a
+ * stub's place is computed the same way on both and in C.
  *
- * KSTATS_DIRECT_EACH calls macro @m once per variant, as
- *	@m NAME, EXIT, ENTRY, TK, COMM, IDS
+ * KSTATS_DIRECT_VARIANTS(m) calls @m once per variant, in the trampoline's
+ * order, as
+ *	m(NAME, EXIT, ENTRY, TK, COMM, IDS)
  * NAME names the variant (kstats_direct_NAME_<args>, args 0, 1: no
  * arguments, registers; KSTATS_DIRECT_ARG_KINDS); EXIT is the C exit it
  * calls (kstats_direct_exit_EXIT); ENTRY the clock read at the entry: tsc
@@ -18,101 +19,116 @@
  * the task's name (1, at KSTATS_DFRAME_NAME) or its pid and tgid (2, at
  * KSTATS_DFRAME_IDS) in the frame, for the exit to take the key from: only
  * with an entry that calls no C, whose argument registers' words are
- * free.
+ * free.  The assembly takes the list through KSTATS_DIRECT_EACH, C through
+ * the enum.
  */
 #ifndef _KSTATS_DIRECT_VARIANTS_H
 #define _KSTATS_DIRECT_VARIANTS_H
 
+#include "kstats_direct.h"
+
+#define KSTATS_DIRECT_VARIANTS(m) \
+	/* per clock, one per enum kstats_direct_exit */ \
+	m(tsc, tsc, tsc, 0, 0, 0) \
+	m(tscp, tscp, tsc, 0, 0, 0) \
+	m(tsco, tsco, tsc, 0, 0, 0) \
+	m(ktime, ktime, ktime, 0, 0, 0) \
+	m(ktimep, ktimep, ktime, 0, 0, 0) \
+	m(ktimeo, ktimeo, ktime, 0, 0, 0) \
+	m(local, local, local, 0, 0, 0) \
+	m(localp, localp, local, 0, 0, 0) \
+	m(localo, localo, local, 0, 0, 0) \
+	m(tscns, tscns, tsc, 1, 0, 0) \
+	m(tscnsp, tscnsp, tsc, 1, 0, 0) \
+	m(tscnso, tscnso, tsc, 1, 0, 0) \
+	/* filters and families: the entry and the exit in C, any clock */ \
+	m(rich, rich, rich, 0, 0, 0) \
+	/* \
+	 * Durations whose filters are all the task's: the entry checks them \
+	 * in C (kstats_direct_enter_task_<clock>()), the exit is the plain one. \
+	 */ \
+	m(task_tsc, tscp, task_tsc, 0, 0, 0) \
+	m(task_ktime, ktimep, task_ktime, 0, 0, 0) \
+	m(task_local, localp, task_local, 0, 0, 0) \
+	m(task_tscns, tscnsp, task_tscns, 0, 0, 0) \
+	/* a return value alone: no clock, the exit records it */ \
+	m(ret, ret, none, 0, 0, 0) \
+	/* \
+	 * An argument alone: the entry records it and returns false, so the \
+	 * body runs untimed and the exit is never reached (ret's, named for \
+	 * the macro).  Variant 0 is never chosen: the entry reads registers. \
+	 */ \
+	m(arg, ret, arg, 0, 0, 0) \
+	/* a duration split by a key of the task: the entry takes it */ \
+	m(tkey_tsc, tscf, tkey_tsc, 0, 0, 0) \
+	m(tkey_ktime, ktimef, tkey_ktime, 0, 0, 0) \
+	m(tkey_local, localf, tkey_local, 0, 0, 0) \
+	m(tkey_tscns, tscnsf, tkey_tscns, 0, 0, 0) \
+	/* a duration whose one filter is the task's name: the plain ones */ \
+	m(comm_tsc, tscp, tsc, 0, 1, 0) \
+	m(comm_ktime, ktimep, ktime, 0, 1, 0) \
+	m(comm_local, localp, local, 0, 1, 0) \
+	m(comm_tscns, tscnsp, tsc, 1, 1, 0) \
+	/* \
+	 * A duration whose one filter is a cgroup: checked inline for the \
+	 * clocks read inline, else the task ones, with that one check \
+	 */ \
+	m(cgroup_tsc, tscp, tsc, 0, 2, 0) \
+	m(cgroup_ktime, ktimep, cgroup_ktime, 0, 0, 0) \
+	m(cgroup_local, localp, cgroup_local, 0, 0, 0) \
+	m(cgroup_tscns, tscnsp, tsc, 1, 2, 0) \
+	/* \
+	 * A duration split by its caller, a key of the frame: the plain \
+	 * entries, the exit takes the key; with no filter, then with the \
+	 * task's name alone, compared inline \
+	 */ \
+	m(fkey_tsc, tsck, tsc, 0, 0, 0) \
+	m(fkey_ktime, ktimek, ktime, 0, 0, 0) \
+	m(fkey_local, localk, local, 0, 0, 0) \
+	m(fkey_tscns, tscnsk, tsc, 1, 0, 0) \
+	m(fkey_comm_tsc, tsck, tsc, 0, 1, 0) \
+	m(fkey_comm_ktime, ktimek, ktime, 0, 1, 0) \
+	m(fkey_comm_local, localk, local, 0, 1, 0) \
+	m(fkey_comm_tscns, tscnsk, tsc, 1, 1, 0) \
+	/* \
+	 * A duration split by the task's name, then by its pid or tid: the \
+	 * entry keeps them, the exit takes the key; each with no filter, \
+	 * then with the task's name alone; the clocks read inline alone \
+	 * (tsc, tscns) \
+	 */ \
+	m(tname_tsc, tscn, tsc, 0, 0, 1) \
+	m(tname_tscns, tscnsn, tsc, 1, 0, 1) \
+	m(tname_comm_tsc, tscn, tsc, 0, 1, 1) \
+	m(tname_comm_tscns, tscnsn, tsc, 1, 1, 1) \
+	m(tids_tsc, tsct, tsc, 0, 0, 2) \
+	m(tids_tscns, tscnst, tsc, 1, 0, 2) \
+	m(tids_comm_tsc, tsct, tsc, 0, 1, 2) \
+	m(tids_comm_tscns, tscnst, tsc, 1, 1, 2) \
+	/* \
+	 * The same as the caller's, split by the function (of a node over \
+	 * several): its exit reads the function's address, no caller \
+	 */ \
+	m(ffunc_tsc, tsci, tsc, 0, 0, 0) \
+	m(ffunc_ktime, ktimei, ktime, 0, 0, 0) \
+	m(ffunc_local, locali, local, 0, 0, 0) \
+	m(ffunc_tscns, tscnsi, tsc, 1, 0, 0) \
+	m(ffunc_comm_tsc, tsci, tsc, 0, 1, 0) \
+	m(ffunc_comm_ktime, ktimei, ktime, 0, 1, 0) \
+	m(ffunc_comm_local, locali, local, 0, 1, 0) \
+	m(ffunc_comm_tscns, tscnsi, tsc, 1, 1, 0)
+
 #ifdef __ASSEMBLY__
+/*
+ * KSTATS_DIRECT_EACH m: the assembler macro \m once per variant, as
+ *	\m NAME, EXIT, ENTRY, TK, COMM, IDS
+ * one statement each, on the one line the list expands to (";" separates
+ * statements on x86-64 and arm64 alike).
+ */
+#define KSTATS_DIRECT_EACH_ONE(name, exit, entry, tk, comm, ids) \
+	\m name, exit, entry, tk, comm, ids ;
+
 .macro KSTATS_DIRECT_EACH m
-	/* per clock, one per enum kstats_direct_exit */
-	\m tsc, tsc, tsc, 0, 0, 0
-	\m tscp, tscp, tsc, 0, 0, 0
-	\m tsco, tsco, tsc, 0, 0, 0
-	\m ktime, ktime, ktime, 0, 0, 0
-	\m ktimep, ktimep, ktime, 0, 0, 0
-	\m ktimeo, ktimeo, ktime, 0, 0, 0
-	\m local, local, local, 0, 0, 0
-	\m localp, localp, local, 0, 0, 0
-	\m localo, localo, local, 0, 0, 0
-	\m tscns, tscns, tsc, 1, 0, 0
-	\m tscnsp, tscnsp, tsc, 1, 0, 0
-	\m tscnso, tscnso, tsc, 1, 0, 0
-	/* filters and families: the entry and the exit in C, any clock */
-	\m rich, rich, rich, 0, 0, 0
-	/*
-	 * Durations whose filters are all the task's: the entry checks them
-	 * in C (kstats_direct_enter_task_<clock>()), the exit is the plain one.
-	 */
-	\m task_tsc, tscp, task_tsc, 0, 0, 0
-	\m task_ktime, ktimep, task_ktime, 0, 0, 0
-	\m task_local, localp, task_local, 0, 0, 0
-	\m task_tscns, tscnsp, task_tscns, 0, 0, 0
-	/* a return value alone: no clock, the exit records it */
-	\m ret, ret, none, 0, 0, 0
-	/*
-	 * An argument alone: the entry records it and returns false, so the
-	 * body runs untimed and the exit is never reached (ret's, named for
-	 * the macro).  Variant 0 is never chosen: the entry reads registers.
-	 */
-	\m arg, ret, arg, 0, 0, 0
-	/* a duration split by a key of the task: the entry takes it */
-	\m tkey_tsc, tscf, tkey_tsc, 0, 0, 0
-	\m tkey_ktime, ktimef, tkey_ktime, 0, 0, 0
-	\m tkey_local, localf, tkey_local, 0, 0, 0
-	\m tkey_tscns, tscnsf, tkey_tscns, 0, 0, 0
-	/* a duration whose one filter is the task's name: the plain ones */
-	\m comm_tsc, tscp, tsc, 0, 1, 0
-	\m comm_ktime, ktimep, ktime, 0, 1, 0
-	\m comm_local, localp, local, 0, 1, 0
-	\m comm_tscns, tscnsp, tsc, 1, 1, 0
-	/*
-	 * A duration whose one filter is a cgroup: checked inline for the
-	 * clocks read inline, else the task ones, with that one check
-	 */
-	\m cgroup_tsc, tscp, tsc, 0, 2, 0
-	\m cgroup_ktime, ktimep, cgroup_ktime, 0, 0, 0
-	\m cgroup_local, localp, cgroup_local, 0, 0, 0
-	\m cgroup_tscns, tscnsp, tsc, 1, 2, 0
-	/*
-	 * A duration split by its caller, a key of the frame: the plain
-	 * entries, the exit takes the key; with no filter, then with the
-	 * task's name alone, compared inline
-	 */
-	\m fkey_tsc, tsck, tsc, 0, 0, 0
-	\m fkey_ktime, ktimek, ktime, 0, 0, 0
-	\m fkey_local, localk, local, 0, 0, 0
-	\m fkey_tscns, tscnsk, tsc, 1, 0, 0
-	\m fkey_comm_tsc, tsck, tsc, 0, 1, 0
-	\m fkey_comm_ktime, ktimek, ktime, 0, 1, 0
-	\m fkey_comm_local, localk, local, 0, 1, 0
-	\m fkey_comm_tscns, tscnsk, tsc, 1, 1, 0
-	/*
-	 * A duration split by the task's name, then by its pid or tid: the
-	 * entry keeps them, the exit takes the key; each with no filter,
-	 * then with the task's name alone; the clocks read inline alone
-	 * (tsc, tscns)
-	 */
-	\m tname_tsc, tscn, tsc, 0, 0, 1
-	\m tname_tscns, tscnsn, tsc, 1, 0, 1
-	\m tname_comm_tsc, tscn, tsc, 0, 1, 1
-	\m tname_comm_tscns, tscnsn, tsc, 1, 1, 1
-	\m tids_tsc, tsct, tsc, 0, 0, 2
-	\m tids_tscns, tscnst, tsc, 1, 0, 2
-	\m tids_comm_tsc, tsct, tsc, 0, 1, 2
-	\m tids_comm_tscns, tscnst, tsc, 1, 1, 2
-	/*
-	 * The same as the caller's, split by the function (of a node over
-	 * several): its exit reads the function's address, no caller
-	 */
-	\m ffunc_tsc, tsci, tsc, 0, 0, 0
-	\m ffunc_ktime, ktimei, ktime, 0, 0, 0
-	\m ffunc_local, locali, local, 0, 0, 0
-	\m ffunc_tscns, tscnsi, tsc, 1, 0, 0
-	\m ffunc_comm_tsc, tsci, tsc, 0, 1, 0
-	\m ffunc_comm_ktime, ktimei, ktime, 0, 1, 0
-	\m ffunc_comm_local, locali, local, 0, 1, 0
-	\m ffunc_comm_tscns, tscnsi, tsc, 1, 1, 0
+	KSTATS_DIRECT_VARIANTS(KSTATS_DIRECT_EACH_ONE)
 .endm
 
 /*
@@ -180,6 +196,20 @@
 	.set	kstats_c_entry, 0
 	.endif
 .endm
+#else /* !__ASSEMBLY__ */
+/*
+ * The trampoline's stub arrays, in its order: KSTATS_DV_NAME is the first
+ * of variant NAME's KSTATS_DIRECT_ARG_KINDS arrays (no arguments, then
+ * registers), KSTATS_DV_NAME_last its last; KSTATS_DVS of them in all.
+ */
+#define KSTATS_DIRECT_DV(name, exit, entry, tk, comm, ids)		\
+	KSTATS_DV_##name,						\
+	KSTATS_DV_##name##_last = KSTATS_DV_##name + KSTATS_DIRECT_ARG_KINDS - 1,
+
+enum kstats_direct_variant {
+	KSTATS_DIRECT_VARIANTS(KSTATS_DIRECT_DV)
+	KSTATS_DVS
+};
 #endif /* __ASSEMBLY__ */
 
 #endif /* _KSTATS_DIRECT_VARIANTS_H */

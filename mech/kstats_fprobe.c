@@ -84,7 +84,7 @@ static notrace int kstats_fp_entry_##c(struct fprobe *fp,		\
 	kstats_time_enter(data, kstats_clock_##c);			\
 	return 0;							\
 }									\
-NOKPROBE_SYMBOL(kstats_fp_entry_##c)
+NOKPROBE_SYMBOL(kstats_fp_entry_##c);
 
 #define KSTATS_FP_EXIT(c, b)						\
 static notrace void kstats_fp_exit_##c##b(struct fprobe *fp,		\
@@ -98,53 +98,21 @@ static notrace void kstats_fp_exit_##c##b(struct fprobe *fp,		\
 	kstats_time_exit(p->ks, p->outliers, regs, data,		\
 			 kstats_clock_##c, b, &now);			\
 }									\
-NOKPROBE_SYMBOL(kstats_fp_exit_##c##b)
+NOKPROBE_SYMBOL(kstats_fp_exit_##c##b);
 
-KSTATS_FP_ENTRY(ktime);
-KSTATS_FP_ENTRY(local);
-KSTATS_FP_ENTRY(tsc);
-KSTATS_FP_EXIT(ktime, 0);
-KSTATS_FP_EXIT(ktime, 1);
-KSTATS_FP_EXIT(ktime, 2);
-KSTATS_FP_EXIT(ktime, 3);
-KSTATS_FP_EXIT(ktime, 4);
-KSTATS_FP_EXIT(ktime, 5);
-KSTATS_FP_EXIT(local, 0);
-KSTATS_FP_EXIT(local, 1);
-KSTATS_FP_EXIT(local, 2);
-KSTATS_FP_EXIT(local, 3);
-KSTATS_FP_EXIT(local, 4);
-KSTATS_FP_EXIT(local, 5);
-KSTATS_FP_EXIT(tsc, 0);
-KSTATS_FP_EXIT(tsc, 1);
-KSTATS_FP_EXIT(tsc, 2);
-KSTATS_FP_EXIT(tsc, 3);
-KSTATS_FP_EXIT(tsc, 4);
-KSTATS_FP_EXIT(tsc, 5);
+KSTATS_FOR_EACH_CLOCK(KSTATS_FP_ENTRY)
+KSTATS_FOR_EACH_CLOCK_BITS(KSTATS_FP_EXIT)
+
+#define KSTATS_FP_ENTRY_AT(c)	[kstats_clock_##c] = kstats_fp_entry_##c,
+#define KSTATS_FP_EXIT_AT(c, b)	[kstats_clock_##c][b] = kstats_fp_exit_##c##b,
 
 static const kstats_fp_entry_t kstats_fp_fast_entry[] = {
-	[KSTATS_CLOCK_KTIME] = kstats_fp_entry_ktime,
-	[KSTATS_CLOCK_LOCAL] = kstats_fp_entry_local,
-	[KSTATS_CLOCK_TSC] = kstats_fp_entry_tsc,
+	KSTATS_FOR_EACH_CLOCK(KSTATS_FP_ENTRY_AT)
 };
 
 static const kstats_fp_exit_t
 kstats_fp_fast_exit[][KSTATS_MAX_FRAC_BITS + 1] = {
-	[KSTATS_CLOCK_KTIME] = {
-		kstats_fp_exit_ktime0, kstats_fp_exit_ktime1,
-		kstats_fp_exit_ktime2, kstats_fp_exit_ktime3,
-		kstats_fp_exit_ktime4, kstats_fp_exit_ktime5,
-	},
-	[KSTATS_CLOCK_LOCAL] = {
-		kstats_fp_exit_local0, kstats_fp_exit_local1,
-		kstats_fp_exit_local2, kstats_fp_exit_local3,
-		kstats_fp_exit_local4, kstats_fp_exit_local5,
-	},
-	[KSTATS_CLOCK_TSC] = {
-		kstats_fp_exit_tsc0, kstats_fp_exit_tsc1,
-		kstats_fp_exit_tsc2, kstats_fp_exit_tsc3,
-		kstats_fp_exit_tsc4, kstats_fp_exit_tsc5,
-	},
+	KSTATS_FOR_EACH_CLOCK_BITS(KSTATS_FP_EXIT_AT)
 };
 
 /*
