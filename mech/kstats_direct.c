@@ -65,7 +65,6 @@
 #include "kstats_multi.h"
 #include "kstats_syms.h"
 
-
 /**
  * struct kstats_direct_slot - kstats' side of a slot
  * @ops: the ftrace ops of the direct call
@@ -739,7 +738,6 @@ static bool kstats_direct_unseen(const char *sym)
 			return true;
 	return false;
 }
-
 
 static int kstats_direct_ip_cmp(const void *a, const void *b)
 {

@@ -29,8 +29,8 @@ struct kstats_direct_walk {
 	unsigned long hi;
 };
 
-static __always_inline void kstats_direct_walk_start(struct kstats_direct_walk *w,
-				     struct task_struct *p)
+static __always_inline void
+kstats_direct_walk_start(struct kstats_direct_walk *w, struct task_struct *p)
 {
 	w->lo = (unsigned long)task_stack_page(p);
 	w->hi = w->lo + THREAD_SIZE;

@@ -33,11 +33,11 @@ kstats_direct_caller_at(const struct kstats_direct_at *at)
 	return kstats_return_address_at(at->sp, at->lr, *(unsigned long *)at->bp);
 }
 
-/* Not taken (KSTATS_DIRECT_CALLER_READ): the caller as read. */
-static __always_inline notrace u64
-kstats_direct_caller_fixup(unsigned long sp, u64 ret)
+/* Never called (KSTATS_DIRECT_CALLER_READ): no caller to fix up. */
+static __always_inline notrace void
+kstats_direct_caller_miss(struct kstats_direct_hot *h, unsigned long sp,
+			  u64 ret, u64 v)
 {
-	return ret;
 }
 
 /*

@@ -28,7 +28,6 @@
 /* The trampoline's fields, one per stub; read by kstats_direct_tramp_*.S. */
 struct kstats_direct_hot kstats_direct_hot[KSTATS_DIRECT_SLOTS];
 
-
 /*
  * Record with a compile-time frac_bits, as the fprobe handlers do: fewer
  * instructions than kstats_record() for a test of the node's, the
@@ -327,27 +326,6 @@ kstats_direct_word_miss(struct kstats_direct_hot *h, u64 key, u32 k,
 }
 
 NOKPROBE_SYMBOL(kstats_direct_word_miss);
-
-/*
- * kstats_direct_word_miss() for a caller read as it is
- * (KSTATS_DIRECT_CALLER_READ, x86-64): the return address @ret read
- * above the frame (@sp) taken back from a rethook that took this frame
- * (kstats_direct_caller_fixup()) here, off the exits' path, and then
- * never kept as the last key: the rethook's trampoline is no one's
- * caller, so a call that finds its return address's 32 bits kept (the
- * address whole, on x86-64) was not taken by a rethook, and needs no
- * fix-up.
- */
-static noinline notrace void
-kstats_direct_caller_miss(struct kstats_direct_hot *h, unsigned long sp,
-			  u64 ret, u64 v)
-{
-	u64 key = kstats_direct_caller_fixup(sp, ret);
-
-	kstats_direct_word_miss(h, key, key, key == ret, v);
-}
-
-NOKPROBE_SYMBOL(kstats_direct_caller_miss);
 
 /*
  * A key's sample @v that is a new extreme of this CPU's

@@ -20,7 +20,10 @@
  * KSTATS_DFRAME_IDS) in the frame, for the exit to take the key from: only
  * with an entry that calls no C, whose argument registers' words are
  * free.  The assembly takes the list through KSTATS_DIRECT_EACH, C through
- * the enum.
+ * the enum; the variants are those of enum kstats_direct_kind
+ * (kstats_direct.h), whose comment says what each does.  arg's exit is
+ * ret's, never reached (its entry returns false); its variant 0 is never
+ * chosen: the entry reads registers.
  */
 #ifndef _KSTATS_DIRECT_VARIANTS_H
 #define _KSTATS_DIRECT_VARIANTS_H
@@ -43,21 +46,14 @@
 	m(tscnso, tscnso, tsc, 1, 0, 0) \
 	/* filters and families: the entry and the exit in C, any clock */ \
 	m(rich, rich, rich, 0, 0, 0) \
-	/* \
-	 * Durations whose filters are all the task's: the entry checks them \
-	 * in C (kstats_direct_enter_task_<clock>()), the exit is the plain one. \
-	 */ \
+	/* filters all the task's: a C entry checks them, the plain exit */ \
 	m(task_tsc, tscp, task_tsc, 0, 0, 0) \
 	m(task_ktime, ktimep, task_ktime, 0, 0, 0) \
 	m(task_local, localp, task_local, 0, 0, 0) \
 	m(task_tscns, tscnsp, task_tscns, 0, 0, 0) \
 	/* a return value alone: no clock, the exit records it */ \
 	m(ret, ret, none, 0, 0, 0) \
-	/* \
-	 * An argument alone: the entry records it and returns false, so the \
-	 * body runs untimed and the exit is never reached (ret's, named for \
-	 * the macro).  Variant 0 is never chosen: the entry reads registers. \
-	 */ \
+	/* an argument alone: recorded at the entry, the body run untimed */ \
 	m(arg, ret, arg, 0, 0, 0) \
 	/* a duration split by a key of the task: the entry takes it */ \
 	m(tkey_tsc, tscf, tkey_tsc, 0, 0, 0) \
@@ -69,19 +65,12 @@
 	m(comm_ktime, ktimep, ktime, 0, 1, 0) \
 	m(comm_local, localp, local, 0, 1, 0) \
 	m(comm_tscns, tscnsp, tsc, 1, 1, 0) \
-	/* \
-	 * A duration whose one filter is a cgroup: checked inline for the \
-	 * clocks read inline, else the task ones, with that one check \
-	 */ \
+	/* one filter, a cgroup: inline (tsc, tscns), else in C */ \
 	m(cgroup_tsc, tscp, tsc, 0, 2, 0) \
 	m(cgroup_ktime, ktimep, cgroup_ktime, 0, 0, 0) \
 	m(cgroup_local, localp, cgroup_local, 0, 0, 0) \
 	m(cgroup_tscns, tscnsp, tsc, 1, 2, 0) \
-	/* \
-	 * A duration split by its caller, a key of the frame: the plain \
-	 * entries, the exit takes the key; with no filter, then with the \
-	 * task's name alone, compared inline \
-	 */ \
+	/* by caller: the exit takes it; no filter, then the task's name */ \
 	m(fkey_tsc, tsck, tsc, 0, 0, 0) \
 	m(fkey_ktime, ktimek, ktime, 0, 0, 0) \
 	m(fkey_local, localk, local, 0, 0, 0) \
@@ -90,12 +79,7 @@
 	m(fkey_comm_ktime, ktimek, ktime, 0, 1, 0) \
 	m(fkey_comm_local, localk, local, 0, 1, 0) \
 	m(fkey_comm_tscns, tscnsk, tsc, 1, 1, 0) \
-	/* \
-	 * A duration split by the task's name, then by its pid or tid: the \
-	 * entry keeps them, the exit takes the key; each with no filter, \
-	 * then with the task's name alone; the clocks read inline alone \
-	 * (tsc, tscns) \
-	 */ \
+	/* by task name, then pid or tid: kept by the entry (tsc, tscns) */ \
 	m(tname_tsc, tscn, tsc, 0, 0, 1) \
 	m(tname_tscns, tscnsn, tsc, 1, 0, 1) \
 	m(tname_comm_tsc, tscn, tsc, 0, 1, 1) \
@@ -104,10 +88,7 @@
 	m(tids_tscns, tscnst, tsc, 1, 0, 2) \
 	m(tids_comm_tsc, tsct, tsc, 0, 1, 2) \
 	m(tids_comm_tscns, tscnst, tsc, 1, 1, 2) \
-	/* \
-	 * The same as the caller's, split by the function (of a node over \
-	 * several): its exit reads the function's address, no caller \
-	 */ \
+	/* by function, as by caller: the exit reads the function's address */ \
 	m(ffunc_tsc, tsci, tsc, 0, 0, 0) \
 	m(ffunc_ktime, ktimei, ktime, 0, 0, 0) \
 	m(ffunc_local, locali, local, 0, 0, 0) \
@@ -125,7 +106,7 @@
  * statements on x86-64 and arm64 alike).
  */
 #define KSTATS_DIRECT_EACH_ONE(name, exit, entry, tk, comm, ids) \
-	\m name, exit, entry, tk, comm, ids ;
+	\m name, exit, entry, tk, comm, ids;
 
 .macro KSTATS_DIRECT_EACH m
 	KSTATS_DIRECT_VARIANTS(KSTATS_DIRECT_EACH_ONE)
@@ -202,7 +183,7 @@
  * of variant NAME's KSTATS_DIRECT_ARG_KINDS arrays (no arguments, then
  * registers), KSTATS_DV_NAME_last its last; KSTATS_DVS of them in all.
  */
-#define KSTATS_DIRECT_DV(name, exit, entry, tk, comm, ids)		\
+#define KSTATS_DIRECT_DV(name, ...)					\
 	KSTATS_DV_##name,						\
 	KSTATS_DV_##name##_last = KSTATS_DV_##name + KSTATS_DIRECT_ARG_KINDS - 1,
 

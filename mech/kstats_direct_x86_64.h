@@ -7,6 +7,8 @@
 #ifndef _KSTATS_DIRECT_X86_64_H
 #define _KSTATS_DIRECT_X86_64_H
 
+#include <linux/kprobes.h>
+
 #include "kstats_direct_internal.h"
 #include "kstats_point.h"
 
@@ -39,12 +41,30 @@ kstats_direct_caller_at(const struct kstats_direct_at *at)
 	return kstats_return_address_fixup(at->sp, *(unsigned long *)at->sp);
 }
 
-/* The return address @ret read at @sp, taken back from a rethook. */
-static __always_inline notrace u64
-kstats_direct_caller_fixup(unsigned long sp, u64 ret)
+/* kstats_direct_exits.c's, which includes this header first */
+static void kstats_direct_word_miss(struct kstats_direct_hot *h, u64 key,
+				    u32 k, bool fits, u64 v);
+
+/*
+ * kstats_direct_word_miss() for a caller read as it is
+ * (KSTATS_DIRECT_CALLER_READ, x86-64): the return address @ret read
+ * above the frame (@sp) taken back from a rethook that took this frame
+ * (kstats_return_address_fixup()) here, off the exits' path, and then
+ * never kept as the last key: the rethook's trampoline is no one's
+ * caller, so a call that finds its return address's 32 bits kept (the
+ * address whole, on x86-64) was not taken by a rethook, and needs no
+ * fix-up.
+ */
+static noinline notrace void
+kstats_direct_caller_miss(struct kstats_direct_hot *h, unsigned long sp,
+			  u64 ret, u64 v)
 {
-	return kstats_return_address_fixup(sp, ret);
+	u64 key = kstats_return_address_fixup(sp, ret);
+
+	kstats_direct_word_miss(h, key, key, key == ret, v);
 }
+
+NOKPROBE_SYMBOL(kstats_direct_caller_miss);
 
 /*
  * A frame's key (a return address, a function's start) as 32 bits: its
