@@ -98,28 +98,28 @@ static bool kstats_direct_exit_probed;
 static bool kstats_direct_ever_inflight;
 
 /*
- * The trampoline's stub arrays (enum kstats_direct_variant, from
- * kstats_direct_variants.h): per clock, one variant per enum
- * kstats_direct_exit, each for KSTATS_DIRECT_ARG_KINDS kinds of arguments
- * (A below); then the other kinds' variants, per clock in the same order
- * where they have one each (kstats_direct_kind_variants), as
- * kstats_direct_stub() computes a stub's place; checked here.
+ * The trampoline's stub arrays (KSTATS_DV(), kstats_direct_variants.h):
+ * per clock, one variant per enum kstats_direct_exit, each for
+ * KSTATS_DIRECT_ARG_KINDS kinds of arguments (A below); then the other
+ * kinds' variants, per clock in the same order where they have one each
+ * (kstats_direct_kind_variants), as kstats_direct_stub() computes a
+ * stub's place; checked here.
  */
 #define KSTATS_DV_A		KSTATS_DIRECT_ARG_KINDS
 #define KSTATS_DV_PER_CLOCK	(KSTATS_DEXITS * KSTATS_DV_A)
-static_assert(KSTATS_DV_tsc == 0 && KSTATS_DV_ktime == KSTATS_DV_PER_CLOCK &&
-	      KSTATS_DV_local == 2 * KSTATS_DV_PER_CLOCK &&
-	      KSTATS_DV_tscns == 3 * KSTATS_DV_PER_CLOCK);
-static_assert(KSTATS_DV_tscp == KSTATS_DEXIT_PLAIN * KSTATS_DV_A &&
-	      KSTATS_DV_tsco == KSTATS_DEXIT_OUTLIERS * KSTATS_DV_A);
+static_assert(KSTATS_DV(tsc) == 0 && KSTATS_DV(ktime) == KSTATS_DV_PER_CLOCK &&
+	      KSTATS_DV(local) == 2 * KSTATS_DV_PER_CLOCK &&
+	      KSTATS_DV(tscns) == 3 * KSTATS_DV_PER_CLOCK);
+static_assert(KSTATS_DV(tscp) == KSTATS_DEXIT_PLAIN * KSTATS_DV_A &&
+	      KSTATS_DV(tsco) == KSTATS_DEXIT_OUTLIERS * KSTATS_DV_A);
 /* a kind's variants for tsc, ktime, local, tscns, in that order */
 #define KSTATS_DV_CLOCKS4(k)						\
-	static_assert(KSTATS_DV_##k##_ktime == KSTATS_DV_##k##_tsc + KSTATS_DV_A && \
-		      KSTATS_DV_##k##_local == KSTATS_DV_##k##_tsc + 2 * KSTATS_DV_A && \
-		      KSTATS_DV_##k##_tscns == KSTATS_DV_##k##_tsc + 3 * KSTATS_DV_A)
+	static_assert(KSTATS_DV(k##_ktime) == KSTATS_DV(k##_tsc) + KSTATS_DV_A && \
+		      KSTATS_DV(k##_local) == KSTATS_DV(k##_tsc) + 2 * KSTATS_DV_A && \
+		      KSTATS_DV(k##_tscns) == KSTATS_DV(k##_tsc) + 3 * KSTATS_DV_A)
 /* a kind's variants for the clocks read inline, tsc and tscns */
 #define KSTATS_DV_CLOCKS2(k)						\
-	static_assert(KSTATS_DV_##k##_tscns == KSTATS_DV_##k##_tsc + KSTATS_DV_A)
+	static_assert(KSTATS_DV(k##_tscns) == KSTATS_DV(k##_tsc) + KSTATS_DV_A)
 KSTATS_DV_CLOCKS4(task);
 KSTATS_DV_CLOCKS4(tkey);
 KSTATS_DV_CLOCKS4(comm);
@@ -147,21 +147,21 @@ struct kstats_direct_kind_variants {
 };
 
 static const struct kstats_direct_kind_variants kstats_direct_kind_variants[] = {
-	[KSTATS_DKIND_RICH] = { KSTATS_DV_rich, 0, true },
-	[KSTATS_DKIND_TASK] = { KSTATS_DV_task_tsc, 4 },
-	[KSTATS_DKIND_RET] = { KSTATS_DV_ret, 0 },
-	[KSTATS_DKIND_ARG] = { KSTATS_DV_arg, 0, true },
-	[KSTATS_DKIND_TKEY] = { KSTATS_DV_tkey_tsc, 4 },
-	[KSTATS_DKIND_COMM] = { KSTATS_DV_comm_tsc, 4 },
-	[KSTATS_DKIND_CGROUP] = { KSTATS_DV_cgroup_tsc, 4 },
-	[KSTATS_DKIND_FKEY] = { KSTATS_DV_fkey_tsc, 4 },
-	[KSTATS_DKIND_FKEY_COMM] = { KSTATS_DV_fkey_comm_tsc, 4 },
-	[KSTATS_DKIND_TNAME] = { KSTATS_DV_tname_tsc, 2 },
-	[KSTATS_DKIND_TNAME_COMM] = { KSTATS_DV_tname_comm_tsc, 2 },
-	[KSTATS_DKIND_TIDS] = { KSTATS_DV_tids_tsc, 2 },
-	[KSTATS_DKIND_TIDS_COMM] = { KSTATS_DV_tids_comm_tsc, 2 },
-	[KSTATS_DKIND_FFUNC] = { KSTATS_DV_ffunc_tsc, 4 },
-	[KSTATS_DKIND_FFUNC_COMM] = { KSTATS_DV_ffunc_comm_tsc, 4 },
+	[KSTATS_DKIND_RICH] = { KSTATS_DV(rich), 0, true },
+	[KSTATS_DKIND_TASK] = { KSTATS_DV(task_tsc), 4 },
+	[KSTATS_DKIND_RET] = { KSTATS_DV(ret), 0 },
+	[KSTATS_DKIND_ARG] = { KSTATS_DV(arg), 0, true },
+	[KSTATS_DKIND_TKEY] = { KSTATS_DV(tkey_tsc), 4 },
+	[KSTATS_DKIND_COMM] = { KSTATS_DV(comm_tsc), 4 },
+	[KSTATS_DKIND_CGROUP] = { KSTATS_DV(cgroup_tsc), 4 },
+	[KSTATS_DKIND_FKEY] = { KSTATS_DV(fkey_tsc), 4 },
+	[KSTATS_DKIND_FKEY_COMM] = { KSTATS_DV(fkey_comm_tsc), 4 },
+	[KSTATS_DKIND_TNAME] = { KSTATS_DV(tname_tsc), 2 },
+	[KSTATS_DKIND_TNAME_COMM] = { KSTATS_DV(tname_comm_tsc), 2 },
+	[KSTATS_DKIND_TIDS] = { KSTATS_DV(tids_tsc), 2 },
+	[KSTATS_DKIND_TIDS_COMM] = { KSTATS_DV(tids_comm_tsc), 2 },
+	[KSTATS_DKIND_FFUNC] = { KSTATS_DV(ffunc_tsc), 4 },
+	[KSTATS_DKIND_FFUNC_COMM] = { KSTATS_DV(ffunc_comm_tsc), 4 },
 };
 
 /* The stub of @slot for its clock and arguments. */

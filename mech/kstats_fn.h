@@ -154,20 +154,7 @@ static inline enum kstats_fn_kind kstats_fn_kind(const struct kstats_fn *fn)
 #define kstats_clock_local	KSTATS_CLOCK_LOCAL
 #define kstats_clock_tsc	KSTATS_CLOCK_TSC
 
-/*
- * The fast handlers' instances, one table for every mechanism
- * (kstats_fprobe.c, kstats_kretprobe.c): @m once
- * per clock, m(CLOCK), and once per clock and frac_bits, m(CLOCK, BITS),
- * BITS 0 to KSTATS_MAX_FRAC_BITS (KSTATS_FOR_EACH_BITS() with one clock).
- */
-#define KSTATS_FOR_EACH_CLOCK(m)	m(ktime) m(local) m(tsc)
-#define KSTATS_FOR_EACH_BITS(m, c)					\
-	m(c, 0) m(c, 1) m(c, 2) m(c, 3) m(c, 4) m(c, 5)
-#define KSTATS_FOR_EACH_CLOCK_BITS(m)					\
-	KSTATS_FOR_EACH_BITS(m, ktime)					\
-	KSTATS_FOR_EACH_BITS(m, local)					\
-	KSTATS_FOR_EACH_BITS(m, tsc)
-static_assert(KSTATS_MAX_FRAC_BITS == 5, "KSTATS_FOR_EACH_BITS() lists 0 to 5");
+static_assert(KSTATS_MAX_FRAC_BITS == 5, "kstats_fn_fast.h lists 0 to 5");
 
 /*
  * What every function handler does: the entry stamps the time (and, for

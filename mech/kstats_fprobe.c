@@ -75,7 +75,7 @@ NOKPROBE_SYMBOL(kstats_fp_exit);
  * recorded with a compile-time frac_bits, so that kstats adds about twenty
  * instructions to what fprobe itself costs.
  */
-#define KSTATS_FP_ENTRY(c)						\
+#define KSTATS_FAST_CLOCK(c)						\
 static notrace int kstats_fp_entry_##c(struct fprobe *fp,		\
 				       unsigned long ip,		\
 				       unsigned long ret_ip,		\
@@ -84,9 +84,8 @@ static notrace int kstats_fp_entry_##c(struct fprobe *fp,		\
 	kstats_time_enter(data, kstats_clock_##c);			\
 	return 0;							\
 }									\
-NOKPROBE_SYMBOL(kstats_fp_entry_##c);
-
-#define KSTATS_FP_EXIT(c, b)						\
+NOKPROBE_SYMBOL(kstats_fp_entry_##c)
+#define KSTATS_FAST_BITS(c, b)						\
 static notrace void kstats_fp_exit_##c##b(struct fprobe *fp,		\
 					  unsigned long ip,		\
 					  unsigned long ret_ip,		\
@@ -98,21 +97,20 @@ static notrace void kstats_fp_exit_##c##b(struct fprobe *fp,		\
 	kstats_time_exit(p->ks, p->outliers, regs, data,		\
 			 kstats_clock_##c, b, &now);			\
 }									\
-NOKPROBE_SYMBOL(kstats_fp_exit_##c##b);
+NOKPROBE_SYMBOL(kstats_fp_exit_##c##b)
+#include "kstats_fn_fast.h"
 
-KSTATS_FOR_EACH_CLOCK(KSTATS_FP_ENTRY)
-KSTATS_FOR_EACH_CLOCK_BITS(KSTATS_FP_EXIT)
-
-#define KSTATS_FP_ENTRY_AT(c)	[kstats_clock_##c] = kstats_fp_entry_##c,
-#define KSTATS_FP_EXIT_AT(c, b)	[kstats_clock_##c][b] = kstats_fp_exit_##c##b,
-
+#define KSTATS_FAST_CLOCK(c)						\
+	[kstats_clock_##c] = kstats_fp_entry_##c,
 static const kstats_fp_entry_t kstats_fp_fast_entry[] = {
-	KSTATS_FOR_EACH_CLOCK(KSTATS_FP_ENTRY_AT)
+#include "kstats_fn_fast.h"
 };
 
+#define KSTATS_FAST_BITS(c, b)						\
+	[kstats_clock_##c][b] = kstats_fp_exit_##c##b,
 static const kstats_fp_exit_t
 kstats_fp_fast_exit[][KSTATS_MAX_FRAC_BITS + 1] = {
-	KSTATS_FOR_EACH_CLOCK_BITS(KSTATS_FP_EXIT_AT)
+#include "kstats_fn_fast.h"
 };
 
 /*

@@ -57,7 +57,7 @@ NOKPROBE_SYMBOL(kstats_krp_exit);
  * handler per clock and one exit handler per clock and frac_bits (0 to 5),
  * picked at attach, as fprobe's (kstats_fprobe.c).
  */
-#define KSTATS_KRP_ENTRY(c)						\
+#define KSTATS_FAST_CLOCK(c)						\
 static notrace int kstats_krp_entry_##c(struct kretprobe_instance *ri,	\
 					struct pt_regs *regs)		\
 {									\
@@ -65,9 +65,8 @@ static notrace int kstats_krp_entry_##c(struct kretprobe_instance *ri,	\
 			  kstats_clock_##c);				\
 	return 0;							\
 }									\
-NOKPROBE_SYMBOL(kstats_krp_entry_##c);
-
-#define KSTATS_KRP_EXIT(c, b)						\
+NOKPROBE_SYMBOL(kstats_krp_entry_##c)
+#define KSTATS_FAST_BITS(c, b)						\
 static notrace int kstats_krp_exit_##c##b(struct kretprobe_instance *ri, \
 					  struct pt_regs *regs)		\
 {									\
@@ -79,21 +78,20 @@ static notrace int kstats_krp_exit_##c##b(struct kretprobe_instance *ri, \
 			 kstats_clock_##c, b, &now);			\
 	return 0;							\
 }									\
-NOKPROBE_SYMBOL(kstats_krp_exit_##c##b);
+NOKPROBE_SYMBOL(kstats_krp_exit_##c##b)
+#include "kstats_fn_fast.h"
 
-KSTATS_FOR_EACH_CLOCK(KSTATS_KRP_ENTRY)
-KSTATS_FOR_EACH_CLOCK_BITS(KSTATS_KRP_EXIT)
-
-#define KSTATS_KRP_ENTRY_AT(c)	[kstats_clock_##c] = kstats_krp_entry_##c,
-#define KSTATS_KRP_EXIT_AT(c, b)	[kstats_clock_##c][b] = kstats_krp_exit_##c##b,
-
+#define KSTATS_FAST_CLOCK(c)						\
+	[kstats_clock_##c] = kstats_krp_entry_##c,
 static const kretprobe_handler_t kstats_krp_fast_entry[] = {
-	KSTATS_FOR_EACH_CLOCK(KSTATS_KRP_ENTRY_AT)
+#include "kstats_fn_fast.h"
 };
 
+#define KSTATS_FAST_BITS(c, b)						\
+	[kstats_clock_##c][b] = kstats_krp_exit_##c##b,
 static const kretprobe_handler_t
 kstats_krp_fast_exit[][KSTATS_MAX_FRAC_BITS + 1] = {
-	KSTATS_FOR_EACH_CLOCK_BITS(KSTATS_KRP_EXIT_AT)
+#include "kstats_fn_fast.h"
 };
 
 /*
