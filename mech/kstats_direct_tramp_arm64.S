@@ -59,6 +59,16 @@
 #include "kstats_direct.h"
 #include "kstats_direct_variants.h"
 
+/*
+ * KSTATS_DIRECT_EACH m: the assembler macro \m once per variant
+ * (kstats_direct_variant_list.h), one line each, as
+ *	\m NAME, EXIT, ENTRY, TK, COMM, IDS
+ */
+#define KSTATS_DIRECT_VARIANT(...)	\m __VA_ARGS__
+.macro KSTATS_DIRECT_EACH m
+#include "kstats_direct_variant_list.h"
+.endm
+
 #define F_FUNC		KSTATS_DFRAME_FUNC
 #define F_CALLER	KSTATS_DFRAME_CALLER
 #define F_HOT		KSTATS_DFRAME_HOT
@@ -131,7 +141,7 @@
 .endm
 
 /*
- * One variant (kstats_direct_variants.h): args 0 saves no register, 1
+ * One variant (kstats_direct_variant_list.h): args 0 saves no register, 1
  * saves x0-x8 for a C entry.  The variants without a C entry (the counter read inline, the
  * task's name compared, nothing read) touch only x10-x15 before the body
  * and read no argument after it: x0-x8 are neither saved nor restored,
@@ -325,7 +335,7 @@ SYM_CODE_END(kstats_direct_\name\()_\args)
 NOKPROBE(kstats_direct_\name\()_\args)
 .endm
 
-/* The variants (kstats_direct_variants.h), then the stubs. */
+/* The variants (kstats_direct_variant_list.h), then the stubs. */
 KSTATS_DIRECT_VARIANTS_CODE
 
 /*

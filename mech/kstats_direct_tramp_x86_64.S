@@ -60,6 +60,16 @@
 #include "kstats_direct.h"
 #include "kstats_direct_variants.h"
 
+/*
+ * KSTATS_DIRECT_EACH m: the assembler macro \m once per variant
+ * (kstats_direct_variant_list.h), one line each, as
+ *	\m NAME, EXIT, ENTRY, TK, COMM, IDS
+ */
+#define KSTATS_DIRECT_VARIANT(...)	\m __VA_ARGS__
+.macro KSTATS_DIRECT_EACH m
+#include "kstats_direct_variant_list.h"
+.endm
+
 /* The current task, in the per-CPU area: in struct pcpu_hot from 6.2. */
 #ifdef KSTATS_PCPU_HOT_CURRENT
 #define KSTATS_CURRENT	PER_CPU_VAR(pcpu_hot + KSTATS_PCPU_HOT_CURRENT)
@@ -384,7 +394,7 @@ SYM_CODE_END(kstats_direct_\name\()_\args)
 _ASM_NOKPROBE(kstats_direct_\name\()_\args)
 .endm
 
-/* The variants (kstats_direct_variants.h), then the stubs. */
+/* The variants (kstats_direct_variant_list.h), then the stubs. */
 KSTATS_DIRECT_VARIANTS_CODE
 
 /*

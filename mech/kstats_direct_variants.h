@@ -1,120 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The direct trampoline's variants, for both architectures' trampolines
- * (kstats_direct_tramp_x86_64.S, kstats_direct_tramp_arm64.S), in the
- * order of enum kstats_direct_variant (kstats_direct.c), so that a stub's
- * place is computed the same way on both.
- *
- * KSTATS_DIRECT_EACH calls macro @m once per variant, as
- *	@m NAME, EXIT, ENTRY, TK, COMM, IDS
- * NAME names the variant (kstats_direct_NAME_<args>, args 0, 1: no
- * arguments, registers; KSTATS_DIRECT_ARG_KINDS); EXIT is the C exit it
- * calls (kstats_direct_exit_EXIT); ENTRY the clock read at the entry: tsc
- * inline (the TSC, arm64's counter), none, or the C entry
- * kstats_direct_enter_ENTRY; TK 1: the entry keeps the timekeeper's epoch
- * (clock ktime read as the counter); COMM 1: the entry compares the
- * task's name with the slot's first, 2: the id of the task's cgroup v2's
- * ancestor at the slot's level with the slot's; IDS 0, or: the entry keeps
- * the task's name (1, at KSTATS_DFRAME_NAME) or its pid and tgid (2, at
- * KSTATS_DFRAME_IDS) in the frame, for the exit to take the key from: only
- * with an entry that calls no C, whose argument registers' words are
- * free.
+ * What the direct trampoline's variants (kstats_direct_variant_list.h)
+ * make: in the trampolines (kstats_direct_tramp_x86_64.S,
+ * kstats_direct_tramp_arm64.S), each variant's code and its stubs, through
+ * the assembler macro KSTATS_DIRECT_EACH, which each trampoline defines
+ * from the list; in C, enum kstats_direct_variant, whose order is the
+ * stubs' (kstats_direct.c).
  */
 #ifndef _KSTATS_DIRECT_VARIANTS_H
 #define _KSTATS_DIRECT_VARIANTS_H
 
-#ifdef __ASSEMBLY__
-.macro KSTATS_DIRECT_EACH m
-	/* per clock, one per enum kstats_direct_exit */
-	\m tsc, tsc, tsc, 0, 0, 0
-	\m tscp, tscp, tsc, 0, 0, 0
-	\m tsco, tsco, tsc, 0, 0, 0
-	\m ktime, ktime, ktime, 0, 0, 0
-	\m ktimep, ktimep, ktime, 0, 0, 0
-	\m ktimeo, ktimeo, ktime, 0, 0, 0
-	\m local, local, local, 0, 0, 0
-	\m localp, localp, local, 0, 0, 0
-	\m localo, localo, local, 0, 0, 0
-	\m tscns, tscns, tsc, 1, 0, 0
-	\m tscnsp, tscnsp, tsc, 1, 0, 0
-	\m tscnso, tscnso, tsc, 1, 0, 0
-	/* filters and families: the entry and the exit in C, any clock */
-	\m rich, rich, rich, 0, 0, 0
-	/*
-	 * Durations whose filters are all the task's: the entry checks them
-	 * in C (kstats_direct_enter_task_<clock>()), the exit is the plain one.
-	 */
-	\m task_tsc, tscp, task_tsc, 0, 0, 0
-	\m task_ktime, ktimep, task_ktime, 0, 0, 0
-	\m task_local, localp, task_local, 0, 0, 0
-	\m task_tscns, tscnsp, task_tscns, 0, 0, 0
-	/* a return value alone: no clock, the exit records it */
-	\m ret, ret, none, 0, 0, 0
-	/*
-	 * An argument alone: the entry records it and returns false, so the
-	 * body runs untimed and the exit is never reached (ret's, named for
-	 * the macro).  Variant 0 is never chosen: the entry reads registers.
-	 */
-	\m arg, ret, arg, 0, 0, 0
-	/* a duration split by a key of the task: the entry takes it */
-	\m tkey_tsc, tscf, tkey_tsc, 0, 0, 0
-	\m tkey_ktime, ktimef, tkey_ktime, 0, 0, 0
-	\m tkey_local, localf, tkey_local, 0, 0, 0
-	\m tkey_tscns, tscnsf, tkey_tscns, 0, 0, 0
-	/* a duration whose one filter is the task's name: the plain ones */
-	\m comm_tsc, tscp, tsc, 0, 1, 0
-	\m comm_ktime, ktimep, ktime, 0, 1, 0
-	\m comm_local, localp, local, 0, 1, 0
-	\m comm_tscns, tscnsp, tsc, 1, 1, 0
-	/*
-	 * A duration whose one filter is a cgroup: checked inline for the
-	 * clocks read inline, else the task ones, with that one check
-	 */
-	\m cgroup_tsc, tscp, tsc, 0, 2, 0
-	\m cgroup_ktime, ktimep, cgroup_ktime, 0, 0, 0
-	\m cgroup_local, localp, cgroup_local, 0, 0, 0
-	\m cgroup_tscns, tscnsp, tsc, 1, 2, 0
-	/*
-	 * A duration split by its caller, a key of the frame: the plain
-	 * entries, the exit takes the key; with no filter, then with the
-	 * task's name alone, compared inline
-	 */
-	\m fkey_tsc, tsck, tsc, 0, 0, 0
-	\m fkey_ktime, ktimek, ktime, 0, 0, 0
-	\m fkey_local, localk, local, 0, 0, 0
-	\m fkey_tscns, tscnsk, tsc, 1, 0, 0
-	\m fkey_comm_tsc, tsck, tsc, 0, 1, 0
-	\m fkey_comm_ktime, ktimek, ktime, 0, 1, 0
-	\m fkey_comm_local, localk, local, 0, 1, 0
-	\m fkey_comm_tscns, tscnsk, tsc, 1, 1, 0
-	/*
-	 * A duration split by the task's name, then by its pid or tid: the
-	 * entry keeps them, the exit takes the key; each with no filter,
-	 * then with the task's name alone; the clocks read inline alone
-	 * (tsc, tscns)
-	 */
-	\m tname_tsc, tscn, tsc, 0, 0, 1
-	\m tname_tscns, tscnsn, tsc, 1, 0, 1
-	\m tname_comm_tsc, tscn, tsc, 0, 1, 1
-	\m tname_comm_tscns, tscnsn, tsc, 1, 1, 1
-	\m tids_tsc, tsct, tsc, 0, 0, 2
-	\m tids_tscns, tscnst, tsc, 1, 0, 2
-	\m tids_comm_tsc, tsct, tsc, 0, 1, 2
-	\m tids_comm_tscns, tscnst, tsc, 1, 1, 2
-	/*
-	 * The same as the caller's, split by the function (of a node over
-	 * several): its exit reads the function's address, no caller
-	 */
-	\m ffunc_tsc, tsci, tsc, 0, 0, 0
-	\m ffunc_ktime, ktimei, ktime, 0, 0, 0
-	\m ffunc_local, locali, local, 0, 0, 0
-	\m ffunc_tscns, tscnsi, tsc, 1, 0, 0
-	\m ffunc_comm_tsc, tsci, tsc, 0, 1, 0
-	\m ffunc_comm_ktime, ktimei, ktime, 0, 1, 0
-	\m ffunc_comm_local, locali, local, 0, 1, 0
-	\m ffunc_comm_tscns, tscnsi, tsc, 1, 1, 0
-.endm
+#include "kstats_direct.h"
 
+#ifdef __ASSEMBLY__
 /*
  * A variant's code and its stubs, for each kind of arguments
  * (KSTATS_DIRECT_ARG_KINDS): through the architecture's
@@ -180,6 +78,19 @@
 	.set	kstats_c_entry, 0
 	.endif
 .endm
+#else /* !__ASSEMBLY__ */
+/*
+ * The variants, in the trampoline's order: KSTATS_DVI_NAME is variant
+ * NAME's place; KSTATS_DV(NAME) the first of its KSTATS_DIRECT_ARG_KINDS
+ * stub arrays (no arguments, then registers).
+ */
+enum kstats_direct_variant {
+#define KSTATS_DIRECT_VARIANT(name, ...) KSTATS_DVI_##name,
+#include "kstats_direct_variant_list.h"
+	KSTATS_DVS
+};
+
+#define KSTATS_DV(name)	(KSTATS_DVI_##name * KSTATS_DIRECT_ARG_KINDS)
 #endif /* __ASSEMBLY__ */
 
 #endif /* _KSTATS_DIRECT_VARIANTS_H */

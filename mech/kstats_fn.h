@@ -154,6 +154,8 @@ static inline enum kstats_fn_kind kstats_fn_kind(const struct kstats_fn *fn)
 #define kstats_clock_local	KSTATS_CLOCK_LOCAL
 #define kstats_clock_tsc	KSTATS_CLOCK_TSC
 
+static_assert(KSTATS_MAX_FRAC_BITS == 5, "kstats_fn_fast.h lists 0 to 5");
+
 /*
  * What every function handler does: the entry stamps the time (and, for
  * local_clock(), the CPU); the return records the duration.  With a

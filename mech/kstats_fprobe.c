@@ -75,7 +75,7 @@ NOKPROBE_SYMBOL(kstats_fp_exit);
  * recorded with a compile-time frac_bits, so that kstats adds about twenty
  * instructions to what fprobe itself costs.
  */
-#define KSTATS_FP_ENTRY(c)						\
+#define KSTATS_FAST_CLOCK(c)						\
 static notrace int kstats_fp_entry_##c(struct fprobe *fp,		\
 				       unsigned long ip,		\
 				       unsigned long ret_ip,		\
@@ -85,8 +85,7 @@ static notrace int kstats_fp_entry_##c(struct fprobe *fp,		\
 	return 0;							\
 }									\
 NOKPROBE_SYMBOL(kstats_fp_entry_##c)
-
-#define KSTATS_FP_EXIT(c, b)						\
+#define KSTATS_FAST_BITS(c, b)						\
 static notrace void kstats_fp_exit_##c##b(struct fprobe *fp,		\
 					  unsigned long ip,		\
 					  unsigned long ret_ip,		\
@@ -99,52 +98,19 @@ static notrace void kstats_fp_exit_##c##b(struct fprobe *fp,		\
 			 kstats_clock_##c, b, &now);			\
 }									\
 NOKPROBE_SYMBOL(kstats_fp_exit_##c##b)
+#include "kstats_fn_fast.h"
 
-KSTATS_FP_ENTRY(ktime);
-KSTATS_FP_ENTRY(local);
-KSTATS_FP_ENTRY(tsc);
-KSTATS_FP_EXIT(ktime, 0);
-KSTATS_FP_EXIT(ktime, 1);
-KSTATS_FP_EXIT(ktime, 2);
-KSTATS_FP_EXIT(ktime, 3);
-KSTATS_FP_EXIT(ktime, 4);
-KSTATS_FP_EXIT(ktime, 5);
-KSTATS_FP_EXIT(local, 0);
-KSTATS_FP_EXIT(local, 1);
-KSTATS_FP_EXIT(local, 2);
-KSTATS_FP_EXIT(local, 3);
-KSTATS_FP_EXIT(local, 4);
-KSTATS_FP_EXIT(local, 5);
-KSTATS_FP_EXIT(tsc, 0);
-KSTATS_FP_EXIT(tsc, 1);
-KSTATS_FP_EXIT(tsc, 2);
-KSTATS_FP_EXIT(tsc, 3);
-KSTATS_FP_EXIT(tsc, 4);
-KSTATS_FP_EXIT(tsc, 5);
-
+#define KSTATS_FAST_CLOCK(c)						\
+	[kstats_clock_##c] = kstats_fp_entry_##c,
 static const kstats_fp_entry_t kstats_fp_fast_entry[] = {
-	[KSTATS_CLOCK_KTIME] = kstats_fp_entry_ktime,
-	[KSTATS_CLOCK_LOCAL] = kstats_fp_entry_local,
-	[KSTATS_CLOCK_TSC] = kstats_fp_entry_tsc,
+#include "kstats_fn_fast.h"
 };
 
+#define KSTATS_FAST_BITS(c, b)						\
+	[kstats_clock_##c][b] = kstats_fp_exit_##c##b,
 static const kstats_fp_exit_t
 kstats_fp_fast_exit[][KSTATS_MAX_FRAC_BITS + 1] = {
-	[KSTATS_CLOCK_KTIME] = {
-		kstats_fp_exit_ktime0, kstats_fp_exit_ktime1,
-		kstats_fp_exit_ktime2, kstats_fp_exit_ktime3,
-		kstats_fp_exit_ktime4, kstats_fp_exit_ktime5,
-	},
-	[KSTATS_CLOCK_LOCAL] = {
-		kstats_fp_exit_local0, kstats_fp_exit_local1,
-		kstats_fp_exit_local2, kstats_fp_exit_local3,
-		kstats_fp_exit_local4, kstats_fp_exit_local5,
-	},
-	[KSTATS_CLOCK_TSC] = {
-		kstats_fp_exit_tsc0, kstats_fp_exit_tsc1,
-		kstats_fp_exit_tsc2, kstats_fp_exit_tsc3,
-		kstats_fp_exit_tsc4, kstats_fp_exit_tsc5,
-	},
+#include "kstats_fn_fast.h"
 };
 
 /*

@@ -57,7 +57,7 @@ NOKPROBE_SYMBOL(kstats_krp_exit);
  * handler per clock and one exit handler per clock and frac_bits (0 to 5),
  * picked at attach, as fprobe's (kstats_fprobe.c).
  */
-#define KSTATS_KRP_ENTRY(c)						\
+#define KSTATS_FAST_CLOCK(c)						\
 static notrace int kstats_krp_entry_##c(struct kretprobe_instance *ri,	\
 					struct pt_regs *regs)		\
 {									\
@@ -66,8 +66,7 @@ static notrace int kstats_krp_entry_##c(struct kretprobe_instance *ri,	\
 	return 0;							\
 }									\
 NOKPROBE_SYMBOL(kstats_krp_entry_##c)
-
-#define KSTATS_KRP_EXIT(c, b)						\
+#define KSTATS_FAST_BITS(c, b)						\
 static notrace int kstats_krp_exit_##c##b(struct kretprobe_instance *ri, \
 					  struct pt_regs *regs)		\
 {									\
@@ -80,52 +79,19 @@ static notrace int kstats_krp_exit_##c##b(struct kretprobe_instance *ri, \
 	return 0;							\
 }									\
 NOKPROBE_SYMBOL(kstats_krp_exit_##c##b)
+#include "kstats_fn_fast.h"
 
-KSTATS_KRP_ENTRY(ktime);
-KSTATS_KRP_ENTRY(local);
-KSTATS_KRP_ENTRY(tsc);
-KSTATS_KRP_EXIT(ktime, 0);
-KSTATS_KRP_EXIT(ktime, 1);
-KSTATS_KRP_EXIT(ktime, 2);
-KSTATS_KRP_EXIT(ktime, 3);
-KSTATS_KRP_EXIT(ktime, 4);
-KSTATS_KRP_EXIT(ktime, 5);
-KSTATS_KRP_EXIT(local, 0);
-KSTATS_KRP_EXIT(local, 1);
-KSTATS_KRP_EXIT(local, 2);
-KSTATS_KRP_EXIT(local, 3);
-KSTATS_KRP_EXIT(local, 4);
-KSTATS_KRP_EXIT(local, 5);
-KSTATS_KRP_EXIT(tsc, 0);
-KSTATS_KRP_EXIT(tsc, 1);
-KSTATS_KRP_EXIT(tsc, 2);
-KSTATS_KRP_EXIT(tsc, 3);
-KSTATS_KRP_EXIT(tsc, 4);
-KSTATS_KRP_EXIT(tsc, 5);
-
+#define KSTATS_FAST_CLOCK(c)						\
+	[kstats_clock_##c] = kstats_krp_entry_##c,
 static const kretprobe_handler_t kstats_krp_fast_entry[] = {
-	[KSTATS_CLOCK_KTIME] = kstats_krp_entry_ktime,
-	[KSTATS_CLOCK_LOCAL] = kstats_krp_entry_local,
-	[KSTATS_CLOCK_TSC] = kstats_krp_entry_tsc,
+#include "kstats_fn_fast.h"
 };
 
+#define KSTATS_FAST_BITS(c, b)						\
+	[kstats_clock_##c][b] = kstats_krp_exit_##c##b,
 static const kretprobe_handler_t
 kstats_krp_fast_exit[][KSTATS_MAX_FRAC_BITS + 1] = {
-	[KSTATS_CLOCK_KTIME] = {
-		kstats_krp_exit_ktime0, kstats_krp_exit_ktime1,
-		kstats_krp_exit_ktime2, kstats_krp_exit_ktime3,
-		kstats_krp_exit_ktime4, kstats_krp_exit_ktime5,
-	},
-	[KSTATS_CLOCK_LOCAL] = {
-		kstats_krp_exit_local0, kstats_krp_exit_local1,
-		kstats_krp_exit_local2, kstats_krp_exit_local3,
-		kstats_krp_exit_local4, kstats_krp_exit_local5,
-	},
-	[KSTATS_CLOCK_TSC] = {
-		kstats_krp_exit_tsc0, kstats_krp_exit_tsc1,
-		kstats_krp_exit_tsc2, kstats_krp_exit_tsc3,
-		kstats_krp_exit_tsc4, kstats_krp_exit_tsc5,
-	},
+#include "kstats_fn_fast.h"
 };
 
 /*

@@ -13,7 +13,8 @@
 #
 # Exit 0 without a cycle, 1 with one (tsort prints each).  An assembly
 # file counts with the C file it serves: mech/kstats_direct_tramp_*.S are
-# the other half of mech/kstats_direct.c.  core/kstats.c is built as
+# the other half of mech/kstats_direct_exits.c (the entries and exits
+# they call, and the fields they read).  core/kstats.c is built as
 # core/kstats_core.o.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -60,7 +61,7 @@ unit() {
 	u=$(basename "$1" .o)
 	case $u in
 	kstats_core) u=kstats ;;
-	kstats_direct_tramp_*) u=kstats_direct ;;
+	kstats_direct_tramp_*) u=kstats_direct_exits ;;
 	esac
 	printf '%s' "$u"
 }

@@ -139,8 +139,9 @@ have_raw_syscalls() {
 		[ -d /sys/kernel/debug/tracing/events/raw_syscalls ]
 }
 
-# direct_built: kstats has its direct trampoline (kstats_direct.c) here,
-# built for x86-64 and arm64 kernels with ftrace's direct calls.  Elsewhere
+# direct_built: kstats has its direct trampoline (mech/kstats_direct*.c and
+# its .S) here, built for x86-64 and arm64 kernels with ftrace's direct
+# calls.  Elsewhere
 # (Debian's arm64 6.1) the default mechanism is fprobe or kretprobe, and a
 # node over several functions falls back whole to them.
 direct_built() {

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The direct mechanism (kstats_direct.c, kstats_direct_tramp_*.S): exact
-# counts, arguments and results intact under the trampoline, a function
-# with arguments on the stack (do_mmap()'s nine) left to a fallback, a
-# stack trace that unwinds through it, a task asleep inside a traced
-# function while its node is removed and while kstats is unloaded (never
-# woken, never waited for: kstats_direct_reroute.c), and the fallback when
+# The direct mechanism (kstats_direct.c, kstats_direct_exits.c,
+# kstats_direct_tramp_*.S): exact counts, arguments and results intact
+# under the trampoline, a function with arguments on the stack
+# (do_mmap()'s nine) left to a fallback, a stack trace that unwinds
+# through it, a task asleep inside a traced function while its node is
+# removed and while kstats is unloaded (never woken, never waited for:
+# kstats_direct_reroute.c), and the fallback when
 # the function already has a direct caller.  Runs where kstats traces directly (x86-64 and arm64 kernels with
 # ftrace direct calls and BTF); elsewhere one SKIP says why (lib.sh
 # no_direct).
