@@ -1068,6 +1068,117 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
 	return cmd->start ? kstats_check_section(cmd, arg) : 0;
 }
 
+/* Symbols and tracepoint names: no glob or other special characters. */
+static bool kstats_symbol_chars(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isascii(*s) || (!isalnum(*s) && *s != '_' && *s != '.'))
+			return false;
+	return true;
+}
+
+/*
+ * Split probe point @text into @ps: "tp:GROUP:EVENT", whose group ends at
+ * the last ':', or "SYM[+OFF]".  A name that does not end @text (the
+ * group, a symbol before "+OFF") is copied to @cmd->names at *@used,
+ * which the words of one command always leave room for.  Return: 0 or
+ * -EINVAL.
+ */
+static int kstats_parse_point(const char *text, struct kstats_point_spec *ps,
+			      struct kstats_cmd *cmd, size_t *used)
+{
+	const char *sep;
+	size_t len;
+
+	ps->text = text;
+	ps->tp = !strncmp(text, "tp:", 3);
+	if (ps->tp) {
+		sep = strrchr(text + 3, ':');
+		if (!sep || sep == text + 3 || !kstats_symbol_chars(sep + 1)) {
+			kstats_cmd_refuse(&cmd->why, text,
+					  "'%s' is not tp:GROUP:EVENT", text);
+			return -EINVAL;
+		}
+		ps->event = sep + 1;
+		text += 3;
+	} else {
+		sep = strchr(text, '+');
+		/* under the offset itself */
+		if (sep && kstrtouint(sep + 1, 0, &ps->off)) {
+			kstats_cmd_refuse(&cmd->why, sep + 1,
+					  "bad offset in '%s'", ps->text);
+			return -EINVAL;
+		}
+	}
+	ps->name = text;
+	if (sep) {
+		len = sep - text;
+		if (len + 1 > sizeof(cmd->names) - *used) {
+			kstats_cmd_refuse(&cmd->why, ps->text,
+					  "probe point '%.32s...' too long",
+					  ps->text);
+			return -EINVAL;
+		}
+		memcpy(cmd->names + *used, text, len);
+		cmd->names[*used + len] = '\0';
+		ps->name = cmd->names + *used;
+		*used += len + 1;
+	}
+	if (!kstats_symbol_chars(ps->name)) {
+		if (ps->tp)
+			kstats_cmd_refuse(&cmd->why, ps->text,
+					  "bad tracepoint group in '%s'",
+					  ps->text);
+		else
+			kstats_cmd_refuse(&cmd->why, ps->text,
+					  "bad symbol '%s'", ps->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Where a trace node's probes go, split for the trace layer
+ * (struct kstats_point_spec): a section's points, in the order they are
+ * registered (the end, then the starts), or the tracepoint of "trace
+ * tp:GROUP:EVENT".  A function's name is checked alone; a glob's, a
+ * list's and a user function's are their resolvers' to check
+ * (kstats_multi_resolve(), kstats_uprobe_check()).
+ */
+static int kstats_parse_points(struct kstats_cmd *cmd)
+{
+	size_t used = 0;
+	unsigned int i;
+	int err;
+
+	if (!cmd->start) {
+		if (!strncmp(cmd->target, "tp:", 3))
+			return kstats_parse_point(cmd->target,
+						  &cmd->where[KSTATS_POINT_START],
+						  cmd, &used);
+		if (kstats_multi_spec(cmd->target) ||
+		    kstats_uprobe_spec(cmd->target) ||
+		    kstats_symbol_chars(cmd->target))
+			return 0;
+		kstats_cmd_refuse(&cmd->why, cmd->target,
+				  "bad function name '%s'", cmd->target);
+		return -EINVAL;
+	}
+	err = kstats_parse_point(cmd->end, &cmd->where[KSTATS_POINT_END], cmd,
+				 &used);
+	if (!err)
+		err = kstats_parse_point(cmd->start,
+					 &cmd->where[KSTATS_POINT_START], cmd,
+					 &used);
+	for (i = 0; !err && i < cmd->nr_more; i++)
+		err = kstats_parse_point(cmd->more[i],
+					 &cmd->where[KSTATS_POINT_END + 1 + i],
+					 cmd, &used);
+	return err;
+}
+
 /**
  * kstats_parse_command() - parse a write to _control
  * @buf: the command, modified in place; @cmd points into it
@@ -1111,6 +1222,10 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
  * (glob_match()'s * ? [...]) or a list F1,F2,... names several functions,
  * one node over all of them, named after them unless "name" is given
  * (kstats_multi_name()); "by func" keys such a node by each of them.
+ *
+ * A POINT is SYM[+OFF] or tp:GROUP:EVENT, FUNC a symbol: names of
+ * [A-Za-z0-9_.], split into @cmd->where (struct kstats_point_spec) for
+ * the trace layer, which finds what they name.
  *
  * Every refusal is noted in @cmd->why with the word refused (its offset
  * in @buf), for _errors: a missing word as KSTATS_POS_END.
@@ -1198,6 +1313,6 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 				  cmd->cfg.name, KSTATS_NAME_MAX);
 		return -EINVAL;
 	}
-	return 0;
+	return cmd->op == KSTATS_CMD_TRACE ? kstats_parse_points(cmd) : 0;
 }
 EXPORT_SYMBOL_NS_GPL(kstats_parse_command, KSTATS_NS);

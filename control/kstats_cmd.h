@@ -26,6 +26,26 @@
 #define KSTATS_POINT_END	1
 #define KSTATS_SECTION_POINTS	(KSTATS_SECTION_STARTS + 1)
 
+/**
+ * struct kstats_point_spec - where a probe goes, as the grammar split the
+ *	word that names it (kstats_parse_command())
+ * @text: the word: "SYM[+OFF]", or "tp:GROUP:EVENT"
+ * @name: the symbol, without "+OFF"; or the tracepoint's group
+ * @event: the tracepoint's event, or NULL for a symbol
+ * @off: the offset after "+", 0 without
+ * @tp: the word is a tracepoint's
+ *
+ * The names are [A-Za-z0-9_.]; that one exists is the trace layer's to
+ * find.
+ */
+struct kstats_point_spec {
+	const char *text;
+	const char *name;
+	const char *event;
+	unsigned int off;
+	bool tp;
+};
+
 /* The control commands, parsed (see kstats_parse_command()). */
 enum kstats_cmd_op {
 	KSTATS_CMD_NEW,
@@ -111,6 +131,10 @@ struct kstats_cmd_words {
  * @outlier: "slow V [keep M]" or "top K", with "stack N": the samples the
  *	node keeps with their context
  *
+ * @where: where a section's points go, indexed as @point; for "trace
+ *	tp:GROUP:EVENT", @where[KSTATS_POINT_START] is the tracepoint's
+ * @names: the names of @where that are not whole words of the command: a
+ *	tracepoint's group, a symbol followed by "+OFF"
  * @multi_name: the name of a node over several functions that "name" does
  *	not give: its glob or list, made a name; or of a user function's
  *	node, BASENAME.SYMBOL (kstats_uprobe_name())
@@ -119,7 +143,7 @@ struct kstats_cmd_words {
  *	which word (kstats_refuse())
  *
  * Strings point into the buffer given to kstats_parse_command(), or into
- * @multi_name.
+ * @names or @multi_name.
  */
 struct kstats_cmd {
 	enum kstats_cmd_op op;
@@ -149,6 +173,8 @@ struct kstats_cmd {
 	u32 by_max;
 	bool by_max_set;
 	struct kstats_outlier_cfg outlier;
+	struct kstats_point_spec where[KSTATS_SECTION_POINTS];
+	char names[KSTATS_CMD_MAX];
 	char multi_name[KSTATS_NAME_MAX + 1];
 	struct kstats_cmd_words at;
 	struct kstats_refusal why;

@@ -3,8 +3,9 @@
  * Clock ktime read as the CPU's counter (the TSC, arm64's cntvct_el0):
  * the timekeeper's rate and epoch, kept for any reader, NMI included, and
  * whether the counter is CLOCK_MONOTONIC's clocksource.  The direct
- * trampoline (kstats_direct.c) and the sections (kstats_trace.c) read the
- * counter at both ends and scale the difference (kstats_counter.h), where
+ * trampoline (kstats_direct.c) and the sections and tracepoints
+ * (kstats_section.c, kstats_tracepoint.c) read the counter at both ends
+ * and scale the difference (kstats_counter.h), where
  * ktime_get_mono_fast_ns() would read the clocksource through its
  * seqcount and an indirect call at each end.
  */

@@ -3,8 +3,8 @@
  * A traced function, as the mechanisms that time it see it, and the one
  * interface they share (struct kstats_mech_ops): kstats_direct.c (the
  * trampoline), kstats_fprobe.c, kstats_kretprobe.c and kstats_kprobe.c
- * (the entry alone) each fill one.  kstats_trace.c drives a function node
- * through the table only, trying the best mechanism first.
+ * (the entry alone) each fill one.  kstats_function.c drives a function
+ * node through the table only, trying the best mechanism first.
  *
  * What a probe does at the entry and the return of a call (stamp the
  * time, record the duration; or check the filters and take a value) is

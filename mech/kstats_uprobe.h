@@ -2,7 +2,7 @@
 /*
  * User programs' functions ("trace PATH:SYMBOL", "trace PATH:0xOFFSET"):
  * how the grammar tells such a target and names its node, and what
- * kstats_trace.c calls to check and time it (kstats_uprobe.c, where the
+ * kstats_function.c calls to check and time it (kstats_uprobe.c, where the
  * kernel's uprobe API is one kstats builds for; elsewhere such a target
  * is refused).
  */

@@ -2,8 +2,8 @@
 /*
  * KUnit suite kstats_cmd, of control/kstats_cmd.c,
  * control/kstats_errors.c: the grammar: node and _control commands, the
- * place of each refusal, the _errors log, sections, families and globs as
- * parsed.
+ * place of each refusal, the _errors log, sections, families, globs and
+ * probe points as parsed.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -256,6 +256,20 @@ static void kstats_test_refusal_words(struct kunit *test)
 		/* the list: under the empty name */
 		AT_POS("trace a,,b", 8, "an empty function name"),
 		AT_POS("trace a, name x", 8, "an empty function name"),
+		/* probe points and functions: under the word, or its offset */
+		AT("trace s start a end tp:sched", "tp:sched",
+		   "is not tp:GROUP:EVENT"),
+		AT("trace tp::b name x", "tp::b", "is not tp:GROUP:EVENT"),
+		AT("trace tp:a:b- name x", "tp:a:b-", "is not tp:GROUP:EVENT"),
+		AT("trace tp:a-b:c name x", "tp:a-b:c", "bad tracepoint group"),
+		AT("trace tp:a:b:c name x", "tp:a:b:c", "bad tracepoint group"),
+		AT_POS("trace s start f+x end g", 16, "bad offset"),
+		AT_POS("trace s start f end g+1k", 22, "bad offset"),
+		AT("trace s start f- end g", "f-", "bad symbol"),
+		AT("trace s start a start b% end c", "b%", "bad symbol"),
+		AT("trace s start a+4 end tp:sched:sched_switch", NULL, NULL),
+		AT("trace f-g", "f-g", "bad function name"),
+		AT("trace f+4 name g", "f+4", "bad function name"),
 		/* options, commands and names */
 		AT_END("trace f name", "needs a value"),
 		AT("new foo bits 6", "6", "bits '6'"),
@@ -608,6 +622,82 @@ static void kstats_test_multi_parse(struct kunit *test)
 				    "'%s'", bad[i]);
 }
 
+/*
+ * Where the probes go, as the grammar splits each POINT for the trace
+ * layer (struct kstats_point_spec): "SYM[+OFF]", "tp:GROUP:EVENT"; and
+ * what it refuses.
+ */
+static void kstats_test_point_specs(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"trace s start a+ end b", "trace s start a+-1 end b",
+		"trace s start a+4294967296 end b", "trace s start +4 end b",
+		"trace s start a end tp:", "trace s start a end tp:sched:",
+		"trace s start a end tp::sched_switch",
+		"trace s start a end tp:sched",
+		"trace s start a end tp:sched:sched-switch",
+		"trace s start a end tp:sch/ed:x", "trace tp:a:b:c name x",
+		"trace f@g name x", "trace f+4 name x",
+	};
+	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
+	const struct kstats_point_spec *ps;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	KUNIT_ASSERT_EQ(test, parse(test,
+				    "trace sec start vfs_read+0x10 start tp:irq:irq_handler_entry key cpu end tp:sched:sched_switch",
+				    cmd), 0);
+	ps = &cmd->where[KSTATS_POINT_START];
+	KUNIT_EXPECT_STREQ(test, ps->text, "vfs_read+0x10");
+	KUNIT_EXPECT_STREQ(test, ps->name, "vfs_read");
+	KUNIT_EXPECT_NULL(test, ps->event);
+	KUNIT_EXPECT_EQ(test, ps->off, 16U);
+	KUNIT_EXPECT_FALSE(test, ps->tp);
+	ps = &cmd->where[KSTATS_POINT_END];
+	KUNIT_EXPECT_STREQ(test, ps->text, "tp:sched:sched_switch");
+	KUNIT_EXPECT_STREQ(test, ps->name, "sched");
+	KUNIT_EXPECT_STREQ(test, ps->event, "sched_switch");
+	KUNIT_EXPECT_EQ(test, ps->off, 0U);
+	KUNIT_EXPECT_TRUE(test, ps->tp);
+	ps = &cmd->where[KSTATS_POINT_END + 1];
+	KUNIT_EXPECT_STREQ(test, ps->text, "tp:irq:irq_handler_entry");
+	KUNIT_EXPECT_STREQ(test, ps->name, "irq");
+	KUNIT_EXPECT_STREQ(test, ps->event, "irq_handler_entry");
+	KUNIT_EXPECT_TRUE(test, ps->tp);
+	KUNIT_EXPECT_EQ(test, cmd->point[KSTATS_POINT_END + 1].key.kind,
+			KSTATS_KEY_CPU);
+	/* no offset: the word itself; a decimal offset */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace s start do_exit end schedule+42",
+				    cmd), 0);
+	ps = &cmd->where[KSTATS_POINT_START];
+	KUNIT_EXPECT_PTR_EQ(test, ps->name, ps->text);
+	KUNIT_EXPECT_STREQ(test, ps->name, "do_exit");
+	KUNIT_EXPECT_EQ(test, ps->off, 0U);
+	ps = &cmd->where[KSTATS_POINT_END];
+	KUNIT_EXPECT_STREQ(test, ps->name, "schedule");
+	KUNIT_EXPECT_EQ(test, ps->off, 42U);
+	KUNIT_EXPECT_NULL(test, cmd->where[KSTATS_POINT_END + 1].text);
+	/* "trace tp:GROUP:EVENT": the tracepoint, first; a dotted group */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace tp:my.mod:ev_1 name ev", cmd), 0);
+	ps = &cmd->where[KSTATS_POINT_START];
+	KUNIT_EXPECT_STREQ(test, ps->text, "tp:my.mod:ev_1");
+	KUNIT_EXPECT_STREQ(test, ps->name, "my.mod");
+	KUNIT_EXPECT_STREQ(test, ps->event, "ev_1");
+	KUNIT_EXPECT_TRUE(test, ps->tp);
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "ev");
+	/* a function, a glob, a user function: none split */
+	KUNIT_ASSERT_EQ(test, parse(test, "trace vfs_read", cmd), 0);
+	KUNIT_EXPECT_NULL(test, cmd->where[KSTATS_POINT_START].text);
+	KUNIT_EXPECT_FALSE(test, cmd->where[KSTATS_POINT_START].tp);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace vfs_*", cmd), 0);
+	KUNIT_EXPECT_NULL(test, cmd->where[KSTATS_POINT_START].text);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace /bin/true:main", cmd), 0);
+	KUNIT_EXPECT_NULL(test, cmd->where[KSTATS_POINT_START].text);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, bad[i], cmd), -EINVAL,
+				    "'%s'", bad[i]);
+}
+
 static struct kunit_case kstats_cmd_test_cases[] = {
 	KUNIT_CASE(kstats_test_node_commands),
 	KUNIT_CASE(kstats_test_control_commands),
@@ -616,6 +706,7 @@ static struct kunit_case kstats_cmd_test_cases[] = {
 	KUNIT_CASE(kstats_test_section_parse),
 	KUNIT_CASE(kstats_test_family_parse),
 	KUNIT_CASE(kstats_test_multi_parse),
+	KUNIT_CASE(kstats_test_point_specs),
 	{}
 };
 

@@ -11,8 +11,8 @@
  * defines KSTATS_TP_EVENT(EVENT, GROUP, PROTO, ARGS), called here for
  * each event, with PROTO the event's TP_PROTO and ARGS its arguments as
  * unsigned longs, widened as C converts each type (an int sign-extended,
- * a bool or an unsigned int zero-extended).  kstats_trace.c makes the
- * probes and checks each against the kernel's own declaration of the
+ * a bool or an unsigned int zero-extended).  kstats_tracepoint.c makes
+ * the probes and checks each against the kernel's own declaration of the
  * tracepoint (check_trace_callback_type_EVENT(), from the event headers
  * it includes), so a kernel whose TP_PROTO differs does not build rather
  * than call a probe of another type.
