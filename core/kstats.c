@@ -8,7 +8,7 @@
  * it know what a distribution's maker adds to it (a family of keys, a
  * trace node's probes): it resets, retires and frees them through the
  * distribution's ops (struct kstats_ops), which the maker sets
- * (kstats_new.c for the API's distributions, kstats_trace.c for trace
+ * (kstats_new.c for the API's distributions, kstats_node.c for trace
  * nodes).  The recording fast path is in kstats.h.
  *
  * Lifetime: a distribution is reference counted.  Its creator holds one

@@ -5,7 +5,7 @@
  * kstats_record_slow()), apart from the probes that take the keys and
  * from its view, which reads it for the file and shows its keys
  * (trace/kstats_family_view.c).  The core calls none of it: the maker of
- * a distribution with a family (kstats_new.c, kstats_trace.c) makes it
+ * a distribution with a family (kstats_new.c, kstats_node.c) makes it
  * with kstats_family_enable(), and its ops (struct kstats_ops) reset it
  * with kstats_family_clear() and free it with kstats_family_free().
  *

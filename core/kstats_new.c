@@ -9,7 +9,7 @@
  * is its maker's, reached through the distribution's ops (struct
  * kstats_ops).  These distributions' ops are here: their reset forgets
  * the family's keys, their release frees it.  A trace node's maker
- * (kstats_trace.c) does the same for its own.
+ * (kstats_node.c) does the same for its own.
  */
 #include <linux/err.h>
 #include <linux/module.h>

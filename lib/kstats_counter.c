@@ -4,8 +4,8 @@
  * the timekeeper's rate and epoch, kept for any reader, NMI included, and
  * whether the counter is CLOCK_MONOTONIC's clocksource.  The direct
  * trampoline (kstats_direct.c) and the sections and tracepoints
- * (kstats_section.c, kstats_tracepoint.c) read the counter at both ends
- * and scale the difference (kstats_counter.h), where
+ * (kstats_section_handlers.c, kstats_tracepoint.c) read the counter at
+ * both ends and scale the difference (kstats_counter.h), where
  * ktime_get_mono_fast_ns() would read the clocksource through its
  * seqcount and an indirect call at each end.
  */

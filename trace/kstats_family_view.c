@@ -7,7 +7,7 @@
  * the kernel's tracing_map is read apart from the code that fills it.
  *
  * It sits in trace/, below control/'s debugfs files that show a view and
- * beside the outliers (kstats_outlier.c, kstats_trace.c) that name their
+ * beside the outliers (kstats_outlier.c, kstats_node.c) that name their
  * keys with it; it calls the core (a snapshot, for a family by CPU), the
  * map's layout, and lib/'s symbols and cgroups to name a key.
  */

@@ -174,10 +174,11 @@ kstats_pair_take_slot(struct kstats_pair_slot *s, u64 key, u64 match,
 }
 
 /*
- * The table's walks, inline here for the probes of kstats_section.c and
- * kstats_tracepoint.c, whose lean starts and ends of a table with no slot
- * for the current task take them with no call (kstats_pair_start_table(), kstats_pair_end_table()),
- * as well as for kstats_pair.c's exported functions.
+ * The table's walks, inline here for the probes of
+ * kstats_section_handlers.c and kstats_tracepoint.c, whose lean starts
+ * and ends of a table with no slot for the current task take them with
+ * no call (kstats_pair_start_table(), kstats_pair_end_table()), as well
+ * as for kstats_pair.c's exported functions.
  */
 static __always_inline notrace u64 kstats_pair_tag(const struct kstats_pair *p,
 						   u64 key)
