@@ -226,6 +226,8 @@ struct judge {
 double hist_value_at(const struct kslot *s, size_t n, double rank);
 double hist_quantile(const struct kslot *s, size_t n, double q);
 void hist_interpolate(const struct kslot *s, size_t n, struct ksummary *out);
+void part_summary(const struct kslot *s, size_t n, const struct ksummary *all,
+		  struct ksummary *out);
 double normal_upper(double tail);
 void hist_estimate(const struct kslot *s, size_t n, double q, double z,
 		   struct qest *e);
@@ -258,8 +260,6 @@ void print_show_keys(FILE *f, const struct snapshot *snap, int per_cpu,
 void json_snapshot_keys(FILE *f, const struct snapshot *snap, int ind,
 			const struct keyview *kv);
 void snap_summary(const struct snapshot *snap, struct ksummary *out);
-void part_summary(const struct kslot *s, size_t n, const struct ksummary *all,
-		  struct ksummary *out);
 void print_cpu_table(FILE *f, const struct snapshot *snap);
 void json_snapshot(FILE *f, const struct snapshot *snap, int indent);
 
