@@ -31,7 +31,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "../kstats_bucket.h"
+#include "../../kstats_bucket.h"
 
 #define KSTATS_ROOT	"/sys/kernel/debug/kstats"
 #define U64_MAX_VAL	(~0ULL)
