@@ -24,6 +24,7 @@ verbose=
 what=${1:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+declare -A folder	# tools: each file's folder, for the layers' check
 
 case $what in
 module)
@@ -51,6 +52,7 @@ tools)
 	for c in $srcs; do
 		cc -std=c99 $cflags -I"$KSTATS_ROOT/tools/lib" -c "$KSTATS_ROOT/$c" \
 			-o "$tmp/o/$(basename "${c%.c}").o"
+		folder[$(basename "${c%.c}")]=$(dirname "$c")
 	done
 	objs=$(ls "$tmp"/o/*.o)
 	srcs=$(cd "$KSTATS_ROOT" && find tools tools/cmd tools/lib -maxdepth 1 -name '*.[ch]' | sort -u)
@@ -117,5 +119,20 @@ if ! tsort "$tmp/pairs" > /dev/null 2> "$tmp/loops"; then
 	cat "$tmp/loops" >&2
 	say "$what: the call graph has a cycle"
 	exit 1
+fi
+# The tool's layers: tools/kstats.c above tools/cmd/ above tools/lib/; a
+# subcommand calls no other subcommand (what two share goes in lib/).
+if [ "$what" = tools ]; then
+	up=$(while read -r a b s; do
+		case ${folder[$a]}:${folder[$b]} in
+		tools/lib:tools/lib|tools/cmd:tools/lib|tools:*) ;;
+		*) echo "$a -> $b: $s" ;;
+		esac
+	done < "$tmp/edges")
+	if [ -n "$up" ]; then
+		echo "$up" >&2
+		say "tools: a call against the layers (kstats.c, cmd/, lib/)"
+		exit 1
+	fi
 fi
 say "$what: no cycle among $(wc -l < <(printf '%s\n' $objs)) files"

@@ -39,6 +39,7 @@
 
 #include "btf.h"
 #include "cli.h"
+#include "grammar.h"
 
 #define CMD_MAX	1024
 

@@ -22,6 +22,7 @@
 
 #include "btf.h"
 #include "cli.h"
+#include "grammar.h"
 
 #define CMD_MAX	1024
 
@@ -224,33 +225,6 @@ static int value_of(const struct kbtf *k, const char *berr, const char *expr,
 		return -1;
 	}
 	return kbtf_value(k, expr, v, len, err, errlen);
-}
-
-/*
- * The keys a family takes as the kernel words them: the task's, the
- * CPU's, the caller, the cgroup, the stack ("stack:N": N frames).
- */
-int by_native(const char *by)
-{
-	const char *n = by + 6;
-
-	if (!strncmp(by, "stack:", 6)) {
-		while (*n >= '0' && *n <= '9')
-			n++;
-		return n > by + 6 && !*n && n - (by + 6) <= 2;
-	}
-	return !strcmp(by, "comm") || !strcmp(by, "pid") ||
-	       !strcmp(by, "tid") || !strcmp(by, "cpu") ||
-	       !strcmp(by, "caller") || !strcmp(by, "cgroup") ||
-	       !strcmp(by, "stack") || !strcmp(by, "func");
-}
-
-/* A native key in the kernel's words: "stack:N" is "stack N". */
-void by_native_words(const char *by, char *v, size_t len)
-{
-	snprintf(v, len, "%s", by);
-	if (!strncmp(v, "stack:", 6))
-		v[5] = ' ';
 }
 
 /*
