@@ -8,7 +8,8 @@
 # the same way.
 #
 #   scripts/callgraph.sh module [KDIR]   build kstats.ko in a scratch copy
-#   scripts/callgraph.sh tools           compile tools/*.c one by one
+#   scripts/callgraph.sh tools           compile the tool's files one by one:
+#                                        tools/kstats.c, tools/cmd/*.c, tools/lib/*.c
 #   -v (first): print the edges, "A -> B: symbols"
 #
 # Exit 0 without a cycle, 1 with one (tsort prints each).  An assembly
@@ -24,6 +25,7 @@ verbose=
 what=${1:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+declare -A folder	# tools: each file's folder, for the layers' check
 
 case $what in
 module)
@@ -40,16 +42,22 @@ module)
 		objs+=" $o"
 	done
 	srcs=$(cd "$KSTATS_ROOT" && ls kstats*.h {core,control,trace,mech,lib}/kstats*.[chS])
+	incs=". core control trace mech lib"
 	;;
 tools)
 	mkdir "$tmp/o"
 	cflags=$(pkg-config --cflags libbpf 2>/dev/null || true)
-	srcs=$(sed -n '/^SRCS =/,/[^\\]$/p' "$KSTATS_ROOT/tools/Makefile" | sed 's/^SRCS =//; s/\\//g')
+	# main and the dispatch, a file a subcommand, what they share (the
+	# folders of tools/Makefile; every header in tools/lib)
+	srcs=$(cd "$KSTATS_ROOT" && ls tools/*.c tools/cmd/*.c tools/lib/*.c)
 	for c in $srcs; do
-		cc -std=c99 $cflags -c "$KSTATS_ROOT/tools/$c" -o "$tmp/o/${c%.c}.o"
+		cc -std=c99 $cflags -I"$KSTATS_ROOT/tools/lib" -c "$KSTATS_ROOT/$c" \
+			-o "$tmp/o/$(basename "${c%.c}").o"
+		folder[$(basename "${c%.c}")]=$(dirname "$c")
 	done
 	objs=$(ls "$tmp"/o/*.o)
-	srcs=$(cd "$KSTATS_ROOT" && ls tools/*.[ch])
+	srcs=$(cd "$KSTATS_ROOT" && find tools tools/cmd tools/lib -maxdepth 1 -name '*.[ch]' | sort -u)
+	incs="tools/lib"
 	;;
 *)
 	die "usage: scripts/callgraph.sh [-v] module [KDIR] | tools"
@@ -90,10 +98,11 @@ fi
 # Includes: FILE HEADER for each #include "HEADER" of the project's files.
 (cd "$KSTATS_ROOT" && for f in $srcs; do
 	echo "$f $f"
-	# a header by its name, from the file's folder or the layers' (the
-	# include paths of kstats.mk)
+	# a header by its name, from the file's folder or the include paths
+	# (kstats.mk's layers; tools/lib for the tool)
 	sed -n 's/^#include "\(.*\)"/\1/p' "$f" | while read -r h; do
-		for d in "$(dirname "$f")" . core control trace mech lib; do
+		# shellcheck disable=SC2086
+		for d in "$(dirname "$f")" $incs; do
 			[ -f "$d/$h" ] && { echo "$f $d/$h" | sed 's| \./| |'; break; }
 		done
 	done
@@ -111,5 +120,20 @@ if ! tsort "$tmp/pairs" > /dev/null 2> "$tmp/loops"; then
 	cat "$tmp/loops" >&2
 	say "$what: the call graph has a cycle"
 	exit 1
+fi
+# The tool's layers: tools/kstats.c above tools/cmd/ above tools/lib/; a
+# subcommand calls no other subcommand (what two share goes in lib/).
+if [ "$what" = tools ]; then
+	up=$(while read -r a b s; do
+		case ${folder[$a]}:${folder[$b]} in
+		tools/lib:tools/lib|tools/cmd:tools/lib|tools:*) ;;
+		*) echo "$a -> $b: $s" ;;
+		esac
+	done < "$tmp/edges")
+	if [ -n "$up" ]; then
+		echo "$up" >&2
+		say "tools: a call against the layers (kstats.c, cmd/, lib/)"
+		exit 1
+	fi
 fi
 say "$what: no cycle among $(wc -l < <(printf '%s\n' $objs)) files"

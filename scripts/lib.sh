@@ -153,7 +153,8 @@ guest_helpers() {
 	# The kstats command itself, for the guest suite and the demo; libbpf
 	# (BTF, for trace --value) and what its static archive needs.
 	if [ -f "$KSTATS_ROOT/tools/kstats.c" ]; then
-		$cc -static -O2 -Wall -pthread -o "$out/.kstats.$$" "$KSTATS_ROOT"/tools/*.c \
+		$cc -static -O2 -Wall -pthread -I"$KSTATS_ROOT/tools/lib" -o "$out/.kstats.$$" \
+			"$KSTATS_ROOT"/tools/{kstats.c,cmd/*.c,lib/*.c} \
 			"${libs[@]}" -lbpf -lelf -lz -lm \
 			> "$KSTATS_ROOT/build/logs/helper$arch-kstats.log" 2>&1 &&
 			mv -f "$out/.kstats.$$" "$out/kstats" || { rm -f "$out/.kstats.$$"; echo kstats; }

@@ -43,7 +43,7 @@ echo "TAP version 13"
 
 # The tool, built apart from tools/ (which `make -C tools` owns).
 KST=$W/kstats
-cc -O2 -std=c99 -pthread -o "$KST" tools/*.c -lbpf -lelf -lz -lm 2> "$W/cc.log" ||
+cc -O2 -std=c99 -pthread -Itools/lib -o "$KST" tools/kstats.c tools/cmd/*.c tools/lib/*.c -lbpf -lelf -lz -lm 2> "$W/cc.log" ||
 	{ echo "Bail out! the kstats tool does not build: $(head -n 3 "$W/cc.log")"; exit 1; }
 
 # A root directory of snapshots named after their distribution, as

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The recipes of the kstats command (tools/recipe.c): each sets up a keyed
+# The recipes of the kstats command (tools/cmd/recipe.c): each sets up a keyed
 # section, prints it as `kstats trace` does and removes it.  Exact counts
 # where the workload makes them known (syscall: kvalue's sleeps; biolatency:
 # kdio's O_DIRECT reads of a null_blk device with timer completions), the

@@ -37,7 +37,7 @@ echo "# build"
 for cc in gcc clang; do
 	if command -v $cc > /dev/null; then
 		# shellcheck disable=SC2086
-		out=$($cc -std=c99 -Wall -Wextra -O2 -pthread -o "$T/k-$cc" ./*.c $BPF_LIBS -lm 2>&1)
+		out=$($cc -std=c99 -Wall -Wextra -O2 -pthread -Ilib -o "$T/k-$cc" kstats.c cmd/*.c lib/*.c $BPF_LIBS -lm 2>&1)
 		if [ -z "$out" ]; then ok "$cc -Wall -Wextra -O2: no warnings"; else bad "$cc warnings" "$out"; fi
 	fi
 done

@@ -75,7 +75,7 @@ static void watch_fn(struct series *se, long idx, double t0, double t1,
 	free(d);
 }
 
-int cmd_watch(struct opts *o)
+static int cmd_watch(struct opts *o)
 {
 	struct series se = { .o = o, .fn = watch_fn };
 	char path[PATH_MAX + 64];
@@ -97,3 +97,15 @@ int cmd_watch(struct opts *o)
 	snapshot_free(&se.first);
 	return ret;
 }
+
+static OPT_NUM(o_count, "count", 'c', "COUNT", K_LONG, count, 1, 1e9,
+	       "-c takes a count, 1 or more", O_COUNT, 0,
+	       "stop after COUNT intervals");
+
+static const struct optdef *const watch_opts[] = { &o_int, &o_count, NULL };
+
+const struct cmddef watch_cmd = {
+	.name = "watch", .args = "NAME|FILE FILE...", .opts = watch_opts,
+	.fn = cmd_watch,
+	.summary = "one line per interval: count, rate, p50 p90 p99 max",
+};

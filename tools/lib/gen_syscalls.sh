@@ -5,7 +5,8 @@
 # glibc's <bits/syscall.h> and the kernel's <asm/unistd*.h> know, each
 # under #ifdef __NR_name, so that a build gets its own architecture's
 # numbers.  `kstats syscall NAME` looks NAME up there.  Run it again when a
-# newer kernel adds system calls: sh gen_syscalls.sh > syscalls.h
+# newer kernel adds system calls, from tools/lib:
+#   sh gen_syscalls.sh > syscalls.h
 CC=${CC:-cc}
 files=$(echo '#include <sys/syscall.h>' | $CC -H -E - 2>&1 >/dev/null |
 	awk '/bits\/syscall\.h|asm\/unistd/ {print $2}')

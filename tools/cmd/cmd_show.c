@@ -5,7 +5,7 @@
 
 #include "cli.h"
 
-int cmd_show(struct opts *o)
+static int cmd_show(struct opts *o)
 {
 	struct snapshot s;
 	struct keyview kv = { .top = o->top, .names = KEYS_RAW };
@@ -33,3 +33,18 @@ int cmd_show(struct opts *o)
 	snapshot_free(&s);
 	return 0;
 }
+
+static OPT_TRUE(o_cpu_table, "cpu", 0, cpu, O_CPU,
+		"each CPU's percentiles, side by side");
+static OPT_TRUE(o_json, "json", 0, json, O_JSON,
+		"as JSON: header, summary, per CPU, slots");
+
+static const struct optdef *const show_opts[] = {
+	&o_cpu_table, &o_json, &o_folded, &o_rows, &o_all_rows, &o_top, &o_sort,
+	NULL,
+};
+
+const struct cmddef show_cmd = {
+	.name = "show", .args = "NAME|FILE", .opts = show_opts, .fn = cmd_show,
+	.summary = "a distribution's summary, outliers and histogram",
+};

@@ -221,7 +221,7 @@ static int split_args(const struct opts *o, int *nb_at)
 	return 0;
 }
 
-int cmd_diff(struct opts *o)
+static int cmd_diff(struct opts *o)
 {
 	struct dside s[2] = { { 0 } };
 	struct judge j = { .threshold = o->threshold, .alpha = o->alpha };
@@ -249,3 +249,42 @@ int cmd_diff(struct opts *o)
 	side_free(&s[1]);
 	return ret;
 }
+
+/* --threshold: a percentage, "5" or "5%", kept as a fraction. */
+static int set_threshold(struct opts *o, const char *a)
+{
+	char buf[32];
+	size_t n = strlen(a);
+
+	if (n && a[n - 1] == '%' && n < sizeof(buf)) {
+		memcpy(buf, a, n - 1);
+		buf[n - 1] = '\0';
+		a = buf;
+	}
+	if (opt_num(a, 1e-6, 1e6, &o->threshold))
+		return usage_error("--threshold takes a percentage, more than 0 (5 or 5%)");
+	o->threshold /= 100;
+	return 0;
+}
+
+static const struct optdef o_threshold = {
+	.name = "threshold", .arg = "PCT", .kind = K_FN, .set = set_threshold,
+	.help = "smallest change that counts, % (default 5)",
+	.bit = O_THRESH, .def = "5",
+};
+static const struct optdef o_alpha = {
+	.name = "alpha", .arg = "P", .kind = K_DBL, .off = OPT_FIELD(alpha),
+	.lo = 1e-300, .hi = 0.5, .bad = "--alpha takes a probability in (0, 0.5]",
+	.help = "false-positive rate (default 0.05)",
+	.bit = O_ALPHA, .def = "0.05",
+};
+
+static const struct optdef *const diff_opts[] = {
+	&o_threshold, &o_alpha, NULL,
+};
+
+const struct cmddef diff_cmd = {
+	.name = "diff", .args = "A B | A1 A2 ... -- B1 B2 ...",
+	.opts = diff_opts, .fn = cmd_diff, .flags = CMD_SEP,
+	.summary = "did p50..p99.9 or the mean move? exit 0 no, 1 yes",
+};

@@ -30,7 +30,7 @@ static int named_otherwise(char **names, size_t n)
 	return 0;
 }
 
-int cmd_list(struct opts *o)
+static int cmd_list(struct opts *o)
 {
 	size_t n;
 	int ret, files;
@@ -84,3 +84,10 @@ int cmd_list(struct opts *o)
 	free_names(names, n);
 	return ret;
 }
+
+static const struct optdef *const list_opts[] = { NULL };
+
+const struct cmddef list_cmd = {
+	.name = "list", .opts = list_opts, .fn = cmd_list,
+	.summary = "the distributions: file, clock, samples, state",
+};

@@ -39,6 +39,7 @@
 
 #include "btf.h"
 #include "cli.h"
+#include "grammar.h"
 
 #define CMD_MAX	1024
 
@@ -775,7 +776,7 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 }
 
 /* o->cmd is the recipe's name. */
-int cmd_recipe(struct opts *o)
+static int cmd_recipe(struct opts *o)
 {
 	char cmd[CMD_MAX], node[80], what[CMD_MAX];
 	struct child child = { .pid = -1, .go = -1, .err = -1 };
@@ -798,3 +799,82 @@ int cmd_recipe(struct opts *o)
 		load_lock_fns();
 	return trace_run(o, cmd, node, what, &child);
 }
+
+/* --min and --max: microseconds, kept in ns. */
+static int set_us(struct opts *o, const char *a, long long *ns)
+{
+	double v;
+
+	(void)o;
+	if (opt_num(a, 0, 1e12, &v))
+		return usage_error("--min and --max take microseconds, 0 or more");
+	*ns = (long long)(v * 1000);
+	return 0;
+}
+
+static int set_min(struct opts *o, const char *a)
+{
+	return set_us(o, a, &o->min_ns);
+}
+
+static int set_max(struct opts *o, const char *a)
+{
+	return set_us(o, a, &o->max_ns);
+}
+
+static OPT_FN(o_min, "min", 0, "US", set_min, O_MIN, 0,
+	      "only durations of US microseconds or more");
+static OPT_FN(o_max, "max", 0, "US", set_max, O_MAX, 0,
+	      "only durations of US microseconds or less");
+static OPT_FLAG(o_pids, "pids", 'P', O_PIDS, "a histogram per woken process");
+static OPT_FLAG(o_tids, "tids", 'L', O_TIDS, "a histogram per woken thread");
+static OPT_FLAG(o_disk, "disk", 'D', O_DISK, "a histogram per disk");
+static OPT_FLAG(o_queued, "queued", 'Q', O_QUEUED,
+		"from the insertion in the I/O scheduler");
+static OPT_FLAG(o_idle, "idle", 0, O_IDLE, "count the idle task too");
+/* runqlat's --pid: without N, a histogram per process (--pids) */
+static const struct optdef o_rq_pid = {
+	.name = "pid", .arg = "N", .kind = K_LONG, .off = OPT_FIELD(pid),
+	.lo = 0, .hi = 2147483647, .bad = "--pid takes a process id, 0 or more",
+	.help = "only process N woken (no N: as --pids)",
+	.bit = O_PID, .flags = OPT_BARE, .bare = O_PIDS,
+};
+
+/* the recipes' tables: trace's first and last options, their own between */
+#define RECIPE_FILTERS LIVE_FILTERS, &o_top, &o_min, &o_max
+static const struct optdef *const recipe_opts[] = {
+	LIVE_FIRST, &o_pid, RECIPE_FILTERS, LIVE_LAST, NULL,
+};
+static const struct optdef *const runqlat_opts[] = {
+	LIVE_FIRST, &o_rq_pid, RECIPE_FILTERS, &o_pids, &o_tids, LIVE_LAST,
+	NULL,
+};
+static const struct optdef *const biolatency_opts[] = {
+	LIVE_FIRST, &o_pid, RECIPE_FILTERS, &o_disk, &o_queued, LIVE_LAST,
+	NULL,
+};
+static const struct optdef *const offcpu_opts[] = {
+	LIVE_FIRST, &o_pid, RECIPE_FILTERS, &o_idle, LIVE_LAST, NULL,
+};
+
+#define RECIPE(id, n, a, o, s)						\
+	const struct cmddef id = {					\
+		.name = n, .args = a, .opts = o, .fn = cmd_recipe,	\
+		.flags = CMD_RUN | CMD_RECIPE, .more = RUN_MORE,	\
+		.summary = s,						\
+	}
+
+RECIPE(runqlat_cmd, "runqlat", NULL, runqlat_opts,
+       "run-queue latency: enqueued to running");
+RECIPE(biolatency_cmd, "biolatency", NULL, biolatency_opts,
+       "block I/O latency: issue to completion");
+RECIPE(syscall_cmd, "syscall", "[NAME]", recipe_opts,
+       "system call latency, of NAME or a histogram per call");
+RECIPE(lockwait_cmd, "lockwait", NULL, recipe_opts,
+       "lock contention: wait to acquisition");
+RECIPE(softirq_cmd, "softirq", NULL, recipe_opts,
+       "softirq duration, a histogram per vector");
+RECIPE(hardirq_cmd, "hardirq", NULL, recipe_opts,
+       "hardirq handler duration, a histogram per handler");
+RECIPE(offcpu_cmd, "offcpu", NULL, offcpu_opts,
+       "off-CPU time: switched out to switched in");

@@ -41,7 +41,7 @@ static void heat_fn(struct series *se, long idx, double t0, double t1,
 	h->cols[h->n++] = (struct heatcol){ .t0 = t0, .t1 = t1, .s = d, .n = n };
 }
 
-int cmd_heatmap(struct opts *o)
+static int cmd_heatmap(struct opts *o)
 {
 	struct heatctx h = { 0 };
 	struct series se = { .o = o, .fn = heat_fn, .ctx = &h };
@@ -90,3 +90,15 @@ int cmd_heatmap(struct opts *o)
 	snapshot_free(&se.first);
 	return ret;
 }
+
+static OPT_STR(o_output, "output", 'o', "FILE", out, O_OUT, 0,
+	       "write to FILE (- for standard output)");
+
+static const struct optdef *const heatmap_opts[] = {
+	&o_int, &o_dur, &o_output, NULL,
+};
+
+const struct cmddef heatmap_cmd = {
+	.name = "heatmap", .args = "NAME|FILE FILE...", .opts = heatmap_opts,
+	.fn = cmd_heatmap, .summary = "a latency heatmap as an SVG",
+};

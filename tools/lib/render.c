@@ -100,26 +100,6 @@ void snap_summary(const struct snapshot *snap, struct ksummary *out)
 	*out = snap->summary;
 }
 
-/*
- * A part's summary (a CPU's, a key's) from its slots, its min and max
- * kept within the whole's: no sample of a part is below the smallest of
- * all or above the largest.
- */
-void part_summary(const struct kslot *s, size_t n, const struct ksummary *all,
-		  struct ksummary *out)
-{
-	hist_summary(s, n, out);
-	if (!out->samples || !all->samples)
-		return;
-	if (out->min < all->min)
-		out->min = all->min;
-	if (out->max > all->max)
-		out->max = all->max;
-	if (out->min > out->max)
-		out->min = out->max;
-	hist_interpolate(s, n, out);
-}
-
 static int differs(u64 a, u64 ref)
 {
 	return a / 2 > ref || a < ref / 2;

@@ -22,6 +22,7 @@
 
 #include "btf.h"
 #include "cli.h"
+#include "grammar.h"
 
 #define CMD_MAX	1024
 
@@ -227,33 +228,6 @@ static int value_of(const struct kbtf *k, const char *berr, const char *expr,
 }
 
 /*
- * The keys a family takes as the kernel words them: the task's, the
- * CPU's, the caller, the cgroup, the stack ("stack:N": N frames).
- */
-int by_native(const char *by)
-{
-	const char *n = by + 6;
-
-	if (!strncmp(by, "stack:", 6)) {
-		while (*n >= '0' && *n <= '9')
-			n++;
-		return n > by + 6 && !*n && n - (by + 6) <= 2;
-	}
-	return !strcmp(by, "comm") || !strcmp(by, "pid") ||
-	       !strcmp(by, "tid") || !strcmp(by, "cpu") ||
-	       !strcmp(by, "caller") || !strcmp(by, "cgroup") ||
-	       !strcmp(by, "stack") || !strcmp(by, "func");
-}
-
-/* A native key in the kernel's words: "stack:N" is "stack N". */
-void by_native_words(const char *by, char *v, size_t len)
-{
-	snprintf(v, len, "%s", by);
-	if (!strncmp(v, "stack:", 6))
-		v[5] = ' ';
-}
-
-/*
  * --by KEY as the kernel's: a native key (by_native()) as it is, else a
  * value (EXPR) translated as --value's with the BTF of @k.
  */
@@ -378,7 +352,7 @@ out:
 	return ret;
 }
 
-int cmd_trace(struct opts *o)
+static int cmd_trace(struct opts *o)
 {
 	char cmd[CMD_MAX], what[CMD_MAX], title[2 * CMD_MAX];
 	struct child child = { .pid = -1, .go = -1, .err = -1 };
@@ -414,3 +388,50 @@ int cmd_trace(struct opts *o)
 	snprintf(title, sizeof(title), "%s%s", o->args[0], what);
 	return trace_run(o, cmd, name, title, &child);
 }
+
+static int set_if(struct opts *o, const char *a)
+{
+	if (o->nifs == MAX_IFS)
+		return usage_error("--if is given at most 4 times");
+	o->ifs[o->nifs++] = a;
+	return 0;
+}
+
+static int set_slow(struct opts *o, const char *a)
+{
+	double v;
+
+	if (opt_num(a, 0, 9.2e18, &v) || v != (double)(long long)v)
+		return usage_error("--slow takes a value in the node's unit (ns for a time), 0 or more");
+	o->slow_set = 1;
+	o->slow = (unsigned long long)v;
+	return 0;
+}
+
+static OPT_STR(o_value, "value", 0, "EXPR", value, O_VALUE, OPT_ONCE,
+	       "record EXPR: ret, a parameter, *param, a->b.c");
+static OPT_FN(o_if, "if", 0, "'EXPR OP C'", set_if, O_IF, OPT_REPEAT,
+	      "only if EXPR OP C (== != < <= > >= &), up to 4");
+static OPT_NUM(o_tr_top, "top", 0, "K", K_UINT, top, 1, 1e9,
+	       "--top takes a count, 1 or more", O_TOP, 0,
+	       "keep the K largest samples; a family's K keys");
+static OPT_FN(o_slow, "slow", 0, "V", set_slow, O_SLOW, OPT_ONCE,
+	      "keep the samples of V or more, with their task");
+static OPT_NUM(o_keep, "keep", 0, "M", K_LONG, keep, 1, 65536,
+	       "--keep takes a count from 1 to 65536", O_OUTLIERS, 0,
+	       "with --slow: keep the newest M (default 256)");
+static OPT_NUM(o_stack, "stack", 0, "N", K_LONG, stack, 1, 64,
+	       "--stack takes a count of frames from 1 to 64", O_OUTLIERS, 0,
+	       "with --slow, --top: N frames of their stack");
+
+static const struct optdef *const trace_opts[] = {
+	LIVE_FIRST, &o_value, &o_if, &o_pid, LIVE_FILTERS, &o_tr_top, &o_slow,
+	&o_keep, &o_stack, LIVE_LAST, NULL,
+};
+
+const struct cmddef trace_cmd = {
+	.name = "trace",
+	.args = "FUNC|GLOB|F1,F2,...|tp:GROUP:EVENT|PATH:SYMBOL",
+	.opts = trace_opts, .fn = cmd_trace, .flags = CMD_RUN, .more = RUN_MORE,
+	.summary = "how long FUNC takes, or EXPR's values, for whom",
+};

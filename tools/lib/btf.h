@@ -78,8 +78,6 @@ int btf_resolve_string(const char *target, const char *expr, char *out,
 		       size_t len, char *err, size_t errlen);
 
 /* trace.c: --by KEY in the kernel's terms (comm pid tid cpu, or a value) */
-int by_native(const char *by);
-void by_native_words(const char *by, char *v, size_t len);
 int by_key(const struct kbtf *k, const char *berr, const char *by, char *v,
 	   size_t len, char *err, size_t errlen);
 

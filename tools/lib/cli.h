@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cli.h - what the subcommands in files of their own (trace.c) share with
- * kstats.c: the parsed options, error reporting, the live side (_control,
- * signals, naps).
+ * cli.h - what the subcommands (cmd/) share with kstats.c and with the
+ * files of lib/ that serve them: the parsed options, error reporting, the
+ * live side (_control, signals, naps).
  */
 #ifndef KSTATS_CLI_H
 #define KSTATS_CLI_H
@@ -10,8 +10,9 @@
 #include <sys/types.h>
 
 #include "kstats_tool.h"
+#include "opt.h"
 
-/* The options given, bits of struct opts.seen (cli.h's optdef.bit). */
+/* The options given, bits of struct opts.seen (opt.h's optdef.bit). */
 #define O_CPU		(1ULL << 0)	/* show --cpu */
 #define O_JSON		(1ULL << 1)
 #define O_ROWS		(1ULL << 2)	/* --rows N or --all-rows */
@@ -59,6 +60,7 @@
 struct opts {
 	unsigned long long seen;
 	const char *cmd;	/* the subcommand */
+	const struct cmdtab *tab;	/* all of them (kstats help) */
 	char **run;		/* trace, recipes: the COMMAND after "--" */
 	int nrun;
 	long run_pid;		/* its process, once started (0: none) */
@@ -98,6 +100,8 @@ int usage_error(const char *what);
 int resolve(const char *arg, char *path, size_t len);
 int load(const char *arg, struct snapshot *s);
 int control(const char *cmd);
+int usage_error_for(const struct cmddef *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 int refusal(const char *cmd, char *why, size_t wlen, char *caret,
 	    size_t clen);
 void catch_signals(void);
@@ -125,57 +129,22 @@ struct series {
 int run_series(struct series *se);
 
 /*
- * options.c: an option of a subcommand (its names, its value's name in
- * the usage, what it sets and says), and a subcommand with the list of
- * its options, from which it is parsed and its usage printed.
+ * optdefs.c: the options that several subcommands take, for their tables
+ * (opt.h); what trace and every recipe take: first, the filters; last,
+ * the output.
  */
-#define OPT_REPEAT	1	/* given again adds (--if) */
-#define OPT_ONCE	2	/* given again is an error */
-#define OPT_PID_OR_PIDS	4	/* runqlat's --pid without N: --pids */
-enum optkind {
-	K_FLAG,		/* no value */
-	K_STR,		/* a string, kept */
-	K_DBL,		/* a number in lo..hi */
-	K_LONG,		/* a whole number in lo..hi: long, unsigned, int */
-	K_UINT,
-	K_INT,
-	K_FN,		/* the option's own setter */
-};
-struct optdef {
-	const char *name;	/* --NAME */
-	char shrt;		/* -X, or 0 */
-	const char *arg;	/* the value's name, or NULL for a flag */
-	enum optkind kind;
-	size_t off;		/* its field in struct opts */
-	double lo, hi;		/* a number's range */
-	const char *bad;	/* the usage error of a number out of it */
-	int (*set)(struct opts *o, const char *arg);	/* K_FN */
-	const char *help;
-	unsigned long long bit;	/* O_...: in struct opts.seen once given */
-	unsigned int flags;	/* OPT_... */
-};
-#define CMD_RUN		1	/* takes -- COMMAND [ARGS] */
-#define CMD_SEP		2	/* "--" is an operand (diff) */
-#define CMD_RECIPE	4
-#define CMD_WORDS	8	/* every argument an operand (help) */
-struct cmddef {
-	const char *name, *args, *summary;
-	const struct optdef *const *opts;	/* NULL-terminated */
-	int (*fn)(struct opts *o);
-	unsigned int flags;	/* CMD_... */
-};
-extern const struct cmddef cmds[];
-int parse_args(int argc, char **argv, struct opts *o,
-	       const struct cmddef **cmd);
-const struct cmddef *find_cmd(const char *name);
-int unknown_command(const char *name);
-const char *nearest(const char *w, const char *const *words, size_t n);
-void print_help(FILE *f, const struct cmddef *c);
-void print_synopsis(FILE *f, const struct cmddef *c, int width, int indent,
-		    int col);
-int usage_error_for(const struct cmddef *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-int cmd_help(struct opts *o);
+extern const struct optdef o_bits, o_dur, o_int, o_pid, o_tid, o_comm,
+	o_cpu_filter, o_cgroup, o_by, o_max_keys, o_sort, o_folded, o_rows,
+	o_all_rows, o_top, o_follow, o_self, o_verbose;
+#define LIVE_FIRST &o_bits, &o_dur, &o_int
+#define LIVE_FILTERS &o_tid, &o_comm, &o_cpu_filter, &o_cgroup, &o_by, \
+	&o_max_keys, &o_sort
+#define LIVE_LAST &o_folded, &o_rows, &o_all_rows, &o_follow, &o_self, \
+	&o_verbose
+/* trace and the recipes: how long they trace, in their usage */
+#define RUN_MORE \
+	"  Traced for -d SECS, until Ctrl-C, or with -- COMMAND, while COMMAND\n" \
+	"  runs (its process alone, or with --follow its children too).\n"
 
 /* child.c: -- COMMAND [ARGS], started before the node, run once it records */
 struct child {
@@ -203,21 +172,22 @@ struct quiet *quiet_new(int n, double (*fn)(void *ctx, int why), void *ctx);
 void quiet_run(struct quiet *q, double at);
 void quiet_free(struct quiet *q);
 
-/* The subcommands, a file each: cmd_NAME.c, trace.c. */
-int cmd_list(struct opts *o);
-int cmd_show(struct opts *o);
-int cmd_watch(struct opts *o);
-int cmd_heatmap(struct opts *o);
-int cmd_diff(struct opts *o);
-int cmd_export(struct opts *o);
-int cmd_trace(struct opts *o);
+/*
+ * The subcommands, a file each in cmd/: cmd_NAME.c, trace.c, recipe.c;
+ * each its struct cmddef, with its option table.
+ */
+extern const struct cmddef list_cmd, show_cmd, trace_cmd, watch_cmd,
+	heatmap_cmd, diff_cmd, export_cmd, help_cmd;
+extern const struct cmddef runqlat_cmd, biolatency_cmd, syscall_cmd,
+	lockwait_cmd, softirq_cmd, hardirq_cmd, offcpu_cmd;
+
+/* run.c: a node traced for the time being, as trace and the recipes make one */
 int trace_run(const struct opts *o, const char *cmd, const char *node,
 	      const char *what, struct child *child);
 int trace_check_run(const struct opts *o);
 int run_start(struct opts *o, struct child *c);
 
 /* recipe.c */
-int cmd_recipe(struct opts *o);
 int recipe_command(const struct opts *o, const char *recipe, char *cmd,
 		   size_t len, char *node, size_t nlen, char *what,
 		   size_t wlen, enum keynames *names);

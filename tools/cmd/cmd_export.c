@@ -97,7 +97,7 @@ static size_t load_all(struct opts *o, struct snapshot *s, char **names,
 	return ok;
 }
 
-int cmd_export(struct opts *o)
+static int cmd_export(struct opts *o)
 {
 	struct snapshot *s;
 	char **names = NULL;
@@ -125,3 +125,37 @@ int cmd_export(struct opts *o)
 	free_names(names, n);
 	return ret;
 }
+
+static int set_format(struct opts *o, const char *a)
+{
+	if (strcmp(a, "prometheus") && strcmp(a, "json"))
+		return usage_error("--format is prometheus or json");
+	o->format = a;
+	return 0;
+}
+
+static const struct optdef o_format = {
+	.name = "format", .arg = "prometheus|json", .kind = K_FN,
+	.set = set_format, .help = "the output's format (default prometheus)",
+	.bit = O_FORMAT, .def = "prometheus",
+};
+static OPT_STR(o_host, "host", 0, "H", host, O_HOST, 0,
+	       "the host label (Prometheus), host (JSON)");
+static const struct optdef o_buckets = {
+	.name = "buckets", .arg = "N", .kind = K_UINT, .off = OPT_FIELD(buckets),
+	.lo = 2, .hi = 100000, .bad = "--buckets takes a count from 2 to 100000",
+	.help = "at most N buckets, +Inf included (64)",
+	.bit = O_BUCKETS, .def = OPT_Q(EXPORT_BUCKETS),
+};
+static OPT_STR(o_export_out, "output", 'o', "FILE", out, O_OUT, 0,
+	       "write FILE whole, then rename it (- stdout)");
+
+static const struct optdef *const export_opts[] = {
+	&o_format, &o_host, &o_buckets, &o_export_out, NULL,
+};
+
+const struct cmddef export_cmd = {
+	.name = "export", .args = "[NAME|FILE...]", .opts = export_opts,
+	.fn = cmd_export,
+	.summary = "Prometheus text or JSON of distributions",
+};

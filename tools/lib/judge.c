@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * judge.c - quantiles of a slot table and the verdict of `kstats diff`.
+ * judge.c - quantiles of a slot table (and a part's summary with them), and
+ * the verdict of `kstats diff`.
  *
  * A quantile is read inside its slot: the slot's samples are taken to have
  * a linear density over [lo, hi + 1) whose mean is the slot's average (the
@@ -345,4 +346,24 @@ void hist_interpolate(const struct kslot *s, size_t n, struct ksummary *out)
 		*p[i] = (u64)llround(v);
 		*p[i] = *p[i] < out->min ? out->min : *p[i] > out->max ? out->max : *p[i];
 	}
+}
+
+/*
+ * A part's summary (a CPU's, a key's) from its slots, its min and max
+ * kept within the whole's: no sample of a part is below the smallest of
+ * all or above the largest.
+ */
+void part_summary(const struct kslot *s, size_t n, const struct ksummary *all,
+		  struct ksummary *out)
+{
+	hist_summary(s, n, out);
+	if (!out->samples || !all->samples)
+		return;
+	if (out->min < all->min)
+		out->min = all->min;
+	if (out->max > all->max)
+		out->max = all->max;
+	if (out->min > out->max)
+		out->min = out->max;
+	hist_interpolate(s, n, out);
 }

@@ -25,4 +25,8 @@ extern const char *const by_words[NR_BY_WORDS];
 /* The index of @w among @words, or -1. */
 int grammar_word(const char *const *words, size_t n, const char *w);
 
+/* --by KEY: a key the kernel takes as it is; in its words ("stack N") */
+int by_native(const char *by);
+void by_native_words(const char *by, char *v, size_t len);
+
 #endif /* KSTATS_GRAMMAR_H */

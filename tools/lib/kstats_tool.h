@@ -2,6 +2,12 @@
 /*
  * kstats_tool.h - shared declarations of the kstats command-line tool.
  *
+ * tools/kstats.c  main(): the list of subcommands, parse, run one
+ * tools/cmd/       one subcommand a file, each with its option table:
+ *                  cmd_*.c (list, show, watch, heatmap, diff, export,
+ *                  help), trace.c the trace subcommand's _control line,
+ *                  recipe.c the recipes'
+ * tools/lib/, what they share:
  * snapshot.c  parse a distribution (live debugfs file or saved snapshot)
  * stats.c     percentiles, deltas, re-binning, two-sample KS test
  * text.c      human units, bpftrace-style histogram, summary row,
@@ -9,29 +15,27 @@
  * render.c    a snapshot in show and in JSON
  * export.c    Prometheus text format
  * heatmap.c   latency heatmap as standalone SVG
- * kstats.c    main(): parse, run the subcommand
- * options.c   the subcommands and their options, as tables: the parser
- *             and each subcommand's usage read them
+ * opt.c       the one parser of the command line, from a subcommand's
+ *             table (opt.h), and its usage from the same table;
+ *             optdefs.c the options several subcommands take
  * grammar.c   the kernel's filter words and family keys (grammar.h)
  * live.c      errors, live access through debugfs, _control (and the
  *             reason of a refusal, from _errors), signals
  * series.c    snapshots one after the other as deltas (watch, heatmap)
- * cmd_*.c     one subcommand each: list, show, watch, heatmap, diff,
- *             export (cli.h: what they share)
- * trace.c     the trace subcommand's _control line; recipe.c the recipes'
  * run.c       a node traced for the time being: made, read, removed
  * quiet.c     the tool's waits, which the node it traces never sees
  * child.c     -- COMMAND, started before the node, run once it records
  * btf.c       --value and --if expressions to the kernel's terms (btf.h),
  *             and back (names.c: a node's values named in its header)
  * family.c    a family's keys in show, JSON (keys.c: their names)
+ * cli.h       what the subcommands share with them
  */
 #ifndef KSTATS_TOOL_H
 #define KSTATS_TOOL_H
 
 #include <stddef.h>
 #include <stdio.h>
-#include "../kstats_bucket.h"
+#include "../../kstats_bucket.h"
 
 #define KSTATS_ROOT	"/sys/kernel/debug/kstats"
 #define U64_MAX_VAL	(~0ULL)
@@ -226,6 +230,8 @@ struct judge {
 double hist_value_at(const struct kslot *s, size_t n, double rank);
 double hist_quantile(const struct kslot *s, size_t n, double q);
 void hist_interpolate(const struct kslot *s, size_t n, struct ksummary *out);
+void part_summary(const struct kslot *s, size_t n, const struct ksummary *all,
+		  struct ksummary *out);
 double normal_upper(double tail);
 void hist_estimate(const struct kslot *s, size_t n, double q, double z,
 		   struct qest *e);
@@ -258,8 +264,6 @@ void print_show_keys(FILE *f, const struct snapshot *snap, int per_cpu,
 void json_snapshot_keys(FILE *f, const struct snapshot *snap, int ind,
 			const struct keyview *kv);
 void snap_summary(const struct snapshot *snap, struct ksummary *out);
-void part_summary(const struct kslot *s, size_t n, const struct ksummary *all,
-		  struct ksummary *out);
 void print_cpu_table(FILE *f, const struct snapshot *snap);
 void json_snapshot(FILE *f, const struct snapshot *snap, int indent);
 
