@@ -24,7 +24,9 @@
  *                                    (/proc/thread-self/fail-nth), MAX at most;
  *                                    FIRST-MAX instead of MAX starts at the
  *                                    FIRST (a long run in parts)
- *   kfuzz failload MAX MODULE.ko NAME  the same for loading a module
+ *   kfuzz failload MAX MODULE.ko NAME  the same for loading a module; also
+ *                                    last-N: its last N allocations (those
+ *                                    of its init), counted by a load first
  *   kfuzz asuser UID FILE            open FILE for reading, then for writing,
  *                                    as UID: prints two results
  *
@@ -1167,21 +1169,66 @@ static int op_unload(const void *arg)
 }
 
 /*
+ * How many allocations @op makes, when none fails: fail-nth armed far
+ * ahead counts them down.  Reading the count back opens the file, which
+ * allocates too: that much is measured alone and taken off.  Negative (an
+ * errno) if @op or @undo fails.
+ */
+static int count_allocs(int (*op)(const void *), int (*undo)(const void *),
+			const void *undo_arg)
+{
+	const int far = 1 << 30;
+	int reading, left, e;
+
+	set_fail_nth(far);
+	reading = far - set_fail_nth(-1);
+	set_fail_nth(0);
+	e = op(&far);
+	left = set_fail_nth(-1);
+	set_fail_nth(0);
+	if (e)
+		return -e;
+	if (undo && undo(undo_arg))
+		return -EIO;
+	return far - left - reading;
+}
+
+/*
  * @op with its i-th allocation failing, for i = first, first + 1, ... (of
- * @range, "MAX" or "FIRST-MAX") until it runs without reaching the i-th
- * (at most MAX): each failure must be -ENOMEM, or success if the failed
- * allocation was optional, and @undo must work after each success.  The fault must hit the command, not the open: the
- * ops arm fail-nth themselves, after the open, from the count in *arg.
+ * @range, "MAX", "FIRST-MAX", or "last-N": the last N that a load without
+ * faults makes, where a module's init makes its own after hundreds of the
+ * loader's) until it runs without reaching the i-th (at most MAX): each
+ * failure must be -ENOMEM, or success if the failed allocation was
+ * optional, and @undo must work after each success.  The fault must hit
+ * the command, not the open: the ops arm fail-nth themselves, after the
+ * open, from the count in *arg.
  */
 static int failnth_ops(const char *range, const char *what,
 		       int (*op)(const void *), int (*undo)(const void *),
 		       const void *undo_arg)
 {
-	int i, e, left, first = 1, max, faults = 0, nomem = 0, okays = 0;
+	int i, e, left, first = 1, max, n, faults = 0, nomem = 0, okays = 0;
 	double t0 = now();
 
-	/* MAX, or FIRST-MAX */
-	if (sscanf(range, "%d-%d", &first, &max) != 2) {
+	if (sscanf(range, "last-%d", &n) == 1) {
+		/*
+		 * The first load after boot makes more (caches made on first
+		 * use): the smaller of two counts.
+		 */
+		max = count_allocs(op, undo, undo_arg);
+		i = count_allocs(op, undo, undo_arg);
+		if (i < max)
+			max = i;
+		if (max < 0) {
+			unexpected(what, "no fault (counting)", -max, "ok", "", 0);
+			return 1;
+		}
+		first = max - n + 1 > 1 ? max - n + 1 : 1;
+		printf("# kfuzz failnth '%s': %d allocations without faults\n",
+		       what, max);
+		max += 8;	/* a later load may make a few more */
+	} else if (sscanf(range, "%d-%d", &first, &max) != 2) {
+		/* MAX, or FIRST-MAX */
 		first = 1;
 		max = atoi(range);
 	}
@@ -1189,7 +1236,11 @@ static int failnth_ops(const char *range, const char *what,
 		e = op(&i);
 		left = set_fail_nth(-1);
 		set_fail_nth(0);
-		if (left > 0) {
+		/*
+		 * Not reached: left over, or (-1) spent on the open that
+		 * reads it back, after @op.
+		 */
+		if (left > 0 || left < 0) {
 			if (e)
 				unexpected(what, "no fault", e, "ok", "", 0);
 			else if (undo && undo(undo_arg))
