@@ -169,18 +169,20 @@ fi
 out=$(kstats syscall getppid -- kload getppid 400 2>/dev/null)
 expect "syscall getppid -- kload getppid 400: its 400 calls" "$(printf '%s\n' "$out" | awk '/^# summary / { print $4 }')" 400
 
-# kstats' own waits are not in the node: do_nanosleep of 200 sleeps of 5 ms
-# by another task, while kstats waits 3 s
+# kstats' own waits are not in the node: do_nanosleep of 50 sleeps of 5 ms
+# by another task, while kstats waits 3 s (50, not more: on the debug
+# kernel beside a busy host a sleep takes up to 15 ms, and 200 of them
+# once ran past the window)
 if grep -q ' do_nanosleep$' /proc/kallsyms; then
 	kstats_bg /tmp/ns.out trace do_nanosleep -d 3
-	kvalue sleep 5000 200
+	kvalue sleep 5000 50
 	wait $KBG
 	out=$(cat /tmp/ns.out)
 	max=$(printf '%s\n' "$out" | awk '/^# summary / { print $16 }')
 	n=$(printf '%s\n' "$out" | awk '/^# summary / { print $4 }')
-	# at least kvalue's 200 (the guest's other sleeps may be there too)
-	expect "trace do_nanosleep -d 3: kvalue's 200 sleeps, not kstats' own 3 s (max under 1 s)" \
-		"$([ "${n:-0}" -ge 200 ] && echo ok || echo "$n") $([ "${max:-0}" -lt 1000000000 ] && echo ok || echo "$max")" "ok ok"
+	# at least kvalue's 50 (the guest's other sleeps may be there too)
+	expect "trace do_nanosleep -d 3: kvalue's 50 sleeps, not kstats' own 3 s (max under 1 s)" \
+		"$([ "${n:-0}" -ge 50 ] && echo ok || echo "$n") $([ "${max:-0}" -lt 1000000000 ] && echo ok || echo "$max")" "ok ok"
 	out=$(kstats trace do_nanosleep -d 2 --self 2>/dev/null)
 	max=$(printf '%s\n' "$out" | awk '/^# summary / { print $16 }')
 	# (its wait is what is left of 2 s once attached: 1.99 s, more than
