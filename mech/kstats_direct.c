@@ -440,16 +440,13 @@ static void kstats_direct_target_put(struct kstats_direct_target *tg)
 /* The keys of the task, which a duration's entry takes with no registers. */
 static bool kstats_direct_task_by(enum kstats_by_kind kind)
 {
-	return kind == KSTATS_BY_COMM || kind == KSTATS_BY_PID ||
-	       kind == KSTATS_BY_TID || kind == KSTATS_BY_CPU ||
-	       kind == KSTATS_BY_CGROUP;
+	return kstats_by_has(kind, KSTATS_KEYF_TASK | KSTATS_KEYF_CPU);
 }
 
 /* The keys the task name and ids variants keep: its name, pid and tid. */
 static bool kstats_direct_ids_by(enum kstats_by_kind kind)
 {
-	return kind == KSTATS_BY_COMM || kind == KSTATS_BY_PID ||
-	       kind == KSTATS_BY_TID;
+	return kstats_by_has(kind, KSTATS_KEYF_TRAMP_IDS);
 }
 
 /* Those variants for @fn: by name or ids, with the task's name or none. */

@@ -37,7 +37,7 @@ struct kstats_direct_at {
 /* The keys the trampoline's frame holds (kstats_direct_frame_key()). */
 static __always_inline bool kstats_direct_frame_by(enum kstats_by_kind kind)
 {
-	return kind == KSTATS_BY_CALLER || kind == KSTATS_BY_FUNC;
+	return kstats_by_has(kind, KSTATS_KEYF_TRAMP_FRAME);
 }
 
 /* Whether @addr is in the trampoline's variants: a call in flight. */
