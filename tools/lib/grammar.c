@@ -15,13 +15,13 @@ const char *const filter_words[NR_FILTER_WORDS] = {
 const char *const by_words[NR_BY_WORDS] = {
 #define KSTATS_BY_KEY(id, ...)	\
 	[BY_WORD_##id] = KSTATS_KEY_WORD(id, __VA_ARGS__),
-#include "../../kstats_by_key_list.h"
+#include "../../trace/kstats_by_key_list.h"
 };
 
 const unsigned char by_number[NR_BY_WORDS] = {
 #define KSTATS_BY_KEY(id, ...)	\
 	[BY_WORD_##id] = KSTATS_KEY_ARG_NUMBER(KSTATS_KEY_ARG(id, __VA_ARGS__)),
-#include "../../kstats_by_key_list.h"
+#include "../../trace/kstats_by_key_list.h"
 };
 
 int grammar_word(const char *const *words, size_t n, const char *w)

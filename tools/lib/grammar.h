@@ -25,7 +25,7 @@ extern const char *const filter_words[NR_FILTER_WORDS];
  */
 enum by_word {
 #define KSTATS_BY_KEY(id, ...)	BY_WORD_##id,
-#include "../../kstats_by_key_list.h"
+#include "../../trace/kstats_by_key_list.h"
 	NR_BY_WORDS
 };
 

@@ -1029,9 +1029,9 @@ grep -qE '^mean .*\[0\.000, inf\] +cannot be judged: one run a side$' "$T/out" &
 
 echo "# the kernel's grammar and the tool's: one list of filters and of keys"
 if [ -f ../trace/kstats_point.c ] && [ -f ../control/kstats_cmd.c ] &&
-   [ -f ../kstats_by_key_list.h ]; then
+   [ -f ../trace/kstats_by_key_list.h ]; then
 	kf=$(sed -n '/^int kstats_filter_format/,/^}/p' ../trace/kstats_point.c | grep -oE '"(%s)?[a-z]+ ' | sed 's/"//; s/%s//; s/ $//' | grep -v '^if$' | tr '\n' ' ')
-	kb=$(grep -oE '^KSTATS_BY_KEY\([A-Z]+, [A-Z]+, "[a-z]+"' ../kstats_by_key_list.h |
+	kb=$(grep -oE '^KSTATS_BY_KEY\([A-Z]+, [A-Z]+, "[a-z]+"' ../trace/kstats_by_key_list.h |
 		grep -oE '"[a-z]+"' | tr -d '"' | tr '\n' ' ')
 	sed -n '/kstats_by_names\[KSTATS_BY_VALUE\] = {/,/^};/p' ../trace/kstats_point.c |
 		grep -q '#include "kstats_by_key_list.h"' ||
