@@ -535,6 +535,17 @@ static int kstats_parse_stack_frames(char **rest, struct kstats_cmd *cmd)
 }
 
 /*
+ * What "by" takes, as its messages list it: the words of
+ * kstats_by_key_list.h, in its order, then a value.
+ */
+static const char kstats_by_usage[] =
+#define KSTATS_BY_KEY(...)	\
+	KSTATS_KEY_WORD(__VA_ARGS__) KSTATS_KEY_ARG(__VA_ARGS__) ", "
+#include "kstats_by_key_list.h"
+	/* and a value */
+	"ret or argN with dereferences";
+
+/*
  * "by comm|pid|tid|cpu|caller|cgroup|stack [N]|ret|argN... [max N]": one
  * histogram per key, at most N keys.  The key of a section is taken at its start; a further
  * start names its own value (kstats_parse_more_by()).
@@ -546,7 +557,7 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 
 	if (!key) {
 		kstats_cmd_refuse(&cmd->why, NULL,
-				  "by needs a key: comm, pid, tid, cpu, caller, cgroup, stack [N], func, ret or argN with dereferences");
+				  "by needs a key: %s", kstats_by_usage);
 		return -EINVAL;
 	}
 	if (pt == KSTATS_POINT_END) {
@@ -571,15 +582,15 @@ static int kstats_parse_by(char **rest, int pt, struct kstats_cmd *cmd)
 
 		if (strncmp(v, "arg", 3) && strncmp(v, "ret", 3)) {
 			kstats_cmd_refuse(&cmd->why, key,
-					  "unknown by key '%s': use comm, pid, tid, cpu, caller, cgroup, stack [N], func, ret or argN with dereferences, or str:V for the string at V",
-					  key);
+					  "unknown by key '%s': use %s, or str:V for the string at V",
+					  key, kstats_by_usage);
 			return -EINVAL;
 		}
 		if (kstats_parse_by_value(key, &cmd->by, &cmd->why))
 			return -EINVAL;
 		cmd->by.kind = KSTATS_BY_VALUE;
 	}
-	if (cmd->by.kind == KSTATS_BY_STACK) {
+	if (kstats_by_takes_number(cmd->by.kind)) {
 		if (kstats_parse_stack_frames(rest, cmd))
 			return -EINVAL;
 	} else if (*rest && isdigit(*skip_spaces(*rest))) {

@@ -437,19 +437,37 @@ static void kstats_direct_target_put(struct kstats_direct_target *tg)
 	kvfree(tg->ips);
 }
 
+/*
+ * kstats_direct_frame_by()'s keys are the key list's TRAMP_FRAME ones: a
+ * case a key, each an assertion the compiler folds; never called, kept
+ * (__used) so that it is compiled.
+ */
+static void __used kstats_direct_frame_by_check(enum kstats_by_kind kind)
+{
+	switch (kind) {
+#define KSTATS_BY_KEY(id, ...)						\
+	case KSTATS_BY_##id: {						\
+		BUILD_BUG_ON(kstats_direct_frame_by(KSTATS_BY_##id) !=	\
+			     kstats_by_has(KSTATS_BY_##id,		\
+					   KSTATS_KEYF_TRAMP_FRAME));	\
+		break;							\
+	}
+#include "kstats_by_key_list.h"
+	default:
+		break;
+	}
+}
+
 /* The keys of the task, which a duration's entry takes with no registers. */
 static bool kstats_direct_task_by(enum kstats_by_kind kind)
 {
-	return kind == KSTATS_BY_COMM || kind == KSTATS_BY_PID ||
-	       kind == KSTATS_BY_TID || kind == KSTATS_BY_CPU ||
-	       kind == KSTATS_BY_CGROUP;
+	return kstats_by_has(kind, KSTATS_KEYF_TASK | KSTATS_KEYF_CPU);
 }
 
 /* The keys the task name and ids variants keep: its name, pid and tid. */
 static bool kstats_direct_ids_by(enum kstats_by_kind kind)
 {
-	return kind == KSTATS_BY_COMM || kind == KSTATS_BY_PID ||
-	       kind == KSTATS_BY_TID;
+	return kstats_by_has(kind, KSTATS_KEYF_TRAMP_IDS);
 }
 
 /* Those variants for @fn: by name or ids, with the task's name or none. */

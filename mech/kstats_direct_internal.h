@@ -34,7 +34,13 @@ struct kstats_direct_at {
 	unsigned long lr;
 };
 
-/* The keys the trampoline's frame holds (kstats_direct_frame_key()). */
+/*
+ * The keys the trampoline's frame holds (kstats_direct_frame_key()):
+ * those with KSTATS_KEYF_TRAMP_FRAME in trace/kstats_by_key_list.h,
+ * written out rather than read from it (kstats_by_has()), so that the
+ * entries that take a key keep the code they were measured with; a build
+ * with a key list that says otherwise fails (kstats_direct.c).
+ */
 static __always_inline bool kstats_direct_frame_by(enum kstats_by_kind kind)
 {
 	return kind == KSTATS_BY_CALLER || kind == KSTATS_BY_FUNC;

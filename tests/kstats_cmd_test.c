@@ -582,6 +582,62 @@ static void kstats_test_family_parse(struct kunit *test)
 }
 
 /*
+ * Every key of kstats_by_key_list.h is the kind after KSTATS_BY_NONE of
+ * its place in the list, named so by kstats_by_names[]; a word "by" reads
+ * as that kind, in capitals too, and writes back (a number after it for
+ * a key that takes one); and one the message of a "by" with no key lists.
+ * On a node over two functions, where each key is allowed.
+ */
+static void kstats_test_by_table(struct kunit *test)
+{
+	static const struct {
+		const char *word, *arg;
+	} keys[] = {
+#define KSTATS_BY_KEY(...)	\
+		{ KSTATS_KEY_WORD(__VA_ARGS__), KSTATS_KEY_ARG(__VA_ARGS__) },
+#include "kstats_by_key_list.h"
+	};
+	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
+	char text[64], buf[32];
+	unsigned int i, j;
+
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(keys), KSTATS_BY_VALUE - 1);
+	KUNIT_ASSERT_EQ(test, parse(test, "trace f,g by", cmd), -EINVAL);
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *word = keys[i].word;
+
+		KUNIT_EXPECT_STREQ(test, kstats_by_names[KSTATS_BY_NONE + 1 + i],
+				   word);
+		KUNIT_EXPECT_EQ(test,
+				kstats_by_takes_number(KSTATS_BY_NONE + 1 + i),
+				!!keys[i].arg[0]);
+		snprintf(text, sizeof(text), "%s%s, ", word, keys[i].arg);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(cmd->why.reason, text),
+					  "'%s' not in '%s'", text,
+					  cmd->why.reason);
+	}
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *word = keys[i].word;
+
+		snprintf(text, sizeof(text), "trace f,g by %s", word);
+		KUNIT_ASSERT_EQ_MSG(test, parse(test, text, cmd), 0, "'%s'", text);
+		KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_NONE + 1 + i);
+		kstats_by_format(&cmd->by, buf, sizeof(buf));
+		KUNIT_EXPECT_EQ(test, strncmp(buf, word, strlen(word)), 0);
+		snprintf(text, sizeof(text), "trace f,g by %s 3", word);
+		KUNIT_EXPECT_EQ_MSG(test, parse(test, text, cmd),
+				    keys[i].arg[0] ? 0 : -EINVAL, "'%s'", text);
+		for (j = 0; word[j] && j < sizeof(buf) - 1; j++)
+			buf[j] = toupper(word[j]);
+		buf[j] = '\0';
+		snprintf(text, sizeof(text), "trace f,g by %s", buf);
+		KUNIT_ASSERT_EQ_MSG(test, parse(test, text, cmd), 0, "'%s'", text);
+		KUNIT_EXPECT_EQ(test, cmd->by.kind, KSTATS_BY_NONE + 1 + i);
+	}
+}
+
+/*
  * "trace GLOB" and "trace F1,F2,...": one node over several functions,
  * named after them unless "name" says otherwise; "by func" on such a node
  * only; no empty name in a list, no glob at a section's point.
@@ -705,6 +761,7 @@ static struct kunit_case kstats_cmd_test_cases[] = {
 	KUNIT_CASE(kstats_test_errors_log),
 	KUNIT_CASE(kstats_test_section_parse),
 	KUNIT_CASE(kstats_test_family_parse),
+	KUNIT_CASE(kstats_test_by_table),
 	KUNIT_CASE(kstats_test_multi_parse),
 	KUNIT_CASE(kstats_test_point_specs),
 	{}

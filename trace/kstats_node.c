@@ -378,6 +378,13 @@ static bool kstats_trace_by_rows(const struct kstats_cmd *cmd)
 	return cmd->by.kind == KSTATS_BY_CPU && !cmd->end;
 }
 
+/* How the keys of each kind are printed: the SHOWS of kstats_by_key_list.h. */
+static const u8 kstats_trace_by_shows[KSTATS_BY_VALUE] = {
+#define KSTATS_BY_KEY(id, shows, ...)	\
+	[KSTATS_BY_##id] = KSTATS_KEYS_##shows,
+#include "kstats_by_key_list.h"
+};
+
 /* "by KEY max N": the node's keys, made before its probes can fire. */
 static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 {
@@ -386,33 +393,14 @@ static int kstats_trace_family(struct kstats_trace *t, struct kstats_cmd *cmd)
 	char by[KSTATS_FAMILY_BY_MAX];
 	int err;
 
-	switch (cmd->by.kind) {
-	case KSTATS_BY_COMM:
+	if (kstats_trace_by_rows(cmd))
+		keys = KSTATS_KEYS_CPU;
+	else if (cmd->by.kind != KSTATS_BY_VALUE)
+		keys = kstats_trace_by_shows[cmd->by.kind];
+	else if (cmd->by.str)
 		keys = KSTATS_KEYS_NAME;
-		break;
-	case KSTATS_BY_CALLER:
-		keys = KSTATS_KEYS_CALLER;
-		break;
-	case KSTATS_BY_CGROUP:
-		keys = KSTATS_KEYS_CGROUP;
-		break;
-	case KSTATS_BY_STACK:
-		keys = KSTATS_KEYS_STACK;
-		break;
-	case KSTATS_BY_FUNC:
-		keys = KSTATS_KEYS_FUNC;
-		break;
-	case KSTATS_BY_CPU:
-		if (kstats_trace_by_rows(cmd))
-			keys = KSTATS_KEYS_CPU;
-		break;
-	default:
-		if (cmd->by.str)
-			keys = KSTATS_KEYS_NAME;
-		else if (kstats_by_is_signed(&cmd->by))
-			keys = KSTATS_KEYS_SIGNED;
-		break;
-	}
+	else if (kstats_by_is_signed(&cmd->by))
+		keys = KSTATS_KEYS_SIGNED;
 	/* "# family by KEY": one word, a stack's frames in a pair of their own */
 	if (keys == KSTATS_KEYS_STACK)
 		strscpy(by, kstats_by_names[KSTATS_BY_STACK], sizeof(by));

@@ -192,15 +192,11 @@ int kstats_key_format(const struct kstats_key *k, char *buf, size_t size)
 }
 EXPORT_SYMBOL_NS_GPL(kstats_key_format, KSTATS_NS);
 
+/* The words of kstats_by_key_list.h; KSTATS_BY_NONE's is NULL. */
 const char * const kstats_by_names[KSTATS_BY_VALUE] = {
-	[KSTATS_BY_COMM] = "comm",
-	[KSTATS_BY_PID] = "pid",
-	[KSTATS_BY_TID] = "tid",
-	[KSTATS_BY_CPU] = "cpu",
-	[KSTATS_BY_CALLER] = "caller",
-	[KSTATS_BY_CGROUP] = "cgroup",
-	[KSTATS_BY_STACK] = "stack",
-	[KSTATS_BY_FUNC] = "func",
+#define KSTATS_BY_KEY(id, ...)	\
+	[KSTATS_BY_##id] = KSTATS_KEY_WORD(id, __VA_ARGS__),
+#include "kstats_by_key_list.h"
 };
 EXPORT_SYMBOL_NS_GPL(kstats_by_names, KSTATS_NS);
 

@@ -20,6 +20,7 @@
 #include <asm/processor.h>
 #include <asm/vsyscall.h>
 #endif
+#include "kstats_by_key.h"
 #include "kstats_cgroup.h"
 #include "kstats_stack.h"
 
@@ -159,32 +160,54 @@ struct kstats_key {
 	struct kstats_value v;
 };
 
-/**
- * enum kstats_by_kind - what a family is split by ("by KEY")
- * @KSTATS_BY_NONE: no family
- * @KSTATS_BY_COMM: the current task's name
- * @KSTATS_BY_PID: the current thread group id
- * @KSTATS_BY_TID: the current task id
- * @KSTATS_BY_CPU: the current CPU
- * @KSTATS_BY_CALLER: the traced function's return address, at its entry
- * @KSTATS_BY_CGROUP: the current task's cgroup v2, by id
- * @KSTATS_BY_STACK: the kernel stack, its frames kept by the family
- * @KSTATS_BY_FUNC: the traced function, of a node over several: its
- *	address at the entry
- * @KSTATS_BY_VALUE: a value of the point (struct kstats_value)
+/*
+ * What a family is split by ("by KEY"): KSTATS_BY_NONE, no family; then
+ * KSTATS_BY_ID for each key of kstats_by_key_list.h, in its order: COMM,
+ * PID, TID, CPU, CALLER, CGROUP, STACK, FUNC; and KSTATS_BY_VALUE, a value
+ * of the point (struct kstats_value).  Not a kernel-doc comment:
+ * kernel-doc does not expand the list.
  */
 enum kstats_by_kind {
 	KSTATS_BY_NONE,
-	KSTATS_BY_COMM,
-	KSTATS_BY_PID,
-	KSTATS_BY_TID,
-	KSTATS_BY_CPU,
-	KSTATS_BY_CALLER,
-	KSTATS_BY_CGROUP,
-	KSTATS_BY_STACK,
-	KSTATS_BY_FUNC,
+#define KSTATS_BY_KEY(id, ...)	KSTATS_BY_##id,
+#include "kstats_by_key_list.h"
 	KSTATS_BY_VALUE,
 };
+
+/*
+ * Whether the key of @kind has a flag of @want (KSTATS_KEYF_*, a constant;
+ * its FLAGS in kstats_by_key_list.h): a case per key, each a constant once
+ * inlined, so that a hot path compares @kind with the keys that have it,
+ * with no table to load.  False for KSTATS_BY_NONE and KSTATS_BY_VALUE.
+ * (A case's braces: a macro may not end in a semicolon.)
+ */
+static __always_inline bool kstats_by_has(enum kstats_by_kind kind,
+					  unsigned int want)
+{
+	switch (kind) {
+#define KSTATS_BY_KEY(id, ...)						\
+	case KSTATS_BY_##id: {						\
+		return (KSTATS_KEY_FLAGS(id, __VA_ARGS__)) & want;	\
+	}
+#include "kstats_by_key_list.h"
+	default:
+		return false;
+	}
+}
+
+/* Whether the word of @kind takes a number, as "by stack N" does. */
+static __always_inline bool kstats_by_takes_number(enum kstats_by_kind kind)
+{
+	switch (kind) {
+#define KSTATS_BY_KEY(id, ...)						\
+	case KSTATS_BY_##id: {						\
+		return KSTATS_KEY_ARG_NUMBER(KSTATS_KEY_ARG(id, __VA_ARGS__)); \
+	}
+#include "kstats_by_key_list.h"
+	default:
+		return false;
+	}
+}
 
 /* "by stack N": frames by default, and at most. */
 #define KSTATS_BY_STACK_DEFAULT	8

@@ -13,7 +13,15 @@ const char *const filter_words[NR_FILTER_WORDS] = {
 };
 
 const char *const by_words[NR_BY_WORDS] = {
-	"comm", "pid", "tid", "cpu", "caller", "cgroup", "stack", "func",
+#define KSTATS_BY_KEY(id, ...)	\
+	[BY_WORD_##id] = KSTATS_KEY_WORD(id, __VA_ARGS__),
+#include "../../trace/kstats_by_key_list.h"
+};
+
+const unsigned char by_number[NR_BY_WORDS] = {
+#define KSTATS_BY_KEY(id, ...)	\
+	[BY_WORD_##id] = KSTATS_KEY_ARG_NUMBER(KSTATS_KEY_ARG(id, __VA_ARGS__)),
+#include "../../trace/kstats_by_key_list.h"
 };
 
 int grammar_word(const char *const *words, size_t n, const char *w)
@@ -26,27 +34,34 @@ int grammar_word(const char *const *words, size_t n, const char *w)
 
 /*
  * The keys a family takes as the kernel words them: the task's, the
- * CPU's, the caller, the cgroup, the stack ("stack:N": N frames).
+ * CPU's, the caller, the cgroup, the stack ("stack:N": N frames), the
+ * function; a word of by_words[], with ":N" if it takes a number.
  */
 int by_native(const char *by)
 {
-	const char *n = by + 6;
+	size_t w = strcspn(by, ":");
+	const char *d = by + w + 1, *n = d;
 
-	if (!strncmp(by, "stack:", 6)) {
-		while (*n >= '0' && *n <= '9')
+	for (int i = 0; i < NR_BY_WORDS; i++) {
+		if (strncmp(by, by_words[i], w) || by_words[i][w])
+			continue;
+		if (!by[w])
+			return 1;
+		/* "WORD:N", of a word that takes a number: N of 1 or 2 digits */
+		while (by_number[i] && *n >= '0' && *n <= '9')
 			n++;
-		return n > by + 6 && !*n && n - (by + 6) <= 2;
+		return n > d && !*n && n - d <= 2;
 	}
-	return !strcmp(by, "comm") || !strcmp(by, "pid") ||
-	       !strcmp(by, "tid") || !strcmp(by, "cpu") ||
-	       !strcmp(by, "caller") || !strcmp(by, "cgroup") ||
-	       !strcmp(by, "stack") || !strcmp(by, "func");
+	return 0;
 }
 
 /* A native key in the kernel's words: "stack:N" is "stack N". */
 void by_native_words(const char *by, char *v, size_t len)
 {
+	char *colon;
+
 	snprintf(v, len, "%s", by);
-	if (!strncmp(v, "stack:", 6))
-		v[5] = ' ';
+	colon = strchr(v, ':');
+	if (colon)
+		*colon = ' ';
 }

@@ -1028,14 +1028,21 @@ grep -qE '^mean .*\[0\.000, inf\] +cannot be judged: one run a side$' "$T/out" &
 	ok "diff: the mean's [0, inf] is not 'same': cannot be judged, exit 2, give runs" || bad "unjudged" "$(cat "$T/out" "$T/err")"
 
 echo "# the kernel's grammar and the tool's: one list of filters and of keys"
-if [ -f ../trace/kstats_point.c ] && [ -f ../control/kstats_cmd.c ]; then
+if [ -f ../trace/kstats_point.c ] && [ -f ../control/kstats_cmd.c ] &&
+   [ -f ../trace/kstats_by_key_list.h ]; then
 	kf=$(sed -n '/^int kstats_filter_format/,/^}/p' ../trace/kstats_point.c | grep -oE '"(%s)?[a-z]+ ' | sed 's/"//; s/%s//; s/ $//' | grep -v '^if$' | tr '\n' ' ')
-	kb=$(sed -n '/kstats_by_names\[KSTATS_BY_VALUE\] = {/,/^};/p' ../trace/kstats_point.c | grep -oE '= "[a-z]+"' | sed 's/= "//; s/"//' | tr '\n' ' ')
+	kb=$(grep -oE '^KSTATS_BY_KEY\([A-Z]+, [A-Z]+, "[a-z]+"' ../trace/kstats_by_key_list.h |
+		grep -oE '"[a-z]+"' | tr -d '"' | tr '\n' ' ')
+	sed -n '/kstats_by_names\[KSTATS_BY_VALUE\] = {/,/^};/p' ../trace/kstats_point.c |
+		grep -q '#include "kstats_by_key_list.h"' ||
+		kb="kstats_by_names not from kstats_by_key_list.h"
 	ki=$(grep -c 'kstats_parse_cond' ../control/kstats_cmd.c)
 	tf=$(build/unit --grammar | sed -n 's/^filter //p'); tb=$(build/unit --grammar | sed -n 's/^by //p')
 	kw=$(for w in $tf; do grep -q "strcasecmp(key, \"$w\")" ../control/kstats_cmd.c || printf '%s ' "$w"; done)
+	what="the filters ($tf) of kstats_point.c and keys ($tb) of kstats_by_key_list.h"
+	what="$what are the tool's, each filter a word kstats_cmd.c reads"
 	[ "$kf" = "$tf " ] && [ "$kb" = "$tb " ] && [ "$ki" -ge 2 ] && [ -z "$kw" ] &&
-		ok "grammar: the filters ($tf) and keys ($tb) of kstats_point.c are the tool's, each a word kstats_cmd.c reads" ||
+		ok "grammar: $what" ||
 		bad "grammar" "kernel filters '$kf' keys '$kb', tool '$tf' '$tb', not in kstats_cmd.c: '$kw'"
 else skip "grammar" "no kernel sources (tools alone)"; fi
 
