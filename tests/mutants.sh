@@ -68,7 +68,7 @@ for m in "${mutants[@]}"; do
 	kname=$(sed -n 's/^Kernel: //p' "$m")
 	mkdir=$kdir image=$kdir/arch/x86/boot/bzImage
 	if [ -n "$kname" ]; then
-		read -r _ image mkdir < <(debian_kernels | awk -v k="$kname" '$1 == k')
+		read -r _ image mkdir < <(debian_kernels | awk -v k="$kname" '$1 == k') || true
 		if [ -z "$image" ] || [ "$image" = - ] || [ "$mkdir" = - ]; then
 			echo "not ok $n - $name: no Debian $kname kernel with its headers (scripts/deps.sh)"
 			continue
