@@ -3,9 +3,9 @@
 # Load faults: allocations of `insmod kstats.ko` fail one at a time
 # (fail-nth, see faults.sh), each load failing with ENOMEM or absorbing
 # the fault (then unloaded), and leaving nothing behind: the next load
-# works.  A load makes about 1100 allocations on the debug kernel: the
+# works.  A load makes about 1000 allocations on the debug kernel: the
 # loader's first (about 170), then one a function of kstats' noinstr and
-# kprobes sections (the kprobes blacklist, about 850, each absorbed by
+# kprobes sections (the kprobes blacklist, about 800, each absorbed by
 # kprobes), then the module's sysfs files, then kstats' init: so the first
 # 200 and the last 200 (kfuzz's last-N, counted by a load without
 # faults).  Its own file, so that tests/check.sh boots it apart (T_ONLY=25):
