@@ -66,10 +66,10 @@ for m in "${mutants[@]}"; do
 	expect=$(sed -n 's/^Expect: //p' "$m")
 	only=$(sed -n 's/^Tests: //p' "$m")
 	kname=$(sed -n 's/^Kernel: //p' "$m")
-	mkdir=$kdir image=$kdir/arch/x86/boot/bzImage
+	build_kdir=$kdir image=$kdir/arch/x86/boot/bzImage
 	if [ -n "$kname" ]; then
-		read -r _ image mkdir < <(debian_kernels | awk -v k="$kname" '$1 == k') || true
-		if [ -z "$image" ] || [ "$image" = - ] || [ "$mkdir" = - ]; then
+		read -r _ image build_kdir < <(debian_kernels | awk -v k="$kname" '$1 == k') || true
+		if [ -z "$image" ] || [ "$image" = - ] || [ "$build_kdir" = - ]; then
 			echo "not ok $n - $name: no Debian $kname kernel with its headers (scripts/deps.sh)"
 			continue
 		fi
@@ -85,7 +85,7 @@ for m in "${mutants[@]}"; do
 	fi
 	# tests: kstats_stress.ko (reliability), kstats_lifetime.ko (integration)
 	targets=(modules tests examples)
-	if ! make -C "$dir" KDIR="$mkdir" "${targets[@]}" > "$log.build" 2>&1; then
+	if ! make -C "$dir" KDIR="$build_kdir" "${targets[@]}" > "$log.build" 2>&1; then
 		echo "not ok $n - $name: does not build"
 		grep -E 'error' "$log.build" | head -n 10 | sed 's/^/#   /'
 		continue

@@ -1237,10 +1237,10 @@ static int failnth_ops(const char *range, const char *what,
 		left = set_fail_nth(-1);
 		set_fail_nth(0);
 		/*
-		 * Not reached: left over, or (-1) spent on the open that
+		 * Not reached: left over (> 0), or -1, spent on the open that
 		 * reads it back, after @op.
 		 */
-		if (left > 0 || left < 0) {
+		if (left != 0) {
 			if (e)
 				unexpected(what, "no fault", e, "ok", "", 0);
 			else if (undo && undo(undo_arg))
