@@ -311,7 +311,7 @@ vm_count() {
 # a new file joins the boot of its number.  The stress (t-60) is a boot of
 # its own; t-25 (values) and t-26 (sections) are the longest of the rest.
 # The stress makes at least 3 rounds, one of each way of removing (the
-# debug kernel takes about 100 s a round), and as many as fit in 50 s.
+# debug kernel takes about 30 s a round, its load at nice 19), and as many as fit in 50 s.
 suite_parts() {
 	printf '%s\n' "-1 T_ONLY=0-24" "-2 T_ONLY=25-27" "-3 T_ONLY=28-59" \
 		"-stress T_ONLY=60-99 STRESS_MIN_ROUNDS=3"
