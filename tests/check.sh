@@ -63,7 +63,10 @@ done
 want() { [ -z "$STAGES" ] || [[ " $STAGES " == *" $1 "* ]]; }
 rm -rf "$LOGS" "$B/guest-bin"
 mkdir -p "$LOGS"
-echo "== stages: ${STAGES:-all}; jobs at a time: $JOBS, then $DRAIN_JOBS"
+# the machine as the run found it: a busy one shows in the load average
+# (the figures' table says it with the guests' times)
+echo "== stages: ${STAGES:-all}; jobs at a time: $JOBS, then $DRAIN_JOBS;" \
+	"$(nproc) cores, load average $(cut -d' ' -f1 /proc/loadavg) at the start"
 
 npass=0 nfail=0 nskip=0
 failures=()
