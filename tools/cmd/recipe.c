@@ -656,7 +656,7 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 			 r->nr_start ? "at most one system call NAME" : "no argument");
 		return usage_error(msg);
 	}
-	snprintf(node, nlen, "%s", name);
+	snprintf(node, nlen, "%s", o->node ? o->node : name);
 	snprintf(what, wlen, "%s (%s", r->title, r->start);
 	for (int i = 0; i < nmore(r); i++)
 		add(what, wlen, ", %s", r->more[i].point);

@@ -50,6 +50,28 @@ const char *softirq_name(long vec)
 }
 
 /*
+ * Why a task left the CPU, from the state sched_switch gives (prev_state,
+ * include/linux/sched.h): preempted still runnable, or the sleep it went
+ * into, as ps(1) letters them (TASK_FREEZABLE, 0x2000, aside: it says
+ * how the freezer treats the sleep, not why); NULL for one not listed.
+ */
+const char *task_state_name(long state)
+{
+	static const struct { long state; const char *name; } states[] = {
+		{ 0x0000, "R(preempted)" }, { 0x0001, "S(sleep)" },
+		{ 0x0002, "D(blocked)" }, { 0x0102, "D(killable)" },
+		{ 0x0402, "I(idle)" }, { 0x0104, "T(stopped)" },
+		{ 0x0008, "t(traced)" }, { 0x0040, "P(parked)" },
+		{ 0x0101, "S(killable)" },
+	};
+
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++)
+		if (states[i].state == (state & ~0x2000L))
+			return states[i].name;
+	return NULL;
+}
+
+/*
  * IRQ @irq's name in a /proc/interrupts: the last column of its line
  * (" 24:  0  12  IR-PCI-MSI 327680-edge  xhci_hcd").  0, or -1 if absent.
  */
@@ -128,6 +150,9 @@ const char *key_label(const struct kkey *k, enum keynames names, char *buf,
 		break;
 	case KEYS_SYSCALL:
 		name = syscall_name((long)v);
+		break;
+	case KEYS_STATE:
+		name = task_state_name((long)v);
 		break;
 	case KEYS_IRQ:
 		snprintf(path, sizeof(path), "%s/proc/interrupts", dir ? dir : "");

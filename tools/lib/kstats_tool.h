@@ -276,10 +276,11 @@ void print_negative(FILE *f, const struct snapshot *cur,
 
 /* keys.c: the names of keys, as the recipes show them */
 enum keynames { KEYS_RAW, KEYS_SOFTIRQ, KEYS_SYSCALL, KEYS_IRQ, KEYS_DISK,
-		KEYS_LOCK_CALLER };
+		KEYS_LOCK_CALLER, KEYS_STATE };
 long syscall_nr(const char *name);
 const char *syscall_name(long nr);
 const char *softirq_name(long vec);
+const char *task_state_name(long state);
 int irq_name(FILE *f, long irq, char *buf, size_t len);
 void disk_name(const char *sysdir, unsigned long long dev, char *buf,
 	       size_t len);
