@@ -356,8 +356,8 @@ static void freeze(struct top *t)
 		snprintf(t->status, sizeof(t->status), "freeze: cannot write %s/_control", root);
 	else
 		snprintf(t->status, sizeof(t->status), "freeze: %s%s",
-			 refused_why("freeze\n", e, why, sizeof(why)),
-			 e == EINVAL ? ": not supported by this kstats (no history)" : "");
+			 e == EINVAL ? "not supported by this kstats (no history): " : "",
+			 refused_why("freeze\n", e, why, sizeof(why)));
 }
 
 /* One key pressed: 1 to quit. */
@@ -431,11 +431,16 @@ static void screen_leave(void)
 static void screen_draw(struct top *t)
 {
 	struct winsize ws = { 0 };
-	int h = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || !ws.ws_row ? 24 : ws.ws_row;
+	int h = 24, w = 80;
 
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_row && ws.ws_col) {
+		h = ws.ws_row;
+		w = ws.ws_col;
+	}
 	fputs("\033[H", stdout);
 	draw(t, stdout, h > 4 ? h - 3 : 1, "\033[K\n");
-	printf("\033[J\033[%dH%s\033[K", h, t->status[0] ? t->status :
+	/* the status on the last line, short of its end: no scroll */
+	printf("\033[J\033[%dH%.*s\033[K", h, w - 1, t->status[0] ? t->status :
 	       "q quit  s sort  / filter  f freeze");
 	fflush(stdout);
 }
@@ -462,17 +467,10 @@ static int next_read(struct top *t, long idx, int wait, struct set *cur,
 	return set_read(root, cur) ? -1 : 0;
 }
 
-/* The frames to make: -c COUNT, the saved sets after the first, or no end. */
-static long frames_wanted(const struct opts *o)
-{
-	if (o->seen & O_COUNT)
-		return o->nargs && o->count > o->nargs - 1 ? o->nargs - 1 : o->count;
-	return o->nargs ? o->nargs - 1 : 0;
-}
-
 static int run_batch(struct top *t, double at)
 {
-	long want = frames_wanted(t->o);
+	/* -c COUNT, else until the saved sets end, or no end */
+	long want = (t->o->seen & O_COUNT) ? t->o->count : 0;
 
 	for (long i = 1; !want || i <= want; i++) {
 		struct set cur;
@@ -494,14 +492,16 @@ static int run_batch(struct top *t, double at)
 
 static int run_screen(struct top *t, double at)
 {
-	long want = frames_wanted(t->o), i = 1;
+	/* saved sets: the last frame stays until q */
+	long want = (t->o->seen & O_COUNT) ? t->o->count : 0, i = 1;
+	double next = now() + t->o->interval;
 	int ret = 0, done = 0;
 
 	screen_enter();
 	screen_draw(t);
 	while (!stopping()) {
 		struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
-		double due = at + t->o->interval - now();
+		double due = next - now();
 		int ms = done ? -1 : due > 0 ? (int)(due * 1000) + 1 : 0;
 		char buf[16];
 
@@ -513,15 +513,15 @@ static int run_screen(struct top *t, double at)
 		} else if (!done) {
 			struct set cur;
 			double t0 = at;
-			int r = next_read(t, i, 0, &cur, &at);
+			int r = next_read(t, i++, 0, &cur, &at);
 
 			if (r < 0 || (!r && frame(t, &cur, at - t0))) {
 				ret = EXIT_ERROR;
 				break;
 			}
-			/* saved sets: the last frame stays until q */
 			done = r > 0;
-			if (!done && want && ++i > want) {
+			next += t->o->interval;
+			if (!done && want && i > want) {
 				screen_draw(t);
 				break;
 			}
