@@ -310,7 +310,8 @@ static void draw(struct top *t, FILE *f, int max, const char *eol)
 	int drawn = 0;
 
 	sorting = t;
-	qsort(t->rows, t->nrows, sizeof(*t->rows), row_cmp);
+	if (t->nrows)
+		qsort(t->rows, t->nrows, sizeof(*t->rows), row_cmp);
 	for (size_t i = 0; i < t->nrows; i++)
 		n += shown(t, &t->rows[i]);
 	fprintf(f, "kstats top frame %ld, interval %.3g s, sort %s, %zu rows",

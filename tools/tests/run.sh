@@ -1278,6 +1278,13 @@ for v in 'file->f_inode->i_size' '*pos' nope 'file->f_inode->i_flags' 'file->f_o
 	r=$?; [ $r -le 2 ] || echo "exit $r: trace --value $v" >> "$T/san"
 done
 KSTATS_BTF=$T/btf $SAN --root "$T/tr" trace kmod_fn --value 'file->f_flags' -d 0.01 > /dev/null 2>> "$T/san"
+# top and the census: their rows, keys and frees
+for args in "top --batch -i 2 $T/top/a $T/top/b $T/top/c" "top --batch --sort max $T/top/a $T/top/b"; do
+	$SAN $args > /dev/null 2>> "$T/san"; r=$?
+	[ $r -le 2 ] || echo "exit $r: $args" >> "$T/san"
+done
+: > "$T/tl/_control"
+KSTATS_BTF=$T/nobtf $SAN --root "$T/tl" top --census --batch -c 2 -i 0.01 > /dev/null 2>> "$T/san" || echo "exit $?: top --census" >> "$T/san"
 if grep -qE 'runtime error|AddressSanitizer|LeakSanitizer|^exit' "$T/san"; then bad "sanitizers" "$(grep -m3 -E 'runtime error|Sanitizer|^exit' "$T/san")"
 else ok "sanitizers: no error on $(ls $F/*.txt $F/series/*.txt $S/*.txt $M/* | wc -l) inputs"; fi
 
