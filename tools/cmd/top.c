@@ -165,6 +165,7 @@ static int row_add(struct top *t, const struct snapshot *s,
 		   const struct kkey *k, struct kslot *d, size_t n)
 {
 	struct row *r = d ? row_get(t, s->name, k ? k->text : NULL) : NULL;
+	char buf[sizeof(r->label)];
 	struct ksummary sum;
 
 	if (!r) {
@@ -174,10 +175,8 @@ static int row_add(struct top *t, const struct snapshot *s,
 	hist_summary(d, n, &sum);
 	hist_interpolate(d, n, &sum);
 	free(d);
-	if (k)
-		key_label(k, census_keynames(s), r->label, sizeof(r->label));
-	else
-		snprintf(r->label, sizeof(r->label), "-");
+	snprintf(r->label, sizeof(r->label), "%s", k ?
+		 key_label(k, census_keynames(s), buf, sizeof(buf)) : "-");
 	snprintf(r->unit, sizeof(r->unit), "%s", s->unit);
 	r->samples = sum.samples;
 	r->p50 = sum.p50;

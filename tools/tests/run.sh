@@ -924,6 +924,13 @@ LC_ALL=C.UTF-8 rc 0 "top: UTF-8 sparkline" $K top --batch -i 2 "$T/top/a" "$T/to
 [ "$(grep '^lat ' "$T/out" | tail -1 | sed 's/.*  //')" = "$(printf '\xe2\x96\x88\xe2\x96\x83')" ] && ok "top: block characters in a UTF-8 locale" || bad "top utf8" "$(grep '^lat ' "$T/out")"
 rc 0 "top -c 1" $K top --batch -c 1 "$T/top/a" "$T/top/b" "$T/top/c"
 [ "$(grep -c '^kstats top ' "$T/out")" = 1 ] && ok "top --batch -c 1: one frame" || bad "top -c" "$(cat "$T/out")"
+# keys without names (by comm): as the file has them, escaped
+mkdir -p "$T/topk/a" "$T/topk/b"
+$G --name vr --bits 3 --by comm --key kvalue -s 0,10,const,900 > "$T/topk/a/vr"
+$G --name vr --bits 3 --by comm --key kvalue -s 0,10,const,900 --key 'my task\' -s 1,5,const,900 > "$T/topk/b/vr"
+rc 0 "top: a family by comm" $K top --batch "$T/topk/a" "$T/topk/b"
+[ "$(top_rows | awk '{print $1, $2, $3}' | tr '\n' ';')" = 'vr my\x20task\x5c 5.0;vr kvalue 0.0;' ] &&
+	ok "top: keys as the file has them (escaped), a key new since the first read" || bad "top raw keys" "$(cat "$T/out")"
 rc 2 "top: one DIR" $K top --batch "$T/top/a"
 rc 2 "top --census with DIRs" $K top --batch --census "$T/top/a" "$T/top/b"
 rc 2 "top without a terminal, no --batch" $K top "$T/top/a" "$T/top/b" < /dev/null
