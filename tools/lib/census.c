@@ -246,8 +246,16 @@ int census_stop(FILE *say)
 			if (exists(node))
 				made[nmade++] = (int)i;
 		}
-	if (!nmade)
+	if (!nmade) {
+		size_t n;
+		int r;
+		char **names = scan_root(&n, &r);	/* no root: why, with the fix */
+
+		if (!names)
+			return r;
+		free_names(names, n);
 		return fail("no census in %s (kstats census start makes one)", root);
+	}
 	ret = remove_made(list, sizeof(list));
 	if (say)
 		fprintf(say, "census: removed%s\n", *list ? list : " nothing");
