@@ -230,7 +230,7 @@ check "rmmod example (tool)" rmmod kstats_example
 
 # top, with and without --census, under a mixed load: system calls
 # (getppid, read), timers' softirqs, the console's interrupts (on arm64
-# the timer's), wakeups; then nothing left behind
+# the timer's), wakeups, page faults (each program's); then nothing left behind
 top_load() {
 	while [ ! -e /tmp/top.stop ]; do
 		kload getppid 2000; kvalue read /dev/zero 4096 100; kvalue sleep 1000 5
@@ -249,9 +249,10 @@ top_check() {
 	rows=$(top_rows "$2")
 	expect "$1: exit 0, two frames, the P99 column" \
 		"$3 $(grep -c '^kstats top frame ' "$2") $(grep -c '^NAME  *KEY  *SAMPLES/s  *P50  *P99  *MAX ' "$2")" "0 2 2"
-	expect "$1: rows with samples of getppid, read, a softirq, a hardirq, the run queue" \
-		"$(top_has '^census_syscall getppid$' getppid) $(top_has '^census_syscall read$' read) $(top_has '^census_softirq ' softirq) $(top_has '^census_hardirq ' hardirq) $(top_has '^census_runqlat -$' runqlat)" \
-		"getppid read softirq hardirq runqlat"
+	expect "$1: rows with samples of getppid, read, a softirq, a hardirq, the run queue, page faults" \
+		"$(top_has '^census_syscall getppid$' getppid) $(top_has '^census_syscall read$' read) $(top_has '^census_softirq ' softirq) $(top_has '^census_hardirq ' hardirq) $(top_has '^census_runqlat -$' runqlat) $(top_has '^census_pagefault -$' pagefault)" \
+		"getppid read softirq hardirq runqlat pagefault"
+	awk '/^kstats top frame /{ f++ } f == 2' "$2" | head -n 12 | sed 's/^/#   /'
 }
 rm -f /tmp/top.stop
 top_load & lp=$!

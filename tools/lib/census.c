@@ -21,12 +21,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "btf.h"
 #include "cli.h"
 
 /*
  * One part of the census: a recipe (with its family's key and bound), or
- * a whole _control line (@line, printf'd with the node's name) where no
- * recipe says it.
+ * a function's duration where no recipe says it.
  */
 struct part {
 	const char *node;	/* after CENSUS_PREFIX */
@@ -35,14 +35,16 @@ struct part {
 	const char *by;
 	long max;		/* the family's keys at most */
 	enum keynames names;	/* how its keys are named */
-	const char *line;
+	/* a function's duration, "if PARAM & FLAG" when they are set */
+	const char *fn, *if_param, *if_flag;
 };
 
 /*
- * Page faults: x86-64 has a tracepoint for each kind (entry only: the
- * node times the gaps between faults on a CPU, its count is the faults);
- * arm64 has none, so there handle_mm_fault is timed, user and kernel
- * faults together (a filter cannot say "not FAULT_FLAG_USER").
+ * Page faults: the time to handle one, handle_mm_fault() on every
+ * architecture (x86-64's exceptions:page_fault_user/kernel tracepoints
+ * fire at the fault's entry only: one point times nothing), every fault,
+ * and the user's alone: its flags with FAULT_FLAG_USER, the parameter and
+ * the bit as the running kernel's BTF has them.
  */
 static const struct part parts[] = {
 	{ .node = "syscall", .recipe = "syscall", .seen = O_MAXKEYS,
@@ -52,12 +54,9 @@ static const struct part parts[] = {
 	{ .node = "softirq", .recipe = "softirq", .seen = O_MAXKEYS,
 	  .max = 16, .names = KEYS_SOFTIRQ },
 	{ .node = "runqlat", .recipe = "runqlat" },
-#if defined(__x86_64__)
-	{ .node = "pf_user", .line = "trace tp:exceptions:page_fault_user name %s" },
-	{ .node = "pf_kernel", .line = "trace tp:exceptions:page_fault_kernel name %s" },
-#else
-	{ .node = "pagefault", .line = "trace handle_mm_fault name %s" },
-#endif
+	{ .node = "pagefault", .fn = "handle_mm_fault" },
+	{ .node = "pagefault_user", .fn = "handle_mm_fault",
+	  .if_param = "flags", .if_flag = "FAULT_FLAG_USER" },
 	{ .node = "biolatency", .recipe = "biolatency", .seen = O_DISK | O_MAXKEYS,
 	  .max = 32, .names = KEYS_DISK },
 	/* sched_switch(preempt, prev, next, prev_state): why prev left */
@@ -134,7 +133,18 @@ static int part_line(const struct part *p, const struct opts *o, char *cmd,
 	if (p->recipe)
 		return recipe_command(&ro, p->recipe, cmd, len, made_as,
 				      sizeof(made_as), what, sizeof(what), &names);
-	snprintf(cmd, len, p->line, node);
+	snprintf(cmd, len, "trace %s name %s", p->fn, node);
+	if (p->if_param) {
+		char v[BTF_VALUE_MAX], err[512];
+		long long bit;
+
+		if (btf_resolve_value(p->fn, p->if_param, v, sizeof(v), err,
+				      sizeof(err)) ||
+		    btf_resolve_enumerator(p->if_flag, &bit, err, sizeof(err)))
+			return fail("census: %s: %s", node, err);
+		snprintf(cmd + strlen(cmd), len - strlen(cmd), " if %s & %lld",
+			 v, bit);
+	}
 	if (o->seen & O_BITS)
 		snprintf(cmd + strlen(cmd), len - strlen(cmd), " bits %u",
 			 o->bits);

@@ -52,22 +52,27 @@ const char *softirq_name(long vec)
 /*
  * Why a task left the CPU, from the state sched_switch gives (prev_state,
  * include/linux/sched.h): preempted still runnable, or the sleep it went
- * into, as ps(1) letters them (TASK_FREEZABLE, 0x2000, aside: it says
- * how the freezer treats the sleep, not why); NULL for one not listed.
+ * into, as ps(1) letters them; NULL for one not listed.  TASK_FREEZABLE
+ * (0x2000) says how the freezer treats the sleep, not why: the same name,
+ * marked, so that its key and the plain one do not read alike.
  */
 const char *task_state_name(long state)
 {
-	static const struct { long state; const char *name; } states[] = {
-		{ 0x0000, "R(preempted)" }, { 0x0001, "S(sleep)" },
-		{ 0x0002, "D(blocked)" }, { 0x0102, "D(killable)" },
-		{ 0x0402, "I(idle)" }, { 0x0104, "T(stopped)" },
-		{ 0x0008, "t(traced)" }, { 0x0040, "P(parked)" },
-		{ 0x0101, "S(killable)" },
+	static const struct { long state; const char *name, *freezable; } states[] = {
+		{ 0x0000, "R(preempted)", NULL },
+		{ 0x0001, "S(sleep)", "S(sleep,freezable)" },
+		{ 0x0002, "D(blocked)", "D(blocked,freezable)" },
+		{ 0x0102, "D(killable)", "D(killable,freezable)" },
+		{ 0x0402, "I(idle)", "I(idle,freezable)" },
+		{ 0x0104, "T(stopped)", "T(stopped,freezable)" },
+		{ 0x0008, "t(traced)", "t(traced,freezable)" },
+		{ 0x0040, "P(parked)", "P(parked,freezable)" },
+		{ 0x0101, "S(killable)", "S(killable,freezable)" },
 	};
 
 	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++)
 		if (states[i].state == (state & ~0x2000L))
-			return states[i].name;
+			return state & 0x2000L ? states[i].freezable : states[i].name;
 	return NULL;
 }
 

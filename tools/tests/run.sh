@@ -777,21 +777,17 @@ KSTATS_BTF=$T/nobtf rcp_refused "biolatency --disk without BTF" "biolatency --di
 echo "# census (fake root): its _control lines, a refusal part-way, stop, show"
 mkdir -p "$T/cs"; : > "$T/cs/_control"
 # without BTF, so that the lines do not depend on this machine's offsets;
-# the page faults as this architecture has them
-case $(uname -m) in
-x86_64) PF='trace tp:exceptions:page_fault_user name census_pf_user
-trace tp:exceptions:page_fault_kernel name census_pf_kernel' ;;
-*) PF='trace handle_mm_fault name census_pagefault' ;;
-esac
+# the page faults' user half needs BTF (its flags and FAULT_FLAG_USER)
 CENSUS_LINES="trace census_syscall start tp:raw_syscalls:sys_enter key task by arg1 max 256 end tp:raw_syscalls:sys_exit key task inflight 16384
 trace census_hardirq start tp:irq:irq_handler_entry key cpu by arg0 max 64 end tp:irq:irq_handler_exit key cpu
 trace census_softirq start tp:irq:softirq_entry key cpu by arg0 max 16 end tp:irq:softirq_exit key cpu
 trace census_runqlat start tp:sched:sched_wakeup key arg0 start tp:sched:sched_wakeup_new key arg0 end tp:sched:sched_switch key arg2
-$PF
+trace handle_mm_fault name census_pagefault
 trace census_offcpu start tp:sched:sched_switch key arg1 by arg3 max 16 end tp:sched:sched_switch key arg2 full refuse inflight 16384"
 KSTATS_BTF=$T/nobtf rc 0 "census start without BTF" $K --root "$T/cs" census start
-[ "$(cat "$T/cs/_control")" = "$CENSUS_LINES" ] && has 'census: census_biolatency skipped (above)' err && has '^census: [0-9] nodes made census_syscall ' &&
-	ok "census start: each family's line, bounded by max, named census_*; biolatency --disk skipped without BTF, said" ||
+[ "$(cat "$T/cs/_control")" = "$CENSUS_LINES" ] && has 'census: census_biolatency skipped (above)' err &&
+	has 'census: census_pagefault_user: .*vmlinux: No such file or directory' err && has '^census: [0-9] nodes made census_syscall ' &&
+	ok "census start: each family's line, bounded by max, named census_*; biolatency --disk and user page faults skipped without BTF, said" ||
 	bad "census lines" "$(cat "$T/cs/_control" "$T/err")"
 if [ -r /sys/kernel/btf/vmlinux ]; then
 	: > "$T/cs/_control"
@@ -799,8 +795,9 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	grep -qE '^trace census_hardirq start tp:irq:irq_handler_entry key cpu by str:arg1\+[0-9]+:8 max 64 end tp:irq:irq_handler_exit key cpu bits 2$' "$T/cs/_control" &&
 		grep -qE '^trace census_biolatency start tp:block:block_rq_issue key arg0 by arg0(\+[0-9]+:[0-9]+)+ max 32 end tp:block:block_rq_complete key arg0 bits 2$' "$T/cs/_control" &&
 		grep -qE '^trace census_offcpu start tp:sched:sched_switch key arg1 if arg1\+[0-9]+:s4 != 0 by arg3 max 16 end .* bits 2$' "$T/cs/_control" &&
+		grep -qE '^trace handle_mm_fault name census_pagefault_user if arg2:4 & [0-9]+ bits 2$' "$T/cs/_control" &&
 		[ "$(grep -c ' bits 2$' "$T/cs/_control")" = "$(wc -l < "$T/cs/_control")" ] && ! grep -q "!= $$" "$T/cs/_control" &&
-		ok "census start -b 2: hardirq by handler, biolatency by disk, offcpu by reason without the idle task; no pid of its own left out" ||
+		ok "census start -b 2: hardirq by handler, biolatency by disk, offcpu by reason without the idle task, user faults by their flag; no pid of its own left out" ||
 		bad "census BTF lines" "$(cat "$T/cs/_control")"
 fi
 : > "$T/cs/_control"; touch "$T/cs/census_syscall"
@@ -832,7 +829,7 @@ if command -v strace > /dev/null && strace -qq -o /dev/null true 2> /dev/null; t
 	KSTATS_BTF=$T/nobtf rc 0 "census start: a part missing" strace -qq -o /dev/null -P "$T/cs/_control" -e trace=write \
 		-e inject=write:error=ENOENT:when=5 $K --root "$T/cs" census start
 	[ "$(grep -c '^trace ' "$T/cs/_control")" = "$(( $(printf '%s\n' "$CENSUS_LINES" | wc -l) - 1 ))" ] && ! grep -q '^remove' "$T/cs/_control" &&
-		grep -qE '^kstats: census: census_(pf_user|pagefault) skipped: No such file or directory$' "$T/err" &&
+		grep -qE '^kstats: census: census_pagefault skipped: No such file or directory$' "$T/err" &&
 		ok "census start: a part the kernel has not is skipped, said; the rest made" || bad "census skip" "$(cat "$T/cs/_control" "$T/err")"
 	: > "$T/cs/_control"
 	KSTATS_BTF=$T/nobtf rc 2 "census start: nothing made" strace -qq -o /dev/null -P "$T/cs/_control" -e trace=write \
@@ -931,6 +928,13 @@ $G --name vr --bits 3 --by comm --key kvalue -s 0,10,const,900 --key 'my task\' 
 rc 0 "top: a family by comm" $K top --batch "$T/topk/a" "$T/topk/b"
 [ "$(top_rows | awk '{print $1, $2, $3}' | tr '\n' ';')" = 'vr my\x20task\x5c 5.0;vr kvalue 0.0;' ] &&
 	ok "top: keys as the file has them (escaped), a key new since the first read" || bad "top raw keys" "$(cat "$T/out")"
+# offcpu by reason: a sleep and its freezable kind (0x2000) read apart
+mkdir -p "$T/tops/a" "$T/tops/b"
+v --name census_offcpu --by arg3 --key 1 -s 0,10,const,5 --key 8193 -s 0,10,const,5 > "$T/tops/a/census_offcpu"
+v --name census_offcpu --by arg3 --key 1 -s 0,10,const,9 --key 8193 -s 0,10,const,6 --key 1026 -s 0,10,const,1 > "$T/tops/b/census_offcpu"
+rc 0 "top: offcpu by reason" $K top --batch "$T/tops/a" "$T/tops/b"
+[ "$(top_rows | awk '{print $2}' | sort | tr '\n' ' ')" = "I(idle) S(sleep) S(sleep,freezable) " ] &&
+	ok "top: offcpu's reasons named, a freezable sleep apart from a plain one" || bad "top states" "$(cat "$T/out")"
 rc 2 "top: one DIR" $K top --batch "$T/top/a"
 rc 2 "top --census with DIRs" $K top --batch --census "$T/top/a" "$T/top/b"
 rc 2 "top without a terminal, no --batch" $K top "$T/top/a" "$T/top/b" < /dev/null
