@@ -18,7 +18,7 @@
 static const struct cmddef *const cmds[] = {
 	&list_cmd, &show_cmd, &trace_cmd, &runqlat_cmd, &biolatency_cmd,
 	&syscall_cmd, &lockwait_cmd, &softirq_cmd, &hardirq_cmd, &offcpu_cmd,
-	&watch_cmd, &heatmap_cmd, &diff_cmd, &export_cmd, &help_cmd, NULL,
+	&census_cmd, &top_cmd, &watch_cmd, &heatmap_cmd, &diff_cmd, &export_cmd, &help_cmd, NULL,
 };
 
 /* kstats help: its head, the subcommands a line, its tail */
@@ -34,6 +34,7 @@ static const char tail[] =
 "  Exit status 2 on any error (diff: 1 when it finds a difference).\n"
 "\n"
 "  eg,\n"
+"       kstats top --census              # the whole machine, live\n"
 "       kstats list\n"
 "       kstats show tx_path                  # summary and histogram\n"
 "       kstats show tx_path --cpu            # spot the odd CPU\n"

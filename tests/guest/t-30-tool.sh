@@ -227,4 +227,44 @@ if grep -q ' __traceiter_contention_begin$' /proc/kallsyms || [ -d /sys/kernel/t
 fi
 
 check "rmmod example (tool)" rmmod kstats_example
+
+# top, with and without --census, under a mixed load: system calls
+# (getppid, read), timers' softirqs, the console's interrupts (on arm64
+# the timer's), wakeups, page faults (each program's); then nothing left behind
+top_load() {
+	while [ ! -e /tmp/top.stop ]; do
+		kload getppid 2000; kvalue read /dev/zero 4096 100; kvalue sleep 1000 5
+		echo '# top workload' > /dev/console
+	done
+}
+# top_rows OUT: the last frame's rows with samples, "NAME KEY" each
+top_rows() {
+	awk '/^kstats top frame /{ f++; delete r } f && $1 != "NAME" && $1 != "kstats" && $3 > 0 { r[$1 " " $2] = 1 }
+		END { for (k in r) print k }' "$1" | sort
+}
+# top_has REGEX WORD: WORD if a row matches
+top_has() { printf '%s\n' "$rows" | grep -qE "$1" && echo "$2"; }
+# top_check DESC OUT RC: two frames, the P99 column, the rows of the load
+top_check() {
+	rows=$(top_rows "$2")
+	expect "$1: exit 0, two frames, the P99 column" \
+		"$3 $(grep -c '^kstats top frame ' "$2") $(grep -c '^NAME  *KEY  *SAMPLES/s  *P50  *P99  *MAX ' "$2")" "0 2 2"
+	expect "$1: rows with samples of getppid, read, a softirq, a hardirq, the run queue, page faults" \
+		"$(top_has '^census_syscall getppid$' getppid) $(top_has '^census_syscall read$' read) $(top_has '^census_softirq ' softirq) $(top_has '^census_hardirq ' hardirq) $(top_has '^census_runqlat -$' runqlat) $(top_has '^census_pagefault -$' pagefault)" \
+		"getppid read softirq hardirq runqlat pagefault"
+	awk '/^kstats top frame /{ f++ } f == 2' "$2" | head -n 12 | sed 's/^/#   /'
+}
+rm -f /tmp/top.stop
+top_load & lp=$!
+kstats top --batch -c 2 -i 1 --census > /tmp/top.out 2> /tmp/top.err; rc=$?
+top_check "top --census --batch -c 2 -i 1" /tmp/top.out $rc
+expect "top --census: the frames say census; after it, nothing left" \
+	"$(grep -c '^kstats top frame .*, census$' /tmp/top.out) $(ls $KS | tr '\n' ' ')" "2 _control _errors "
+kstats census start > /tmp/census.out 2>&1; rc=$?
+kstats top --batch -c 2 -i 1 > /tmp/top.out 2> /tmp/top.err
+top_check "top --batch -c 2 -i 1 over kstats census start" /tmp/top.out $?
+touch /tmp/top.stop; wait $lp
+expect_match "census start: exit 0, its nodes named" "$rc $(grep '^census: ' /tmp/census.out)" '^0 census: [0-9] nodes made census_syscall '
+kstats census stop > /dev/null 2>&1; rc=$?
+expect "census stop: exit 0, nothing left" "$rc $(ls $KS | tr '\n' ' ')" "0 _control _errors "
 check "rmmod kstats (tool)" rmmod kstats

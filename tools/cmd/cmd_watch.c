@@ -98,10 +98,6 @@ static int cmd_watch(struct opts *o)
 	return ret;
 }
 
-static OPT_NUM(o_count, "count", 'c', "COUNT", K_LONG, count, 1, 1e9,
-	       "-c takes a count, 1 or more", O_COUNT, 0,
-	       "stop after COUNT intervals");
-
 static const struct optdef *const watch_opts[] = { &o_int, &o_count, NULL };
 
 const struct cmddef watch_cmd = {

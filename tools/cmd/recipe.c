@@ -613,8 +613,9 @@ static int family_of(const struct opts *o, const struct recipe *r, int noarg,
 
 /*
  * The _control line of recipe @name with the options @o (o->args[0]: the
- * recipe's argument, syscall's NAME), the node it makes in @node, the
- * title in @what and how show names its keys, if a family, in @names.
+ * recipe's argument, syscall's NAME), the node it makes in @node (o->node,
+ * or the recipe's name: the census names its own), the title in @what and
+ * how show names its keys, if a family, in @names.
  * 0, or an exit status with the message printed.
  */
 int recipe_command(const struct opts *o, const char *name, char *cmd,
@@ -656,7 +657,7 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 			 r->nr_start ? "at most one system call NAME" : "no argument");
 		return usage_error(msg);
 	}
-	snprintf(node, nlen, "%s", name);
+	snprintf(node, nlen, "%s", o->node ? o->node : name);
 	snprintf(what, wlen, "%s (%s", r->title, r->start);
 	for (int i = 0; i < nmore(r); i++)
 		add(what, wlen, ", %s", r->more[i].point);

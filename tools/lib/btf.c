@@ -841,6 +841,59 @@ int btf_resolve_string(const char *target, const char *expr, char *out,
 	return resolve(target, expr, 1, out, len, err, errlen);
 }
 
+/*
+ * The value of the enumerator @name in the running kernel's BTF (vmlinux):
+ * a flag's bit, as the kernel it runs on defines it (FAULT_FLAG_USER moved
+ * between releases).  0, or -1 with @err.
+ */
+int btf_resolve_enumerator(const char *name, long long *val, char *err,
+			   size_t errlen)
+{
+	const char *dir = getenv("KSTATS_BTF");
+	char path[4096];
+	struct btf *btf;
+	__u32 id, n;
+
+	if (!dir || !*dir)
+		dir = BTF_DIR;
+	snprintf(path, sizeof(path), "%s/vmlinux", dir);
+	btf = btf__parse(path, NULL);
+	if (!btf) {
+		errf(err, errlen, "%s: %s: %s needs the kernel's BTF (CONFIG_DEBUG_INFO_BTF)",
+		     path, strerror(errno), name);
+		return -1;
+	}
+	n = btf__type_cnt(btf);
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		__u16 i, vlen = btf_vlen(t);
+
+		if (btf_is_enum(t)) {
+			const struct btf_enum *e = btf_enum(t);
+
+			for (i = 0; i < vlen; i++)
+				if (!strcmp(btf__name_by_offset(btf, e[i].name_off), name)) {
+					*val = e[i].val;
+					goto found;
+				}
+		} else if (btf_is_enum64(t)) {
+			const struct btf_enum64 *e = btf_enum64(t);
+
+			for (i = 0; i < vlen; i++)
+				if (!strcmp(btf__name_by_offset(btf, e[i].name_off), name)) {
+					*val = (long long)btf_enum64_value(&e[i]);
+					goto found;
+				}
+		}
+	}
+	btf__free(btf);
+	errf(err, errlen, "%s: not in the BTF of the kernel (%s)", name, path);
+	return -1;
+found:
+	btf__free(btf);
+	return 0;
+}
+
 /* --- the other way: a V in the kernel's terms named as in the source --- */
 
 /* A parsed V: base ret or argN, a cast, up to MAX_READS reads. */

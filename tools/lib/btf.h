@@ -77,6 +77,10 @@ int btf_resolve_value(const char *target, const char *expr, char *out,
 int btf_resolve_string(const char *target, const char *expr, char *out,
 		       size_t len, char *err, size_t errlen);
 
+/* The value of the enumerator @name in the kernel's BTF.  0, or -1. */
+int btf_resolve_enumerator(const char *name, long long *val, char *err,
+			   size_t errlen);
+
 /* trace.c: --by KEY in the kernel's terms (comm pid tid cpu, or a value) */
 int by_key(const struct kbtf *k, const char *berr, const char *by, char *v,
 	   size_t len, char *err, size_t errlen);

@@ -50,6 +50,13 @@
 #define O_FOLLOW	(1ULL << 34)
 #define O_SELF		(1ULL << 35)
 #define O_SLOW		(1ULL << 36)
+#define O_BATCH		(1ULL << 37)
+#define O_CENSUS	(1ULL << 38)
+#define O_TSORT		(1ULL << 39)	/* top --sort */
+#define O_DRY		(1ULL << 40)
+
+/* top --sort: the rows by their p99, samples a second or max, largest first */
+enum topsort { TOP_P99, TOP_RATE, TOP_MAX };
 
 /* A histogram's rows at most, unless --rows N or --all-rows. */
 #define HIST_ROWS	40
@@ -91,6 +98,11 @@ struct opts {
 	unsigned long long slow;
 	long keep, stack;
 	enum keynames names;
+	/* the census: the node a recipe makes, named so (NULL: the recipe's) */
+	const char *node;
+	/* top: --batch, its sort */
+	int batch;
+	enum topsort tsort;
 };
 
 extern const char *root;
@@ -100,12 +112,15 @@ int usage_error(const char *what);
 int resolve(const char *arg, char *path, size_t len);
 int load(const char *arg, struct snapshot *s);
 int control(const char *cmd);
+int control_write(const char *cmd);
+const char *refused_why(const char *cmd, int err, char *buf, size_t len);
 int usage_error_for(const struct cmddef *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int refusal(const char *cmd, char *why, size_t wlen, char *caret,
 	    size_t clen);
 void catch_signals(void);
 int nap(double secs);
+int stopping(void);
 double now(void);
 struct kslot *delta(const struct snapshot *cur, const struct snapshot *prev,
 		    size_t *n, int *reset);
@@ -133,7 +148,7 @@ int run_series(struct series *se);
  * (opt.h); what trace and every recipe take: first, the filters; last,
  * the output.
  */
-extern const struct optdef o_bits, o_dur, o_int, o_pid, o_tid, o_comm,
+extern const struct optdef o_bits, o_dur, o_int, o_count, o_pid, o_tid, o_comm,
 	o_cpu_filter, o_cgroup, o_by, o_max_keys, o_sort, o_folded, o_rows,
 	o_all_rows, o_top, o_follow, o_self, o_verbose;
 #define LIVE_FIRST &o_bits, &o_dur, &o_int
@@ -178,6 +193,7 @@ void quiet_free(struct quiet *q);
  */
 extern const struct cmddef list_cmd, show_cmd, trace_cmd, watch_cmd,
 	heatmap_cmd, diff_cmd, export_cmd, help_cmd;
+extern const struct cmddef census_cmd, top_cmd;
 extern const struct cmddef runqlat_cmd, biolatency_cmd, syscall_cmd,
 	lockwait_cmd, softirq_cmd, hardirq_cmd, offcpu_cmd;
 
@@ -191,5 +207,15 @@ int run_start(struct opts *o, struct child *c);
 int recipe_command(const struct opts *o, const char *recipe, char *cmd,
 		   size_t len, char *node, size_t nlen, char *what,
 		   size_t wlen, enum keynames *names);
+
+/*
+ * census.c: every family of the machine at once, nodes named census_*,
+ * made and removed together (kstats census, kstats top --census)
+ */
+#define CENSUS_PREFIX	"census_"
+int census_start(const struct opts *o, FILE *say);
+int census_stop(FILE *say);
+int census_is(const char *node);
+enum keynames census_keynames(const struct snapshot *s);
 
 #endif /* KSTATS_CLI_H */

@@ -50,6 +50,33 @@ const char *softirq_name(long vec)
 }
 
 /*
+ * Why a task left the CPU, from the state sched_switch gives (prev_state,
+ * include/linux/sched.h): preempted still runnable, or the sleep it went
+ * into, as ps(1) letters them; NULL for one not listed.  TASK_FREEZABLE
+ * (0x2000) says how the freezer treats the sleep, not why: the same name,
+ * marked, so that its key and the plain one do not read alike.
+ */
+const char *task_state_name(long state)
+{
+	static const struct { long state; const char *name, *freezable; } states[] = {
+		{ 0x0000, "R(preempted)", NULL },
+		{ 0x0001, "S(sleep)", "S(sleep,freezable)" },
+		{ 0x0002, "D(blocked)", "D(blocked,freezable)" },
+		{ 0x0102, "D(killable)", "D(killable,freezable)" },
+		{ 0x0402, "I(idle)", "I(idle,freezable)" },
+		{ 0x0104, "T(stopped)", "T(stopped,freezable)" },
+		{ 0x0008, "t(traced)", "t(traced,freezable)" },
+		{ 0x0040, "P(parked)", "P(parked,freezable)" },
+		{ 0x0101, "S(killable)", "S(killable,freezable)" },
+	};
+
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++)
+		if (states[i].state == (state & ~0x2000L))
+			return state & 0x2000L ? states[i].freezable : states[i].name;
+	return NULL;
+}
+
+/*
  * IRQ @irq's name in a /proc/interrupts: the last column of its line
  * (" 24:  0  12  IR-PCI-MSI 327680-edge  xhci_hcd").  0, or -1 if absent.
  */
@@ -128,6 +155,9 @@ const char *key_label(const struct kkey *k, enum keynames names, char *buf,
 		break;
 	case KEYS_SYSCALL:
 		name = syscall_name((long)v);
+		break;
+	case KEYS_STATE:
+		name = task_state_name((long)v);
 		break;
 	case KEYS_IRQ:
 		snprintf(path, sizeof(path), "%s/proc/interrupts", dir ? dir : "");

@@ -6,7 +6,8 @@
  * tools/cmd/       one subcommand a file, each with its option table:
  *                  cmd_*.c (list, show, watch, heatmap, diff, export,
  *                  help), trace.c the trace subcommand's _control line,
- *                  recipe.c the recipes'
+ *                  recipe.c the recipes', census.c and top.c (census,
+ *                  top)
  * tools/lib/, what they share:
  * snapshot.c  parse a distribution (live debugfs file or saved snapshot)
  * stats.c     percentiles, deltas, re-binning, two-sample KS test
@@ -28,6 +29,8 @@
  * btf.c       --value and --if expressions to the kernel's terms (btf.h),
  *             and back (names.c: a node's values named in its header)
  * family.c    a family's keys in show, JSON (keys.c: their names)
+ * census.c    every family at once, census_* nodes made and removed
+ *             together (census, top --census)
  * cli.h       what the subcommands share with them
  */
 #ifndef KSTATS_TOOL_H
@@ -276,10 +279,11 @@ void print_negative(FILE *f, const struct snapshot *cur,
 
 /* keys.c: the names of keys, as the recipes show them */
 enum keynames { KEYS_RAW, KEYS_SOFTIRQ, KEYS_SYSCALL, KEYS_IRQ, KEYS_DISK,
-		KEYS_LOCK_CALLER };
+		KEYS_LOCK_CALLER, KEYS_STATE };
 long syscall_nr(const char *name);
 const char *syscall_name(long nr);
 const char *softirq_name(long vec);
+const char *task_state_name(long state);
 int irq_name(FILE *f, long irq, char *buf, size_t len);
 void disk_name(const char *sysdir, unsigned long long dev, char *buf,
 	       size_t len);

@@ -229,6 +229,12 @@ int nap(double secs)
 	return stop_now ? -1 : 0;
 }
 
+/* Whether a signal asked to stop (catch_signals()). */
+int stopping(void)
+{
+	return stop_now;
+}
+
 double now(void)
 {
 	struct timespec ts;
@@ -295,48 +301,82 @@ int refusal(const char *cmd, char *why, size_t wlen, char *caret, size_t clen)
 	return found;
 }
 
-int control(const char *cmd)
+/* _control at @path could not be opened: why, with the fix. */
+static void open_error(const char *path, int e)
 {
-	char path[PATH_MAX], why[1100], caret[1100];
+	struct stat st;
+
+	if (e == ENOENT && stat(root, &st))
+		root_error(errno);
+	else if (e == EACCES || e == EPERM)
+		access_error(path, e);
+	else if (e == ENOENT)
+		fail("%s: no such file: is the kstats module loaded?", path);
+	else
+		root_error(e);
+}
+
+/*
+ * @cmd written to _control: 0, the errno of a refused write (nothing
+ * said: the caller decides whether a refusal is an error), or -1 when
+ * _control cannot be opened (said).
+ */
+int control_write(const char *cmd)
+{
+	char path[PATH_MAX];
 	size_t len = strlen(cmd);
 	int fd, e;
 
 	snprintf(path, sizeof(path), "%s/_control", root);
 	fd = open(path, O_WRONLY | O_APPEND);
 	if (fd < 0) {
-		e = errno;
-		if (e == ENOENT) {
-			struct stat st;
-
-			if (stat(root, &st))
-				return root_error(errno);
-		}
-		if (e == EACCES || e == EPERM)
-			return access_error(path, e);
-		return e == ENOENT ? fail("%s: no such file: is the kstats module loaded?", path)
-				   : root_error(e);
+		open_error(path, errno);
+		return -1;
 	}
-	if (write(fd, cmd, len) != (ssize_t)len) {
-		e = errno;
-		close(fd);
-		if (!refusal(cmd, why, sizeof(why), caret, sizeof(caret))) {
-			char shown[520];
-
-			errors_form(cmd, shown, sizeof(shown));
-			fprintf(stderr, "kstats: %s (%s)\n  Command: %s\n%s\n", why,
-				strerror(e), shown, caret);
-			return EXIT_ERROR;
-		}
-		if (e == EEXIST)
-			return fail("'%.*s': a distribution of that name exists: "
-				    "remove it with echo remove NAME > %s",
-				    (int)len - 1, cmd, path);
-		return fail("'%.*s' refused by %s: %s (the kernel log says "
-			    "why: dmesg | tail)", (int)len - 1, cmd, path,
-			    strerror(e));
-	}
+	errno = 0;
+	e = write(fd, cmd, len) == (ssize_t)len ? 0 : errno ? errno : EIO;
 	close(fd);
-	return 0;
+	return e;
+}
+
+/*
+ * Why @cmd was refused with @err, in @buf: the reason of its entry in
+ * _errors, else the errno's text.
+ */
+const char *refused_why(const char *cmd, int err, char *buf, size_t len)
+{
+	char why[1100], caret[1100];
+
+	if (!refusal(cmd, why, sizeof(why), caret, sizeof(caret)))
+		snprintf(buf, len, "%s (%s)", why, strerror(err));
+	else
+		snprintf(buf, len, "%s", strerror(err));
+	return buf;
+}
+
+int control(const char *cmd)
+{
+	char path[PATH_MAX], why[1100], caret[1100];
+	size_t len = strlen(cmd);
+	int e = control_write(cmd);
+
+	if (e <= 0)
+		return e ? EXIT_ERROR : 0;
+	snprintf(path, sizeof(path), "%s/_control", root);
+	if (!refusal(cmd, why, sizeof(why), caret, sizeof(caret))) {
+		char shown[520];
+
+		errors_form(cmd, shown, sizeof(shown));
+		fprintf(stderr, "kstats: %s (%s)\n  Command: %s\n%s\n", why,
+			strerror(e), shown, caret);
+		return EXIT_ERROR;
+	}
+	if (e == EEXIST)
+		return fail("'%.*s': a distribution of that name exists: "
+			    "remove it with echo remove NAME > %s",
+			    (int)len - 1, cmd, path);
+	return fail("'%.*s' refused by %s: %s (the kernel log says why: "
+		    "dmesg | tail)", (int)len - 1, cmd, path, strerror(e));
 }
 
 static int cmp_str(const void *a, const void *b)

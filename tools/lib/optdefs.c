@@ -62,7 +62,7 @@ OPT_NUM(o_top, "top", 0, "K", K_UINT, top, 1, 1e9,
 OPT_FN(o_sort, "sort", 0, "samples|p99|total", set_sort, O_SORT, 0,
        "a family's keys by their samples, p99 or total");
 
-/* trace and the recipes; -d and -i, heatmap and watch too */
+/* trace and the recipes; -d and -i, heatmap, watch and top too; -c watch and top */
 OPT_NUM(o_bits, "bits", 'b', "BITS", K_UINT, bits, 0, KSTATS_MAX_FRAC_BITS,
 	"-b takes frac_bits, an integer 0..5", O_BITS, 0,
 	"2^BITS slots per power of two, 0..5 (default 3)");
@@ -72,6 +72,9 @@ OPT_NUM(o_dur, "duration", 'd', "SECS", K_DBL, dur, 0.001, 1e7,
 OPT_NUM(o_int, "interval", 'i', "SECS", K_DBL, interval, 0.001, 1e7,
 	"-i takes seconds, more than 0", O_INT, 0,
 	"a histogram each SECS seconds");
+OPT_NUM(o_count, "count", 'c', "COUNT", K_LONG, count, 1, 1e9,
+	"-c takes a count, 1 or more", O_COUNT, 0,
+	"stop after COUNT intervals");
 OPT_NUM(o_pid, "pid", 0, "N", K_LONG, pid, 0, 2147483647,
 	"--pid takes a process id, 0 or more", O_PID, 0,
 	"only in process N (its threads)");

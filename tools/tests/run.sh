@@ -74,7 +74,7 @@ rc 2 "options before the command" $K -d 3 trace vfs_read
 has "options go after the command" err && ok "options before the command: said where they go" || bad "-d before" "$(cat "$T/err")"
 # each subcommand's own usage, from the table its parser reads: kstats help
 # CMD, CMD --help and CMD -h say the same, with every option it takes
-for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu watch heatmap diff export help; do
+for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu census top watch heatmap diff export help; do
 	$K help $c > "$T/h1" 2>&1; r1=$?
 	$K $c --help > "$T/h2" 2>&1; r2=$?
 	$K $c -h > "$T/h3" 2>&1; r3=$?
@@ -93,7 +93,7 @@ has '--cgroup PATH' && has '--folded' && has '--follow' && has '--self' && has '
 	has '\[-- COMMAND \[ARGS\]\]' && ! has '^  diff ' && ok "trace --help: --cgroup, --folded, -- COMMAND; not the global help" || bad "trace help" "$(cat "$T/out")"
 rc 2 "help of an unknown command" $K help trcae
 has "did you mean 'trace'" err && ok "help trcae: did you mean 'trace'?" || bad "help trcae" "$(cat "$T/err")"
-[ "$($K help --synopsis | grep -c '^kstats ')" = 14 ] && ok "help --synopsis: a line a subcommand" || bad "synopsis" "$($K help --synopsis)"
+[ "$($K help --synopsis | grep -c '^kstats ')" = 16 ] && ok "help --synopsis: a line a subcommand" || bad "synopsis" "$($K help --synopsis)"
 rc 2 "missing value" $K watch $F/basic.txt -i
 rc 2 "bad -b" $K trace vfs_read -b 9
 rc 2 "watch NAME needs -i" $K --root $F watch basic.txt
@@ -774,6 +774,224 @@ KSTATS_BTF=$T/nobtf rcp_refused "runqlat --pids without BTF" "runqlat --pids nee
 KSTATS_BTF=$T/nobtf rcp_refused "runqlat --by comm without BTF" "runqlat --by comm needs p->comm of tp:sched:sched_wakeup" runqlat --by comm
 KSTATS_BTF=$T/nobtf rcp_refused "biolatency --disk without BTF" "biolatency --disk needs rq->q->disk->part0->bd_dev of tp:block:block_rq_issue" biolatency --disk
 
+echo "# census (fake root): its _control lines, a refusal part-way, stop, show"
+mkdir -p "$T/cs"; : > "$T/cs/_control"
+# without BTF, so that the lines do not depend on this machine's offsets;
+# the page faults' user half needs BTF (its flags and FAULT_FLAG_USER)
+CENSUS_LINES="trace census_syscall start tp:raw_syscalls:sys_enter key task by arg1 max 256 end tp:raw_syscalls:sys_exit key task inflight 16384
+trace census_hardirq start tp:irq:irq_handler_entry key cpu by arg0 max 64 end tp:irq:irq_handler_exit key cpu
+trace census_softirq start tp:irq:softirq_entry key cpu by arg0 max 16 end tp:irq:softirq_exit key cpu
+trace census_runqlat start tp:sched:sched_wakeup key arg0 start tp:sched:sched_wakeup_new key arg0 end tp:sched:sched_switch key arg2
+trace handle_mm_fault name census_pagefault
+trace census_offcpu start tp:sched:sched_switch key arg1 by arg3 max 16 end tp:sched:sched_switch key arg2 full refuse inflight 16384"
+KSTATS_BTF=$T/nobtf rc 0 "census start without BTF" $K --root "$T/cs" census start
+[ "$(cat "$T/cs/_control")" = "$CENSUS_LINES" ] && has 'census: census_biolatency skipped (above)' err &&
+	has 'census: census_pagefault_user: .*vmlinux: No such file or directory' err && has '^census: [0-9] nodes made census_syscall ' &&
+	ok "census start: each family's line, bounded by max, named census_*; biolatency --disk and user page faults skipped without BTF, said" ||
+	bad "census lines" "$(cat "$T/cs/_control" "$T/err")"
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	: > "$T/cs/_control"
+	rc 0 "census start with this machine's BTF" $K --root "$T/cs" census start -b 2
+	grep -qE '^trace census_hardirq start tp:irq:irq_handler_entry key cpu by str:arg1\+[0-9]+:8 max 64 end tp:irq:irq_handler_exit key cpu bits 2$' "$T/cs/_control" &&
+		grep -qE '^trace census_biolatency start tp:block:block_rq_issue key arg0 by arg0(\+[0-9]+:[0-9]+)+ max 32 end tp:block:block_rq_complete key arg0 bits 2$' "$T/cs/_control" &&
+		grep -qE '^trace census_offcpu start tp:sched:sched_switch key arg1 if arg1\+[0-9]+:s4 != 0 by arg3 max 16 end .* bits 2$' "$T/cs/_control" &&
+		grep -qE '^trace handle_mm_fault name census_pagefault_user if arg2:4 & [0-9]+ bits 2$' "$T/cs/_control" &&
+		[ "$(grep -c ' bits 2$' "$T/cs/_control")" = "$(wc -l < "$T/cs/_control")" ] && ! grep -q "!= $$" "$T/cs/_control" &&
+		ok "census start -b 2: hardirq by handler, biolatency by disk, offcpu by reason without the idle task, user faults by their flag; no pid of its own left out" ||
+		bad "census BTF lines" "$(cat "$T/cs/_control")"
+fi
+: > "$T/cs/_control"; touch "$T/cs/census_syscall"
+rc 2 "census start: a census exists" $K --root "$T/cs" census start
+has "a census exists (census_syscall in $T/cs): kstats census stop first" err && [ ! -s "$T/cs/_control" ] &&
+	ok "census start over a census: refused, nothing written" || bad "census exists" "$(cat "$T/err" "$T/cs/_control")"
+# stop: the census's nodes, newest first; a user's nodes, census_-named or not, stay
+touch "$T/cs/census_offcpu" "$T/cs/census_mine" "$T/cs/syscall"
+rc 0 "census stop" $K --root "$T/cs" census stop
+[ "$(cat "$T/cs/_control")" = "$(printf 'remove census_offcpu\nremove census_syscall')" ] && has '^census: removed census_offcpu census_syscall$' &&
+	ok "census stop: exactly the census's nodes, not census_mine nor syscall" || bad "census stop" "$(cat "$T/cs/_control")"
+rm -f "$T/cs"/census_* "$T/cs/syscall"
+rc 2 "census stop without a census" $K --root "$T/cs" census stop
+has "no census in $T/cs" err && ok "census stop without one: said" || bad "stop none" "$(cat "$T/err")"
+rc 2 "census frob" $K --root "$T/cs" census frob
+rc 2 "census stop -b" $K --root "$T/cs" census stop -b 2
+# a refusal part-way: the kernel refuses the third line (strace injects
+# ENOSPC into that write); the two made are removed, newest first
+if command -v strace > /dev/null && strace -qq -o /dev/null true 2> /dev/null; then
+	: > "$T/cs/_control"
+	KSTATS_BTF=$T/nobtf rc 2 "census start refused part-way" strace -qq -o /dev/null -P "$T/cs/_control" -e trace=write \
+		-e inject=write:error=ENOSPC:when=3 $K --root "$T/cs" census start
+	[ "$(cat "$T/cs/_control")" = "$(printf '%s\n' "$CENSUS_LINES" | head -2; printf 'remove census_hardirq\nremove census_syscall')" ] &&
+		has '^kstats: census: census_softirq refused: No space left on device$' err &&
+		has '^kstats: census not started: census_softirq failed; removed what was made: census_hardirq census_syscall$' err &&
+		ok "census start refused at its third line: which part, why, the two made removed" || bad "census part-way" "$(cat "$T/cs/_control" "$T/err")"
+	# a part the kernel has not (no such tracepoint): skipped, the rest made
+	: > "$T/cs/_control"
+	KSTATS_BTF=$T/nobtf rc 0 "census start: a part missing" strace -qq -o /dev/null -P "$T/cs/_control" -e trace=write \
+		-e inject=write:error=ENOENT:when=5 $K --root "$T/cs" census start
+	[ "$(grep -c '^trace ' "$T/cs/_control")" = "$(( $(printf '%s\n' "$CENSUS_LINES" | wc -l) - 1 ))" ] && ! grep -q '^remove' "$T/cs/_control" &&
+		grep -qE '^kstats: census: census_pagefault skipped: No such file or directory$' "$T/err" &&
+		ok "census start: a part the kernel has not is skipped, said; the rest made" || bad "census skip" "$(cat "$T/cs/_control" "$T/err")"
+	: > "$T/cs/_control"
+	KSTATS_BTF=$T/nobtf rc 2 "census start: nothing made" strace -qq -o /dev/null -P "$T/cs/_control" -e trace=write \
+		-e inject=write:error=ENOENT $K --root "$T/cs" census start
+	has 'census not started: none of its [0-9] parts could be made' err && ok "census start: nothing could be made, an error" || bad "census none" "$(cat "$T/err")"
+else
+	skip "census start refused part-way" "no strace (its write fault injection)"
+fi
+# show: every census node as one table, a family's keys named
+mkdir -p "$T/cshow"; : > "$T/cshow/_control"
+$G --name census_syscall --bits 3 --cpus 2 --by arg1 --key 0 -s 0,120,const,900 --key 110 -s 1,80,const,5000 > "$T/cshow/census_syscall"
+$G --name census_runqlat --bits 3 --cpus 2 -s 0,10,const,2000 > "$T/cshow/census_runqlat"
+cp $F/basic.txt "$T/cshow/mine"
+rc 0 "census show" $K --root "$T/cshow" census show
+[ "$(awk 'NR > 1 && $1 ~ /^census_/ {print $1, $2, $3}' "$T/out" | tr '\n' ' ')" = "census_runqlat - 10 census_syscall all 200 census_syscall read 120 census_syscall getppid 80 " ] &&
+	has '^NODE  *KEY  *count  *min  *p50  *p90  *p99  *p99.9  *max  *mean$' && ! has example_write &&
+	ok "census show: one table, a row a node and a key, the keys named; not a user's node" || bad "census show" "$(cat "$T/out")"
+rm "$T/cshow"/census_*
+rc 2 "census show without a census" $K --root "$T/cshow" census show
+
+echo "# top --batch: saved sets (directories of nodes' files), -i apart"
+# two reads of three nodes (values, exact slots): lat gains 100 of 14;
+# syscall's read 100 of 9 and one of 4000, getppid is new (300 of 4),
+# getpid and quiet gain nothing
+v() { $G --clock none --value arg0 --bits 3 --cpus 2 "$@"; }
+mkdir -p "$T/top/a" "$T/top/b" "$T/top/c"
+v --name lat -s 0,100,const,10 > "$T/top/a/lat"
+v --name quiet -s 1,5,const,7 > "$T/top/a/quiet"
+v --name census_syscall --by arg1 --key 0 -s 0,50,const,5 --key 39 -s 1,10,const,3 > "$T/top/a/census_syscall"
+v --name lat -s 0,100,const,10 -s 1,100,const,14 > "$T/top/b/lat"
+cp "$T/top/a/quiet" "$T/top/b/quiet"
+v --name census_syscall --by arg1 --key 0 -s 0,50,const,5 -s 0,100,const,9 -s 1,1,const,4000 --key 39 -s 1,10,const,3 \
+	--key 110 -s 0,300,const,4 > "$T/top/b/census_syscall"
+v --name lat -s 0,100,const,10 -s 1,100,const,14 -s 0,50,const,3 > "$T/top/c/lat"
+cp "$T/top/b/quiet" "$T/top/b/census_syscall" "$T/top/c/"
+# what each row must say, from the files' slot rows: the delta's samples
+# over 2 s, the value of the slot where rank q * N falls (these slots are
+# exact: lo = hi), max the highest slot's hi
+py "
+import re
+def read(p):
+    keys, k = {}, '-'
+    for l in open(p):
+        m = re.match(r'key (\S+) samples', l)
+        if m: k = m.group(1)
+        m = re.match(r'slot (\d+) CPUS \d+ count (\d+) avg \d+ p \S+ lo (\d+) hi (\d+)', l)
+        if m: keys.setdefault(k, {})[int(m.group(1))] = (int(m.group(2)), int(m.group(3)), int(m.group(4)))
+    return keys
+names = {'0': 'read', '39': 'getpid', '110': 'getppid'}
+for n in ('lat', 'quiet', 'census_syscall'):
+    a, b = read('$T/top/a/' + n), read('$T/top/b/' + n)
+    for k in b:
+        d = [(s, c - a.get(k, {}).get(s, (0,))[0], lo, hi) for s, (c, lo, hi) in sorted(b[k].items())]
+        d = [x for x in d if x[1]]
+        N = sum(x[1] for x in d)
+        def q(f):
+            cum = 0
+            for s, c, lo, hi in d:
+                cum += c
+                if cum >= f * N:
+                    assert lo == hi or f == 1, (n, k, lo, hi)
+                    return hi
+        row = [n, names.get(k, k) if n == 'census_syscall' else '-', '%.1f' % (N / 2)]
+        row += [str(q(0.5)), str(q(0.99)), str(d[-1][3])] if N else ['-', '-', '-']
+        print(' '.join(row))
+" > "$T/want" 2> "$T/err" || bad "top: the expected rows" "$(cat "$T/err")"
+top_rows() { awk '/^kstats top /{f++} f == '"${1:-1}"' && NF >= 6 && $1 != "NAME" && $1 != "kstats" {print $1, $2, $3, $4, $5, $6}' "$T/out"; }
+LC_ALL=C rc 0 "top --batch of two saved sets" $K top --batch -i 2 "$T/top/a" "$T/top/b"
+if [ "$(uname -m)" = x86_64 ]; then
+	[ "$(top_rows | sort)" = "$(sort "$T/want")" ] && [ "$(grep -c '^kstats top ' "$T/out")" = 1 ] &&
+		has '^kstats top frame 1, interval 2 s, sort p99, 5 rows$' &&
+		ok "top --batch: a row a node and a key; samples/s, p50, p99, max of the delta, as the slots say" ||
+		bad "top rows" "$(cat "$T/out"; echo want; cat "$T/want")"
+else
+	skip "top rows" "syscall numbers of x86_64"
+fi
+[ "$(top_rows | awk '{print $1 "/" $2}' | tr '\n' ' ')" = "lat/- census_syscall/read census_syscall/getppid census_syscall/getpid quiet/- " ] &&
+	ok "top: by p99, largest first; rows without samples last, by name" || bad "top p99 order" "$(top_rows)"
+LC_ALL=C rc 0 "top --sort rate" $K top --batch -i 2 --sort rate "$T/top/a" "$T/top/b"
+[ "$(top_rows | awk '{print $2}' | head -3 | tr '\n' ' ')" = "getppid read - " ] && has 'sort rate' && ok "top --sort rate: getppid (150/s), read (50.5/s), lat (50/s)" || bad "top rate order" "$(top_rows)"
+LC_ALL=C rc 0 "top --sort max" $K top --batch -i 2 --sort max "$T/top/a" "$T/top/b"
+[ "$(top_rows | awk '{print $2}' | head -3 | tr '\n' ' ')" = "read - getppid " ] && ok "top --sort max: read (4095), lat (14), getppid (4)" || bad "top max order" "$(top_rows)"
+rc 2 "top --sort bogus" $K top --batch --sort p50 "$T/top/a" "$T/top/b"
+LC_ALL=C rc 0 "top: three sets, two frames" $K top --batch -i 2 "$T/top/a" "$T/top/b" "$T/top/c"
+[ "$(grep -c '^kstats top frame ' "$T/out")" = 2 ] && [ "$(top_rows 2 | awk '$1 == "lat" {print $3, $4}')" = "25.0 3" ] &&
+	[ "$(grep '^lat ' "$T/out" | tail -1 | sed 's/.*  //')" = "@-" ] &&
+	ok "top: a frame a set after the first; the sparkline of lat's p99 (14, then 3: 2 of 7), ASCII in the C locale" || bad "top frames" "$(cat "$T/out")"
+LC_ALL=C.UTF-8 rc 0 "top: UTF-8 sparkline" $K top --batch -i 2 "$T/top/a" "$T/top/b" "$T/top/c"
+[ "$(grep '^lat ' "$T/out" | tail -1 | sed 's/.*  //')" = "$(printf '\xe2\x96\x88\xe2\x96\x83')" ] && ok "top: block characters in a UTF-8 locale" || bad "top utf8" "$(grep '^lat ' "$T/out")"
+rc 0 "top -c 1" $K top --batch -c 1 "$T/top/a" "$T/top/b" "$T/top/c"
+[ "$(grep -c '^kstats top ' "$T/out")" = 1 ] && ok "top --batch -c 1: one frame" || bad "top -c" "$(cat "$T/out")"
+# keys without names (by comm): as the file has them, escaped
+mkdir -p "$T/topk/a" "$T/topk/b"
+$G --name vr --bits 3 --by comm --key kvalue -s 0,10,const,900 > "$T/topk/a/vr"
+$G --name vr --bits 3 --by comm --key kvalue -s 0,10,const,900 --key 'my task\' -s 1,5,const,900 > "$T/topk/b/vr"
+rc 0 "top: a family by comm" $K top --batch "$T/topk/a" "$T/topk/b"
+[ "$(top_rows | awk '{print $1, $2, $3}' | tr '\n' ';')" = 'vr my\x20task\x5c 5.0;vr kvalue 0.0;' ] &&
+	ok "top: keys as the file has them (escaped), a key new since the first read" || bad "top raw keys" "$(cat "$T/out")"
+# offcpu by reason: a sleep and its freezable kind (0x2000) read apart
+mkdir -p "$T/tops/a" "$T/tops/b"
+v --name census_offcpu --by arg3 --key 1 -s 0,10,const,5 --key 8193 -s 0,10,const,5 > "$T/tops/a/census_offcpu"
+v --name census_offcpu --by arg3 --key 1 -s 0,10,const,9 --key 8193 -s 0,10,const,6 --key 1026 -s 0,10,const,1 > "$T/tops/b/census_offcpu"
+rc 0 "top: offcpu by reason" $K top --batch "$T/tops/a" "$T/tops/b"
+[ "$(top_rows | awk '{print $2}' | sort | tr '\n' ' ')" = "I(idle) S(sleep) S(sleep,freezable) " ] &&
+	ok "top: offcpu's reasons named, a freezable sleep apart from a plain one" || bad "top states" "$(cat "$T/out")"
+rc 2 "top: one DIR" $K top --batch "$T/top/a"
+rc 2 "top --census with DIRs" $K top --batch --census "$T/top/a" "$T/top/b"
+rc 2 "top without a terminal, no --batch" $K top "$T/top/a" "$T/top/b" < /dev/null
+has 'top needs a terminal: --batch' err && ok "top without a terminal: says --batch" || bad "top tty" "$(cat "$T/err")"
+# live from a root: --census made first, removed on the way out, by -c
+# or by SIGTERM: nothing left behind
+mkdir -p "$T/tl"; : > "$T/tl/_control"; cp "$T/top/a/lat" "$T/tl/"
+left() { awk '$1 == "trace" {n = $2; for (i = 3; i < NF; i++) if ($i == "name") n = $(i + 1); made[n] = 1} $1 == "remove" {delete made[$2]} END {for (n in made) printf "%s ", n}' "$T/tl/_control"; }
+KSTATS_BTF=$T/nobtf rc 0 "top --census --batch -c 2" $K --root "$T/tl" top --census --batch -c 2 -i 0.05
+[ "$(grep -c '^kstats top .*, census$' "$T/out")" = 2 ] && [ "$(grep -c '^trace census_\|^trace .* name census_' "$T/tl/_control")" -ge 6 ] &&
+	[ -z "$(left)" ] && [ "$(tail -1 "$T/tl/_control")" = "remove census_syscall" ] &&
+	ok "top --census -c 2: two frames, the census made first and removed at the end" || bad "top --census" "left: $(left); $(cat "$T/tl/_control")"
+: > "$T/tl/_control"
+KSTATS_BTF=$T/nobtf $K --root "$T/tl" top --census --batch -i 0.05 > "$T/out" 2> "$T/err" & pid=$!
+sleep 0.3; kill -TERM $pid; wait $pid; r=$?
+[ $r = 0 ] && [ -n "$(cat "$T/tl/_control")" ] && [ -z "$(left)" ] && has '^kstats top frame 1' &&
+	ok "top --census: SIGTERM removes the census" || bad "top SIGTERM" "rc $r, left: $(left)"
+: > "$T/tl/_control"
+KSTATS_BTF=$T/nobtf $K --root "$T/tl" top --census --batch -i 0.05 2> /dev/null | head -c 1 > /dev/null
+[ -n "$(cat "$T/tl/_control")" ] && [ -z "$(left)" ] && ok "top --census: the reader gone, the census removed" || bad "top SIGPIPE" "left: $(left)"
+
+echo "# top in a terminal (tmux): s, /, f, q"
+if command -v tmux > /dev/null; then
+	TM="tmux -L kstats-test-$$"
+	# f writes freeze to _control: this one refuses it with EINVAL (not
+	# a number for oom_score_adj), and _errors says why, as the kernel's
+	mkdir -p "$T/tt"; ln -s /proc/self/oom_score_adj "$T/tt/_control"
+	printf '%s\n' "[    1.000000] _control: error: unknown command 'freeze': use new, remove or trace" '  Command: freeze' '  ^' > "$T/tt/_errors"
+	# the pane's text once it shows @1 (its screen drawn), within 5 s
+	pane() {
+		for _ in $(seq 50); do
+			$TM capture-pane -p -t top > "$T/pane" 2> /dev/null
+			grep -q -- "$1" "$T/pane" && return 0
+			sleep 0.1
+		done
+		return 1
+	}
+	prow() { grep -E '^(lat|census_syscall|quiet) ' "$T/pane" | awk '{print $2}' | tr '\n' ' '; }
+	$TM new-session -d -s top -x 120 -y 40 "LC_ALL=C $K --root $T/tt top -i 0.2 $T/top/a $T/top/b; echo exit \$?; sleep 10"
+	pane '^kstats top frame 1,' && [ "$(prow)" = "- read getppid getpid - " ] &&
+		ok "top on a terminal: the frame, by p99" || bad "tmux p99" "$(cat "$T/pane")"
+	$TM send-keys -t top s
+	pane 'sort rate' && [ "$(prow)" = "getppid read - getpid - " ] && ok "top: s sorts by rate" || bad "tmux s" "$(cat "$T/pane")"
+	$TM send-keys -t top / s y s Enter
+	pane "filter 'sys'" && [ "$(prow)" = "getppid read getpid " ] && has '3 rows' pane && ok "top: / sys Enter keeps the rows named sys" || bad "tmux /" "$(cat "$T/pane")"
+	$TM send-keys -t top / x Escape
+	sleep 0.3; pane "filter 'sys'" && [ "$(prow)" = "getppid read getpid " ] && ok "top: Esc leaves the filter as it was" || bad "tmux Esc" "$(cat "$T/pane")"
+	$TM send-keys -t top f
+	pane '^freeze:' && has "^freeze: not supported by this kstats (no history): _control: unknown command 'freeze'" pane &&
+		ok "top: f says what the kernel answered" || bad "tmux f" "$(cat "$T/pane")"
+	$TM send-keys -t top q
+	pane '^exit ' && has '^exit 0$' pane && ! has '^kstats top' pane && ok "top: q quits, the screen as it was" || bad "tmux q" "$(cat "$T/pane")"
+	$TM kill-server 2> /dev/null
+else
+	skip "top in a terminal" "no tmux"
+fi
+
 echo "# families: show, --top, JSON, Prometheus, names of keys (synthetic family_*.txt)"
 FC=$S/family_comm.txt
 rc 0 "show a family" $K show $FC
@@ -1071,6 +1289,13 @@ for v in 'file->f_inode->i_size' '*pos' nope 'file->f_inode->i_flags' 'file->f_o
 	r=$?; [ $r -le 2 ] || echo "exit $r: trace --value $v" >> "$T/san"
 done
 KSTATS_BTF=$T/btf $SAN --root "$T/tr" trace kmod_fn --value 'file->f_flags' -d 0.01 > /dev/null 2>> "$T/san"
+# top and the census: their rows, keys and frees
+for args in "top --batch -i 2 $T/top/a $T/top/b $T/top/c" "top --batch --sort max $T/top/a $T/top/b"; do
+	$SAN $args > /dev/null 2>> "$T/san"; r=$?
+	[ $r -le 2 ] || echo "exit $r: $args" >> "$T/san"
+done
+: > "$T/tl/_control"
+KSTATS_BTF=$T/nobtf $SAN --root "$T/tl" top --census --batch -c 2 -i 0.01 > /dev/null 2>> "$T/san" || echo "exit $?: top --census" >> "$T/san"
 if grep -qE 'runtime error|AddressSanitizer|LeakSanitizer|^exit' "$T/san"; then bad "sanitizers" "$(grep -m3 -E 'runtime error|Sanitizer|^exit' "$T/san")"
 else ok "sanitizers: no error on $(ls $F/*.txt $F/series/*.txt $S/*.txt $M/* | wc -l) inputs"; fi
 
@@ -1101,7 +1326,7 @@ else skip "kstats-command.rst" "no Documentation/ (tools alone)"; fi
 # The man page and the help text: every option of every subcommand's table
 # (the one its parser reads) is on the page, as its long form or its short
 sed 's/\\-/-/g; s/\\f[BIR]//g' kstats.8 > "$T/man"
-missing=$(for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu watch heatmap diff export help; do
+missing=$(for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu census top watch heatmap diff export help; do
 	$K help --options $c | while read -r _ l s _; do
 		grep -qF -- "$l" "$T/man" || { case $s in -?) grep -qE -- "(^|[^-[:alnum:]])$s([^[:alnum:]]|$)" "$T/man" ;; *) false ;; esac; } ||
 			printf '%s %s; ' "$c" "$l"
