@@ -354,6 +354,8 @@ trows = [
     ("a pipe round trip, untraced (the round trip itself, not added)", "rq_untraced"),
     ("kstats `runqlat` (its section on sched_wakeup, sched_wakeup_new, sched_switch), per pipe round trip", "rq_kstats"),
     ("libbpf-tools `runqlat`, per pipe round trip", "rq_peer"),
+    ("`kstats census start` (every part: syscalls by number, interrupts, run queue, page faults, block I/O, off-CPU; the tool not running), per call", "census"),
+    ("the same census, per pipe round trip", "rq_census"),
     ("ftrace function_graph, filtered to FUNC", "fgraph"),
     ("kretprobe event, enabled, with a hist trigger (keys=common_pid)", "kretprobe_hist"),
     ("kprobe+kretprobe events -> synthetic latency event -> hist (lat.log2)", "synth_hist"),

@@ -280,7 +280,8 @@ peer_glob_rows() {
 # rq_rows: run-queue latency, added to a pipe round trip (two wakeups and
 # two switches on one CPU): untraced, kstats runqlat (the section the
 # command writes, as a user's run does: its command line as BENCHPEER),
-# and libbpf-tools runqlat (with PEERS=1)
+# the census (getppid and the round trip), and libbpf-tools runqlat (with
+# PEERS=1)
 rq_rows() {
 	local PB=/kstats/bin/pipe_bench KS=/kstats/bin/kstats i=0 RQ
 	if [ ! -x $PB ]; then
@@ -310,6 +311,22 @@ rq_rows() {
 		fi
 		kill -INT $RQ 2>/dev/null
 		wait $RQ
+	fi
+	# the census: made by `kstats census start`, which exits; then one
+	# getppid() (the syscall family fires) and a pipe round trip (the
+	# run queue, off-CPU and syscall sections) with no tool running
+	if [ ! -x $KS ]; then
+		na s census "the kstats command is not in this guest"
+		na s rq_census "the kstats command is not in this guest"
+	elif $KS census start > /tmp/census.out 2>&1; then
+		echo "BENCHPEER s_census $(grep '^census: ' /tmp/census.out)"
+		measure s census
+		echo "BENCH s_rq_census $($PB 5000 5)"
+		$KS census stop > /dev/null 2>&1 ||
+			echo "BENCHINFO census stop failed"
+	else
+		na s census "kstats census start: $(tail -n 2 /tmp/census.out | tr '\n' ' ')"
+		na s rq_census "kstats census start failed"
 	fi
 	if [ "$PEERS" != 1 ]; then
 		return
