@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,13 +28,15 @@
 
 /*
  * One part of the census: a recipe (with its family's key and bound), or
- * a function's duration where no recipe says it.
+ * a function's duration where no recipe says it, or where it is cheaper:
+ * then the function is tried first, and the recipe (if any) made where
+ * the running kernel has no such function to trace.
  */
 struct part {
 	const char *node;	/* after CENSUS_PREFIX */
 	const char *recipe;
 	unsigned long long seen;	/* the recipe's options: O_DISK, ... */
-	const char *by;
+	const char *by;		/* the recipe's, or the function's key */
 	long max;		/* the family's keys at most */
 	enum keynames names;	/* how its keys are named */
 	/* a function's duration, "if PARAM & FLAG" when they are set */
@@ -47,9 +50,21 @@ struct part {
  * and the user's alone: its flags with FAULT_FLAG_USER, the parameter and
  * the bit as the running kernel's BTF has them.
  */
+/*
+ * System calls: on x86-64, the call of each through x64_sys_call(regs,
+ * nr) (the kernels since the branch history mitigation, 6.1's stable
+ * ones among them), by nr: one function, which the direct trampoline
+ * times at a fraction of what the recipe's section on raw_syscalls costs
+ * (their two tracepoints' empty probes alone are most of the budget);
+ * elsewhere (arm64, whose dispatch is inline) the recipe's section.
+ */
 static const struct part parts[] = {
 	{ .node = "syscall", .recipe = "syscall", .seen = O_MAXKEYS,
-	  .max = 256, .names = KEYS_SYSCALL },
+	  .max = 256, .names = KEYS_SYSCALL,
+#if defined(__x86_64__)
+	  .fn = "x64_sys_call", .by = "arg1",
+#endif
+	},
 	{ .node = "hardirq", .recipe = "hardirq", .seen = O_MAXKEYS,
 	  .max = 64, .names = KEYS_IRQ },
 	{ .node = "softirq", .recipe = "softirq", .seen = O_MAXKEYS,
@@ -119,9 +134,12 @@ static int exists(const char *node)
 	return !stat(path, &st);
 }
 
-/* Part @p's _control line in @cmd: 0, or an exit status, said. */
-static int part_line(const struct part *p, const struct opts *o, char *cmd,
-		     size_t len)
+/*
+ * Part @p's _control line in @cmd, its function's (@fn) or its recipe's:
+ * 0, or an exit status, said.
+ */
+static int part_line(const struct part *p, const struct opts *o, bool fn,
+		     char *cmd, size_t len)
 {
 	struct opts ro = { .seen = p->seen | O_SELF, .by = p->by,
 			   .max_keys = p->max, .bits = o->bits };
@@ -131,10 +149,13 @@ static int part_line(const struct part *p, const struct opts *o, char *cmd,
 	node_name(p, node, sizeof(node));
 	ro.seen |= o->seen & O_BITS;
 	ro.node = node;
-	if (p->recipe)
+	if (!fn)
 		return recipe_command(&ro, p->recipe, cmd, len, made_as,
 				      sizeof(made_as), what, sizeof(what), &names);
 	snprintf(cmd, len, "trace %s name %s", p->fn, node);
+	if (p->by)
+		snprintf(cmd + strlen(cmd), len - strlen(cmd), " by %s max %ld",
+			 p->by, p->max);
 	if (p->if_param) {
 		char v[BTF_VALUE_MAX], err[512];
 		long long bit;
@@ -199,10 +220,12 @@ int census_start(const struct opts *o, FILE *say)
 	}
 	nmade = 0;
 	for (size_t i = 0; i < NPARTS; i++) {
+		bool fn = parts[i].fn;
 		int e;
 
 		node_name(&parts[i], node, sizeof(node));
-		if (part_line(&parts[i], o, cmd, sizeof(cmd))) {
+again:
+		if (part_line(&parts[i], o, fn, cmd, sizeof(cmd))) {
 			fprintf(stderr, "kstats: census: %s skipped (above)\n", node);
 			skipped++;
 			continue;
@@ -213,6 +236,15 @@ int census_start(const struct opts *o, FILE *say)
 		if (!e) {
 			made[nmade++] = (int)i;
 			continue;
+		}
+		/* no such function to trace here: the recipe's way */
+		if (fn && parts[i].recipe && (e == ENOENT || e == EOPNOTSUPP)) {
+			if (o->seen & O_VERBOSE)
+				fprintf(stderr, "kstats: census: %s: %s; the %s recipe instead\n",
+					node, refused_why(cmd, e, why, sizeof(why)),
+					parts[i].recipe);
+			fn = false;
+			goto again;
 		}
 		if (e == ENOENT || e == EOPNOTSUPP) {
 			fprintf(stderr, "kstats: census: %s skipped: %s\n", node,

@@ -778,7 +778,14 @@ echo "# census (fake root): its _control lines, a refusal part-way, stop, show"
 mkdir -p "$T/cs"; : > "$T/cs/_control"
 # without BTF, so that the lines do not depend on this machine's offsets;
 # the page faults' user half needs BTF (its flags and FAULT_FLAG_USER)
-CENSUS_LINES="trace census_syscall start tp:raw_syscalls:sys_enter key task by arg1 max 256 end tp:raw_syscalls:sys_exit key task inflight 16384
+# the system calls: on x86-64 their dispatch, x64_sys_call() by nr, one
+# function; else (and where that is refused) the recipe's section
+CENSUS_SYSCALL_RECIPE="trace census_syscall start tp:raw_syscalls:sys_enter key task by arg1 max 256 end tp:raw_syscalls:sys_exit key task inflight 16384"
+case $(uname -m) in
+x86_64) CENSUS_SYSCALL="trace x64_sys_call name census_syscall by arg1 max 256" ;;
+*) CENSUS_SYSCALL=$CENSUS_SYSCALL_RECIPE ;;
+esac
+CENSUS_LINES="$CENSUS_SYSCALL
 trace census_hardirq start tp:irq:irq_handler_entry key cpu by arg0 max 64 end tp:irq:irq_handler_exit key cpu
 trace census_softirq start tp:irq:softirq_entry key cpu by arg0 max 16 end tp:irq:softirq_exit key cpu
 trace census_runqlat start tp:sched:sched_wakeup key arg0 start tp:sched:sched_wakeup_new key arg0 end tp:sched:sched_switch key arg2
@@ -824,6 +831,16 @@ if command -v strace > /dev/null && strace -qq -o /dev/null true 2> /dev/null; t
 		has '^kstats: census: census_softirq refused: No space left on device$' err &&
 		has '^kstats: census not started: census_softirq failed; removed what was made: census_hardirq census_syscall$' err &&
 		ok "census start refused at its third line: which part, why, the two made removed" || bad "census part-way" "$(cat "$T/cs/_control" "$T/err")"
+	# no x64_sys_call to trace (ENOENT): the recipe's section, said with -v
+	if [ "$CENSUS_SYSCALL" != "$CENSUS_SYSCALL_RECIPE" ]; then
+		: > "$T/cs/_control"
+		KSTATS_BTF=$T/nobtf rc 0 "census start: no x64_sys_call" strace -qq -o /dev/null -P "$T/cs/_control" -e trace=write \
+			-e inject=write:error=ENOENT:when=1 $K --root "$T/cs" census start -v
+		[ "$(cat "$T/cs/_control")" = "$(printf '%s\n' "$CENSUS_LINES" | sed "1s/.*/$CENSUS_SYSCALL_RECIPE/")" ] &&
+			has '^kstats: census: census_syscall: .*; the syscall recipe instead$' err && ! has 'census_syscall skipped' err &&
+			ok "census start: x64_sys_call refused (ENOENT), the syscall recipe's section made instead, said with -v" ||
+			bad "census syscall fallback" "$(cat "$T/cs/_control" "$T/err")"
+	fi
 	# a part the kernel has not (no such tracepoint): skipped, the rest made
 	: > "$T/cs/_control"
 	KSTATS_BTF=$T/nobtf rc 0 "census start: a part missing" strace -qq -o /dev/null -P "$T/cs/_control" -e trace=write \
