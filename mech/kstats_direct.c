@@ -464,6 +464,18 @@ static bool kstats_direct_task_by(enum kstats_by_kind kind)
 	return kstats_by_has(kind, KSTATS_KEYF_TASK | KSTATS_KEYF_CPU);
 }
 
+/*
+ * A key that is an argument in a register, as it is or cast ("by argN"):
+ * the task key variants' C entry reads it from the registers the
+ * trampoline saved, as the arg variants' does.
+ */
+static bool kstats_direct_arg_by(const struct kstats_by *by)
+{
+	return by->kind == KSTATS_BY_VALUE && !by->str &&
+	       by->v.base == KSTATS_BASE_ARG && !by->v.nr_derefs &&
+	       by->v.arg < KSTATS_DIRECT_ARG_REGS;
+}
+
 /* The keys the task name and ids variants keep: its name, pid and tid. */
 static bool kstats_direct_ids_by(enum kstats_by_kind kind)
 {
@@ -555,7 +567,8 @@ kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit,
 		     kstats_filter_comm_alone(&fn->filter)))
 			return kstats_direct_ids_kind(fn);
 		if (task_duration && (kstats_direct_task_by(fn->by.kind) ||
-				      kstats_direct_frame_by(fn->by.kind)))
+				      kstats_direct_frame_by(fn->by.kind) ||
+				      kstats_direct_arg_by(&fn->by)))
 			return KSTATS_DKIND_TKEY;
 		break;
 	default:
@@ -1106,6 +1119,8 @@ static void kstats_direct_describe(const struct kstats_fn *fn,
 	/* a key the frame holds, taken by the task keys' variants */
 	if (h->kind == KSTATS_DKIND_TKEY && kstats_direct_frame_by(fn->by.kind))
 		seq_puts(m, " entry frame_key");
+	else if (h->kind == KSTATS_DKIND_TKEY && kstats_direct_arg_by(&fn->by))
+		seq_puts(m, " entry arg_key");
 	else
 		seq_puts(m, kstats_direct_kind_names[h->kind]);
 }

@@ -137,7 +137,8 @@ struct kstats_direct_pcpu {
  * @KSTATS_DKIND_TKEY: a duration split by a key of the task, its filters
  *	all the task's: the entry takes the key ("entry task_key"); or by
  *	one the trampoline's frame holds, the caller or the function
- *	("entry frame_key")
+ *	("entry frame_key"), or an argument in a register, as it is or
+ *	cast, from the registers the entry saved ("entry arg_key")
  * @KSTATS_DKIND_COMM: a duration whose one filter is the task's name: the
  *	trampoline compares it inline, then times as the plain variants do
  *	("entry comm")

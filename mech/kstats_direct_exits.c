@@ -211,7 +211,14 @@ kstats_direct_tkey_index(struct kstats_direct_hot *h, struct kstats_fn *fn,
 
 	if (kstats_family_per_cpu(f))
 		return raw_smp_processor_id();
-	if (kstats_direct_frame_by(fn->by.kind)) {
+	if (fn->by.kind == KSTATS_BY_VALUE) {
+		/* an argument in a register (kstats_direct_arg_by()) */
+		const unsigned long *r = (const void *)e - KSTATS_DFRAME_TS +
+					 KSTATS_DFRAME_REGS;
+
+		key[0] = kstats_widen(r[fn->by.v.arg], fn->by.v.cast);
+		key[1] = 0;
+	} else if (kstats_direct_frame_by(fn->by.kind)) {
 		key[0] = kstats_direct_frame_key(fn->by.kind, e);
 		key[1] = 0;
 		if (!key[0])

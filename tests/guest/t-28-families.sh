@@ -167,6 +167,18 @@ cat $KS/f_ret > /tmp/f
 expect "by ret: 6 calls in the key 444" "$(f_samples /tmp/f 444) $(field /tmp/f name samples)" "6 6"
 expect "by ret: a duration family (clock ktime)" "$(field /tmp/f name clock) $(f_check /tmp/f)" "ktime ok"
 
+# --- a duration by an argument in a register: where kstats traces
+# directly, the task key variants' C entry reads it from the saved registers
+# (header "entry arg_key"); exact counts per key either way ----------------
+f_trace "trace hrtimer_nanosleep name f_arg by arg0 max 16"
+kvalue sleep 123 4 || not_ok "kvalue sleep 123"
+kvalue sleep 124 2 || not_ok "kvalue sleep 124"
+cat $KS/f_arg > /tmp/f
+want=; [ -n "$(no_direct)" ] || want=" entry arg_key"
+expect "by arg0: 4 and 2 sleeps in the keys 123000 and 124000 (ns), the keys add up$want" \
+	"$(f_samples /tmp/f 123000) $(f_samples /tmp/f 124000) $(f_check /tmp/f)$(grep -m1 '^# source' /tmp/f | grep -o ' entry arg_key')" "4 2 ok$want"
+expect "remove f_arg" "$(ctl $KS/_control 'remove f_arg')" ok
+
 # --- a section, the key taken at its start -------------------------------------------
 f_trace "trace f_sys comm kfs start tp:raw_syscalls:sys_enter by arg1 end tp:raw_syscalls:sys_exit"
 kvalue -n kfs sleep 100 20 || not_ok "kvalue sleep"
