@@ -132,6 +132,7 @@ KSTATS_DV_CLOCKS2(tname);
 KSTATS_DV_CLOCKS2(tname_comm);
 KSTATS_DV_CLOCKS2(tids);
 KSTATS_DV_CLOCKS2(tids_comm);
+KSTATS_DV_CLOCKS2(akey);
 
 /*
  * Each kind's variants (enum kstats_direct_kind, other than the plain
@@ -162,6 +163,7 @@ static const struct kstats_direct_kind_variants kstats_direct_kind_variants[] = 
 	[KSTATS_DKIND_TIDS_COMM] = { KSTATS_DV(tids_comm_tsc), 2 },
 	[KSTATS_DKIND_FFUNC] = { KSTATS_DV(ffunc_tsc), 4 },
 	[KSTATS_DKIND_FFUNC_COMM] = { KSTATS_DV(ffunc_comm_tsc), 4 },
+	[KSTATS_DKIND_AKEY] = { KSTATS_DV(akey_tsc), 2 },
 };
 
 /* The stub of @slot for its clock and arguments. */
@@ -561,6 +563,15 @@ kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit,
 		 * calls no C, for the exit to look up; other keys of the
 		 * task (its cgroup), and other clocks, at the C entry
 		 */
+		/*
+		 * an argument in a register but the first (whose word the
+		 * return value takes): all of them kept by an entry that
+		 * calls no C, the key taken at the exit; else at the C entry
+		 */
+		if (task_duration && exit == KSTATS_DEXIT_PLAIN && inline_clock &&
+		    kstats_direct_arg_by(&fn->by) && fn->by.v.arg &&
+		    kstats_filter_is_empty(&fn->filter))
+			return KSTATS_DKIND_AKEY;
 		if (task_duration && exit == KSTATS_DEXIT_PLAIN && inline_clock &&
 		    kstats_direct_ids_by(fn->by.kind) &&
 		    (kstats_filter_is_empty(&fn->filter) ||
@@ -1085,6 +1096,7 @@ static const char * const kstats_direct_kind_names[] = {
 	[KSTATS_DKIND_TIDS_COMM] = " entry comm task_ids exit task_key",
 	[KSTATS_DKIND_FFUNC] = " exit frame_key",
 	[KSTATS_DKIND_FFUNC_COMM] = " entry comm exit frame_key",
+	[KSTATS_DKIND_AKEY] = " exit arg_key",
 };
 
 /* "read tsc", and whether the TSC has since stopped being CLOCK_MONOTONIC's. */

@@ -164,6 +164,10 @@ struct kstats_direct_pcpu {
  *	node over several) ("exit frame_key")
  * @KSTATS_DKIND_FFUNC_COMM: as @KSTATS_DKIND_FKEY_COMM, by the function
  *	("entry comm exit frame_key")
+ * @KSTATS_DKIND_AKEY: a duration split by an argument in a register
+ *	other than the first, with no filter, its clock read inline: the
+ *	entry saves the argument registers and calls no C, the exit takes
+ *	the key from them ("exit arg_key")
  */
 enum kstats_direct_kind {
 	KSTATS_DKIND_RICH,
@@ -181,6 +185,7 @@ enum kstats_direct_kind {
 	KSTATS_DKIND_TIDS_COMM,
 	KSTATS_DKIND_FFUNC,
 	KSTATS_DKIND_FFUNC_COMM,
+	KSTATS_DKIND_AKEY,
 };
 
 /**
@@ -238,6 +243,9 @@ struct kstats_direct_hot {
  *	take the key from the task's pid and tgid the entry kept there
  * @KSTATS_DEXIT_FRAME_FUNC: nor this: as @KSTATS_DEXIT_FRAME_KEY, the key
  *	the function (its address, in the frame)
+ * @KSTATS_DEXIT_ARG_KEY: nor this: the argument key variants' exits, which
+ *	take the key from the argument registers the entry saved (the first
+ *	excepted: the return value takes its word)
  *
  * The trampoline's variants are in this order, per clock.
  */
@@ -251,6 +259,7 @@ enum kstats_direct_exit {
 	KSTATS_DEXIT_TASK_NAME,
 	KSTATS_DEXIT_TASK_IDS,
 	KSTATS_DEXIT_FRAME_FUNC,
+	KSTATS_DEXIT_ARG_KEY,
 };
 
 /**
@@ -419,6 +428,12 @@ kstats_direct_exit_tsct(struct kstats_direct_hot *h,
 			struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_tscnst(struct kstats_direct_hot *h,
+			  struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tsca(struct kstats_direct_hot *h,
+			struct kstats_direct_entry *e);
+__noendbr void
+kstats_direct_exit_tscnsa(struct kstats_direct_hot *h,
 			  struct kstats_direct_entry *e);
 __noendbr void
 kstats_direct_exit_tsci(struct kstats_direct_hot *h,

@@ -201,6 +201,20 @@ kstats_direct_key_index(struct kstats_direct_hot *h, struct kstats_family *f,
 	return kstats_direct_key_lookup(c, f, key0, key1);
 }
 
+/*
+ * A key that is an argument in a register (kstats_direct_arg_by()), as
+ * it is or cast: from the registers the entry saved in the frame.
+ */
+static __always_inline notrace u64
+kstats_direct_arg_key(const struct kstats_fn *fn,
+		      const struct kstats_direct_entry *e)
+{
+	const unsigned long *r = (const void *)e - KSTATS_DFRAME_TS +
+				 KSTATS_DFRAME_REGS;
+
+	return kstats_widen(r[fn->by.v.arg], fn->by.v.cast);
+}
+
 /* The family index of the task's key or the frame's, at the entry. */
 static __always_inline notrace u32
 kstats_direct_tkey_index(struct kstats_direct_hot *h, struct kstats_fn *fn,
@@ -212,11 +226,7 @@ kstats_direct_tkey_index(struct kstats_direct_hot *h, struct kstats_fn *fn,
 	if (kstats_family_per_cpu(f))
 		return raw_smp_processor_id();
 	if (fn->by.kind == KSTATS_BY_VALUE) {
-		/* an argument in a register (kstats_direct_arg_by()) */
-		const unsigned long *r = (const void *)e - KSTATS_DFRAME_TS +
-					 KSTATS_DFRAME_REGS;
-
-		key[0] = kstats_widen(r[fn->by.v.arg], fn->by.v.cast);
+		key[0] = kstats_direct_arg_key(fn, e);
 		key[1] = 0;
 	} else if (kstats_direct_frame_by(fn->by.kind)) {
 		key[0] = kstats_direct_frame_key(fn->by.kind, e);
@@ -242,6 +252,11 @@ kstats_direct_key32(enum kstats_direct_exit exit, u64 key, u32 *k)
 	if (exit == KSTATS_DEXIT_TASK_IDS) {
 		*k = key;
 		return true;
+	}
+	/* an argument: as it is, below U32_MAX (the cache's "none") */
+	if (exit == KSTATS_DEXIT_ARG_KEY) {
+		*k = key;
+		return key < U32_MAX;
 	}
 	return kstats_direct_frame_key32(key, k);
 }
@@ -446,6 +461,8 @@ kstats_direct_key_done(struct kstats_direct_hot *h,
 		key[0] = kstats_direct_caller_read(e);
 	else if (exit == KSTATS_DEXIT_FRAME_KEY)
 		key[0] = kstats_direct_frame_key(KSTATS_BY_CALLER, e);
+	else if (exit == KSTATS_DEXIT_ARG_KEY)
+		key[0] = kstats_direct_arg_key(fn, e);
 	else
 		kstats_direct_task_key(exit, fn->by.kind, e, key);
 	fits = kstats_direct_key32(exit, key[0], &k);
@@ -481,7 +498,8 @@ kstats_direct_done(struct kstats_direct_hot *h, struct kstats_direct_entry *e,
 		return;
 	}
 	if (exit == KSTATS_DEXIT_FRAME_KEY || exit == KSTATS_DEXIT_FRAME_FUNC ||
-	    exit == KSTATS_DEXIT_TASK_NAME || exit == KSTATS_DEXIT_TASK_IDS) {
+	    exit == KSTATS_DEXIT_TASK_NAME || exit == KSTATS_DEXIT_TASK_IDS ||
+	    exit == KSTATS_DEXIT_ARG_KEY) {
 		kstats_direct_key_done(h, e, v, exit);
 		return;
 	}
@@ -863,6 +881,7 @@ KSTATS_DIRECT_EXIT(tsck, tsc, KSTATS_DEXIT_FRAME_KEY);
 KSTATS_DIRECT_EXIT(tsci, tsc, KSTATS_DEXIT_FRAME_FUNC);
 KSTATS_DIRECT_EXIT(tscn, tsc, KSTATS_DEXIT_TASK_NAME);
 KSTATS_DIRECT_EXIT(tsct, tsc, KSTATS_DEXIT_TASK_IDS);
+KSTATS_DIRECT_EXIT(tsca, tsc, KSTATS_DEXIT_ARG_KEY);
 KSTATS_DIRECT_EXIT(ktime, ktime, KSTATS_DEXIT_GENERIC);
 KSTATS_DIRECT_EXIT(ktimep, ktime, KSTATS_DEXIT_PLAIN);
 KSTATS_DIRECT_EXIT(ktimeo, ktime, KSTATS_DEXIT_OUTLIERS);
@@ -877,6 +896,7 @@ KSTATS_DIRECT_EXIT(tscnsk, tscns, KSTATS_DEXIT_FRAME_KEY);
 KSTATS_DIRECT_EXIT(tscnsi, tscns, KSTATS_DEXIT_FRAME_FUNC);
 KSTATS_DIRECT_EXIT(tscnsn, tscns, KSTATS_DEXIT_TASK_NAME);
 KSTATS_DIRECT_EXIT(tscnst, tscns, KSTATS_DEXIT_TASK_IDS);
+KSTATS_DIRECT_EXIT(tscnsa, tscns, KSTATS_DEXIT_ARG_KEY);
 KSTATS_DIRECT_EXIT(local, local, KSTATS_DEXIT_GENERIC);
 KSTATS_DIRECT_EXIT(localp, local, KSTATS_DEXIT_PLAIN);
 KSTATS_DIRECT_EXIT(localo, local, KSTATS_DEXIT_OUTLIERS);

@@ -146,7 +146,8 @@
  * task's name compared, nothing read) touch only x10-x15 before the body
  * and read no argument after it: x0-x8 are neither saved nor restored,
  * and the task name and ids variants keep the task's name in x1-x2's
- * words, its pid and tgid in x3's.
+ * words, its pid and tgid in x3's; the argument key variants save x0-x8
+ * as a C entry does, for the exit to take the key from one of them.
  */
 .macro KSTATS_DIRECT_COMMON name:req, clock:req, entry:req, args:req, tk:req, comm=0, ids=0
 SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
@@ -198,7 +199,7 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	cbnz	x10, .Lother_\@
 #endif
 	.endif
-	.if \ids
+	.if (\ids == 1) | (\ids == 2)
 	/* The task's name, or ids, as they are now, for the exit's key. */
 	mrs	x11, sp_el0
 	.if \ids == 1
@@ -215,7 +216,9 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	.endif
 	.endif
 	KSTATS_DIRECT_C_ENTRY \entry
-	.if kstats_c_entry
+	/* x0-x8 around a C entry, or for an argument key */
+	.set	kstats_all_args, kstats_c_entry | (\ids == 3)
+	.if kstats_all_args
 	KSTATS_DIRECT_ARGS_SAVE \args
 	.endif
 
@@ -258,7 +261,7 @@ alternative_else_nop_endif
 	stadd	x12, [x11]
 .Lcounted_\@:
 
-	.if kstats_c_entry
+	.if kstats_all_args
 	KSTATS_DIRECT_ARGS_RESTORE \args
 	.endif
 	ldr	x16, [sp, #F_FUNC + 8]

@@ -169,7 +169,9 @@
  * "tname_<clock>", "tname_comm_<clock>" are those entries keeping the
  * task's name in the frame, with an exit (<clock>n) that takes its key
  * from it; "tids_<clock>", "tids_comm_<clock>" the same with its pid and
- * tgid (<clock>t).
+ * tgid (<clock>t); "akey_<clock>" those saving every argument register,
+ * as around a C entry, with an exit (<clock>a) that takes the key from
+ * one of them.
  * %rbp is the caller's, which the body gave back, until the exits
  * (compiled with -ffixed-rbp) take it for an outlier's stack
  * (kstats_direct_at()).
@@ -266,7 +268,7 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	jnz	.Lother_\@
 #endif
 	.endif
-	.if \ids
+	.if (\ids == 1) | (\ids == 2)
 	/* The task's name, or ids, as they are now, for the exit's key. */
 	.if !\comm
 	movq	KSTATS_CURRENT, %rax
@@ -287,7 +289,9 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	.endif
 	.endif
 	KSTATS_DIRECT_C_ENTRY \entry
-	KSTATS_DIRECT_ARGS_SAVE \args, kstats_c_entry
+	/* all the argument registers around a C entry, or for an argument key */
+	.set	kstats_all_args, kstats_c_entry | (\ids == 3)
+	KSTATS_DIRECT_ARGS_SAVE \args, kstats_all_args
 
 	/* The clock: the time stamp counter inline, the others called. */
 	.ifc \entry, tsc
@@ -316,7 +320,7 @@ SYM_CODE_START_LOCAL(kstats_direct_\name\()_\args)
 	movq	KSTATS_DHOT_PCPU(%r11), %rax
 	incq	%gs:(%rax)
 
-	KSTATS_DIRECT_ARGS_RESTORE \args, kstats_c_entry
+	KSTATS_DIRECT_ARGS_RESTORE \args, kstats_all_args
 	KSTATS_CALL_DEPTH_ACCOUNT
 	ANNOTATE_INTRA_FUNCTION_CALL
 	call	.Lbody_\@

@@ -20,7 +20,8 @@
  * the task's name (1, at KSTATS_DFRAME_NAME) or its pid and tgid (2, at
  * KSTATS_DFRAME_IDS) in the frame, for the exit to take the key from: only
  * with an entry that calls no C, whose argument registers' words are
- * free.  The variants are those of enum kstats_direct_kind
+ * free; or (3) all the argument registers, saved as for a C entry, for
+ * the exit to take the key from one of them.  The variants are those of enum kstats_direct_kind
  * (kstats_direct.h), whose comment says what each does.  arg's exit is
  * ret's, never reached (its entry returns false); its variant 0 is never
  * chosen: the entry reads registers.
@@ -86,6 +87,9 @@ KSTATS_DIRECT_VARIANT(tids_tsc, tsct, tsc, 0, 0, 2)
 KSTATS_DIRECT_VARIANT(tids_tscns, tscnst, tsc, 1, 0, 2)
 KSTATS_DIRECT_VARIANT(tids_comm_tsc, tsct, tsc, 0, 1, 2)
 KSTATS_DIRECT_VARIANT(tids_comm_tscns, tscnst, tsc, 1, 1, 2)
+/* by an argument in a register: kept by the entry (tsc, tscns) */
+KSTATS_DIRECT_VARIANT(akey_tsc, tsca, tsc, 0, 0, 3)
+KSTATS_DIRECT_VARIANT(akey_tscns, tscnsa, tsc, 1, 0, 3)
 /* by function, as by caller: the exit reads the function's address */
 KSTATS_DIRECT_VARIANT(ffunc_tsc, tsci, tsc, 0, 0, 0)
 KSTATS_DIRECT_VARIANT(ffunc_ktime, ktimei, ktime, 0, 0, 0)

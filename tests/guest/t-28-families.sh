@@ -178,6 +178,22 @@ want=; [ -n "$(no_direct)" ] || want=" entry arg_key"
 expect "by arg0: 4 and 2 sleeps in the keys 123000 and 124000 (ns), the keys add up$want" \
 	"$(f_samples /tmp/f 123000) $(f_samples /tmp/f 124000) $(f_check /tmp/f)$(grep -m1 '^# source' /tmp/f | grep -o ' entry arg_key')" "4 2 ok$want"
 expect "remove f_arg" "$(ctl $KS/_control 'remove f_arg')" ok
+# one past the first, which the return value's word does not take: with
+# a clock the trampoline reads itself ("read tsc", "read cycles"), kept
+# by an entry that calls no C, the key taken at the exit ("exit
+# arg_key"); else at the C entry
+f_trace "trace rw_verify_area name f_akey by arg3 max 64"
+kvalue read /dev/zero 4441 7 || not_ok "kvalue 4441"
+kvalue read /dev/zero 4442 3 || not_ok "kvalue 4442"
+cat $KS/f_akey > /tmp/f
+want=
+if [ -z "$(no_direct)" ]; then
+	want=" entry arg_key"
+	[ -z "$(field /tmp/f source read)" ] || want=" exit arg_key"
+fi
+expect "by arg3: 7 and 3 reads in the keys 4441 and 4442, the keys add up$want" \
+	"$(f_samples /tmp/f 4441) $(f_samples /tmp/f 4442) $(f_check /tmp/f)$(grep -m1 '^# source' /tmp/f | grep -o ' [a-z]* arg_key')" "7 3 ok$want"
+expect "remove f_akey" "$(ctl $KS/_control 'remove f_akey')" ok
 
 # --- a section, the key taken at its start -------------------------------------------
 f_trace "trace f_sys comm kfs start tp:raw_syscalls:sys_enter by arg1 end tp:raw_syscalls:sys_exit"
