@@ -225,16 +225,17 @@ kstats_direct_tkey_index(struct kstats_direct_hot *h, struct kstats_fn *fn,
 
 	if (kstats_family_per_cpu(f))
 		return raw_smp_processor_id();
-	if (fn->by.kind == KSTATS_BY_VALUE) {
-		key[0] = kstats_direct_arg_key(fn, e);
-		key[1] = 0;
-	} else if (kstats_direct_frame_by(fn->by.kind)) {
+	if (kstats_direct_frame_by(fn->by.kind)) {
 		key[0] = kstats_direct_frame_key(fn->by.kind, e);
 		key[1] = 0;
 		if (!key[0])
 			return f->max;
 	} else if (!kstats_by_task_fetch(fn->by.kind, key)) {
-		return f->max;
+		/* the only other key here: an argument, last (no cost to the task's) */
+		if (fn->by.kind != KSTATS_BY_VALUE)
+			return f->max;
+		key[0] = kstats_direct_arg_key(fn, e);
+		key[1] = 0;
 	}
 	return kstats_direct_key_index(h, f, key[0], key[1]);
 }
