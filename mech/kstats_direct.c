@@ -467,15 +467,18 @@ static bool kstats_direct_task_by(enum kstats_by_kind kind)
 }
 
 /*
- * A key that is an argument in a register, as it is or cast ("by argN"):
- * the task key variants' C entry reads it from the registers the
- * trampoline saved, as the arg variants' does.
+ * A key that is an argument in a register, as it is or cast ("by argN"),
+ * one of the @nregs the function takes, which the trampoline saves: the
+ * task key variants' C entry, or the argument key variants' exit, reads
+ * it from the frame, as the arg variants' entry does.  (An argument the
+ * function does not take is the rich variants', which read the register.)
  */
-static bool kstats_direct_arg_by(const struct kstats_by *by)
+static bool kstats_direct_arg_by(const struct kstats_by *by,
+				 unsigned int nregs)
 {
 	return by->kind == KSTATS_BY_VALUE && !by->str &&
 	       by->v.base == KSTATS_BASE_ARG && !by->v.nr_derefs &&
-	       by->v.arg < KSTATS_DIRECT_ARG_REGS;
+	       by->v.arg < nregs;
 }
 
 /* The keys the task name and ids variants keep: its name, pid and tid. */
@@ -506,21 +509,24 @@ kstats_direct_task_kind(const struct kstats_filter *f)
 }
 
 /*
- * The variants @fn takes, with its slot's plain exit @exit and whether its
- * clock is read inline (@inline_clock: tsc, or ktime as the TSC): a duration
+ * The variants @fn takes, with its slot's plain exit @exit, whether its
+ * clock is read inline (@inline_clock: tsc, or ktime as the TSC) and the
+ * argument registers its function takes (@nregs): a duration
  * whose filters are all the task's (no value, no condition, nothing read
  * at the return, no outliers) takes the task ones where its exit is plain,
- * the task key ones where it is split by a key of the task, or, with no
+ * the task key ones where it is split by a key of the task or one of its
+ * arguments, or, with no
  * filter but the task's name and a plain exit, the frame key ones for a
  * key of the frame and the task ids ones for the task's name or ids where
- * the clock is read inline; a value alone
+ * the clock is read inline, the argument key ones for an argument but the
+ * first, with no filter, where the clock is read inline; a value alone
  * (the return value, or an argument in a register, as it is or cast, with
  * no dereference, which reads memory under the guard; no filter, no
  * outliers) the ret or arg ones; anything else the rich ones.
  */
 static enum kstats_direct_kind
 kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit,
-		      bool inline_clock)
+		      bool inline_clock, unsigned int nregs)
 {
 	const struct kstats_value *v = &fn->value;
 	bool task_duration = v->base == KSTATS_BASE_NONE && !fn->filter.nr_conds &&
@@ -559,19 +565,19 @@ kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit,
 			return fn->by.kind == KSTATS_BY_FUNC ?
 			       KSTATS_DKIND_FFUNC_COMM : KSTATS_DKIND_FKEY_COMM;
 		/*
-		 * the task's name or ids: kept in the frame by an entry that
-		 * calls no C, for the exit to look up; other keys of the
-		 * task (its cgroup), and other clocks, at the C entry
-		 */
-		/*
 		 * an argument in a register but the first (whose word the
 		 * return value takes): all of them kept by an entry that
 		 * calls no C, the key taken at the exit; else at the C entry
 		 */
 		if (task_duration && exit == KSTATS_DEXIT_PLAIN && inline_clock &&
-		    kstats_direct_arg_by(&fn->by) && fn->by.v.arg &&
+		    kstats_direct_arg_by(&fn->by, nregs) && fn->by.v.arg &&
 		    kstats_filter_is_empty(&fn->filter))
 			return KSTATS_DKIND_AKEY;
+		/*
+		 * the task's name or ids: kept in the frame by an entry that
+		 * calls no C, for the exit to look up; other keys of the
+		 * task (its cgroup), and other clocks, at the C entry
+		 */
 		if (task_duration && exit == KSTATS_DEXIT_PLAIN && inline_clock &&
 		    kstats_direct_ids_by(fn->by.kind) &&
 		    (kstats_filter_is_empty(&fn->filter) ||
@@ -579,7 +585,7 @@ kstats_direct_kind_of(const struct kstats_fn *fn, enum kstats_direct_exit exit,
 			return kstats_direct_ids_kind(fn);
 		if (task_duration && (kstats_direct_task_by(fn->by.kind) ||
 				      kstats_direct_frame_by(fn->by.kind) ||
-				      kstats_direct_arg_by(&fn->by)))
+				      kstats_direct_arg_by(&fn->by, nregs)))
 			return KSTATS_DKIND_TKEY;
 		break;
 	default:
@@ -665,7 +671,8 @@ static int kstats_direct_attach(struct kstats *ks,
 	h->ocpu = outliers ? outliers->pcpu : NULL;
 	h->fn = rich;
 	h->kind = rich ? kstats_direct_kind_of(rich, h->exit,
-					       h->clock == KSTATS_CLOCK_TSC || h->tscns) :
+					       h->clock == KSTATS_CLOCK_TSC || h->tscns,
+					       h->nregs) :
 			 KSTATS_DKIND_RICH;
 	h->task_filter = rich && !kstats_filter_is_empty(&rich->filter);
 	if (h->kind == KSTATS_DKIND_COMM || h->kind == KSTATS_DKIND_FKEY_COMM ||
@@ -1131,7 +1138,8 @@ static void kstats_direct_describe(const struct kstats_fn *fn,
 	/* a key the frame holds, taken by the task keys' variants */
 	if (h->kind == KSTATS_DKIND_TKEY && kstats_direct_frame_by(fn->by.kind))
 		seq_puts(m, " entry frame_key");
-	else if (h->kind == KSTATS_DKIND_TKEY && kstats_direct_arg_by(&fn->by))
+	else if (h->kind == KSTATS_DKIND_TKEY &&
+		 kstats_direct_arg_by(&fn->by, h->nregs))
 		seq_puts(m, " entry arg_key");
 	else
 		seq_puts(m, kstats_direct_kind_names[h->kind]);
