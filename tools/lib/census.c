@@ -50,8 +50,7 @@ struct part {
  * fire at the fault's entry only: one point times nothing), every fault,
  * and the user's alone: its flags with FAULT_FLAG_USER, the parameter and
  * the bit as the running kernel's BTF has them.
- */
-/*
+ *
  * System calls: on x86-64, the call of each through x64_sys_call(regs,
  * nr) (the kernels since the branch history mitigation, 6.1's stable
  * ones among them), by nr: one function, which the direct trampoline
