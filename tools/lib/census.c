@@ -42,6 +42,7 @@ struct part {
 	enum keynames names;	/* how its keys are named */
 	/* a function's duration, "if PARAM & FLAG" when they are set */
 	const char *fn, *if_param, *if_flag;
+	const char *mech;	/* the function's mechanism, if one alone */
 };
 
 /*
@@ -56,13 +57,16 @@ struct part {
  * ones among them), by nr: one function, which the direct trampoline
  * times at a fraction of what the recipe's section on raw_syscalls costs
  * (their two tracepoints' empty probes alone are most of the budget);
- * elsewhere (arm64, whose dispatch is inline) the recipe's section.
+ * directly or not at all ("mech direct": fprobe's return hooks are a
+ * pool that the tasks asleep in system calls would hold, and the calls
+ * past it be missed); elsewhere (arm64, whose dispatch is inline, a
+ * kernel without the BTF the trampoline needs) the recipe's section.
  */
 static const struct part parts[] = {
 	{ .node = "syscall", .recipe = "syscall", .seen = O_MAXKEYS,
 	  .max = 256, .names = KEYS_SYSCALL,
 #if defined(__x86_64__)
-	  .fn = "x64_sys_call", .by = "arg1",
+	  .fn = "x64_sys_call", .by = "arg1", .mech = "direct",
 #endif
 	},
 	{ .node = "hardirq", .recipe = "hardirq", .seen = O_MAXKEYS,
@@ -153,6 +157,9 @@ static int part_line(const struct part *p, const struct opts *o, bool fn,
 		return recipe_command(&ro, p->recipe, cmd, len, made_as,
 				      sizeof(made_as), what, sizeof(what), &names);
 	snprintf(cmd, len, "trace %s name %s", p->fn, node);
+	if (p->mech)
+		snprintf(cmd + strlen(cmd), len - strlen(cmd), " mech %s",
+			 p->mech);
 	if (p->by)
 		snprintf(cmd + strlen(cmd), len - strlen(cmd), " by %s max %ld",
 			 p->by, p->max);
@@ -237,8 +244,8 @@ again:
 			made[nmade++] = (int)i;
 			continue;
 		}
-		/* no such function to trace here: the recipe's way */
-		if (fn && parts[i].recipe && (e == ENOENT || e == EOPNOTSUPP)) {
+		/* the function refused here, for any reason: the recipe's way */
+		if (fn && parts[i].recipe && e > 0) {
 			if (o->seen & O_VERBOSE)
 				fprintf(stderr, "kstats: census: %s: %s; the %s recipe instead\n",
 					node, refused_why(cmd, e, why, sizeof(why)),

@@ -782,7 +782,7 @@ mkdir -p "$T/cs"; : > "$T/cs/_control"
 # function; else (and where that is refused) the recipe's section
 CENSUS_SYSCALL_RECIPE="trace census_syscall start tp:raw_syscalls:sys_enter key task by arg1 max 256 end tp:raw_syscalls:sys_exit key task inflight 16384"
 case $(uname -m) in
-x86_64) CENSUS_SYSCALL="trace x64_sys_call name census_syscall by arg1 max 256" ;;
+x86_64) CENSUS_SYSCALL="trace x64_sys_call name census_syscall mech direct by arg1 max 256" ;;
 *) CENSUS_SYSCALL=$CENSUS_SYSCALL_RECIPE ;;
 esac
 CENSUS_LINES="$CENSUS_SYSCALL
