@@ -753,6 +753,15 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 			cmd->at.gap = key;
 			continue;
 		}
+		if (trace && !strcasecmp(key, "why")) {
+			if (cmd->split) {
+				kstats_cmd_refuse(&cmd->why, key, "why: once");
+				return -EINVAL;
+			}
+			cmd->split = true;
+			cmd->at.split = key;
+			continue;
+		}
 		if (trace && !strcasecmp(key, "stack")) {
 			if (kstats_parse_stack(rest, key, cmd))
 				return -EINVAL;
@@ -1040,6 +1049,15 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
 		kstats_cmd_refuse(&cmd->why, cmd->at.by,
 				  "trace %s: by ret is for functions: %s returns nothing",
 				  arg, tp ? "a tracepoint" : "a section's point");
+		return -EINVAL;
+	}
+	if (cmd->split && (cmd->value.base != KSTATS_BASE_NONE || tp ||
+			   cmd->start)) {
+		kstats_cmd_refuse(&cmd->why, cmd->at.split,
+				  "trace %s: why splits a function's calls, made by one task each: not %s",
+				  arg, cmd->value.base != KSTATS_BASE_NONE ?
+				  "a value" : tp ? "a tracepoint's arrivals" :
+				  "a section, whose ends may be any task's");
 		return -EINVAL;
 	}
 	if (cmd->value.base != KSTATS_BASE_NONE)

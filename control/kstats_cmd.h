@@ -65,6 +65,7 @@ enum kstats_node_op {
  * struct kstats_cmd_words - where the words the checks of a whole command
  *	refuse were written: pointers into the parsed buffer, or NULL
  * @gap: "gap"
+ * @split: "why"
  * @by: the key after "by"
  * @value: the value after "value"
  * @clock: the clock after "clock"
@@ -80,6 +81,7 @@ enum kstats_node_op {
  */
 struct kstats_cmd_words {
 	const char *gap;
+	const char *split;
 	const char *by;
 	const char *value;
 	const char *clock;
@@ -105,6 +107,8 @@ struct kstats_cmd_words {
  * @mech: "fprobe" or "kretprobe" to choose the mechanism, or NULL
  * @maxactive: kretprobe instances, 0 for the default
  * @gap: also record the time between calls
+ * @split: "why": each call's time split into running, waiting for a
+ *	CPU, asleep and interrupts (kstats_why.h)
  * @clock_set: the command named a clock
  * @value: what a trace node records instead of a duration, if anything
  * @filter: whom and what a trace node counts; for a section, the filters
@@ -156,6 +160,7 @@ struct kstats_cmd {
 	const char *mech;
 	unsigned int maxactive;
 	bool gap;
+	bool split;
 	bool clock_set;
 	struct kstats_value value;
 	struct kstats_filter filter;

@@ -996,11 +996,15 @@ kstats_direct_enter_rich(struct kstats_direct_hot *h,
 		/* ktime on the TSC as the plain exits read it: the TSC, its epoch */
 		e->cpu = (u64)fam << 32 | (u32)(READ_ONCE(kstats_counter_tk) >> 32);
 		e->ts = kstats_counter_read();
+		if (unlikely(fn->why))
+			kstats_why_enter(fn->why);
 	} else {
 		e->ts = kstats_clock_now(ks->clock);
 		e->cpu = (u64)fam << 32 | raw_smp_processor_id();
 		if (unlikely(fn->gap))
 			kstats_direct_gap(fn, e->ts);
+		if (unlikely(fn->why))
+			kstats_why_enter(fn->why);
 	}
 	kstats_direct_unguard(h);
 	return true;
@@ -1038,7 +1042,8 @@ kstats_direct_rich_outlier(struct kstats_direct_hot *h,
  */
 static noinline notrace void
 kstats_direct_exit_value(struct kstats_direct_hot *h,
-			 struct kstats_direct_entry *e)
+			 struct kstats_direct_entry *e,
+			 const struct kstats_why_parts *wp)
 {
 	const unsigned long *r = (void *)e - KSTATS_DFRAME_TS + KSTATS_DFRAME_REGS;
 	struct kstats_fn *fn = h->fn;
@@ -1071,6 +1076,10 @@ kstats_direct_exit_value(struct kstats_direct_hot *h,
 		goto out;
 	}
 	kstats_rich_record(ks, NULL, NULL, family, fam, v);
+	if (unlikely(fn->why)) {
+		kstats_why_set(wp);
+		kstats_why_account(fn->why, wp);
+	}
 	kstats_direct_rich_outlier(h, e, v, fam);
 out:
 	kstats_direct_unguard(h);
@@ -1128,25 +1137,41 @@ kstats_direct_exit_extra(struct kstats_direct_hot *h,
 {
 	struct kstats_fn *fn = h->fn;
 	struct kstats *ks = h->ks;
+	struct kstats_why_parts wp, *split = NULL;
 	u64 v;
 
 	if (fn->value.base != KSTATS_BASE_NONE) {
-		kstats_direct_exit_value(h, e);
+		kstats_direct_exit_value(h, e, NULL);
 		return;
+	}
+	/* the call's frame goes whether or not its sample is recorded */
+	if (unlikely(fn->why) && kstats_direct_guard(h)) {
+		if (kstats_why_exit(fn->why, &wp))
+			split = &wp;
+		kstats_direct_unguard(h);
 	}
 	if (!kstats_direct_rich_delta(h, e, &v))
 		return;
 	/* a duration whose count or key depends on ret */
 	if (fn->ret_at_exit) {
 		e->ts = v;
-		kstats_direct_exit_value(h, e);
+		kstats_direct_exit_value(h, e, split);
 		return;
 	}
 	if (ks->family)
 		kstats_family_record(ks, e->cpu >> 32, v);
 	else
 		kstats_record(ks, v);
-	kstats_direct_rich_outlier(h, e, v, e->cpu >> 32);
+	if (unlikely(fn->why)) {
+		/* its outlier keeps the split: set and taken on one CPU */
+		preempt_disable_notrace();
+		kstats_why_set(split);
+		kstats_why_account(fn->why, split);
+		kstats_direct_rich_outlier(h, e, v, e->cpu >> 32);
+		preempt_enable_notrace();
+	} else {
+		kstats_direct_rich_outlier(h, e, v, e->cpu >> 32);
+	}
 	/* the return's time, which the next entry's gap starts from */
 	if (fn->gap)
 		this_cpu_write(*fn->last_end, e->ts + v);

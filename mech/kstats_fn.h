@@ -21,6 +21,7 @@
 #include "kstats_family.h"
 #include "kstats_outlier.h"
 #include "kstats_point.h"
+#include "kstats_why.h"
 
 struct kstats_multi;
 struct seq_file;
@@ -50,6 +51,8 @@ struct seq_file;
  * @outliers: the samples it keeps with their context ("slow", "top"), or
  *	NULL: every handler compares its sample with their bar, but for the
  *	direct trampoline's plain exits, taken by the nodes without them
+ * @why: "why": each call's time split (kstats_why.h), or NULL; such a
+ *	node is @rich and @exit_extra, whose handlers split it
  * @mech_data: the mechanism's own, from its attach to its release
  */
 struct kstats_fn {
@@ -68,6 +71,7 @@ struct kstats_fn {
 	bool ret_at_exit_key;
 	bool exit_extra;
 	struct kstats_outliers *outliers;
+	struct kstats_why *why;
 	void *mech_data;
 };
 
@@ -311,6 +315,8 @@ static __always_inline notrace int kstats_rich_enter(struct kstats_fn *fn,
 		e->val = v;
 	} else if (fn->value.base == KSTATS_BASE_NONE) {
 		kstats_time_enter(e, ks->clock);
+		if (unlikely(fn->why))
+			kstats_why_enter(fn->why);
 	}
 	if (family)
 		e->fam = fam;
@@ -329,8 +335,15 @@ static __always_inline notrace void kstats_rich_exit(struct kstats_fn *fn,
 	};
 	struct kstats *ks = fn->ks;
 	u32 fam = family ? e->fam : 0;
+	struct kstats_why_parts wp;
+	bool split = false;
 	u64 v, now;
 
+	/* the call's frame goes whether or not its sample is recorded */
+	if (unlikely(fn->why)) {
+		split = kstats_why_exit(fn->why, &wp);
+		kstats_why_set(split ? &wp : NULL);
+	}
 	switch (kstats_filter_check(&fn->filter, &a, KSTATS_AT_RETURN)) {
 	case KSTATS_SKIP:
 		return;
@@ -354,8 +367,10 @@ static __always_inline notrace void kstats_rich_exit(struct kstats_fn *fn,
 		break;
 	default:
 		if (!family) {
-			kstats_time_exit(ks, fn->outliers, regs, e, ks->clock,
-					 ks->frac_bits, &now);
+			if (kstats_time_exit(ks, fn->outliers, regs, e,
+					     ks->clock, ks->frac_bits, &now) &&
+			    unlikely(fn->why))
+				kstats_why_account(fn->why, split ? &wp : NULL);
 			break;
 		}
 		now = kstats_clock_now(ks->clock);
@@ -368,6 +383,8 @@ static __always_inline notrace void kstats_rich_exit(struct kstats_fn *fn,
 		kstats_family_record(ks, fam, now - e->ts);
 		kstats_outlier_check(fn->outliers, now - e->ts, fam, true,
 				     regs);
+		if (unlikely(fn->why))
+			kstats_why_account(fn->why, split ? &wp : NULL);
 		break;
 	}
 }

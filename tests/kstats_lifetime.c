@@ -57,6 +57,16 @@
  *                 contention_end
  *   mutex_sites A B MS  A such waits from lt_mutex_site_a(), then B
  *                 from lt_mutex_site_b(): lock waits by call site
+ *   why_spin MS   kstats_lifetime_why_spin(): MS ms (1..1000) of
+ *                 CLOCK_MONOTONIC on the CPU, cond_resched() on the way
+ *                 (a task that wants the CPU then takes it)
+ *   why_sleep MS  kstats_lifetime_why_sleep(): msleep(MS)
+ *   why_irq MS US PERIOD  kstats_lifetime_why_spin(MS) while a hard
+ *                 hrtimer pinned to this CPU fires every PERIOD us and
+ *                 spins US us in its callback (US < PERIOD <= 10000); the
+ *                 callbacks' own time goes to the kernel log, as
+ *                 "why_irq: N callbacks T ns stolen S ns" (S: the gaps
+ *                 the spin saw in its clock, "why_spin: stolen S ns")
  *   tsc_unstable  mark_tsc_unstable(), as the clocksource watchdog would
  *                 (x86; EOPNOTSUPP elsewhere): for the direct trampoline's
  *                 report of a TSC read for clock ktime; the kernel then
@@ -430,6 +440,89 @@ static int lt_nest(const char *arg)
 	return 0;
 }
 
+/*
+ * "why": a call that runs (or waits for its CPU, with a competitor), one
+ * that sleeps, and one that interrupts eat.
+ */
+/*
+ * The spin's own measure of what interrupts took from it: each gap of
+ * more than 20 us between two readings of the clock in its loop (whose
+ * turn takes a few, under TCG; an interrupt, the tick's or the timer's
+ * of why_irq, more); with nothing else on its CPU, that is the
+ * interrupts' time, with their entries and exits.
+ */
+static u64 lt_why_stolen_ns;
+
+static noinline __noipa void kstats_lifetime_why_spin(unsigned int ms)
+{
+	u64 last = ktime_get_ns(), end = last + (u64)ms * NSEC_PER_MSEC, now;
+
+	lt_why_stolen_ns = 0;
+	while ((now = ktime_get_ns()) < end) {
+		if (now - last > 20 * NSEC_PER_USEC)
+			lt_why_stolen_ns += now - last;
+		last = now;
+		cond_resched();
+	}
+}
+
+static noinline __noipa void kstats_lifetime_why_sleep(unsigned int ms)
+{
+	msleep(ms);
+}
+
+static struct hrtimer lt_why_timer;
+static u64 lt_why_period_ns, lt_why_spin_ns, lt_why_irq_ns;
+static unsigned int lt_why_fired;
+
+static enum hrtimer_restart lt_why_tick(struct hrtimer *t)
+{
+	u64 start = ktime_get_ns();
+
+	while (ktime_get_ns() - start < lt_why_spin_ns)
+		cpu_relax();
+	lt_why_irq_ns += ktime_get_ns() - start;
+	lt_why_fired++;
+	hrtimer_forward_now(t, ns_to_ktime(lt_why_period_ns));
+	return HRTIMER_RESTART;
+}
+
+static int lt_why(const char *cmd, const char *arg)
+{
+	unsigned int ms, us, period;
+
+	if (strcmp(cmd, "why_irq")) {
+		if (kstrtouint(arg, 0, &ms) || !ms || ms > 1000)
+			return -EINVAL;
+		if (cmd[4] == 's' && cmd[5] == 'p') {
+			kstats_lifetime_why_spin(ms);
+			pr_info("why_spin: stolen %llu ns\n", lt_why_stolen_ns);
+		} else {
+			kstats_lifetime_why_sleep(ms);
+		}
+		return 0;
+	}
+	if (sscanf(arg, "%u %u %u", &ms, &us, &period) != 3 || !ms ||
+	    ms > 1000 || us >= period || period > 10000)
+		return -EINVAL;
+	lt_why_period_ns = period * NSEC_PER_USEC;
+	lt_why_spin_ns = us * NSEC_PER_USEC;
+	lt_why_irq_ns = 0;
+	lt_why_fired = 0;
+	/* the timer's CPU is the spin's: it may not move meanwhile */
+	migrate_disable();
+	hrtimer_init(&lt_why_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	lt_why_timer.function = lt_why_tick;
+	hrtimer_start(&lt_why_timer, ns_to_ktime(lt_why_period_ns),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	kstats_lifetime_why_spin(ms);
+	hrtimer_cancel(&lt_why_timer);
+	migrate_enable();
+	pr_info("why_irq: %u callbacks %llu ns stolen %llu ns\n", lt_why_fired,
+		lt_why_irq_ns, lt_why_stolen_ns);
+	return 0;
+}
+
 static DEFINE_MUTEX(lt_wait_mutex);
 static DECLARE_COMPLETION(lt_held);
 /* the task that waits for lt_wait_mutex, and whether it is on its way */
@@ -616,6 +709,9 @@ static int lt_command(const char *cmd, const char *arg)
 		return lt_kprobe(arg);
 	if (!strcmp(cmd, "unkprobe"))
 		return lt_unkprobe(arg);
+	if (!strcmp(cmd, "why_spin") || !strcmp(cmd, "why_sleep") ||
+	    !strcmp(cmd, "why_irq"))
+		return lt_why(cmd, arg);
 	if (!strcmp(cmd, "tsc_unstable") && !*arg)
 		return lt_tsc_unstable();
 	if (!strcmp(cmd, "get")) {

@@ -143,6 +143,7 @@ static void kstats_trace_reset(struct kstats *ks)
 
 	WRITE_ONCE(t->missed_base, kstats_trace_probe_missed(t));
 	kstats_outliers_reset(t->fn.outliers);
+	kstats_why_reset(t->fn.why);
 	if (t->mech == KSTATS_MECH_SECTION) {
 		kstats_pair_reset_counts(&t->pair);
 		atomic64_set(&t->nr_short, 0);
@@ -251,6 +252,7 @@ static void kstats_trace_show(struct kstats *ks, struct seq_file *m)
 		kstats_filter_format(&t->fn.filter, buf, sizeof(buf));
 		seq_printf(m, "# filter %s\n", buf);
 	}
+	kstats_why_show(t->fn.why, m);
 }
 
 /*
@@ -264,6 +266,8 @@ static void kstats_trace_retire(struct kstats *ks)
 	kstats_trace_unregister(t);
 	/* a call still in flight may capture: on a CPU with a store */
 	kstats_outliers_retire(t->fn.outliers);
+	/* the scheduler's probes with the last "why" node */
+	kstats_why_retire(t->fn.why);
 	kstats_destroy(t->fn.gap);
 	t->fn.gap = NULL;
 }
@@ -281,6 +285,7 @@ static void kstats_trace_release(struct kstats *ks)
 			t->fb[i].ops->release(&t->fb[i].fn);
 	kfree(t->fb);
 	kstats_outliers_free(t->fn.outliers);
+	kstats_why_free(t->fn.why);
 	kstats_multi_free(t->fn.multi);
 	free_percpu(t->marks);
 	free_percpu(t->fn.last_end);
@@ -584,6 +589,20 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	ks->priv = t;
 	ks->ops = &kstats_trace_ops;
 
+	if (cmd->split) {
+		t->fn.why = kstats_why_alloc();
+		if (IS_ERR(t->fn.why)) {
+			err = PTR_ERR(t->fn.why);
+			t->fn.why = NULL;
+			kstats_refuse(t->why, cmd->at.split, ks->name,
+				      "why: the scheduler's tracepoints could not be probed (error %d)",
+				      err);
+			goto fail;
+		}
+		/* its handlers are those that split a call */
+		t->fn.rich = true;
+		cmd->outlier.why = true;
+	}
 	t->fn.outliers = kstats_outliers_alloc(&cmd->outlier,
 					       t->fn.value.base != KSTATS_BASE_NONE);
 	if (IS_ERR(t->fn.outliers)) {
@@ -597,7 +616,8 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 	if (t->fn.outliers)
 		ks->ops = &kstats_trace_outlier_ops;
 	t->fn.exit_extra = t->fn.value.base != KSTATS_BASE_NONE ||
-			   t->fn.ret_at_exit || t->fn.outliers || cmd->gap;
+			   t->fn.ret_at_exit || t->fn.outliers || cmd->gap ||
+			   t->fn.why;
 	err = kstats_trace_multi(t, cmd);
 	if (!err && cmd->gap)
 		err = kstats_trace_gap(t, cmd);

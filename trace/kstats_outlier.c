@@ -55,6 +55,7 @@
 #include "kstats_family_view.h"
 #include "kstats_internal.h"
 #include "kstats_outlier.h"
+#include "kstats_why.h"
 
 /**
  * struct kstats_outlier - one kept sample, then its stack's frames
@@ -68,7 +69,8 @@
  * @tid: the task
  * @key: the node's family key index
  * @comm: the task's name
- * @frames: the kernel stack at its end, innermost first
+ * @frames: the kernel stack at its end, innermost first; then, for a node
+ *	with "why", its split (struct kstats_why_parts, kstats_outlier_why())
  */
 struct kstats_outlier {
 	u32 seq;
@@ -89,6 +91,13 @@ static struct kstats_outlier *kstats_outlier_entry(const struct kstats_outliers 
 						   u32 i)
 {
 	return c->entries + i * o->esize;
+}
+
+/* A "why" node's entry's split, after its frames. */
+static struct kstats_why_parts *kstats_outlier_why(const struct kstats_outliers *o,
+						   const struct kstats_outlier *e)
+{
+	return (void *)e + sizeof(*e) + o->cfg.stack * sizeof(unsigned long);
 }
 
 /* The start value of a CPU's bar: the threshold, or 0 for top. */
@@ -199,7 +208,8 @@ struct kstats_outliers *kstats_outliers_alloc(const struct kstats_outlier_cfg *c
 	o->cfg = *cfg;
 	o->signed_values = signed_values;
 	o->esize = sizeof(struct kstats_outlier) +
-		   cfg->stack * sizeof(unsigned long);
+		   cfg->stack * sizeof(unsigned long) +
+		   (cfg->why ? sizeof(struct kstats_why_parts) : 0);
 	o->cpu_bytes = array_size(cfg->keep, o->esize) +
 		       (cfg->mode == KSTATS_OUTLIER_TOP ?
 			array_size(cfg->keep, sizeof(u16)) : 0) +
@@ -410,6 +420,9 @@ kstats_outlier_keep(struct kstats_outliers *o, u64 v, u32 key, bool has_key,
 	memcpy(e->comm, current->comm, sizeof(e->comm));
 	e->key = key;
 	e->has_key = has_key;
+	/* no split (from an interrupt, say): zeros, which the line omits */
+	if (o->cfg.why && !kstats_why_take(kstats_outlier_why(o, e)))
+		memset(kstats_outlier_why(o, e), 0, sizeof(struct kstats_why_parts));
 	if (!o->cfg.stack)
 		e->nr_frames = 0;
 	else if (ip)
@@ -630,6 +643,14 @@ static void kstats_outlier_frame(struct seq_file *m, unsigned long addr)
 	seq_puts(m, sym);
 }
 
+/* An outlier's split, if it has one (a call that was not split has none). */
+static void kstats_outlier_show_why(struct seq_file *m,
+				    const struct kstats_why_parts *p)
+{
+	if (p->oncpu || p->runq || p->blocked || p->irq)
+		kstats_why_format(p, m);
+}
+
 /**
  * kstats_outliers_show() - the outliers' lines of a distribution file
  * @o: the store, or NULL (nothing is shown)
@@ -727,6 +748,8 @@ int kstats_outliers_show(struct kstats_outliers *o, struct seq_file *m,
 		if (key_format && key_format(arg, e->key, e->has_key, e->cpu,
 					     buf, KEY_BUF))
 			seq_printf(m, " key %s", buf);
+		if (o->cfg.why)
+			kstats_outlier_show_why(m, kstats_outlier_why(o, e));
 		if (o->cfg.stack)
 			seq_puts(m, " stack ");
 		/* the probe's own frames, innermost, say nothing of it */

@@ -48,6 +48,7 @@ enum kstats_outlier_mode {
  * @keep: M for slow, K for top: how many are kept
  * @stack: frames of the kernel stack kept with each, 0 for none
  * @keep_set: "keep" was written
+ * @why: each keeps its call's split (kstats_why.h), its node's "why"
  */
 struct kstats_outlier_cfg {
 	u8 mode;
@@ -55,6 +56,7 @@ struct kstats_outlier_cfg {
 	u32 keep;
 	u8 stack;
 	bool keep_set;
+	bool why;
 };
 
 /**

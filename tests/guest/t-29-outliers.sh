@@ -194,6 +194,119 @@ expect "keep 65536 stack 64: read back, the 2 slow calls with their stacks" \
 	"# outliers slow 10000000 keep 65536 kept 2 dropped 0 stack 64 cached $(field $O.big outliers cached) 2"
 ctl $KS/_control "remove o_big" > /dev/null
 
+# --- why: each slow call's time split, with who preempted it and where it
+# slept: a spin alone (on its CPU), a sleep of 50 ms (blocked, in msleep:
+# long beside the probes' own time under TCG, nested), the spin
+# with a CPU-bound competitor pinned to its CPU (half each, preempted by
+# the competitor), the spin under a hard hrtimer that spins in its
+# callback (irq: the callbacks' own time, which the module logs)
+# w_parts FILE: each outlier's "VALUE ONCPU RUNQ BLOCKED IRQ", a line each
+w_parts() {
+	o_lines "$1" | awk '{ for (i = 3; i < NF; i++) if ($i == "why") { print $2, $(i + 2), $(i + 4), $(i + 6), $(i + 8); break } }'
+}
+# w_check NAME FILE AWK-COND: every outlier split, its parts adding up to
+# its duration within 5 %, and AWK-COND true of each (v, on, rq, bl, ir)
+w_check() {
+	expect "why, $1: every outlier split, parts within 5 % of the call, $3" \
+		"$(w_parts "$2" | awk '{ v = $1; on = $2; rq = $3; bl = $4; ir = $5
+			s = on + rq + bl + ir; d = s > v ? s - v : v - s
+			if (d * 20 > v) { print "sum " s " of " v; exit }
+			if (!('"$3"')) { print "not: " $0; exit } }
+			END { print NR }')" "$(o_lines "$2" | wc -l)"
+}
+# w_one FUNCTION NAME OPTIONS COMMAND...: a node with why, one call to
+# warm the paths it takes (TCG translates code on its first run, which
+# costs the first call milliseconds of CPU), reset, then COMMAND...
+w_one() {
+	o_trace "trace kstats_lifetime_why_$1 name w_$2 slow 5000000 why $3"
+	expect "why: why_$1 1 (a first call): ran" "$(kload pin 0 kload ctl $LT "why_$1 1")" ok
+	ctl $KS/w_$2 reset > /dev/null
+	shift 3
+	for c in "$@"; do
+		expect "why: $c: ran" "$(kload pin 0 kload ctl $LT "$c")" ok
+	done
+}
+# the interrupts' time as the spin saw it (gaps in its clock, from the
+# kernel log): the split's irq is at most that (the gaps also hold the
+# host's own stalls of a TCG guest), and at least the timer callbacks' own
+# time (under TCG an interrupt's entry and exit cost as much again)
+w_stolen() { dmesg | sed -n 's/.*why_[a-z]*: .*stolen \([0-9]*\) ns.*/\1/p' | tail -n1; }
+dmesg -c > /dev/null
+w_one spin spin "" "why_spin 20"
+st=$(w_stolen)
+cat $KS/w_spin > $O.wspin
+diag "cat $KS/w_spin (the spin saw ${st:-no} ns taken by interrupts):"
+sed 's/^/#   /' $O.wspin
+w_check "a spin alone" $O.wspin "(on + ir) * 10 >= v * 9 && ir <= ${st:-0} * 1.2"
+expect "why_spin 20, again: ran" "$(kload pin 0 kload ctl $LT 'why_spin 20')" ok
+cat $KS/w_spin > $O.wspin
+expect "why, a spin alone: 2 outliers" "$(o_lines $O.wspin | wc -l)" 2
+expect "why, the header: 2 calls split, none unsplit" \
+	"$(grep '^# why ' $O.wspin | awk '{ print $12, $14 }')" "2 0"
+expect "why, the header: its parts, the outliers' summed" \
+	"$(grep '^# why ' $O.wspin | awk '{ print $4 + $6 + $8 + $10 }')" \
+	"$(w_parts $O.wspin | awk '{ s += $2 + $3 + $4 + $5 } END { print s }')"
+w_one sleep sleep "" "why_sleep 50"
+ctl $KS/_control "trace kstats_lifetime_why_sleep name w_sleepk slow 5000000 why mech kretprobe" > /dev/null
+expect "why_sleep 1 (a second node, kretprobe: a first call): ran" "$(ctl $LT 'why_sleep 1')" ok
+ctl $KS/w_sleep reset > /dev/null
+ctl $KS/w_sleepk reset > /dev/null
+expect "why_sleep 50 (a second node, kretprobe): ran" "$(ctl $LT 'why_sleep 50')" ok
+for n in w_sleep w_sleepk; do
+	cat $KS/$n > $O.$n
+	diag "cat $KS/$n:"
+	sed 's/^/#   /' $O.$n
+	w_check "a sleep ($n)" $O.$n "bl * 10 >= v * 9"
+	expect "why, a sleep ($n): blocked in msleep" \
+		"$(o_lines $O.$n | grep -c ' blocked-in msleep$')" "$(o_lines $O.$n | wc -l)"
+done
+expect "why, the kretprobe's node: mechanism kretprobe" \
+	"$(field $O.w_sleepk source mechanism)" kretprobe
+kload pin 0 sh -c 'while :; do :; done' &
+hog=$!
+ctl $KS/w_spin reset > /dev/null
+expect "why_spin 20 beside a competitor: ran" "$(kload pin 0 kload ctl $LT 'why_spin 20')" ok
+expect "why_spin 20 beside a competitor, again: ran" "$(kload pin 0 kload ctl $LT 'why_spin 20')" ok
+kill $hog
+wait $hog 2> /dev/null
+cat $KS/w_spin > $O.whog
+diag "cat $KS/w_spin (a competitor on its CPU):"
+sed 's/^/#   /' $O.whog
+w_check "a spin with a competitor" $O.whog "on * 4 >= v && on * 4 <= v * 3 && rq * 4 >= v && rq * 4 <= v * 3"
+expect "why, a spin with a competitor: preempted by it" \
+	"$(o_lines $O.whog | grep -c " preempted-by sh:$hog\( \|$\)")" "$(o_lines $O.whog | wc -l)"
+ctl $KS/w_spin reset > /dev/null
+dmesg -c > /dev/null
+expect "why_irq 20 50 200: ran" "$(kload pin 0 kload ctl $LT 'why_irq 20 50 200')" ok
+cat $KS/w_spin > $O.wirq
+diag "cat $KS/w_spin (a hard hrtimer's callback of 50 us every 200 us):"
+sed 's/^/#   /' $O.wirq
+cb_ns=$(dmesg | sed -n 's/.*why_irq: [0-9]* callbacks \([0-9]*\) ns.*/\1/p' | tail -n1)
+st=$(w_stolen)
+diag "the callbacks' own time: ${cb_ns:-none} ns; the interrupts', as the spin saw them: ${st:-none} ns"
+w_check "a spin under interrupts" $O.wirq "ir >= ${cb_ns:-0} && ir <= ${st:-0} * 1.2"
+# a kernel function with the kernel's BTF: the direct trampoline where
+# the kernel has one (its rich entry and exit split the call)
+o_trace "trace hrtimer_nanosleep name w_ns slow 20000000 why"
+expect "why: usleep 50000: ran" "$(usleep 50000 && echo ok)" ok
+ctl $KS/w_ns reset > /dev/null
+usleep 50000
+cat $KS/w_ns > $O.wns
+diag "cat $KS/w_ns:"
+sed 's/^/#   /' $O.wns
+w_check "nanosleep ($(field $O.wns source mechanism))" $O.wns "bl * 10 >= v * 9"
+expect "why, nanosleep: blocked in a function named" \
+	"$(o_lines $O.wns | grep -c ' blocked-in [a-z_]')" "$(o_lines $O.wns | wc -l)"
+ctl $KS/_control "remove w_ns" > /dev/null
+for c in "why why" "why value arg0" "why start tp:sched:sched_switch end tp:sched:sched_switch"; do
+	expect "refused: trace kstats_lifetime_why_spin $c" \
+		"$(ctl $KS/_control "trace kstats_lifetime_why_spin name w_bad $c")" EINVAL
+done
+expect "refused (why): nothing made" "$([ -e $KS/w_bad ] || echo none)" none
+for n in w_spin w_sleep w_sleepk; do
+	ctl $KS/_control "remove $n" > /dev/null
+done
+
 # --- refusals: EINVAL, nothing made ----------------------------------------
 for c in "slow" "slow -5" "slow abc" "slow 1 top 2" "top 0" "top 4097" \
 	"stack 0" "stack 65" "slow 1 stack 2 stack 3" "keep 5" "top 3 keep 5" \

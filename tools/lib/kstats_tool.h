@@ -111,6 +111,11 @@ struct koutlier {
 	char *key;		/* NULL for a node without a family */
 	char **frames;
 	size_t nframes;
+	/* "why ...": the call's time split (ns), a node with "why" */
+	int has_why;
+	u64 oncpu, runq, blocked, irq, vcsw, ivcsw;
+	char *preempted_by;	/* "COMM:PID", or NULL */
+	char *blocked_in;	/* a function's name, or NULL */
 };
 
 /* The percentile summary, in the order of the "# summary" line. */

@@ -8,6 +8,35 @@
 
 #include "kstats_tool.h"
 
+/* @part of @whole as a percentage, 0 for no whole. */
+static double pct(u64 part, u64 whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/*
+ * An outlier's split ("why"), under its row: each part's share of the
+ * four, who preempted it and where it slept.
+ */
+static void print_why(FILE *f, const struct koutlier *o)
+{
+	u64 all = o->oncpu + o->runq + o->blocked + o->irq;
+
+	fprintf(f, "        why: oncpu %.1f%% runq %.1f%% blocked %.1f%% irq %.1f%% (vcsw %llu ivcsw %llu)",
+		pct(o->oncpu, all), pct(o->runq, all), pct(o->blocked, all),
+		pct(o->irq, all), (unsigned long long)o->vcsw,
+		(unsigned long long)o->ivcsw);
+	if (o->preempted_by) {
+		fputs(" preempted-by ", f);
+		safe_text(f, o->preempted_by);
+	}
+	if (o->blocked_in) {
+		fputs(" blocked-in ", f);
+		safe_text(f, o->blocked_in);
+	}
+	fputc('\n', f);
+}
+
 /*
  * Under the histogram: the "# outliers" line's fields, then one row per
  * outlier, in the file's order (oldest first for slow, largest first for
@@ -47,6 +76,8 @@ void print_outliers(FILE *f, const struct snapshot *snap)
 			safe_text(f, o->key);
 		}
 		fputc('\n', f);
+		if (o->has_why)
+			print_why(f, o);
 		for (size_t j = o->nframes; j-- > 0;) {
 			fputs("        ", f);
 			safe_text(f, o->frames[j]);
@@ -56,7 +87,8 @@ void print_outliers(FILE *f, const struct snapshot *snap)
 }
 
 /*
- * ", "outliers": [{value, time_ns, cpu, pid, tid, comm, key, stack}, ...]"
+ * ", "outliers": [{value, time_ns, cpu, pid, tid, comm, key, [why,] stack},
+ * ...]"
  * with the stack's frames root first, as the file has them; nothing for a
  * node without outliers.
  */
@@ -80,6 +112,27 @@ void json_outliers(FILE *f, const struct snapshot *snap, int ind)
 			json_string(f, o->key);
 		else
 			fputs("null", f);
+		if (o->has_why) {
+			fprintf(f, ", \"why\": {\"oncpu\": %llu, \"runq\": %llu, "
+				"\"blocked\": %llu, \"irq\": %llu, \"vcsw\": %llu, "
+				"\"ivcsw\": %llu, \"preempted_by\": ",
+				(unsigned long long)o->oncpu,
+				(unsigned long long)o->runq,
+				(unsigned long long)o->blocked,
+				(unsigned long long)o->irq,
+				(unsigned long long)o->vcsw,
+				(unsigned long long)o->ivcsw);
+			if (o->preempted_by)
+				json_string(f, o->preempted_by);
+			else
+				fputs("null", f);
+			fputs(", \"blocked_in\": ", f);
+			if (o->blocked_in)
+				json_string(f, o->blocked_in);
+			else
+				fputs("null", f);
+			fputc('}', f);
+		}
 		fputs(", \"stack\": [", f);
 		for (size_t j = 0; j < o->nframes; j++) {
 			fputs(j ? ", " : "", f);

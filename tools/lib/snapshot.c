@@ -1377,9 +1377,49 @@ static char *next_word(char **t)
 }
 
 /*
- * "outlier VALUE time T cpu C pid P tid T comm NAME [key KEY] [stack
- * F1;...;FN]": the frames are the rest of the line (a module's frame has
- * a space: "sym+0x1a [mod]").
+ * "why oncpu N runq N blocked N irq N vcsw N ivcsw N [preempted-by
+ * COMM:PID] [blocked-in FUNC]" of an outlier line, after its "why";
+ * *@w is left on the next word.
+ */
+static int outlier_why(struct parser *p, struct koutlier *o, char **t,
+		       char **w)
+{
+	static const char *const keys[] = { "oncpu", "runq", "blocked", "irq",
+					    "vcsw", "ivcsw" };
+	u64 *vals[] = { &o->oncpu, &o->runq, &o->blocked, &o->irq, &o->vcsw,
+			&o->ivcsw };
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		*w = next_word(t);
+		if (!*w || strcmp(*w, keys[i]))
+			return reject(p, "outlier line: why: '%s' expected", keys[i]);
+		*w = next_word(t);
+		if (!*w || parse_u64(*w, vals[i]))
+			return reject(p, "outlier line: why %s '%s' is not a number",
+				      keys[i], *w ? *w : "");
+	}
+	o->has_why = 1;
+	*w = next_word(t);
+	if (*w && !strcmp(*w, "preempted-by")) {
+		*w = next_word(t);
+		if (!*w || !(o->preempted_by = dup_text(*w)))
+			return reject(p, "outlier line: preempted-by without a task");
+		*w = next_word(t);
+	}
+	if (*w && !strcmp(*w, "blocked-in")) {
+		*w = next_word(t);
+		if (!*w || !(o->blocked_in = dup_text(*w)))
+			return reject(p, "outlier line: blocked-in without a function");
+		*w = next_word(t);
+	}
+	return 0;
+}
+
+/*
+ * "outlier VALUE time T cpu C pid P tid T comm NAME [key KEY] [why ...]
+ * [stack F1;...;FN]": the frames are the rest of the line (a module's
+ * frame has a space: "sym+0x1a [mod]").
  */
 static int outlier_row(struct parser *p, char *line)
 {
@@ -1431,6 +1471,13 @@ static int outlier_row(struct parser *p, char *line)
 		if (!o->key)
 			return reject(p, "out of memory");
 		w = next_word(&t);
+	}
+	if (w && !strcmp(w, "why")) {
+		/* counted first: what it holds is freed with the snapshot */
+		s->noutliers++;
+		if (outlier_why(p, o, &t, &w))
+			return -1;
+		s->noutliers--;
 	}
 	if (w && !strcmp(w, "stack")) {
 		frames = t;
@@ -1666,6 +1713,8 @@ void snapshot_free(struct snapshot *s)
 	free(s->keys);
 	for (size_t i = 0; i < s->noutliers; i++) {
 		free(s->outliers[i].key);
+		free(s->outliers[i].preempted_by);
+		free(s->outliers[i].blocked_in);
 		for (size_t j = 0; j < s->outliers[i].nframes; j++)
 			free(s->outliers[i].frames[j]);
 		free(s->outliers[i].frames);

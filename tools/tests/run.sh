@@ -1176,6 +1176,18 @@ printf '%s\n' '# name w clock ktime unit ns frac_bits 3 state active cpus 2 samp
 rc 0 "show a node with outliers" $K show "$T/outl.txt"
 [ "$(grep -nE '^ +count|^outliers:|^@w ' "$T/out" | cut -d: -f2 | tr -d ' ' | cut -c1-5 | tr '\n' ' ')" = 'count outli @w(ns ' ] &&
 	ok "show: the summary, then the outliers, then the bars" || bad "show order" "$(cat "$T/out")"
+sed -e 's/^# outliers slow .*/# outliers slow 10000000 keep 256 kept 2 dropped 0 stack 2/' \
+	-e 's/ comm kload stack / comm kload why oncpu 12000000 runq 8000000 blocked 0 irq 1000000 vcsw 0 ivcsw 2 preempted-by sh:524 stack /' "$T/outl.txt" > "$T/why.txt"
+echo 'outlier 50000000 time 200 cpu 1 pid 9 tid 9 comm usleep why oncpu 100000 runq 100000 blocked 49800000 irq 0 vcsw 1 ivcsw 0 blocked-in hrtimer_nanosleep' >> "$T/why.txt"
+rc 0 "show a node with why" $K show "$T/why.txt"
+has '^        why: oncpu 57.1% runq 38.1% blocked 0.0% irq 4.8% (vcsw 0 ivcsw 2) preempted-by sh:524$' &&
+	has '^        why: oncpu 0.2% runq 0.2% blocked 99.6% irq 0.0% (vcsw 1 ivcsw 0) blocked-in hrtimer_nanosleep$' &&
+	ok "show: each outlier's split, in shares, who preempted it, where it slept" || bad "why" "$(cat "$T/out")"
+$K show "$T/why.txt" --json > "$T/j"
+[ "$(json_get "$T/j" "d['outliers'][0]['why'] == {'oncpu': 12000000, 'runq': 8000000, 'blocked': 0, 'irq': 1000000, 'vcsw': 0, 'ivcsw': 2, 'preempted_by': 'sh:524', 'blocked_in': None} and d['outliers'][1]['why']['blocked_in'] == 'hrtimer_nanosleep' and 'why' not in d['outliers'][0]['stack']")" = True ] &&
+	ok "show --json: each outlier's why" || bad "why json" "$(cat "$T/j")"
+sed 's/ why oncpu 12000000 runq/ why oncpu x runq/' "$T/why.txt" > "$T/whybad.txt"
+rc 2 "show: a why part that is not a number, refused" $K show "$T/whybad.txt"
 for c in "trace vfs_read" "runqlat" "softirq" "offcpu"; do
 	$K help ${c%% *} | grep -q -- '--rows N' && $K help ${c%% *} | grep -q -- '--all-rows' || bad "$c --rows" "no --rows or --all-rows"
 done; ok "trace and the recipes take --rows N and --all-rows"
