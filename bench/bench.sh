@@ -346,6 +346,8 @@ trows = [
     ("kstats `trace FUNC mech fprobe slow V`, a call under V", "kstats_slow-fprobe"),
     ("kstats `trace FUNC top 16`, a call under the 16th largest (direct)", "kstats_top"),
     ("kstats `trace FUNC mech fprobe top 16`, a call under the 16th largest", "kstats_top-fprobe"),
+    ("kstats `trace FUNC slow V why`, a call under V, split (direct)", "kstats_slow-why"),
+    ("kstats `trace FUNC mech fprobe slow V why`, a call under V, split", "kstats_slow-why-fprobe"),
     ("kstats `trace FUNC slow 0 keep 64 stack 16`: every call kept, 16 frames (direct)", "kstats_capture"),
     ("kstats `trace FUNC mech fprobe slow 0 keep 64 stack 16`: every call kept", "kstats_capture-fprobe"),
     ("calibration floor: empty probes on raw_syscalls' sys_enter and sys_exit (bench module): what any section on them costs the kernel", "floor_syscalls"),
@@ -356,6 +358,10 @@ trows = [
     ("libbpf-tools `runqlat`, per pipe round trip", "rq_peer"),
     ("`kstats census start` (every part: syscalls by number, interrupts, run queue, page faults, block I/O, off-CPU; the tool not running), per call", "census"),
     ("the same census, per pipe round trip", "rq_census"),
+    ("a `why` node on FUNC (not called): the scheduler's tracepoints, per pipe round trip", "rq_why_idle"),
+    ("kstats `trace pipe_read slow V`, per pipe round trip", "rq_pipe_slow"),
+    ("kstats `trace pipe_read slow V why`: every switch in a call split, per pipe round trip", "rq_pipe_why"),
+    ("libbpf-tools `offcputime` and `runqlat` at once (the peers' way to the split), per pipe round trip", "rq_peer_why"),
     ("ftrace function_graph, filtered to FUNC", "fgraph"),
     ("kretprobe event, enabled, with a hist trigger (keys=common_pid)", "kretprobe_hist"),
     ("kprobe+kretprobe events -> synthetic latency event -> hist (lat.log2)", "synth_hist"),
@@ -495,6 +501,26 @@ for label, goal, k in (
         ("`trace __*sys_* by func` (hundreds of functions, F among them)", "+15", "kstats_multi-func")):
     P("| %s | %s | %s | %s | %s | %s | %s | %s |" %
       ((label, goal) + over(ic, k, "kstats_default") + over(ic61, k, "kstats_default")))
+P()
+P("`why` against the node without it: what it adds to a getppid() that is "
+  "not slow, and to a pipe round trip whose switches are all in calls of a "
+  "`why` node (`pipe_read`); the base column is the node without `why`.")
+P()
+P("| node | goal | 6.12 | base 6.12 | over | 6.1 | base 6.1 | over |")
+P("|---|---:|---:|---:|---:|---:|---:|---:|")
+def over_rq(d, k, base):
+    u = d["BENCH"].get("s_rq_untraced")
+    a, b = d["BENCH"].get("s_" + k), d["BENCH"].get("s_" + base)
+    ca = "n/a" if a is None or u is None else "+" + fmt(a - u)
+    cb = "n/a" if b is None or u is None else "+" + fmt(b - u)
+    return ca, cb, "n/a" if a is None or b is None else "%+.1f" % (a - b)
+for label, goal, k, base, f in (
+        ("`trace F slow V why`, a call under V", "+25", "kstats_slow-why", "kstats_slow", over),
+        ("`trace F mech fprobe slow V why`, a call under V", "+25", "kstats_slow-why-fprobe", "kstats_slow-fprobe", over),
+        ("a `why` node not called, per pipe round trip", "+60", "rq_why_idle", "rq_untraced", over_rq),
+        ("`trace pipe_read slow V why`, per pipe round trip", "+60", "rq_pipe_why", "rq_pipe_slow", over_rq)):
+    P("| %s | %s | %s | %s | %s | %s | %s | %s |" %
+      ((label, goal) + f(ic, k, base) + f(ic61, k, base)))
 P()
 fl, fl61 = ic["BENCH"].get("s_floor_syscalls"), ic61["BENCH"].get("s_floor_syscalls")
 u, u61 = ic["BENCH"].get("s_untraced"), ic61["BENCH"].get("s_untraced")

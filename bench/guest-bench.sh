@@ -328,9 +328,48 @@ rq_rows() {
 		na s census "kstats census start: $(tail -n 2 /tmp/census.out | tr '\n' ' ')"
 		na s rq_census "kstats census start failed"
 	fi
+	# why: a node with "why" whose function is not called (the
+	# scheduler's tracepoints registered, no task in such a call); then
+	# the pipe's read traced with outliers, without and with why (every
+	# switch of the round trip then in a why call)
+	for v in why_idle pipe_slow pipe_why; do
+		case $v in
+		why_idle) opt="$F name wb slow 9223372036854775807 why" ;;
+		pipe_slow) opt="pipe_read name wb slow 9223372036854775807" ;;
+		pipe_why) opt="pipe_read name wb slow 9223372036854775807 why" ;;
+		esac
+		if try "echo 'trace $opt' > /sys/kernel/debug/kstats/_control"; then
+			echo "BENCHPEER s_rq_$v trace $opt"
+			echo "BENCH s_rq_$v $($PB 5000 5)"
+			grep -E '^# (source|why)' /sys/kernel/debug/kstats/wb |
+				sed "s/^/BENCHINFO rq_$v /"
+			try "echo 'remove wb' > /sys/kernel/debug/kstats/_control" ||
+				echo "BENCHINFO rq_$v remove failed: $ERR"
+		else
+			na s rq_$v "$ERR"
+		fi
+	done
 	if [ "$PEERS" != 1 ]; then
 		return
-	elif [ -z "$(command -v runqlat)" ]; then
+	fi
+	# the peers' way to the same answer: offcputime and runqlat at once
+	if [ -z "$(command -v offcputime)" ] || [ -z "$(command -v runqlat)" ]; then
+		na s rq_peer_why "offcputime or runqlat (libbpf-tools) is not in this guest"
+	elif F=none peer_start offcputime 1 0 1 0 offcputime; then
+		OFF=$PEER_PID
+		if F=none peer_start runqlat 3 0 3 0 runqlat; then
+			echo "BENCHPEER s_rq_peer_why offcputime & runqlat"
+			echo "BENCH s_rq_peer_why $($PB 5000 5)"
+			peer_stop
+		else
+			na s rq_peer_why "runqlat: $ERR"
+		fi
+		PEER_PID=$OFF
+		peer_stop
+	else
+		na s rq_peer_why "offcputime: $ERR"
+	fi
+	if [ -z "$(command -v runqlat)" ]; then
 		na s rq_peer "runqlat (libbpf-tools) is not in this guest"
 	elif F=none peer_start runqlat 3 0 3 0 runqlat; then
 		echo "BENCHPEER s_rq_peer runqlat"
@@ -363,7 +402,8 @@ trace_rows() {
 	# a filter that always holds (cpu 0 on one vCPU), with the duration;
 	# and families: the duration split by task name, by CPU; outliers: a
 	# call that is not one (slow over any duration; top 16, whose bar is
-	# the 16th largest so far), and every call kept with 16 frames
+	# the 16th largest so far), and every call kept with 16 frames; a
+	# call that is not slow, split (why)
 	# the task that makes the calls: this shell for the in-kernel loop
 	# (its write runs it), the loop's own for getppid()
 	ccomm=$(cat /proc/$$/comm)
@@ -371,7 +411,7 @@ trace_rows() {
 	for v in default fprobe kretprobe tsc fprobe-tsc kretprobe-tsc value-arg \
 		 value-ret filter filter-comm filter-cgroup family-comm family-cpu \
 		 family-caller family-cgroup family-stack slow slow-stack slow-fprobe top \
-		 top-fprobe capture capture-fprobe; do
+		 top-fprobe capture capture-fprobe slow-why slow-why-fprobe; do
 		case $v in
 		default) opt= ;;
 		fprobe) opt=" mech fprobe" ;;
@@ -396,10 +436,12 @@ trace_rows() {
 		top-fprobe) opt=" mech fprobe top 16" ;;
 		capture) opt=" slow 0 keep 64 stack 16" ;;
 		capture-fprobe) opt=" mech fprobe slow 0 keep 64 stack 16" ;;
+		slow-why) opt=" slow 9223372036854775807 why" ;;
+		slow-why-fprobe) opt=" mech fprobe slow 9223372036854775807 why" ;;
 		esac
 		if try "echo 'trace $F name $N$opt' > $KC"; then
 			measure $kind kstats_$v
-			grep -E '^# (name|clock|source|family|outliers)' /sys/kernel/debug/kstats/$N 2>/dev/null |
+			grep -E '^# (name|clock|source|family|outliers|why)' /sys/kernel/debug/kstats/$N 2>/dev/null |
 				sed "s/^/BENCHINFO kstats_trace_$v /"
 			try "echo 'remove $N' > $KC" ||
 				echo "BENCHINFO kstats_trace_$v remove failed: $ERR"

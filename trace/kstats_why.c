@@ -56,8 +56,12 @@
 #define KSTATS_WHY_DEPTH	4
 /* Records a task's key may take: its hash's and the next ones. */
 #define KSTATS_WHY_PROBE	8
-/* Frames of a sleeping task's stack looked at for blocked-in. */
-#define KSTATS_WHY_FRAMES	24
+/*
+ * Frames of a sleeping task's stack looked at for blocked-in: the probe's
+ * and the tracepoint's, the scheduler's (__schedule, schedule, and for a
+ * mutex four more), then the one named; the walk costs by the frame.
+ */
+#define KSTATS_WHY_FRAMES	10
 
 enum kstats_why_state {
 	KSTATS_WHY_ONCPU,
@@ -641,7 +645,11 @@ notrace void kstats_why_enter(struct kstats_why *w)
 	f->blocked = t->blocked;
 	f->nvcsw = current->nvcsw;
 	f->nivcsw = current->nivcsw;
-	memset(&f->blame, 0, sizeof(f->blame));
+	/* the names are read only with what they name */
+	f->blame.preempt = NULL;
+	f->blame.preempt_ns = 0;
+	f->blame.blocked_ip = 0;
+	f->blame.blocked_ns = 0;
 	/* seen by the tracepoints of this CPU once counted */
 	barrier();
 	t->depth++;
@@ -684,8 +692,11 @@ notrace bool kstats_why_exit(struct kstats_why *w, struct kstats_why_parts *p)
 	p->blocked = t->blocked - f->blocked;
 	p->vcsw = current->nvcsw - f->nvcsw;
 	p->ivcsw = current->nivcsw - f->nivcsw;
-	p->preempt_pid = f->blame.preempt ? f->blame.preempt_pid : 0;
-	memcpy(p->preempt_comm, f->blame.preempt_comm, TASK_COMM_LEN);
+	p->preempt_pid = 0;
+	if (f->blame.preempt) {
+		p->preempt_pid = f->blame.preempt_pid;
+		memcpy(p->preempt_comm, f->blame.preempt_comm, TASK_COMM_LEN);
+	}
 	p->blocked_ip = f->blame.blocked_ip;
 	barrier();
 	t->depth = i;
@@ -737,7 +748,7 @@ notrace bool kstats_why_take(struct kstats_why_parts *p)
 
 	if (!in_task() || s->task != current)
 		return false;
-	*p = s->parts;
+	*p = *s->parts;
 	s->task = NULL;
 	return true;
 }

@@ -92,18 +92,20 @@ void kstats_why_account(struct kstats_why *w, const struct kstats_why_parts *p);
 /*
  * The parts of the call being recorded on this CPU, for an outlier that
  * keeps them (kstats_why_take()): set under preemption off just before
- * the record, taken by the capture that follows on the same CPU.
+ * the record, taken by the capture that follows on the same CPU, while
+ * the handler's frame that holds them is live; copied only then.
  */
 struct kstats_why_stash {
 	struct task_struct *task;
-	struct kstats_why_parts parts;
+	const struct kstats_why_parts *parts;
 };
 
 DECLARE_PER_CPU(struct kstats_why_stash, kstats_why_stash);
 
 /**
  * kstats_why_set() - the parts of the call about to be recorded here
- * @p: its parts, or NULL for a call with none
+ * @p: its parts, or NULL for a call with none; they must stay where
+ *	they are until the record and its outlier check are done
  *
  * Context: preemption disabled, until its record and outlier check are
  * done.
@@ -112,12 +114,8 @@ static __always_inline notrace void kstats_why_set(const struct kstats_why_parts
 {
 	struct kstats_why_stash *s = this_cpu_ptr(&kstats_why_stash);
 
-	if (!p) {
-		s->task = NULL;
-		return;
-	}
-	s->parts = *p;
-	s->task = current;
+	s->parts = p;
+	s->task = p ? current : NULL;
 }
 
 bool kstats_why_take(struct kstats_why_parts *p);

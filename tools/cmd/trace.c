@@ -344,6 +344,10 @@ static int trace_command(const struct opts *o, const char *target,
 		append(cmd, len, " stack %ld", o->stack);
 		append(what, wlen, " with %ld frames of their stack", o->stack);
 	}
+	if (o->seen & O_WHY) {
+		append(cmd, len, " why");
+		append(what, wlen, ", each call split: running, waiting for a CPU, asleep, interrupts");
+	}
 	if (append(cmd, len, "\n"))
 		ret = fail("the trace command is longer than %zu characters",
 			   len - 1);
@@ -375,6 +379,9 @@ static int cmd_trace(struct opts *o)
 		return usage_error("--stack goes with --slow or --top");
 	if ((o->seen & O_TOP) && o->top > 4096)
 		return usage_error("trace --top keeps at most 4096 samples");
+	if ((o->seen & O_WHY) && ((o->seen & O_VALUE) ||
+				  !strncmp(o->args[0], "tp:", 3)))
+		return usage_error("--why splits a function's calls: not --value, not a tracepoint");
 	ret = trace_check_run(o);
 	if (!ret && o->nrun)
 		ret = run_start(o, &child);
@@ -424,9 +431,12 @@ static OPT_NUM(o_stack, "stack", 0, "N", K_LONG, stack, 1, 64,
 	       "--stack takes a count of frames from 1 to 64", O_OUTLIERS, 0,
 	       "with --slow, --top: N frames of their stack");
 
+static OPT_FLAG(o_why, "why", 0, O_WHY,
+		"split each call: running, waiting for a CPU (behind whom), asleep (where), interrupts");
+
 static const struct optdef *const trace_opts[] = {
 	LIVE_FIRST, &o_value, &o_if, &o_pid, LIVE_FILTERS, &o_tr_top, &o_slow,
-	&o_keep, &o_stack, LIVE_LAST, NULL,
+	&o_keep, &o_stack, &o_why, LIVE_LAST, NULL,
 };
 
 const struct cmddef trace_cmd = {

@@ -54,6 +54,7 @@
 #define O_CENSUS	(1ULL << 38)
 #define O_TSORT		(1ULL << 39)	/* top --sort */
 #define O_DRY		(1ULL << 40)
+#define O_WHY		(1ULL << 41)	/* trace --why */
 
 /* top --sort: the rows by their p99, samples a second or max, largest first */
 enum topsort { TOP_P99, TOP_RATE, TOP_MAX };

@@ -164,6 +164,9 @@ struct snapshot {
 	size_t nkeys;
 	/* A trace node's outliers: the "# outliers" line, verbatim, and theirs. */
 	char outliers_line[192];
+	/* "# why ...": a node's calls split, summed (ns); has_why if given */
+	int has_why;
+	u64 why_oncpu, why_runq, why_blocked, why_irq, why_calls, why_unsplit;
 	struct koutlier *outliers;
 	size_t noutliers;
 };
@@ -277,6 +280,7 @@ void json_snapshot(FILE *f, const struct snapshot *snap, int indent);
 
 /* outliers.c */
 void print_outliers(FILE *f, const struct snapshot *snap);
+void print_why_sums(FILE *f, const struct snapshot *snap);
 void json_outliers(FILE *f, const struct snapshot *snap, int ind);
 const char *errno_name(u32 err);
 void print_negative(FILE *f, const struct snapshot *cur,

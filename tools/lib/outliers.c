@@ -38,6 +38,24 @@ static void print_why(FILE *f, const struct koutlier *o)
 }
 
 /*
+ * "why: ..." under the summary: where the node's calls spent their time,
+ * each part's share of the four, for a node with "why".
+ */
+void print_why_sums(FILE *f, const struct snapshot *snap)
+{
+	u64 all = snap->why_oncpu + snap->why_runq + snap->why_blocked +
+		  snap->why_irq;
+
+	if (!snap->has_why)
+		return;
+	fprintf(f, "why: oncpu %.1f%% runq %.1f%% blocked %.1f%% irq %.1f%% of %llu calls (%llu not split)\n",
+		pct(snap->why_oncpu, all), pct(snap->why_runq, all),
+		pct(snap->why_blocked, all), pct(snap->why_irq, all),
+		(unsigned long long)snap->why_calls,
+		(unsigned long long)snap->why_unsplit);
+}
+
+/*
  * Under the histogram: the "# outliers" line's fields, then one row per
  * outlier, in the file's order (oldest first for slow, largest first for
  * top), each followed by its stack, innermost frame first, as offcputime
@@ -87,13 +105,22 @@ void print_outliers(FILE *f, const struct snapshot *snap)
 }
 
 /*
- * ", "outliers": [{value, time_ns, cpu, pid, tid, comm, key, [why,] stack},
- * ...]"
+ * ", "why": {oncpu, runq, blocked, irq, calls, unsplit}" for a node with
+ * "why"; ", "outliers": [{value, time_ns, cpu, pid, tid, comm, key, [why,]
+ * stack}, ...]"
  * with the stack's frames root first, as the file has them; nothing for a
  * node without outliers.
  */
 void json_outliers(FILE *f, const struct snapshot *snap, int ind)
 {
+	if (snap->has_why)
+		fprintf(f, ",\n%*s \"why\": {\"oncpu\": %llu, \"runq\": %llu, \"blocked\": %llu, \"irq\": %llu, \"calls\": %llu, \"unsplit\": %llu}",
+			ind, "", (unsigned long long)snap->why_oncpu,
+			(unsigned long long)snap->why_runq,
+			(unsigned long long)snap->why_blocked,
+			(unsigned long long)snap->why_irq,
+			(unsigned long long)snap->why_calls,
+			(unsigned long long)snap->why_unsplit);
 	if (!snap->outliers_line[0])
 		return;
 	fprintf(f, ",\n%*s \"outliers_line\": ", ind, "");

@@ -195,6 +195,7 @@ void print_show_keys(FILE *f, const struct snapshot *snap, int per_cpu,
 	fprintf(f, "missed %llu\n", (unsigned long long)snap->missed);
 	if (snap->has_negative)
 		print_negative(f, snap, NULL);
+	print_why_sums(f, snap);
 	print_outliers(f, snap);
 	if (snap->is_family) {
 		fputc('\n', f);

@@ -712,6 +712,18 @@ static int tag_line(struct parser *p, char **tok, int n, unsigned int *tags)
 			return reject(p, "range max_value must be below 2^64-1");
 		s->has_range = 1;
 		p->range_line = p->line;
+	} else if (!strcmp(tok[1], "why")) {
+		/* "# why oncpu N runq N blocked N irq N calls N unsplit N" */
+		if (s->has_why)
+			return reject(p, "second '# why' line");
+		if (tag_value(p, tok, n, "oncpu", &s->why_oncpu) ||
+		    tag_value(p, tok, n, "runq", &s->why_runq) ||
+		    tag_value(p, tok, n, "blocked", &s->why_blocked) ||
+		    tag_value(p, tok, n, "irq", &s->why_irq) ||
+		    tag_value(p, tok, n, "calls", &s->why_calls) ||
+		    tag_value(p, tok, n, "unsplit", &s->why_unsplit))
+			return -1;
+		s->has_why = 1;
 	} else if (!strcmp(tok[1], "negative")) {
 		return negative_line(p, tok, n, tags);
 	} else if (!strcmp(tok[1], "functions")) {

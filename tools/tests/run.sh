@@ -505,6 +505,11 @@ rc 0 "trace -d" $K --root "$T/tr" trace vfs_read -b 4 -d 0.2
 [ "$(cat "$T/tr/_control")" = "$(printf 'trace vfs_read bits 4\nremove vfs_read')" ] && ok "trace: _control writes" || bad "trace control" "$(cat "$T/tr/_control")"
 has '^@example_write (ns):' && has '^\[' && ok "trace: histogram printed" || bad "trace output"
 : > "$T/tr/_control"
+rc 0 "trace --slow --why -d" $K --root "$T/tr" trace vfs_read --slow 1000000 --why -d 0.2
+[ "$(head -n 1 "$T/tr/_control")" = "trace vfs_read slow 1000000 why" ] && ok "trace --why: the node's why" || bad "trace --why" "$(cat "$T/tr/_control")"
+: > "$T/tr/_control"
+rc 2 "trace --why --value: refused" $K --root "$T/tr" trace vfs_read --value ret --why -d 0.2
+[ ! -s "$T/tr/_control" ] && has 'not --value' err && ok "trace --why --value: nothing written, said why" || bad "why value" "$(cat "$T/err")"
 rc 0 "trace -i -d" $K --root "$T/tr" trace vfs_read -i 0.1 -d 0.3
 [ "$(grep -c 'samples$' "$T/out")" -ge 2 ] && ok "trace -i: one histogram per interval" || bad "trace -i" "$(cat "$T/out")"
 : > "$T/tr/_control"
@@ -1179,12 +1184,15 @@ rc 0 "show a node with outliers" $K show "$T/outl.txt"
 sed -e 's/^# outliers slow .*/# outliers slow 10000000 keep 256 kept 2 dropped 0 stack 2/' \
 	-e 's/ comm kload stack / comm kload why oncpu 12000000 runq 8000000 blocked 0 irq 1000000 vcsw 0 ivcsw 2 preempted-by sh:524 stack /' "$T/outl.txt" > "$T/why.txt"
 echo 'outlier 50000000 time 200 cpu 1 pid 9 tid 9 comm usleep why oncpu 100000 runq 100000 blocked 49800000 irq 0 vcsw 1 ivcsw 0 blocked-in hrtimer_nanosleep' >> "$T/why.txt"
+sed -i '2a # why oncpu 12100000 runq 8100000 blocked 49800000 irq 1000000 calls 3 unsplit 1' "$T/why.txt"
 rc 0 "show a node with why" $K show "$T/why.txt"
 has '^        why: oncpu 57.1% runq 38.1% blocked 0.0% irq 4.8% (vcsw 0 ivcsw 2) preempted-by sh:524$' &&
 	has '^        why: oncpu 0.2% runq 0.2% blocked 99.6% irq 0.0% (vcsw 1 ivcsw 0) blocked-in hrtimer_nanosleep$' &&
 	ok "show: each outlier's split, in shares, who preempted it, where it slept" || bad "why" "$(cat "$T/out")"
+has '^why: oncpu 17.0% runq 11.4% blocked 70.1% irq 1.4% of 3 calls (1 not split)$' &&
+	ok "show: the node's split, in shares, under the summary" || bad "why sums" "$(grep '^why' "$T/out")"
 $K show "$T/why.txt" --json > "$T/j"
-[ "$(json_get "$T/j" "d['outliers'][0]['why'] == {'oncpu': 12000000, 'runq': 8000000, 'blocked': 0, 'irq': 1000000, 'vcsw': 0, 'ivcsw': 2, 'preempted_by': 'sh:524', 'blocked_in': None} and d['outliers'][1]['why']['blocked_in'] == 'hrtimer_nanosleep' and 'why' not in d['outliers'][0]['stack']")" = True ] &&
+[ "$(json_get "$T/j" "d['outliers'][0]['why'] == {'oncpu': 12000000, 'runq': 8000000, 'blocked': 0, 'irq': 1000000, 'vcsw': 0, 'ivcsw': 2, 'preempted_by': 'sh:524', 'blocked_in': None} and d['outliers'][1]['why']['blocked_in'] == 'hrtimer_nanosleep' and d['why'] == {'oncpu': 12100000, 'runq': 8100000, 'blocked': 49800000, 'irq': 1000000, 'calls': 3, 'unsplit': 1} and 'why' not in d['outliers'][0]['stack']")" = True ] &&
 	ok "show --json: each outlier's why" || bad "why json" "$(cat "$T/j")"
 sed 's/ why oncpu 12000000 runq/ why oncpu x runq/' "$T/why.txt" > "$T/whybad.txt"
 rc 2 "show: a why part that is not a number, refused" $K show "$T/whybad.txt"
