@@ -740,6 +740,20 @@ static int kstats_check_outlier(struct kstats_cmd *cmd, const char *arg)
 	return 0;
 }
 
+/*
+ * A section whose every point is keyed by the current task: its start and
+ * its end are the same task's, which "why" follows between them.
+ */
+static bool kstats_cmd_task_keyed(const struct kstats_cmd *cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i <= KSTATS_POINT_END + cmd->nr_more; i++)
+		if (cmd->point[i].key.kind != KSTATS_KEY_TASK)
+			return false;
+	return true;
+}
+
 /* Parse "keyword value" options after the first words of a command. */
 static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 {
@@ -1052,12 +1066,12 @@ static int kstats_check_trace(struct kstats_cmd *cmd, const char *arg)
 		return -EINVAL;
 	}
 	if (cmd->split && (cmd->value.base != KSTATS_BASE_NONE || tp ||
-			   cmd->start)) {
+			   (cmd->start && !kstats_cmd_task_keyed(cmd)))) {
 		kstats_cmd_refuse(&cmd->why, cmd->at.split,
-				  "trace %s: why splits a function's calls, made by one task each: not %s",
+				  "trace %s: why splits what one task does from start to end: not %s",
 				  arg, cmd->value.base != KSTATS_BASE_NONE ?
 				  "a value" : tp ? "a tracepoint's arrivals" :
-				  "a section, whose ends may be any task's");
+				  "a section keyed by other than the task at every point");
 		return -EINVAL;
 	}
 	if (cmd->value.base != KSTATS_BASE_NONE)

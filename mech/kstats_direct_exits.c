@@ -997,14 +997,14 @@ kstats_direct_enter_rich(struct kstats_direct_hot *h,
 		e->cpu = (u64)fam << 32 | (u32)(READ_ONCE(kstats_counter_tk) >> 32);
 		e->ts = kstats_counter_read();
 		if (unlikely(fn->why))
-			kstats_why_enter(fn->why);
+			kstats_why_enter(fn->why, false, 0);
 	} else {
 		e->ts = kstats_clock_now(ks->clock);
 		e->cpu = (u64)fam << 32 | raw_smp_processor_id();
 		if (unlikely(fn->gap))
 			kstats_direct_gap(fn, e->ts);
 		if (unlikely(fn->why))
-			kstats_why_enter(fn->why);
+			kstats_why_enter(fn->why, false, 0);
 	}
 	kstats_direct_unguard(h);
 	return true;
@@ -1146,7 +1146,7 @@ kstats_direct_exit_extra(struct kstats_direct_hot *h,
 	}
 	/* the call's frame goes whether or not its sample is recorded */
 	if (unlikely(fn->why) && kstats_direct_guard(h)) {
-		if (kstats_why_exit(fn->why, &wp))
+		if (kstats_why_exit(fn->why, 0, &wp))
 			split = &wp;
 		kstats_direct_unguard(h);
 	}

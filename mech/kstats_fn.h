@@ -316,7 +316,7 @@ static __always_inline notrace int kstats_rich_enter(struct kstats_fn *fn,
 	} else if (fn->value.base == KSTATS_BASE_NONE) {
 		kstats_time_enter(e, ks->clock);
 		if (unlikely(fn->why))
-			kstats_why_enter(fn->why);
+			kstats_why_enter(fn->why, false, 0);
 	}
 	if (family)
 		e->fam = fam;
@@ -341,7 +341,7 @@ static __always_inline notrace void kstats_rich_exit(struct kstats_fn *fn,
 
 	/* the call's frame goes whether or not its sample is recorded */
 	if (unlikely(fn->why)) {
-		split = kstats_why_exit(fn->why, &wp);
+		split = kstats_why_exit(fn->why, 0, &wp);
 		kstats_why_set(split ? &wp : NULL);
 	}
 	switch (kstats_filter_check(&fn->filter, &a, KSTATS_AT_RETURN)) {

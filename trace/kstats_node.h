@@ -263,9 +263,10 @@ static __always_inline notrace void kstats_trace_record(struct kstats *ks,
 /*
  * A section's sample, from its start at @ts on @cpu to @now, in the key
  * @fam of its family if it has one (@family): the time
- * (kstats_trace_delta()), or a missed sample.
+ * (kstats_trace_delta()), or a missed sample.  Return: whether it was
+ * recorded (not missed, nor left out by "over" or "under").
  */
-static __always_inline notrace void
+static __always_inline notrace bool
 kstats_section_done(struct kstats_trace *t, u64 now, u64 ts, u32 cpu,
 		    u32 fam, bool family)
 {
@@ -274,22 +275,23 @@ kstats_section_done(struct kstats_trace *t, u64 now, u64 ts, u32 cpu,
 
 	if (!kstats_trace_delta(t, now, ts, cpu, &v)) {
 		kstats_record_missed(ks);
-		return;
+		return false;
 	}
 	/* Out of "over V under V": not lost, but left out, and counted. */
 	if (unlikely(v < t->over)) {
 		atomic64_inc(&t->nr_short);
-		return;
+		return false;
 	}
 	if (unlikely(v > t->under)) {
 		atomic64_inc(&t->nr_long);
-		return;
+		return false;
 	}
 	kstats_outlier_check(t->fn.outliers, v, fam, family, NULL);
 	if (family)
 		kstats_family_record(ks, fam, v);
 	else
 		kstats_trace_record(ks, v);
+	return true;
 }
 
 /*

@@ -350,6 +350,13 @@ int kstats_section_setup(struct kstats_trace *t, struct kstats_cmd *cmd)
 		kstats_section_point(&t->more[i],
 				     &cmd->point[KSTATS_POINT_END + 1 + i],
 				     by_value, family);
+	/* "why" follows the task between its points: the generic handlers */
+	if (t->fn.why) {
+		t->start.rich = true;
+		t->end.rich = true;
+		for (i = 0; i < t->nr_more; i++)
+			t->more[i].rich = true;
+	}
 	/* keyed by the CPU at every point: a slot per CPU, no table */
 	per_cpu = t->start.opts.key.kind == KSTATS_KEY_CPU &&
 		  t->end.opts.key.kind == KSTATS_KEY_CPU;

@@ -65,9 +65,30 @@ notrace void kstats_section_start(struct kstats_point *p,
 	now = kstats_trace_now(t, &cpu);
 	if (!kstats_pair_start(&t->pair, key, match, now, cpu, fam))
 		kstats_record_missed(t->fn.ks);	/* full, and refusing */
+	else if (unlikely(t->fn.why))
+		kstats_why_enter(t->fn.why, true, match);
 }
 
 NOKPROBE_SYMBOL(kstats_section_start);
+
+/*
+ * A "why" section's end (its every point keyed by the task, so its start
+ * was this task's): the split of the time since, kept with its outlier
+ * and summed if the sample is recorded.
+ */
+static noinline notrace void
+kstats_section_done_why(struct kstats_trace *t, u64 now, u64 ts, u32 cpu,
+			u32 fam, u64 match)
+{
+	struct kstats_why_parts wp;
+	bool split = kstats_why_exit(t->fn.why, match, &wp);
+
+	kstats_why_set(split ? &wp : NULL);
+	if (kstats_section_done(t, now, ts, cpu, fam, t->fn.ks->family))
+		kstats_why_account(t->fn.why, split ? &wp : NULL);
+}
+
+NOKPROBE_SYMBOL(kstats_section_done_why);
 
 /*
  * The end of a section: the time since its start (kstats_section_done());
@@ -84,8 +105,13 @@ notrace void kstats_section_end(struct kstats_point *p,
 	now = kstats_trace_now(t, &here);
 	if (!kstats_point_key(t, p, a, &key, &match))
 		return;
-	if (kstats_pair_end(&t->pair, key, match, &ts, &cpu, &fam))
-		kstats_section_done(t, now, ts, cpu, fam, t->fn.ks->family);
+	if (!kstats_pair_end(&t->pair, key, match, &ts, &cpu, &fam))
+		return;
+	if (unlikely(t->fn.why)) {
+		kstats_section_done_why(t, now, ts, cpu, fam, match);
+		return;
+	}
+	kstats_section_done(t, now, ts, cpu, fam, t->fn.ks->family);
 }
 
 NOKPROBE_SYMBOL(kstats_section_end);

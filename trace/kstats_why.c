@@ -59,9 +59,10 @@
 /*
  * Frames of a sleeping task's stack looked at for blocked-in: the probe's
  * and the tracepoint's, the scheduler's (__schedule, schedule, and for a
- * mutex four more), then the one named; the walk costs by the frame.
+ * mutex four more, an rt_mutex's more), then the one named; the walk
+ * costs by the frame.
  */
-#define KSTATS_WHY_FRAMES	10
+#define KSTATS_WHY_FRAMES	12
 
 enum kstats_why_state {
 	KSTATS_WHY_ONCPU,
@@ -79,9 +80,13 @@ struct kstats_why_blame {
 	u64 blocked_ns;
 };
 
-/* A call in flight: the node, and its task's parts when it began. */
+/*
+ * A call in flight: the node, which of its calls (a section's match
+ * value: waits for two locks nest), and its task's parts when it began.
+ */
 struct kstats_why_frame {
 	const struct kstats_why *node;
+	u64 id;
 	u64 t0;
 	u64 oncpu;
 	u64 runq;
@@ -611,13 +616,18 @@ void kstats_why_reset(struct kstats_why *w)
 /**
  * kstats_why_enter() - a call of a "why" node begins
  * @w: the node's
+ * @replace: a section's start: it replaces the node's frame on top, if
+ *	that is there with the same @id (a start whose end did not come, as
+ *	the section's table replaces it); a function's call nests
+ *	(recursion)
+ * @id: which of the node's calls: a section's match value, 0 for none
  *
  * Pushes a frame on the current task's record, made if it has none; a
  * call from an interrupt, or with no record or frame free, is not split.
  *
  * Context: a probe's handler, preemption disabled.
  */
-notrace void kstats_why_enter(struct kstats_why *w)
+notrace void kstats_why_enter(struct kstats_why *w, bool replace, u64 id)
 {
 	struct kstats_why_cpu *c = this_cpu_ptr(&kstats_why_cpu);
 	struct kstats_why_task *t = c->cur;
@@ -633,11 +643,15 @@ notrace void kstats_why_enter(struct kstats_why *w)
 			return;
 		c->cur = t;
 	}
+	if (replace && t->depth && t->frames[t->depth - 1].node == w &&
+	    t->frames[t->depth - 1].id == id)
+		t->depth--;
 	if (t->depth == KSTATS_WHY_DEPTH)
 		return;
 	f = &t->frames[t->depth];
 	irq = c->irq_ns - t->irq_mark;
 	f->node = w;
+	f->id = id;
 	f->t0 = now;
 	f->irq = t->irq + irq;
 	f->oncpu = t->oncpu + (now - t->t_mark) - irq;
@@ -660,6 +674,7 @@ NOKPROBE_SYMBOL(kstats_why_enter);
 /**
  * kstats_why_exit() - a call of a "why" node returns: its split
  * @w: the node's
+ * @id: which of its calls, as kstats_why_enter() was given it
  * @p: the call's parts
  *
  * Pops the call's frame (and any above it: calls whose returns were not
@@ -668,7 +683,8 @@ NOKPROBE_SYMBOL(kstats_why_enter);
  * Context: a probe's handler, preemption disabled.
  * Return: false for a call with no split (no frame of @w).
  */
-notrace bool kstats_why_exit(struct kstats_why *w, struct kstats_why_parts *p)
+notrace bool kstats_why_exit(struct kstats_why *w, u64 id,
+			     struct kstats_why_parts *p)
 {
 	struct kstats_why_cpu *c = this_cpu_ptr(&kstats_why_cpu);
 	struct kstats_why_task *t = c->cur;
@@ -678,7 +694,8 @@ notrace bool kstats_why_exit(struct kstats_why *w, struct kstats_why_parts *p)
 
 	if (!t || t->task != current || !in_task())
 		return false;
-	for (i = t->depth - 1; i >= 0 && t->frames[i].node != w; i--)
+	for (i = t->depth - 1;
+	     i >= 0 && (t->frames[i].node != w || t->frames[i].id != id); i--)
 		;
 	if (i < 0)
 		return false;
@@ -786,7 +803,8 @@ void kstats_why_show(struct kstats_why *w, struct seq_file *m)
 
 /**
  * kstats_why_format() - an outlier's " why oncpu N runq N blocked N irq N
- * vcsw N ivcsw N[ preempted-by COMM:PID][ blocked-in FUNC]"
+ * vcsw N ivcsw N[ preempted-by COMM:PID][ blocked-in FUNC]", FUNC a
+ * function's name without its module's
  * @p: its parts
  * @m: the file
  *
@@ -794,7 +812,7 @@ void kstats_why_show(struct kstats_why *w, struct seq_file *m)
  */
 void kstats_why_format(const struct kstats_why_parts *p, struct seq_file *m)
 {
-	char comm[TASK_COMM_LEN + 1];
+	char comm[TASK_COMM_LEN + 1], sym[KSYM_SYMBOL_LEN];
 	int i;
 
 	seq_printf(m, " why oncpu %llu runq %llu blocked %llu irq %llu vcsw %u ivcsw %u",
@@ -808,6 +826,10 @@ void kstats_why_format(const struct kstats_why_parts *p, struct seq_file *m)
 		comm[i] = '\0';
 		seq_printf(m, " preempted-by %s:%d", comm, p->preempt_pid);
 	}
-	if (p->blocked_ip && p->blocked)
-		seq_printf(m, " blocked-in %ps", (void *)p->blocked_ip);
+	if (p->blocked_ip && p->blocked) {
+		/* the function's name alone: one word, without " [module]" */
+		sprint_symbol_no_offset(sym, p->blocked_ip);
+		sym[strcspn(sym, " ")] = '\0';
+		seq_printf(m, " blocked-in %s", sym);
+	}
 }

@@ -85,8 +85,8 @@ void kstats_why_reset(struct kstats_why *w);
 void kstats_why_show(struct kstats_why *w, struct seq_file *m);
 void kstats_why_format(const struct kstats_why_parts *p, struct seq_file *m);
 
-void kstats_why_enter(struct kstats_why *w);
-bool kstats_why_exit(struct kstats_why *w, struct kstats_why_parts *p);
+void kstats_why_enter(struct kstats_why *w, bool replace, u64 id);
+bool kstats_why_exit(struct kstats_why *w, u64 id, struct kstats_why_parts *p);
 void kstats_why_account(struct kstats_why *w, const struct kstats_why_parts *p);
 
 /*

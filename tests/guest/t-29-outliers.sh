@@ -226,10 +226,13 @@ w_one() {
 		expect "why: $c: ran" "$(kload pin 0 kload ctl $LT "$c")" ok
 	done
 }
-# the interrupts' time as the spin saw it (gaps in its clock, from the
-# kernel log): the split's irq is at most that (the gaps also hold the
-# host's own stalls of a TCG guest), and at least the timer callbacks' own
-# time (under TCG an interrupt's entry and exit cost as much again)
+# the interrupts' time as the spin saw it (gaps of over 20 us in its
+# clock, from the kernel log): the split's irq is at most that and the
+# interrupts shorter than 20 us (the host's own stalls of a TCG guest make
+# gaps too); under a hard hrtimer, at least the callbacks' own time while
+# the spin was on its CPU (while it waited, they ran in other tasks' time:
+# ksoftirqd's, which the storm's softirqs wake), and under TCG, whose
+# interrupt entries and exits cost as much again, at most 3 times it
 w_stolen() { dmesg | sed -n 's/.*why_[a-z]*: .*stolen \([0-9]*\) ns.*/\1/p' | tail -n1; }
 dmesg -c > /dev/null
 w_one spin spin "" "why_spin 20"
@@ -237,7 +240,7 @@ st=$(w_stolen)
 cat $KS/w_spin > $O.wspin
 diag "cat $KS/w_spin (the spin saw ${st:-no} ns taken by interrupts):"
 sed 's/^/#   /' $O.wspin
-w_check "a spin alone" $O.wspin "(on + ir) * 10 >= v * 9 && ir <= ${st:-0} * 1.2"
+w_check "a spin alone" $O.wspin "(on + ir) * 10 >= v * 9 && ir <= ${st:-0} * 1.2 + v / 20"
 expect "why_spin 20, again: ran" "$(kload pin 0 kload ctl $LT 'why_spin 20')" ok
 cat $KS/w_spin > $O.wspin
 expect "why, a spin alone: 2 outliers" "$(o_lines $O.wspin | wc -l)" 2
@@ -284,7 +287,7 @@ sed 's/^/#   /' $O.wirq
 cb_ns=$(dmesg | sed -n 's/.*why_irq: [0-9]* callbacks \([0-9]*\) ns.*/\1/p' | tail -n1)
 st=$(w_stolen)
 diag "the callbacks' own time: ${cb_ns:-none} ns; the interrupts', as the spin saw them: ${st:-none} ns"
-w_check "a spin under interrupts" $O.wirq "ir >= ${cb_ns:-0} && ir <= ${st:-0} * 1.2"
+w_check "a spin under interrupts" $O.wirq "ir + rq + bl >= ${cb_ns:-0} * 0.95 && ir <= ${cb_ns:-0} * 3"
 # a kernel function with the kernel's BTF: the direct trampoline where
 # the kernel has one (its rich entry and exit split the call)
 o_trace "trace hrtimer_nanosleep name w_ns slow 20000000 why"
@@ -298,7 +301,24 @@ w_check "nanosleep ($(field $O.wns source mechanism))" $O.wns "bl * 10 >= v * 9"
 expect "why, nanosleep: blocked in a function named" \
 	"$(o_lines $O.wns | grep -c ' blocked-in [a-z_]')" "$(o_lines $O.wns | wc -l)"
 ctl $KS/_control "remove w_ns" > /dev/null
-for c in "why why" "why value arg0" "why start tp:sched:sched_switch end tp:sched:sched_switch"; do
+# a section keyed by the task at every point: lock waits as the lockwait
+# recipe writes them (match the lock, nest outer), a mutex a kthread
+# holds for 50 ms while this task sleeps on it
+o_trace "trace w_lock start tp:lock:contention_begin key task match arg0 end tp:lock:contention_end key task match arg0 nest outer slow 20000000 why"
+expect "why: mutex_wait 1 5 (a first wait): ran" "$(ctl $LT 'mutex_wait 1 5')" ok
+ctl $KS/w_lock reset > /dev/null
+expect "why: mutex_wait 2 50: ran" "$(ctl $LT 'mutex_wait 2 50')" ok
+cat $KS/w_lock > $O.wlock
+diag "cat $KS/w_lock:"
+sed 's/^/#   /' $O.wlock
+# asleep until the holder's unlock wakes it, then waiting for its CPU:
+# on a busy host, milliseconds of TCG
+w_check "a mutex's wait (a section)" $O.wlock "(bl + rq) * 10 >= v * 9 && bl * 2 >= v"
+expect "why, a mutex's wait: 2 outliers, each blocked in the function that took the mutex" \
+	"$(o_lines $O.wlock | grep -c ' blocked-in lt_mutex_site_a$')" 2
+ctl $KS/_control "remove w_lock" > /dev/null
+for c in "why why" "why value arg0" "why start tp:sched:sched_switch key arg1 end tp:sched:sched_switch key arg2" \
+	"why start kstats_lifetime_why_spin key cpu end kstats_lifetime_why_sleep"; do
 	expect "refused: trace kstats_lifetime_why_spin $c" \
 		"$(ctl $KS/_control "trace kstats_lifetime_why_spin name w_bad $c")" EINVAL
 done
