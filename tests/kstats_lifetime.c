@@ -65,8 +65,7 @@
  *                 hrtimer pinned to this CPU fires every PERIOD us and
  *                 spins US us in its callback (US < PERIOD <= 10000); the
  *                 callbacks' own time goes to the kernel log, as
- *                 "why_irq: N callbacks T ns stolen S ns" (S: the gaps
- *                 the spin saw in its clock, "why_spin: stolen S ns")
+ *                 "why_irq: N callbacks T ns"
  *   tsc_unstable  mark_tsc_unstable(), as the clocksource watchdog would
  *                 (x86; EOPNOTSUPP elsewhere): for the direct trampoline's
  *                 report of a TSC read for clock ktime; the kernel then
@@ -444,26 +443,12 @@ static int lt_nest(const char *arg)
  * "why": a call that runs (or waits for its CPU, with a competitor), one
  * that sleeps, and one that interrupts eat.
  */
-/*
- * The spin's own measure of what interrupts took from it: each gap of
- * more than 20 us between two readings of the clock in its loop (whose
- * turn takes a few, under TCG; an interrupt, the tick's or the timer's
- * of why_irq, more); with nothing else on its CPU, that is the
- * interrupts' time, with their entries and exits.
- */
-static u64 lt_why_stolen_ns;
-
 static noinline __noipa void kstats_lifetime_why_spin(unsigned int ms)
 {
-	u64 last = ktime_get_ns(), end = last + (u64)ms * NSEC_PER_MSEC, now;
+	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
 
-	lt_why_stolen_ns = 0;
-	while ((now = ktime_get_ns()) < end) {
-		if (now - last > 20 * NSEC_PER_USEC)
-			lt_why_stolen_ns += now - last;
-		last = now;
+	while (ktime_get_ns() < end)
 		cond_resched();
-	}
 }
 
 static noinline __noipa void kstats_lifetime_why_sleep(unsigned int ms)
@@ -494,12 +479,10 @@ static int lt_why(const char *cmd, const char *arg)
 	if (strcmp(cmd, "why_irq")) {
 		if (kstrtouint(arg, 0, &ms) || !ms || ms > 1000)
 			return -EINVAL;
-		if (cmd[4] == 's' && cmd[5] == 'p') {
+		if (cmd[4] == 's' && cmd[5] == 'p')
 			kstats_lifetime_why_spin(ms);
-			pr_info("why_spin: stolen %llu ns\n", lt_why_stolen_ns);
-		} else {
+		else
 			kstats_lifetime_why_sleep(ms);
-		}
 		return 0;
 	}
 	if (sscanf(arg, "%u %u %u", &ms, &us, &period) != 3 || !ms ||
@@ -518,8 +501,7 @@ static int lt_why(const char *cmd, const char *arg)
 	kstats_lifetime_why_spin(ms);
 	hrtimer_cancel(&lt_why_timer);
 	migrate_enable();
-	pr_info("why_irq: %u callbacks %llu ns stolen %llu ns\n", lt_why_fired,
-		lt_why_irq_ns, lt_why_stolen_ns);
+	pr_info("why_irq: %u callbacks %llu ns\n", lt_why_fired, lt_why_irq_ns);
 	return 0;
 }
 

@@ -595,7 +595,7 @@ int kstats_trace_create(struct kstats_cmd *cmd)
 			err = PTR_ERR(t->fn.why);
 			t->fn.why = NULL;
 			kstats_refuse(t->why, cmd->at.split, ks->name,
-				      "why: the scheduler's tracepoints could not be probed (error %d)",
+				      "why: no memory for its table of tasks, or a tracepoint it needs not probed (error %d)",
 				      err);
 			goto fail;
 		}

@@ -46,6 +46,7 @@
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/vmalloc.h>
 
 #include "kstats_internal.h"
 #include "kstats_syms.h"
@@ -142,7 +143,12 @@ struct kstats_why_cpu {
 	struct kstats_why_ran ran[KSTATS_WHY_RAN];
 };
 
-static struct kstats_why_task kstats_why_tasks[KSTATS_WHY_TASKS];
+/*
+ * KSTATS_WHY_TASKS records (584 KiB on 64-bit), while a "why" node exists:
+ * NULL otherwise.  Handlers reach it with preemption off, so it is freed
+ * after an RCU grace period (kstats_why_unregister()).
+ */
+static struct kstats_why_task *kstats_why_tasks;
 static DEFINE_PER_CPU(struct kstats_why_cpu, kstats_why_cpu);
 DEFINE_PER_CPU(struct kstats_why_stash, kstats_why_stash);
 /* records in use: the tracepoints' one test */
@@ -163,11 +169,12 @@ static __always_inline notrace bool kstats_why_in_sched(unsigned long ip)
 static __always_inline notrace struct kstats_why_task *
 kstats_why_find(const struct task_struct *p)
 {
+	struct kstats_why_task *tab = READ_ONCE(kstats_why_tasks);
 	unsigned int h = hash_ptr(p, ilog2(KSTATS_WHY_TASKS)), i;
 
-	for (i = 0; i < KSTATS_WHY_PROBE; i++) {
+	for (i = 0; tab && i < KSTATS_WHY_PROBE; i++) {
 		struct kstats_why_task *w =
-			&kstats_why_tasks[(h + i) & (KSTATS_WHY_TASKS - 1)];
+			&tab[(h + i) & (KSTATS_WHY_TASKS - 1)];
 
 		if (READ_ONCE(w->task) == p)
 			return w;
@@ -178,12 +185,13 @@ kstats_why_find(const struct task_struct *p)
 /* A free record for the current task, which has none, or NULL. */
 static notrace struct kstats_why_task *kstats_why_claim(u64 now)
 {
+	struct kstats_why_task *tab = READ_ONCE(kstats_why_tasks);
 	struct task_struct *p = current;
 	unsigned int h = hash_ptr(p, ilog2(KSTATS_WHY_TASKS)), i;
 
-	for (i = 0; i < KSTATS_WHY_PROBE; i++) {
+	for (i = 0; tab && i < KSTATS_WHY_PROBE; i++) {
 		struct kstats_why_task *w =
-			&kstats_why_tasks[(h + i) & (KSTATS_WHY_TASKS - 1)];
+			&tab[(h + i) & (KSTATS_WHY_TASKS - 1)];
 
 		if (READ_ONCE(w->task) || cmpxchg(&w->task, NULL, p))
 			continue;
@@ -466,9 +474,18 @@ static void kstats_why_sched_line(void *arg, char *s, size_t len)
 		kstats_why_sched_end = addr;
 }
 
+/*
+ * The probes, then the table: a handler of a call in flight (the direct
+ * trampoline's return, after its node is gone) that still sees the table
+ * or a CPU's record in it runs with preemption off, so two grace periods
+ * end them: one for the table's pointer, one for the CPUs' records, which
+ * an entry may have set meanwhile.
+ */
 static void kstats_why_unregister(void)
 {
+	struct kstats_why_task *tab = kstats_why_tasks;
 	unsigned int i;
+	int cpu;
 
 	for (i = 0; i < ARRAY_SIZE(kstats_why_tps); i++) {
 		if (kstats_why_tps[i].registered)
@@ -478,11 +495,18 @@ static void kstats_why_unregister(void)
 		kstats_why_tps[i].registered = false;
 	}
 	tracepoint_synchronize_unregister();
+	WRITE_ONCE(kstats_why_tasks, NULL);
+	synchronize_rcu();
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(&kstats_why_cpu, cpu)->cur, NULL);
+	synchronize_rcu();
+	vfree(tab);
 }
 
 /* Under kstats_why_mutex, for the first node: the tables, the probes. */
 static int kstats_why_register(void)
 {
+	struct kstats_why_task *tab;
 	unsigned int i;
 	int cpu, err;
 
@@ -493,11 +517,14 @@ static int kstats_why_register(void)
 		kstats_why_sched_end = 0;
 		pr_warn_ratelimited("why: the scheduler's text is not in /proc/kallsyms: blocked-in is not known\n");
 	}
-	memset(kstats_why_tasks, 0, sizeof(kstats_why_tasks));
 	atomic_set(&kstats_why_busy, 0);
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&kstats_why_cpu, cpu), 0,
 		       sizeof(struct kstats_why_cpu));
+	tab = vzalloc(array_size(KSTATS_WHY_TASKS, sizeof(*tab)));
+	if (!tab)
+		return -ENOMEM;
+	WRITE_ONCE(kstats_why_tasks, tab);
 	for_each_kernel_tracepoint(kstats_why_find_tp, NULL);
 	/*
 	 * Last to first: each exit before its entry, so that no interrupt
