@@ -490,8 +490,8 @@ P("Options against their goals over the node without them: what each adds "
 P()
 P("| node | goal over `trace F` | 6.12 | `trace F` 6.12 | over | 6.1 | `trace F` 6.1 | over |")
 P("|---|---:|---:|---:|---:|---:|---:|---:|")
-def over(d, k, base):
-    u = d["BENCH"].get("s_untraced")
+def over(d, k, base, untraced="untraced"):
+    u = d["BENCH"].get("s_" + untraced)
     a, b = d["BENCH"].get("s_" + k), d["BENCH"].get("s_" + base)
     ca = "n/a" if a is None or u is None else "+" + fmt(a - u)
     cb = "n/a" if b is None or u is None else "+" + fmt(b - u)
@@ -508,19 +508,14 @@ P("`why` against the node without it: what it adds to a getppid() that is "
 P()
 P("| node | goal | 6.12 | base 6.12 | over | 6.1 | base 6.1 | over |")
 P("|---|---:|---:|---:|---:|---:|---:|---:|")
-def over_rq(d, k, base):
-    u = d["BENCH"].get("s_rq_untraced")
-    a, b = d["BENCH"].get("s_" + k), d["BENCH"].get("s_" + base)
-    ca = "n/a" if a is None or u is None else "+" + fmt(a - u)
-    cb = "n/a" if b is None or u is None else "+" + fmt(b - u)
-    return ca, cb, "n/a" if a is None or b is None else "%+.1f" % (a - b)
-for label, goal, k, base, f in (
-        ("`trace F slow V why`, a call under V", "+25", "kstats_slow-why", "kstats_slow", over),
-        ("`trace F mech fprobe slow V why`, a call under V", "+25", "kstats_slow-why-fprobe", "kstats_slow-fprobe", over),
-        ("a `why` node not called, per pipe round trip", "+60", "rq_why_idle", "rq_untraced", over_rq),
-        ("`trace pipe_read slow V why`, per pipe round trip", "+60", "rq_pipe_why", "rq_pipe_slow", over_rq)):
+# the pipe rows: added to a round trip, not to a call
+for label, goal, k, base, u in (
+        ("`trace F slow V why`, a call under V", "+25", "kstats_slow-why", "kstats_slow", "untraced"),
+        ("`trace F mech fprobe slow V why`, a call under V", "+25", "kstats_slow-why-fprobe", "kstats_slow-fprobe", "untraced"),
+        ("a `why` node not called, per pipe round trip", "+60", "rq_why_idle", "rq_untraced", "rq_untraced"),
+        ("`trace pipe_read slow V why`, per pipe round trip", "+60", "rq_pipe_why", "rq_pipe_slow", "rq_untraced")):
     P("| %s | %s | %s | %s | %s | %s | %s | %s |" %
-      ((label, goal) + f(ic, k, base) + f(ic61, k, base)))
+      ((label, goal) + over(ic, k, base, u) + over(ic61, k, base, u)))
 P()
 fl, fl61 = ic["BENCH"].get("s_floor_syscalls"), ic61["BENCH"].get("s_floor_syscalls")
 u, u61 = ic["BENCH"].get("s_untraced"), ic61["BENCH"].get("s_untraced")
