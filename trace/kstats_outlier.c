@@ -17,8 +17,9 @@
  * min-heap (the largest K of all are among them); the file shows the K
  * largest, largest first.
  *
- * Memory: (M or K) entries of 64 bytes and 8 per stack frame, with 2
- * bytes each for top's heap and 4 KiB of chains with a stack, per CPU
+ * Memory: (M or K) entries of 64 bytes, 8 per stack frame and 72 for a
+ * "why" node's split (kstats_why.h), with 2 bytes each for top's heap
+ * and 4 KiB of chains with a stack, per CPU
  * that is online, not per possible CPU: a kernel booted for many more
  * CPUs than it has would otherwise give each node gigabytes.  A CPU that
  * comes online later gets its store from a CPU hotplug callback, before
