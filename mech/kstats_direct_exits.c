@@ -997,14 +997,14 @@ kstats_direct_enter_rich(struct kstats_direct_hot *h,
 		e->cpu = (u64)fam << 32 | (u32)(READ_ONCE(kstats_counter_tk) >> 32);
 		e->ts = kstats_counter_read();
 		if (unlikely(fn->why))
-			kstats_why_enter(fn->why, false, 0);
+			kstats_why_enter(fn->why, KSTATS_WHY_NEST, 0);
 	} else {
 		e->ts = kstats_clock_now(ks->clock);
 		e->cpu = (u64)fam << 32 | raw_smp_processor_id();
 		if (unlikely(fn->gap))
 			kstats_direct_gap(fn, e->ts);
 		if (unlikely(fn->why))
-			kstats_why_enter(fn->why, false, 0);
+			kstats_why_enter(fn->why, KSTATS_WHY_NEST, 0);
 	}
 	kstats_direct_unguard(h);
 	return true;

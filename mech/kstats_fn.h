@@ -316,7 +316,7 @@ static __always_inline notrace int kstats_rich_enter(struct kstats_fn *fn,
 	} else if (fn->value.base == KSTATS_BASE_NONE) {
 		kstats_time_enter(e, ks->clock);
 		if (unlikely(fn->why))
-			kstats_why_enter(fn->why, false, 0);
+			kstats_why_enter(fn->why, KSTATS_WHY_NEST, 0);
 	}
 	if (family)
 		e->fam = fam;

@@ -66,7 +66,8 @@ notrace void kstats_section_start(struct kstats_point *p,
 	if (!kstats_pair_start(&t->pair, key, match, now, cpu, fam))
 		kstats_record_missed(t->fn.ks);	/* full, and refusing */
 	else if (unlikely(t->fn.why))
-		kstats_why_enter(t->fn.why, true, match);
+		kstats_why_enter(t->fn.why, t->pair.outer ? KSTATS_WHY_KEEP :
+				 KSTATS_WHY_REPLACE, match);
 }
 
 NOKPROBE_SYMBOL(kstats_section_start);

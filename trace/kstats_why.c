@@ -643,10 +643,9 @@ void kstats_why_reset(struct kstats_why *w)
 /**
  * kstats_why_enter() - a call of a "why" node begins
  * @w: the node's
- * @replace: a section's start: it replaces the node's frame on top, if
- *	that is there with the same @id (a start whose end did not come, as
- *	the section's table replaces it); a function's call nests
- *	(recursion)
+ * @nest: what it does to the node's frame of the same @id on top, if
+ *	that is there: KSTATS_WHY_NEST for a function (recursion), else as
+ *	the section's table does with a start in flight of the same key
  * @id: which of the node's calls: a section's match value, 0 for none
  *
  * Pushes a frame on the current task's record, made if it has none; a
@@ -654,7 +653,8 @@ void kstats_why_reset(struct kstats_why *w)
  *
  * Context: a probe's handler, preemption disabled.
  */
-notrace void kstats_why_enter(struct kstats_why *w, bool replace, u64 id)
+notrace void kstats_why_enter(struct kstats_why *w, enum kstats_why_nest nest,
+			      u64 id)
 {
 	struct kstats_why_cpu *c = this_cpu_ptr(&kstats_why_cpu);
 	struct kstats_why_task *t = c->cur;
@@ -670,9 +670,13 @@ notrace void kstats_why_enter(struct kstats_why *w, bool replace, u64 id)
 			return;
 		c->cur = t;
 	}
-	if (replace && t->depth && t->frames[t->depth - 1].node == w &&
-	    t->frames[t->depth - 1].id == id)
+	if (nest != KSTATS_WHY_NEST && t->depth &&
+	    t->frames[t->depth - 1].node == w &&
+	    t->frames[t->depth - 1].id == id) {
+		if (nest == KSTATS_WHY_KEEP)
+			return;
 		t->depth--;
+	}
 	if (t->depth == KSTATS_WHY_DEPTH)
 		return;
 	f = &t->frames[t->depth];

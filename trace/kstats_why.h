@@ -85,7 +85,19 @@ void kstats_why_reset(struct kstats_why *w);
 void kstats_why_show(struct kstats_why *w, struct seq_file *m);
 void kstats_why_format(const struct kstats_why_parts *p, struct seq_file *m);
 
-void kstats_why_enter(struct kstats_why *w, bool replace, u64 id);
+/*
+ * What a call's entry does to the node's own frame of the same id on top
+ * of its task's record: nest beside it (a function's recursion), replace
+ * it (a section's start whose end did not come, as its table replaces
+ * it), or keep it ("nest outer": the older start wins).
+ */
+enum kstats_why_nest {
+	KSTATS_WHY_NEST,
+	KSTATS_WHY_REPLACE,
+	KSTATS_WHY_KEEP,
+};
+
+void kstats_why_enter(struct kstats_why *w, enum kstats_why_nest nest, u64 id);
 bool kstats_why_exit(struct kstats_why *w, u64 id, struct kstats_why_parts *p);
 void kstats_why_account(struct kstats_why *w, const struct kstats_why_parts *p);
 

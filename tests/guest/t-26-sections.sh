@@ -63,8 +63,12 @@ kvalue kill 10 20
 n=$(field $KS/s_two name samples)
 expect "two starts: 10 sleeps and 20 kill()s timed, nothing missed ($n)" \
 	"$n $(field $KS/s_two name missed) $(field $KS/s_two inflight pending)" "30 0 0"
+# (a kill() may wait behind the task it wakes: on the debug kernel beside
+# other guests, once in a run, for 20 ms; a kill paired with a sleep's
+# start would make 20 more)
 m=$(awk '$1 == "slot" && $3 == "CPUS" && $8 >= 20000000 { n += $6 } END { print n + 0 }' $KS/s_two)
-expect "two starts: the 10 sleeps of 20 ms are the samples of 20 ms or more" "$m" 10
+expect "two starts: the 10 sleeps of 20 ms are the samples of 20 ms or more (but 2 kill()s at most)" \
+	"$([ "$m" -ge 10 ] && [ "$m" -le 12 ] && echo 10)" 10
 expect "header: the further start, its filters" "$(grep '^# also' $KS/s_two)" \
 	"# also start tp:raw_syscalls:sys_enter key task filter comm kvalue if arg1 == $NR_kill"
 ctl $KS/_control "remove s_two" >/dev/null
