@@ -165,16 +165,27 @@ static __always_inline notrace bool kstats_why_in_sched(unsigned long ip)
 	return ip >= kstats_why_sched_start && ip < kstats_why_sched_end;
 }
 
+/*
+ * The @i-th of the KSTATS_WHY_PROBE records @p may take in @tab: its
+ * hash's, then the next ones.
+ */
+static __always_inline notrace struct kstats_why_task *
+kstats_why_slot(struct kstats_why_task *tab, const struct task_struct *p,
+		unsigned int i)
+{
+	return &tab[(hash_ptr(p, ilog2(KSTATS_WHY_TASKS)) + i) &
+		    (KSTATS_WHY_TASKS - 1)];
+}
+
 /* The record of @p, or NULL. */
 static __always_inline notrace struct kstats_why_task *
 kstats_why_find(const struct task_struct *p)
 {
 	struct kstats_why_task *tab = READ_ONCE(kstats_why_tasks);
-	unsigned int h = hash_ptr(p, ilog2(KSTATS_WHY_TASKS)), i;
+	unsigned int i;
 
 	for (i = 0; tab && i < KSTATS_WHY_PROBE; i++) {
-		struct kstats_why_task *w =
-			&tab[(h + i) & (KSTATS_WHY_TASKS - 1)];
+		struct kstats_why_task *w = kstats_why_slot(tab, p, i);
 
 		if (READ_ONCE(w->task) == p)
 			return w;
@@ -187,11 +198,10 @@ static notrace struct kstats_why_task *kstats_why_claim(u64 now)
 {
 	struct kstats_why_task *tab = READ_ONCE(kstats_why_tasks);
 	struct task_struct *p = current;
-	unsigned int h = hash_ptr(p, ilog2(KSTATS_WHY_TASKS)), i;
+	unsigned int i;
 
 	for (i = 0; tab && i < KSTATS_WHY_PROBE; i++) {
-		struct kstats_why_task *w =
-			&tab[(h + i) & (KSTATS_WHY_TASKS - 1)];
+		struct kstats_why_task *w = kstats_why_slot(tab, p, i);
 
 		if (READ_ONCE(w->task) || cmpxchg(&w->task, NULL, p))
 			continue;
