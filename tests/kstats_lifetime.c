@@ -4,8 +4,11 @@
  * (tests/guest/t-50-lifetime.sh).
  *
  * Its module_init() fires the tracepoint kstats_lifetime:kstats_lifetime_init
- * every 10 ms for @init_delay_ms, then fails with -ENODEV if @init_fail is
- * set: a tracepoint whose module is not live yet, and then never is.
+ * every 10 ms for @init_delay_ms, or until 1 is written to its @init_release
+ * (/sys/module/kstats_lifetime/parameters/init_release), then fails with
+ * -ENODEV if @init_fail is set: a tracepoint whose module is not live yet,
+ * and then never is.  The release lets a test hold the module in its init
+ * for as long as its checks take, on a guest however slow.
  *
  * Once loaded, /sys/kernel/debug/kstats_lifetime/ctl takes one command per
  * write():
@@ -61,7 +64,7 @@
  *                 CLOCK_MONOTONIC on the CPU, cond_resched() on the way
  *                 (a task that wants the CPU then takes it)
  *   why_sleep MS  kstats_lifetime_why_sleep(): msleep(MS)
- *   why_irq MS US PERIOD  kstats_lifetime_why_spin(MS) while a hard
+ *   why_irq MS US PERIOD  kstats_lifetime_why_spin(MS), in which a hard
  *                 hrtimer pinned to this CPU fires every PERIOD us and
  *                 spins US us in its callback (US < PERIOD <= 10000); the
  *                 callbacks' own time goes to the kernel log, as
@@ -114,6 +117,10 @@ MODULE_PARM_DESC(init_delay_ms, "time module_init() sleeps, firing the tracepoin
 static bool init_fail;
 module_param(init_fail, bool, 0444);
 MODULE_PARM_DESC(init_fail, "module_init() fails with -ENODEV after the delay");
+
+static bool init_release;
+module_param(init_release, bool, 0644);
+MODULE_PARM_DESC(init_release, "1 ends module_init()'s delay at once");
 
 static DEFINE_MUTEX(lt_lock);		/* serializes the commands */
 static DEFINE_SPINLOCK(lt_spinlock);	/* held around "put_atomic" */
@@ -443,22 +450,32 @@ static int lt_nest(const char *arg)
  * "why": a call that runs (or waits for its CPU, with a competitor), one
  * that sleeps, and one that interrupts eat.
  */
-static noinline __noipa void kstats_lifetime_why_spin(unsigned int ms)
+static struct hrtimer lt_why_timer;
+static u64 lt_why_period_ns, lt_why_spin_ns, lt_why_irq_ns;
+static unsigned int lt_why_fired;
+
+/*
+ * @timer, if set, is started at the entry and cancelled before the return:
+ * every callback falls inside the call, as the test's bound assumes
+ */
+static noinline __noipa void kstats_lifetime_why_spin(unsigned int ms,
+						      struct hrtimer *timer)
 {
 	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
 
+	if (timer)
+		hrtimer_start(timer, ns_to_ktime(lt_why_period_ns),
+			      HRTIMER_MODE_REL_PINNED_HARD);
 	while (ktime_get_ns() < end)
 		cond_resched();
+	if (timer)
+		hrtimer_cancel(timer);
 }
 
 static noinline __noipa void kstats_lifetime_why_sleep(unsigned int ms)
 {
 	msleep(ms);
 }
-
-static struct hrtimer lt_why_timer;
-static u64 lt_why_period_ns, lt_why_spin_ns, lt_why_irq_ns;
-static unsigned int lt_why_fired;
 
 static enum hrtimer_restart lt_why_tick(struct hrtimer *t)
 {
@@ -480,7 +497,7 @@ static int lt_why(const char *cmd, const char *arg)
 		if (kstrtouint(arg, 0, &ms) || !ms || ms > 1000)
 			return -EINVAL;
 		if (cmd[4] == 's' && cmd[5] == 'p')
-			kstats_lifetime_why_spin(ms);
+			kstats_lifetime_why_spin(ms, NULL);
 		else
 			kstats_lifetime_why_sleep(ms);
 		return 0;
@@ -496,10 +513,7 @@ static int lt_why(const char *cmd, const char *arg)
 	migrate_disable();
 	hrtimer_init(&lt_why_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	lt_why_timer.function = lt_why_tick;
-	hrtimer_start(&lt_why_timer, ns_to_ktime(lt_why_period_ns),
-		      HRTIMER_MODE_REL_PINNED_HARD);
-	kstats_lifetime_why_spin(ms);
-	hrtimer_cancel(&lt_why_timer);
+	kstats_lifetime_why_spin(ms, &lt_why_timer);
 	migrate_enable();
 	pr_info("why_irq: %u callbacks %llu ns\n", lt_why_fired, lt_why_irq_ns);
 	return 0;
@@ -775,7 +789,7 @@ static int __init lt_init(void)
 	unsigned int n = 0;
 
 	trace_kstats_lifetime_init(n++);
-	while (time_before(jiffies, end)) {
+	while (time_before(jiffies, end) && !READ_ONCE(init_release)) {
 		usleep_range(10000, 11000);
 		trace_kstats_lifetime_init(n++);
 	}

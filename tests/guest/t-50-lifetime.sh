@@ -22,7 +22,8 @@ lt_case1() {
 	local i=0 pid rc r n why
 	[ ! -e /sys/module/kstats_lifetime ] || rmmod kstats_lifetime
 	dmesg_mark
-	insmod $KB/kstats_lifetime.ko init_delay_ms=3000 init_fail=1 2>/dev/null &
+	# held in its init until released below, however slow the guest
+	insmod $KB/kstats_lifetime.ko init_delay_ms=120000 init_fail=1 2>/dev/null &
 	pid=$!
 	while [ "$(cat /sys/module/kstats_lifetime/initstate 2>/dev/null)" != coming ] &&
 		[ $i -lt 100 ]; do
@@ -44,6 +45,7 @@ lt_case1() {
 	else
 		skip "direct trace of a loading module's function" "$why"
 	fi
+	echo 1 > /sys/module/kstats_lifetime/parameters/init_release
 	wait $pid
 	rc=$?
 	check "the delayed insmod fails (init_fail=1)" test "$rc" != 0
