@@ -2,8 +2,10 @@
 /*
  * "why": where each call of a node spent its time (kstats_why.h).
  *
- * A task in a call of a "why" node has a record in a table of
- * KSTATS_WHY_TASKS, keyed by its task_struct: its cumulative parts since
+ * A task in a call of a "why" node has a record: its CPU's own while it
+ * runs there, then, once a switch takes it off the CPU with calls in
+ * flight, one of a hash of KSTATS_WHY_TASKS keyed by its task_struct: its
+ * cumulative parts since
  * the record was made, what it is doing now (on its CPU, waiting for one,
  * asleep) and since when, and a frame per call in flight (the parts when
  * it began, and its blame: who ran while it waited, where it slept).
@@ -21,7 +23,7 @@
  * The CPU's interrupt time is kstats' own (Debian's kernels have no
  * CONFIG_IRQ_TIME_ACCOUNTING): the interrupts' tracepoints add up, per
  * CPU, the time from the outermost entry to its exit.  The four parts
- * tile the call's time with one clock (local_clock()), so they add up to
+ * tile the call's time with one clock (kstats_why_now()), so they add up to
  * its duration.  A table of tasks, not a field of each task: a module
  * cannot add one, and only tasks in such calls are followed.  The table
  * is walked at the tracepoints only while a task is in it
@@ -48,6 +50,7 @@
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 
+#include "kstats_counter.h"
 #include "kstats_internal.h"
 #include "kstats_syms.h"
 #include "kstats_why.h"
@@ -107,6 +110,7 @@ struct kstats_why_task {
 	struct task_struct *task;
 	u8 state;
 	u8 depth;
+	bool own;		/* a CPU's own record, not in the hash */
 	u64 t_mark;		/* when it came on its CPU, or left it, or woke */
 	u64 irq_mark;		/* its CPU's interrupt time when it came on it */
 	u64 oncpu;
@@ -144,9 +148,16 @@ struct kstats_why_cpu {
 };
 
 /*
- * KSTATS_WHY_TASKS records (584 KiB on 64-bit), while a "why" node exists:
- * NULL otherwise.  Handlers reach it with preemption off, so it is freed
- * after an RCU grace period (kstats_why_unregister()).
+ * KSTATS_WHY_TASKS records (584 KiB on 64-bit), then one per possible CPU
+ * (its own, below), while a "why" node exists: NULL otherwise.  Handlers
+ * reach it with preemption off, so it is freed after an RCU grace period
+ * (kstats_why_unregister()).
+ *
+ * A call that does not leave its CPU needs no record in the hash: the
+ * task on a CPU keeps its calls in the CPU's own record, which takes no
+ * claim (no hash, no atomic); the switch that takes the task off the CPU
+ * moves them to a record of the hash (kstats_why_move()), where the
+ * scheduler's tracepoints find them.
  */
 static struct kstats_why_task *kstats_why_tasks;
 static DEFINE_PER_CPU(struct kstats_why_cpu, kstats_why_cpu);
@@ -157,6 +168,34 @@ static atomic_t kstats_why_busy;
 /* "why" nodes, and the tracepoints registered for them. */
 static DEFINE_MUTEX(kstats_why_mutex);
 static unsigned int kstats_why_nodes;
+/*
+ * The parts' clock: the CPU's counter where it is clock ktime's (read in
+ * a few instructions, where local_clock() takes some forty), its
+ * differences scaled to ns at each call's return; local_clock()
+ * elsewhere.  Chosen with the first "why" node, before any record or
+ * tracepoint reads it, for all of them.
+ */
+static bool kstats_why_counter __read_mostly;
+
+static __always_inline notrace u64 kstats_why_now(void)
+{
+#ifdef KSTATS_HAVE_COUNTER
+	if (likely(kstats_why_counter))
+		return kstats_counter_read();
+#endif
+	return local_clock();
+}
+
+/* A difference of kstats_why_now() readings, in ns. */
+static __always_inline notrace u64 kstats_why_ns(u64 d)
+{
+#ifdef KSTATS_HAVE_COUNTER
+	if (likely(kstats_why_counter))
+		return kstats_counter_scale(d, READ_ONCE(kstats_counter_tk));
+#endif
+	return d;
+}
+
 /* the scheduler's own text: a sleeping stack's frames to skip */
 static unsigned long kstats_why_sched_start, kstats_why_sched_end;
 
@@ -193,26 +232,53 @@ kstats_why_find(const struct task_struct *p)
 	return NULL;
 }
 
-/* A free record for the current task, which has none, or NULL. */
-static notrace struct kstats_why_task *kstats_why_claim(u64 now)
+/*
+ * The current task's calls begin in this CPU's own record: made afresh.
+ * NULL while no "why" node exists.
+ */
+static __always_inline notrace struct kstats_why_task *
+kstats_why_own(struct kstats_why_cpu *c, u64 now)
+{
+	struct kstats_why_task *tab = READ_ONCE(kstats_why_tasks), *w;
+
+	if (!tab)
+		return NULL;
+	w = &tab[KSTATS_WHY_TASKS + smp_processor_id()];
+	w->task = current;
+	w->own = true;
+	w->state = KSTATS_WHY_ONCPU;
+	w->depth = 0;
+	w->t_mark = now;
+	w->irq_mark = c->irq_ns;
+	w->oncpu = 0;
+	w->runq = 0;
+	w->blocked = 0;
+	w->irq = 0;
+	return w;
+}
+
+/*
+ * A CPU's own record @o of @p, switched out with calls in flight, moved to
+ * a free record of the hash; NULL if none is free (its calls then end with
+ * no split).  Under the runqueue's lock.
+ */
+static notrace struct kstats_why_task *
+kstats_why_move(struct kstats_why_task *o, struct task_struct *p)
 {
 	struct kstats_why_task *tab = READ_ONCE(kstats_why_tasks);
-	struct task_struct *p = current;
 	unsigned int i;
 
+	o->task = NULL;
 	for (i = 0; tab && i < KSTATS_WHY_PROBE; i++) {
 		struct kstats_why_task *w = kstats_why_slot(tab, p, i);
 
 		if (READ_ONCE(w->task) || cmpxchg(&w->task, NULL, p))
 			continue;
-		w->state = KSTATS_WHY_ONCPU;
-		w->depth = 0;
-		w->t_mark = now;
-		w->irq_mark = __this_cpu_read(kstats_why_cpu.irq_ns);
-		w->oncpu = 0;
-		w->runq = 0;
-		w->blocked = 0;
-		w->irq = 0;
+		/* all but the key, which the cmpxchg wrote */
+		memcpy((char *)w + offsetofend(struct kstats_why_task, task),
+		       (char *)o + offsetofend(struct kstats_why_task, task),
+		       sizeof(*w) - offsetofend(struct kstats_why_task, task));
+		w->own = false;
 		atomic_inc(&kstats_why_busy);
 		return w;
 	}
@@ -306,7 +372,7 @@ static notrace void kstats_why_irq_in(void)
 	struct kstats_why_cpu *c = this_cpu_ptr(&kstats_why_cpu);
 
 	if (c->irq_depth++ == 0)
-		c->irq_start = local_clock();
+		c->irq_start = kstats_why_now();
 }
 
 static notrace void kstats_why_irq_out(void)
@@ -317,7 +383,7 @@ static notrace void kstats_why_irq_out(void)
 	if (!c->irq_depth)
 		return;
 	if (--c->irq_depth == 0)
-		c->irq_ns += local_clock() - c->irq_start;
+		c->irq_ns += kstats_why_now() - c->irq_start;
 }
 
 static notrace void kstats_why_hardirq_entry(void *data, int irq,
@@ -355,9 +421,18 @@ static notrace void kstats_why_switch(void *data, bool preempt,
 	c->cur = NULL;
 	/* no interrupt is in progress where the scheduler runs */
 	c->irq_depth = 0;
+	if (w && w->own) {
+		/* its calls leave the CPU with it; a dead task's never return */
+		if (w->task == prev && w->depth && !(prev_state & TASK_DEAD)) {
+			w = kstats_why_move(w, prev);
+		} else {
+			w->task = NULL;
+			w = NULL;
+		}
+	}
 	if (!atomic_read(&kstats_why_busy))
 		return;
-	now = local_clock();
+	now = kstats_why_now();
 	/* who ran here, and when: a waiting task's blame */
 	if (c->last_switch) {
 		struct kstats_why_ran *r = &c->ran[c->ran_next++ % KSTATS_WHY_RAN];
@@ -413,7 +488,7 @@ static notrace void kstats_why_wakeup(void *data, struct task_struct *p)
 	w = kstats_why_find(p);
 	if (!w || w->state != KSTATS_WHY_BLOCKED)
 		return;
-	now = local_clock();
+	now = kstats_why_now();
 	ns = now - w->t_mark;
 	w->blocked += ns;
 	kstats_why_blame_sleep(w, ns);
@@ -528,10 +603,11 @@ static int kstats_why_register(void)
 		pr_warn_ratelimited("why: the scheduler's text is not in /proc/kallsyms: blocked-in is not known\n");
 	}
 	atomic_set(&kstats_why_busy, 0);
+	kstats_why_counter = kstats_counter_is_ktime();
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&kstats_why_cpu, cpu), 0,
 		       sizeof(struct kstats_why_cpu));
-	tab = vzalloc(array_size(KSTATS_WHY_TASKS, sizeof(*tab)));
+	tab = vzalloc(array_size(KSTATS_WHY_TASKS + nr_cpu_ids, sizeof(*tab)));
 	if (!tab)
 		return -ENOMEM;
 	WRITE_ONCE(kstats_why_tasks, tab);
@@ -658,8 +734,8 @@ void kstats_why_reset(struct kstats_why *w)
  *	the section's table does with a start in flight of the same key
  * @id: which of the node's calls: a section's match value, 0 for none
  *
- * Pushes a frame on the current task's record, made if it has none; a
- * call from an interrupt, or with no record or frame free, is not split.
+ * Pushes a frame on the current task's record, its CPU's own if it has
+ * none; a call from an interrupt, or with no frame free, is not split.
  *
  * Context: a probe's handler, preemption disabled.
  */
@@ -673,9 +749,9 @@ notrace void kstats_why_enter(struct kstats_why *w, enum kstats_why_nest nest,
 
 	if (!in_task())
 		return;
-	now = local_clock();
+	now = kstats_why_now();
 	if (!t || t->task != current) {
-		t = kstats_why_claim(now);
+		t = kstats_why_own(c, now);
 		if (!t)
 			return;
 		c->cur = t;
@@ -741,13 +817,13 @@ notrace bool kstats_why_exit(struct kstats_why *w, u64 id,
 	if (i < 0)
 		return false;
 	f = &t->frames[i];
-	now = local_clock();
+	now = kstats_why_now();
 	irq = c->irq_ns - t->irq_mark;
 	oncpu = t->oncpu + (now - t->t_mark) - irq;
-	p->oncpu = oncpu - f->oncpu;
-	p->irq = t->irq + irq - f->irq;
-	p->runq = t->runq - f->runq;
-	p->blocked = t->blocked - f->blocked;
+	p->oncpu = kstats_why_ns(oncpu - f->oncpu);
+	p->irq = kstats_why_ns(t->irq + irq - f->irq);
+	p->runq = kstats_why_ns(t->runq - f->runq);
+	p->blocked = kstats_why_ns(t->blocked - f->blocked);
 	p->vcsw = current->nvcsw - f->nvcsw;
 	p->ivcsw = current->nivcsw - f->nivcsw;
 	p->preempt_pid = 0;
@@ -760,7 +836,10 @@ notrace bool kstats_why_exit(struct kstats_why *w, u64 id,
 	t->depth = i;
 	if (!i) {
 		c->cur = NULL;
-		kstats_why_release(t);
+		if (t->own)
+			t->task = NULL;
+		else
+			kstats_why_release(t);
 	}
 	return true;
 }

@@ -56,8 +56,9 @@ struct kstats_why_parts {
  * @irq: likewise
  * @calls: calls split
  * @unsplit: calls recorded with no split: from an interrupt, or whose
- *	task had no record free (KSTATS_WHY_TASKS in calls at once) or too
- *	many calls of "why" nodes nested (KSTATS_WHY_DEPTH)
+ *	task left its CPU with no record free (KSTATS_WHY_TASKS off their
+ *	CPUs in calls at once) or too many calls of "why" nodes nested
+ *	(KSTATS_WHY_DEPTH)
  */
 struct kstats_why_sum {
 	u64 oncpu;
