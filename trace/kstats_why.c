@@ -274,10 +274,12 @@ kstats_why_move(struct kstats_why_task *o, struct task_struct *p)
 
 		if (READ_ONCE(w->task) || cmpxchg(&w->task, NULL, p))
 			continue;
-		/* all but the key, which the cmpxchg wrote */
+		/* all but the key, which the cmpxchg wrote, to its last frame */
 		memcpy((char *)w + offsetofend(struct kstats_why_task, task),
 		       (char *)o + offsetofend(struct kstats_why_task, task),
-		       sizeof(*w) - offsetofend(struct kstats_why_task, task));
+		       offsetof(struct kstats_why_task, frames) +
+		       o->depth * sizeof(o->frames[0]) -
+		       offsetofend(struct kstats_why_task, task));
 		w->own = false;
 		atomic_inc(&kstats_why_busy);
 		return w;

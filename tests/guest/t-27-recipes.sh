@@ -235,10 +235,11 @@ expect_match "lockwait: the histogram header" "$(cat $R.out)" '^# key start task
 # lockwait on real mutex waits: kstats_lifetime.ko's "mutex_wait 5 20",
 # this task waiting 5 times for a mutex a kthread holds for 20 ms: each
 # wait begins twice (spinning, then sleeping) and ends once; the outer
-# begin stays (nest outer), only the same lock's end closes it (match arg0)
+# begin stays (nest outer), only the same lock's end closes it (match arg0);
+# --why splits each wait's time (one task begins and ends it)
 lt_here=$([ -e /sys/module/kstats_lifetime ] && echo yes)
 [ -n "$lt_here" ] || insmod $KB/kstats_lifetime.ko
-kstats lockwait --comm kload -d 4 -v > $R.out 2> $R.err &
+kstats lockwait --comm kload --why -d 4 -v > $R.out 2> $R.err &
 kp=$!
 r_wait lockwait && ctl /sys/kernel/debug/kstats_lifetime/ctl "mutex_wait 5 20" > $R.lt
 cat $KS/lockwait > $R.snap 2>/dev/null
@@ -261,6 +262,13 @@ long=$(awk '$1 == "slot" && $3 == "CPUS" && $12 >= 16777216 { n += $6 } END { pr
 expect "lockwait: each of the 5 waits of 20 ms counted once, whole ($long samples of 16.8 ms or more), its second begin nested (nested $nested, at least $want_nested)" \
 	"$long $([ "${nested:-0}" -ge $want_nested ] && echo yes)" "5 yes"
 expect "lockwait: nothing missed" "$(field $R.out name missed)" 0
+# the 5 waits' time split: the header's calls, the tool's shares of it,
+# and most of it asleep (the holder sleeps its 20 ms: the waiter's spin
+# on a running owner stops, and it sleeps)
+why_calls=$(sed -n 's/^# why .* calls \([0-9]*\) unsplit.*/\1/p' $R.snap)
+why_bl=$(sed -n 's/^why: .* blocked \([0-9]*\)\.[0-9]%.*/\1/p' $R.out)
+expect "lockwait --why: the kernel line's why, the waits split in the header ($why_calls calls), the shares printed, asleep $why_bl %" \
+	"$(grep -c ' nest outer why$' $R.err) $([ "${why_calls:-0}" -ge 5 ] && echo yes) $([ "${why_bl:-0}" -ge 50 ] && echo yes)" "1 yes yes"
 # by call site: "mutex_sites 3 2 20" waits 3 times from lt_mutex_site_a(),
 # twice from lt_mutex_site_b(); --by caller names each wait's stack by its
 # first frame outside the lock and scheduler text (kallsyms), one key each

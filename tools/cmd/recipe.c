@@ -769,6 +769,10 @@ int recipe_command(const struct opts *o, const char *name, char *cmd,
 		add(cmd, len, " under %lld", o->max_ns ?: 1);
 	if (o->seen & O_BITS)
 		add(cmd, len, " bits %u", o->bits);
+	if (o->seen & O_WHY) {
+		add(cmd, len, " why");
+		add(what, wlen, ", each call split: running, waiting for a CPU, asleep, interrupts");
+	}
 	if (strlen(cmd) + 1 > CONTROL_MAX || strlen(cmd) + 2 >= len)
 		return fail("%s: the kernel's line would be %zu characters, _control takes %d: fewer filters",
 			    name, strlen(cmd) + 1, CONTROL_MAX);
@@ -846,6 +850,10 @@ static const struct optdef o_rq_pid = {
 static const struct optdef *const recipe_opts[] = {
 	LIVE_FIRST, &o_pid, RECIPE_FILTERS, LIVE_LAST, NULL,
 };
+/* syscall and lockwait: one task makes both ends, so its time splits */
+static const struct optdef *const task_recipe_opts[] = {
+	LIVE_FIRST, &o_pid, RECIPE_FILTERS, &o_why, LIVE_LAST, NULL,
+};
 static const struct optdef *const runqlat_opts[] = {
 	LIVE_FIRST, &o_rq_pid, RECIPE_FILTERS, &o_pids, &o_tids, LIVE_LAST,
 	NULL,
@@ -869,9 +877,9 @@ RECIPE(runqlat_cmd, "runqlat", NULL, runqlat_opts,
        "run-queue latency: enqueued to running");
 RECIPE(biolatency_cmd, "biolatency", NULL, biolatency_opts,
        "block I/O latency: issue to completion");
-RECIPE(syscall_cmd, "syscall", "[NAME]", recipe_opts,
+RECIPE(syscall_cmd, "syscall", "[NAME]", task_recipe_opts,
        "system call latency, of NAME or a histogram per call");
-RECIPE(lockwait_cmd, "lockwait", NULL, recipe_opts,
+RECIPE(lockwait_cmd, "lockwait", NULL, task_recipe_opts,
        "lock contention: wait to acquisition");
 RECIPE(softirq_cmd, "softirq", NULL, recipe_opts,
        "softirq duration, a histogram per vector");

@@ -431,9 +431,6 @@ static OPT_NUM(o_stack, "stack", 0, "N", K_LONG, stack, 1, 64,
 	       "--stack takes a count of frames from 1 to 64", O_OUTLIERS, 0,
 	       "with --slow, --top: N frames of their stack");
 
-static OPT_FLAG(o_why, "why", 0, O_WHY,
-		"split each call: running, waiting for a CPU (behind whom), asleep (where), interrupts");
-
 static const struct optdef *const trace_opts[] = {
 	LIVE_FIRST, &o_value, &o_if, &o_pid, LIVE_FILTERS, &o_tr_top, &o_slow,
 	&o_keep, &o_stack, &o_why, LIVE_LAST, NULL,

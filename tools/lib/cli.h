@@ -151,7 +151,7 @@ int run_series(struct series *se);
  */
 extern const struct optdef o_bits, o_dur, o_int, o_count, o_pid, o_tid, o_comm,
 	o_cpu_filter, o_cgroup, o_by, o_max_keys, o_sort, o_folded, o_rows,
-	o_all_rows, o_top, o_follow, o_self, o_verbose;
+	o_all_rows, o_top, o_follow, o_self, o_verbose, o_why;
 #define LIVE_FIRST &o_bits, &o_dur, &o_int
 #define LIVE_FILTERS &o_tid, &o_comm, &o_cpu_filter, &o_cgroup, &o_by, \
 	&o_max_keys, &o_sort

@@ -97,3 +97,5 @@ OPT_FLAG(o_verbose, "verbose", 'v', O_VERBOSE,
 OPT_FLAG(o_follow, "follow", 0, O_FOLLOW,
 	 "with -- COMMAND: its children too (a cgroup)");
 OPT_FLAG(o_self, "self", 0, O_SELF, "count kstats' own calls too (left out)");
+OPT_FLAG(o_why, "why", 0, O_WHY,
+	 "split each call: running, waiting for a CPU (behind whom), asleep (where), interrupts");

@@ -646,6 +646,12 @@ rcp "syscall clock_nanosleep --comm: the caller at both points" \
 	"trace syscall_clock_nanosleep start tp:raw_syscalls:sys_enter key task comm kvalue cpu 0 if arg1 == $nr end tp:raw_syscalls:sys_exit key task comm kvalue$end_if inflight 16384" \
 	syscall clock_nanosleep --comm kvalue --cpu 0
 rcp "lockwait --tid" "trace lockwait start tp:lock:contention_begin key task match arg0 tid 7 end tp:lock:contention_end key task match arg0 tid 7 nest outer" lockwait --tid 7
+rcp "lockwait --why: each wait split" "trace lockwait start tp:lock:contention_begin key task match arg0 end tp:lock:contention_end key task match arg0 nest outer why" lockwait --why
+rcp "syscall --why" "trace syscall start tp:raw_syscalls:sys_enter key task by arg1 end tp:raw_syscalls:sys_exit key task inflight 16384 why" syscall --why
+for r in runqlat offcpu softirq; do
+	rc 2 "$r --why: not a task's own span" $K --root "$T/tr" $r --why -d 0.01
+	has "^kstats: '--why' is not an option of '$r' (it is of: trace, syscall, lockwait)" err && ok "$r --why: refused, named" || bad "$r --why" "$(cat "$T/err")"
+done
 rcp "softirq --cpu: both points, by vector" "trace softirq start tp:irq:softirq_entry key cpu cpu 3 by arg0 end tp:irq:softirq_exit key cpu cpu 3" softirq --cpu 3
 rcp "softirq" "trace softirq start tp:irq:softirq_entry key cpu by arg0 end tp:irq:softirq_exit key cpu" softirq
 if [ -r /sys/kernel/btf/vmlinux ]; then
