@@ -4,12 +4,12 @@
  *
  * A task in a call of a "why" node has a record: its CPU's own while it
  * runs there, then, once a switch takes it off the CPU with calls in
- * flight, one of a hash of KSTATS_WHY_TASKS keyed by its task_struct: its
- * cumulative parts since
- * the record was made, what it is doing now (on its CPU, waiting for one,
- * asleep) and since when, and a frame per call in flight (the parts when
- * it began, and its blame: who ran while it waited, where it slept).
- * The scheduler's tracepoints move the record between its states:
+ * flight, one of a hash of KSTATS_WHY_TASKS keyed by its task_struct.  A
+ * record holds the task's cumulative parts since it was made, what the
+ * task is doing now (on its CPU, waiting for one, asleep) and since when,
+ * and a frame per call in flight (the parts when it began, and its blame:
+ * who ran while it waited, where it slept).  The scheduler's tracepoints
+ * move the record between its states:
  *
  *   sched_switch, the task out:  oncpu and irq += its time on the CPU
  *	(irq: the CPU's interrupt time meanwhile); runq if it was preempted
@@ -23,12 +23,12 @@
  * The CPU's interrupt time is kstats' own (Debian's kernels have no
  * CONFIG_IRQ_TIME_ACCOUNTING): the interrupts' tracepoints add up, per
  * CPU, the time from the outermost entry to its exit.  The four parts
- * tile the call's time with one clock (kstats_why_now()), so they add up to
- * its duration.  A table of tasks, not a field of each task: a module
- * cannot add one, and only tasks in such calls are followed.  The table
- * is walked at the tracepoints only while a task is in it
- * (kstats_why_busy), so a "why" node whose function is not called costs
- * a context switch one load and one branch per tracepoint.
+ * tile the call's time with one clock (kstats_why_now()), so they add up
+ * to its duration.  A table of tasks, not a field of each task: a module
+ * cannot add one, and only tasks in such calls are followed.  The hash is
+ * walked at the tracepoints only while a task is in it (kstats_why_busy),
+ * so a "why" node whose function is not called costs a context switch
+ * two loads and two branches, and each other tracepoint one of each.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
