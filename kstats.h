@@ -47,6 +47,7 @@
 
 struct dentry;
 struct kstats_family;
+struct kstats_history;
 struct kstats_negative;
 struct kstats_ops;
 
@@ -125,6 +126,10 @@ struct kstats_extremes {
  * @max_keys: 0 for one histogram; 1..65536 for a family: one histogram
  *	per key given to kstats_record_key(), at most @max_keys keys, the
  *	samples of any further key in one key "other"
+ * @history_slice_ns: 0 for no history; else the length in ns of each slice
+ *	of the distribution's history (Documentation/format.rst, "_history"):
+ *	a ring of @history_slices per-slice histograms
+ * @history_slices: the slices the history keeps, with @history_slice_ns
  */
 struct kstats_config {
 	const char *name;
@@ -132,6 +137,8 @@ struct kstats_config {
 	enum kstats_clock clock;
 	u64 max_value;
 	u32 max_keys;
+	u64 history_slice_ns;
+	u32 history_slices;
 };
 
 /**
@@ -161,6 +168,7 @@ struct kstats_config {
  *	distribution that takes no signed values
  * @family: one histogram per key, beside the total, or NULL: attached,
  *	reset and freed by the distribution's maker (@ops)
+ * @history: its slices over time, or NULL (kstats_history.h)
  *
  * Only the first four fields, in the first 24 bytes, are read by the
  * inline fast path; the rest is private to kstats.ko.
@@ -184,6 +192,7 @@ struct kstats {
 	struct llist_node free_node;
 	struct kstats_negative *neg;
 	struct kstats_family *family;
+	struct kstats_history *history;
 };
 
 /**

@@ -275,6 +275,8 @@ rows = [
     ("rdtsc_ordered() (kstats clock tsc)", "rdtsc_ordered"),
     ("**kstats_record()** hot (same slot)", "record_hot"),
     ("kstats_record() spread over all 496 slots", "record_spread"),
+    ("kstats_record() hot, a distribution with `history 10000000 12000` (interrupts off: its fast path)", "record_history_hot"),
+    ("kstats_record() spread, with the history", "record_history_spread"),
     ("kstats_record() cold cache (1)", "record_cold"),
     ("shared atomic64 array, hot", "atomic_hot"),
     ("shared atomic64 array, spread", "atomic_spread"),
@@ -348,6 +350,8 @@ trows = [
     ("kstats `trace FUNC mech fprobe top 16`, a call under the 16th largest", "kstats_top-fprobe"),
     ("kstats `trace FUNC slow V why`, a call under V, split (direct)", "kstats_slow-why"),
     ("kstats `trace FUNC mech fprobe slow V why`, a call under V, split", "kstats_slow-why-fprobe"),
+    ("kstats `trace FUNC history 10000000 12000` (direct): two minutes of 10 ms slices", "kstats_history"),
+    ("kstats `trace FUNC mech fprobe history 10000000 12000`", "kstats_history-fprobe"),
     ("kstats `trace FUNC slow 0 keep 64 stack 16`: every call kept, 16 frames (direct)", "kstats_capture"),
     ("kstats `trace FUNC mech fprobe slow 0 keep 64 stack 16`: every call kept", "kstats_capture-fprobe"),
     ("calibration floor: empty probes on raw_syscalls' sys_enter and sys_exit (bench module): what any section on them costs the kernel", "floor_syscalls"),
@@ -516,6 +520,23 @@ for label, goal, k, base, u in (
         ("`trace pipe_read slow V why`, per pipe round trip", "+60", "rq_pipe_why", "rq_pipe_slow", "rq_untraced")):
     P("| %s | %s | %s | %s | %s | %s | %s | %s |" %
       ((label, goal) + over(ic, k, base, u) + over(ic61, k, base, u)))
+P()
+P("`history` against the node without it: what a history of two minutes "
+  "of 10 ms slices adds to a traced getppid() (its slices' slow paths and "
+  "timer included), and to kstats_record() (the in-kernel loop, interrupts "
+  "off: the fast path alone).")
+P()
+P("| node | goal | 6.12 | base 6.12 | over | 6.1 | base 6.1 | over |")
+P("|---|---:|---:|---:|---:|---:|---:|---:|")
+for label, goal, k, base, u in (
+        ("`trace F history 10000000 12000`", "+8", "kstats_history", "kstats_default", "untraced"),
+        ("`trace F mech fprobe history 10000000 12000`", "+8", "kstats_history-fprobe", "kstats_fprobe", "untraced")):
+    P("| %s | %s | %s | %s | %s | %s | %s | %s |" %
+      ((label, goal) + over(ic, k, base, u) + over(ic61, k, base, u)))
+rh, rhh = ic["BENCH"].get("record_hot"), ic["BENCH"].get("record_history_hot")
+if rh is not None and rhh is not None:
+    P("| kstats_record() with a history, hot | +6 | %s | %s | %s | | | |" %
+      (fmt(rhh), fmt(rh), fmt(rhh - rh)))
 P()
 fl, fl61 = ic["BENCH"].get("s_floor_syscalls"), ic61["BENCH"].get("s_floor_syscalls")
 u, u61 = ic["BENCH"].get("s_untraced"), ic61["BENCH"].get("s_untraced")

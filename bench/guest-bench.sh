@@ -411,7 +411,8 @@ trace_rows() {
 	for v in default fprobe kretprobe tsc fprobe-tsc kretprobe-tsc value-arg \
 		 value-ret filter filter-comm filter-cgroup family-comm family-cpu \
 		 family-caller family-cgroup family-stack slow slow-stack slow-fprobe top \
-		 top-fprobe capture capture-fprobe slow-why slow-why-fprobe; do
+		 top-fprobe capture capture-fprobe slow-why slow-why-fprobe \
+		 history history-fprobe; do
 		case $v in
 		default) opt= ;;
 		fprobe) opt=" mech fprobe" ;;
@@ -438,6 +439,8 @@ trace_rows() {
 		capture-fprobe) opt=" mech fprobe slow 0 keep 64 stack 16" ;;
 		slow-why) opt=" slow 9223372036854775807 why" ;;
 		slow-why-fprobe) opt=" mech fprobe slow 9223372036854775807 why" ;;
+		history) opt=" history 10000000 12000" ;;
+		history-fprobe) opt=" mech fprobe history 10000000 12000" ;;
 		esac
 		if try "echo 'trace $F name $N$opt' > $KC"; then
 			measure $kind kstats_$v

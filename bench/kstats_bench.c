@@ -78,6 +78,8 @@
 
 static u64 vals_hot[NVALS], vals_spread[NVALS];
 static struct kstats *bench_ks;
+/* The same with a history of two minutes of 10 ms slices. */
+static struct kstats *bench_history;
 /* The distribution of the timed-path rows: ktime, as kstats_new() makes. */
 static struct kstats *bench_timed;
 static u64 bench_sink;
@@ -266,6 +268,25 @@ BENCH_OP(stages_since)
 
 /* ---- loops ------------------------------------------------------------- */
 
+/*
+ * One timed loop of @n calls of op_@op on the distribution @dist, as
+ * loop_@name; returns ns (icount: insns).
+ */
+#define DEFINE_LOOP_ON(name, op, dist)					\
+static __attribute__((__noipa__)) notrace u64 \
+loop_##name(const u64 *vals, unsigned long n)				\
+{									\
+	struct kstats *ks = (dist);					\
+	unsigned long i;						\
+	u64 t0, t1;							\
+									\
+	t0 = ktime_get_ns();						\
+	for (i = 0; i < n; i++)						\
+		op_##op(ks, vals[i & (NVALS - 1)]);			\
+	t1 = ktime_get_ns();						\
+	return t1 - t0;							\
+}
+
 /* One timed loop of @n calls of op_@name; returns ns (icount: insns). */
 #define DEFINE_LOOP(name)						\
 static __attribute__((__noipa__)) notrace u64 \
@@ -315,6 +336,7 @@ DEFINE_LOOP(rdtsc_ordered)
 #endif
 DEFINE_LOOP(cycles)
 DEFINE_LOOP(record)
+DEFINE_LOOP_ON(record_history, record, bench_history)
 DEFINE_LOOP(atomic)
 DEFINE_LOOP(spinlock)
 DEFINE_LOOP(record_bits)
@@ -412,6 +434,8 @@ static void cmd_record(void)
 		ROW("cycles", cycles, vals_hot);
 	ROW("record_hot", record, vals_hot);
 	ROW("record_spread", record, vals_spread);
+	ROW("record_history_hot", record_history, vals_hot);
+	ROW("record_history_spread", record_history, vals_spread);
 	ROW("atomic_hot", atomic, vals_hot);
 	ROW("atomic_spread", atomic, vals_spread);
 	ROW("spinlock_hot", spinlock, vals_hot);
@@ -958,6 +982,11 @@ static int __init kstats_bench_init(void)
 		.name = "bench_record", .frac_bits = BENCH_BITS,
 		.clock = KSTATS_CLOCK_NONE,
 	};
+	struct kstats_config hcfg = {
+		.name = "bench_record_history", .frac_bits = BENCH_BITS,
+		.clock = KSTATS_CLOCK_NONE, .history_slice_ns = 10000000,
+		.history_slices = 12000,
+	};
 	u32 nr = kstats_nr_slots(BENCH_BITS), s;
 	int i;
 
@@ -968,6 +997,12 @@ static int __init kstats_bench_init(void)
 	if (IS_ERR(bench_timed)) {
 		kstats_delete(bench_ks);
 		return PTR_ERR(bench_timed);
+	}
+	bench_history = kstats_new_config(&hcfg);
+	if (IS_ERR(bench_history)) {
+		kstats_delete(bench_timed);
+		kstats_delete(bench_ks);
+		return PTR_ERR(bench_history);
 	}
 	for (i = 0; i < NVALS; i++) {
 		/* A typical duration in ns, always the same slot. */
@@ -997,6 +1032,7 @@ static void __exit kstats_bench_exit(void)
 	mutex_unlock(&bench_mutex);
 	while (sc_nr_keys)
 		kstats_delete(sc_keys[--sc_nr_keys]);
+	kstats_delete(bench_history);
 	kstats_delete(bench_timed);
 	kstats_delete(bench_ks);
 }

@@ -755,6 +755,95 @@ static bool kstats_cmd_task_keyed(const struct kstats_cmd *cmd)
 }
 
 /* Parse "keyword value" options after the first words of a command. */
+/*
+ * "history NS COUNT": a ring of COUNT slices of NS ns each (its memory
+ * and its bound are the core's to check: kstats_history_check()).
+ */
+static int kstats_parse_history(char **rest, const char *key, const char *val,
+				struct kstats_cmd *cmd)
+{
+	const char *count = kstats_next_token(rest);
+
+	if (cmd->cfg.history_slices) {
+		kstats_cmd_refuse(&cmd->why, key, "history: once");
+		return -EINVAL;
+	}
+	if (kstrtou64(val, 0, &cmd->cfg.history_slice_ns) ||
+	    !cmd->cfg.history_slice_ns) {
+		kstats_cmd_refuse(&cmd->why, val,
+				  "history '%s': a slice's length in ns, over 0",
+				  val);
+		return -EINVAL;
+	}
+	if (!count || kstrtou32(count, 0, &cmd->cfg.history_slices) ||
+	    !cmd->cfg.history_slices) {
+		kstats_cmd_refuse(&cmd->why, count,
+				  "history %s '%s': how many slices to keep, over 0",
+				  val, count ?: "");
+		cmd->cfg.history_slices = 0;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * "freeze", "thaw", "trigger NAME above V [after NS]": the histories'
+ * commands, of no distribution but "trigger"'s.
+ */
+static int kstats_parse_history_command(char *verb, char **rest,
+					struct kstats_cmd *cmd)
+{
+	char *name, *word, *v;
+
+	if (!strcasecmp(verb, "freeze") || !strcasecmp(verb, "thaw")) {
+		cmd->op = tolower(verb[0]) == 'f' ? KSTATS_CMD_FREEZE :
+						    KSTATS_CMD_THAW;
+		word = kstats_next_token(rest);
+		if (word) {
+			kstats_cmd_refuse(&cmd->why, word,
+					  "%s takes nothing, got '%s'", verb, word);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	cmd->op = KSTATS_CMD_TRIGGER;
+	name = kstats_next_token(rest);
+	if (!name) {
+		kstats_cmd_refuse(&cmd->why, NULL,
+				  "trigger needs a name: trigger NAME above V [after NS]");
+		return -EINVAL;
+	}
+	cmd->cfg.name = name;
+	cmd->why.name_at = name;
+	word = kstats_next_token(rest);
+	v = kstats_next_token(rest);
+	if (!word || strcasecmp(word, "above") || !v ||
+	    kstrtou64(v, 0, &cmd->trigger_above) || !cmd->trigger_above) {
+		kstats_cmd_refuse(&cmd->why, v ?: word,
+				  "trigger %s: 'above V' with V over 0", name);
+		return -EINVAL;
+	}
+	word = kstats_next_token(rest);
+	if (!word)
+		return 0;
+	v = kstats_next_token(rest);
+	if (strcasecmp(word, "after") || !v ||
+	    kstrtou64(v, 0, &cmd->trigger_after)) {
+		kstats_cmd_refuse(&cmd->why, v ?: word,
+				  "trigger %s above %llu: then 'after NS' or nothing",
+				  name, cmd->trigger_above);
+		return -EINVAL;
+	}
+	word = kstats_next_token(rest);
+	if (word) {
+		kstats_cmd_refuse(&cmd->why, word,
+				  "trigger: nothing after 'after %s', got '%s'",
+				  v, word);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 {
 	bool trace = cmd->op == KSTATS_CMD_TRACE;
@@ -799,6 +888,11 @@ static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 		if (!val) {
 			kstats_cmd_refuse(&cmd->why, NULL, "'%s' needs a value", key);
 			return -EINVAL;
+		}
+		if (!strcasecmp(key, "history")) {
+			if (kstats_parse_history(rest, key, val, cmd))
+				return -EINVAL;
+			continue;
 		}
 		if (trace) {
 			err = kstats_parse_point_option(key, val, pt, cmd);
@@ -1290,6 +1384,9 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 	for (i = 0; i < KSTATS_SECTION_POINTS; i++)
 		kstats_filter_init(&cmd->point[i].filter);
 	verb = strsep(&rest, " \t\n");
+	if (!strcasecmp(verb, "freeze") || !strcasecmp(verb, "thaw") ||
+	    !strcasecmp(verb, "trigger"))
+		return kstats_parse_history_command(verb, &rest, cmd);
 	arg = kstats_next_token(&rest);
 	if (!*verb) {
 		kstats_cmd_refuse(&cmd->why, NULL, "empty command");
@@ -1303,7 +1400,7 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 		cmd->op = KSTATS_CMD_TRACE;
 	} else {
 		kstats_cmd_refuse(&cmd->why, verb,
-				  "unknown command '%s': use new, remove or trace",
+				  "unknown command '%s': use new, remove, trace, freeze, thaw or trigger",
 				  verb);
 		return -EINVAL;
 	}
@@ -1352,7 +1449,7 @@ int kstats_parse_command(char *buf, struct kstats_cmd *cmd)
 			   cmd->cfg.name;
 	if (kstats_check_name(cmd->cfg.name)) {
 		kstats_cmd_refuse(&cmd->why, cmd->why.name_at,
-				  "invalid name '%s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control nor _errors",
+				  "invalid name '%s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control, _errors nor _history",
 				  cmd->cfg.name, KSTATS_NAME_MAX);
 		return -EINVAL;
 	}

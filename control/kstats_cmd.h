@@ -52,6 +52,9 @@ enum kstats_cmd_op {
 	KSTATS_CMD_REMOVE,
 	KSTATS_CMD_REMOVE_ALL,
 	KSTATS_CMD_TRACE,
+	KSTATS_CMD_FREEZE,
+	KSTATS_CMD_THAW,
+	KSTATS_CMD_TRIGGER,
 };
 
 /* The commands of a distribution file (see kstats_parse_node_command()). */
@@ -134,6 +137,8 @@ struct kstats_cmd_words {
  * @by_max_set: "max" was written after the key
  * @outlier: "slow V [keep M]" or "top K", with "stack N": the samples the
  *	node keeps with their context
+ * @trigger_above: "trigger NAME above V": V
+ * @trigger_after: "trigger NAME above V after NS": NS, or 0
  *
  * @where: where a section's points go, indexed as @point; for "trace
  *	tp:GROUP:EVENT", @where[KSTATS_POINT_START] is the tracepoint's
@@ -178,6 +183,8 @@ struct kstats_cmd {
 	u32 by_max;
 	bool by_max_set;
 	struct kstats_outlier_cfg outlier;
+	u64 trigger_above;
+	u64 trigger_after;
 	struct kstats_point_spec where[KSTATS_SECTION_POINTS];
 	char names[KSTATS_CMD_MAX];
 	char multi_name[KSTATS_NAME_MAX + 1];

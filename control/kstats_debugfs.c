@@ -25,6 +25,7 @@
 #include "kstats_cmd.h"
 #include "kstats_debugfs.h"
 #include "kstats_errors.h"
+#include "kstats_history.h"
 #include "kstats_family.h"
 #include "kstats_family_view.h"
 #include "kstats_internal.h"
@@ -33,6 +34,8 @@
 static struct dentry *kstats_root;
 static struct dentry *kstats_control;
 static struct dentry *kstats_errors_file;
+/* _history: a file per distribution with a history */
+static struct dentry *kstats_history_dir;
 /*
  * Mode of the distribution files.  Under kernel lockdown debugfs refuses to
  * open any file with a write bit (EPERM), but still opens read-only ones:
@@ -551,6 +554,13 @@ static int kstats_control_execute(struct kstats_cmd *cmd)
 		return 0;
 	case KSTATS_CMD_TRACE:
 		return kstats_trace_create(cmd);
+	case KSTATS_CMD_FREEZE:
+		return kstats_history_freeze("freeze");
+	case KSTATS_CMD_THAW:
+		return kstats_history_thaw();
+	case KSTATS_CMD_TRIGGER:
+		return kstats_history_trigger(cmd->cfg.name, cmd->trigger_above,
+					      cmd->trigger_after);
 	default:
 		break;
 	}
@@ -559,6 +569,10 @@ static int kstats_control_execute(struct kstats_cmd *cmd)
 	if (cmd->cfg.max_value)
 		snprintf(origin + strlen(origin), sizeof(origin) - strlen(origin),
 			 " max %llu", cmd->cfg.max_value);
+	if (cmd->cfg.history_slices)
+		snprintf(origin + strlen(origin), sizeof(origin) - strlen(origin),
+			 " history %llu %u", cmd->cfg.history_slice_ns,
+			 cmd->cfg.history_slices);
 	ks = kstats_create(&cmd->cfg, origin, KSTATS_MADE_BY_CONTROL, &cmd->why);
 	return PTR_ERR_OR_ZERO(ks);
 }
@@ -601,7 +615,7 @@ static int kstats_control_show(struct seq_file *m, void *v)
 	mutex_unlock(&kstats_mutex);
 	seq_puts(m,
 		 "# commands (write one per line to this file):\n"
-		 "#   new NAME [bits 0-5] [clock ktime|local|cycles|tsc|none] [max V]\n"
+		 "#   new NAME [bits 0-5] [clock ktime|local|cycles|tsc|none] [max V] [history NS COUNT]\n"
 		 "#   trace FUNC [bits B] [clock C] [name NAME] [maxactive N] [mech direct|fprobe|kretprobe] [gap] [value V] [FILTER...] [BY]\n"
 		 "#   trace GLOB|F1,F2,... [name NAME] [FILTER...] [by func|BY]   (one node over several functions)\n"
 		 "#   trace tp:GROUP:EVENT [name NAME] [bits B] [clock C] [value V] [FILTER...] [BY]   (time between events on a CPU, or V)\n"
@@ -611,6 +625,8 @@ static int kstats_control_show(struct seq_file *m, void *v)
 		 "#     FILTER: pid N | tid N | comm NAME | cpu N | cgroup PATH | if V OP C (OP == != < <= > >= &)\n"
 		 "#     BY: by comm|pid|tid|cpu|caller|cgroup|stack [N]|V [max N] (a histogram per key, at most N, the rest in other)\n"
 		 "#   remove NAME | remove all\n"
+		 "#   freeze | thaw | trigger NAME above V [after NS]   (every node's history, _history/NAME)\n"
+		 "#     history NS COUNT: an option of new and trace: COUNT slices of NS ns each\n"
 		 "# to a distribution file: start | stop | reset\n");
 	return 0;
 }
@@ -683,6 +699,14 @@ static int kstats_debugfs_add(struct kstats *ks)
 		return PTR_ERR(d);
 	}
 	ks->dentry = d;
+	d = kstats_history_file_add(kstats_history_dir, ks, kstats_node_mode);
+	if (IS_ERR(d)) {
+		pr_warn_ratelimited("%s: cannot create its _history file: %ld\n",
+				    ks->name, PTR_ERR(d));
+		debugfs_remove(ks->dentry);
+		ks->dentry = NULL;
+		return PTR_ERR(d);
+	}
 	return 0;
 }
 
@@ -691,6 +715,8 @@ static void kstats_debugfs_remove(struct kstats *ks)
 {
 	debugfs_remove(ks->dentry);
 	ks->dentry = NULL;
+	if (ks->history && kstats_history_dir)
+		debugfs_lookup_and_remove(ks->name, kstats_history_dir);
 }
 
 static const struct kstats_publisher kstats_debugfs_publisher = {
@@ -737,6 +763,13 @@ int kstats_debugfs_init(void)
 		return PTR_ERR(d);
 	}
 	kstats_errors_file = d;
+	d = debugfs_create_dir("_history", kstats_root);
+	/* without it, histories are kept and frozen, with no file to read */
+	if (IS_ERR(d))
+		pr_warn("no _history directory (%ld): histories have no files\n",
+			PTR_ERR(d));
+	else
+		kstats_history_dir = d;
 	kstats_set_publisher(&kstats_debugfs_publisher);
 	return 0;
 }
@@ -754,5 +787,6 @@ void kstats_debugfs_exit(void)
 	debugfs_remove(kstats_root);
 	kstats_root = NULL;
 	kstats_errors_file = NULL;
+	kstats_history_dir = NULL;
 	kstats_errors_clear();
 }

@@ -7,7 +7,14 @@
 #ifndef _KSTATS_DEBUGFS_H
 #define _KSTATS_DEBUGFS_H
 
+#include <linux/types.h>
+
+struct dentry;
+struct kstats;
+
 int kstats_debugfs_init(void);
+struct dentry *kstats_history_file_add(struct dentry *dir, struct kstats *ks,
+				       umode_t mode);
 void kstats_debugfs_exit_control(void);
 void kstats_debugfs_exit(void);
 

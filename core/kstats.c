@@ -34,6 +34,7 @@
 #include <linux/string.h>
 
 #include "kstats_errors.h"
+#include "kstats_history.h"
 #include "kstats_internal.h"
 
 /* Guards kstats_list, kstats_nr_nodes and the names in debugfs. */
@@ -122,8 +123,8 @@ EXPORT_SYMBOL_NS_GPL(kstats_parse_clock, KSTATS_NS);
  *
  * Names become file names in debugfs and words in commands: keep them to
  * [A-Za-z0-9_.-], not empty, not starting with '.' (hidden files, "." and
- * ".."), and none of "_control", "_errors" (the files beside them) and
- * "all" (as in "remove all").
+ * ".."), and none of "_control", "_errors", "_history" (the files beside
+ * them) and "all" (as in "remove all").
  *
  * Return: 0, or -EINVAL.
  */
@@ -137,6 +138,7 @@ int kstats_check_name(const char *name)
 	/* "all" is reserved: "remove all" must mean every node. */
 	if (!len || len > KSTATS_NAME_MAX || name[0] == '.' ||
 	    !strcmp(name, "_control") || !strcmp(name, "_errors") ||
+	    !strcmp(name, "_history") ||
 	    !strcmp(name, "all"))
 		return -EINVAL;
 	for (i = 0; i < len; i++)
@@ -167,7 +169,7 @@ int kstats_nr_nodes_locked(void)
 static int kstats_check_config(const struct kstats_config *cfg)
 {
 	if (kstats_check_name(cfg->name)) {
-		pr_warn_ratelimited("invalid name '%.*s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control, _errors or all\n",
+		pr_warn_ratelimited("invalid name '%.*s': use 1 to %d of [A-Za-z0-9_.-], not starting with '.', not _control, _errors, _history or all\n",
 				    KSTATS_NAME_MAX + 1,
 				    cfg->name ? cfg->name : "", KSTATS_NAME_MAX);
 		return -EINVAL;
@@ -208,7 +210,10 @@ static void kstats_size(const struct kstats_config *cfg, u32 *nr_slots,
 	}
 }
 
-/* No sample yet: every sample is below @min and above @max. */
+/*
+ * No sample yet: every sample is below @min and above @max, and no max is
+ * kept in the hook (struct kstats_hook).
+ */
 static void kstats_extremes_clear(struct kstats_slot __percpu *slots)
 {
 	int cpu;
@@ -218,32 +223,35 @@ static void kstats_extremes_clear(struct kstats_slot __percpu *slots)
 
 		WRITE_ONCE(e->min, U64_MAX);
 		WRITE_ONCE(e->max, 0);
+		kstats_history_clear_saved(slots, cpu);
 	}
 }
 
 /*
- * Per-CPU histograms of @nr_slots slots: each CPU's extremes, its slots,
- * then the slot whose count holds the missed events.  Return: slot 0,
- * whose address the recorders reach the extremes from
- * (kstats_extremes()), or NULL.
+ * Per-CPU histograms of @nr_slots slots: each CPU's hook (struct
+ * kstats_hook), its extremes, its slots, then the slot whose count holds
+ * the missed events.  Return: slot 0, whose address the recorders reach
+ * the extremes from (kstats_extremes()), and the slow path the hook
+ * (kstats_hook()); or NULL.
  */
 static struct kstats_slot __percpu *kstats_hist_alloc(u32 nr_slots)
 {
 	struct kstats_slot __percpu *base;
 
 	BUILD_BUG_ON(sizeof(struct kstats_extremes) != sizeof(struct kstats_slot));
-	base = __alloc_percpu_gfp((nr_slots + 2) * sizeof(struct kstats_slot),
+	BUILD_BUG_ON(sizeof(struct kstats_hook) != sizeof(struct kstats_slot));
+	base = __alloc_percpu_gfp((nr_slots + 3) * sizeof(struct kstats_slot),
 				  sizeof(struct kstats_slot), KSTATS_GFP);
 	if (!base)
 		return NULL;
-	kstats_extremes_clear(base + 1);
-	return base + 1;
+	kstats_extremes_clear(base + 2);
+	return base + 2;
 }
 
 static void kstats_hist_free(struct kstats_slot __percpu *hist)
 {
 	if (hist)
-		free_percpu(hist - 1);
+		free_percpu(hist - 2);
 }
 
 /* Runs in hardirq context (a kthread on PREEMPT_RT): nothing may sleep. */
@@ -259,6 +267,7 @@ static void kstats_free_fn(struct irq_work *work)
 			free_percpu(ks->neg->cpu);
 			kvfree(ks->neg);
 		}
+		kstats_history_free(ks);
 		kstats_hist_free(ks->hist);
 		kfree(ks);
 	}
@@ -290,6 +299,8 @@ struct kstats *kstats_alloc(const struct kstats_config *cfg,
 	int err;
 
 	err = kstats_check_config(cfg);
+	if (!err)
+		err = kstats_history_check(cfg);
 	if (err)
 		return ERR_PTR(err);
 
@@ -310,6 +321,17 @@ struct kstats *kstats_alloc(const struct kstats_config *cfg,
 	ks->maker = maker;
 	ks->ops = &kstats_no_ops;
 	ks->slots = ks->hist;
+	if (cfg->history_slices) {
+		err = kstats_history_alloc(ks, cfg);
+		if (err) {
+			kstats_refuse(why, why ? why->name_at : NULL, cfg->name,
+				      err == -ENOSPC ?
+				      "history beyond the memory all histories may take" :
+				      "out of memory");
+			kstats_put(ks);
+			return ERR_PTR(err);
+		}
+	}
 	return ks;
 
 nomem:
@@ -354,6 +376,7 @@ int kstats_publish(struct kstats *ks, const char *origin,
 	if (!err) {
 		list_add_tail(&ks->node, &kstats_list);
 		kstats_nr_nodes++;
+		kstats_history_publish(ks);
 	}
 	mutex_unlock(&kstats_mutex);
 	return err;
@@ -412,6 +435,7 @@ void kstats_drop(struct kstats *ks)
 	might_sleep();
 	if (ks->ops->retire)
 		ks->ops->retire(ks);
+	kstats_history_retire(ks);
 	kstats_put(ks);
 }
 
@@ -579,6 +603,7 @@ void kstats_reset(struct kstats *ks)
 		memset(per_cpu_ptr(ks->hist, cpu), 0, size);
 	if (ks->neg)
 		kstats_negative_clear(ks->neg);
+	kstats_history_reset(ks);
 	/* what its maker keeps (a family's keys, a probe's misses) */
 	if (ks->ops->reset)
 		ks->ops->reset(ks);
@@ -783,9 +808,17 @@ static __always_inline notrace void kstats_extreme_raise(u64 __percpu *p,
 notrace void kstats_note_extremes(struct kstats_slot __percpu *slots, u64 val)
 {
 	struct kstats_extremes __percpu *e = kstats_extremes(slots);
+	struct kstats *hooked;
 
 	kstats_extreme_lower(&e->min, val);
-	kstats_extreme_raise(&e->max, val);
+	/* the hook read and used in one section its remover waits for */
+	preempt_disable_notrace();
+	hooked = raw_cpu_read(kstats_hook(slots)->ks);
+	if (unlikely(hooked))
+		kstats_history_note(hooked, slots, val);
+	else
+		kstats_extreme_raise(&e->max, val);
+	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_NS_GPL(kstats_note_extremes, KSTATS_NS);
 NOKPROBE_SYMBOL(kstats_note_extremes);
@@ -889,7 +922,8 @@ int kstats_snapshot_take(struct kstats *ks, struct kstats_snapshot *snap)
 		snap->missed += READ_ONCE(src[n].count);
 		e = per_cpu_ptr(kstats_extremes(ks->hist), cpu);
 		snap->min = min(snap->min, READ_ONCE(e->min));
-		snap->max = max(snap->max, READ_ONCE(e->max));
+		snap->max = max(snap->max,
+				kstats_history_max(ks->hist, cpu, READ_ONCE(e->max)));
 		row++;
 	}
 	if (ks->ops->extra_missed)
@@ -1015,6 +1049,7 @@ int kstats_core_init(void)
 {
 	int cpu;
 
+	kstats_history_init();
 	kstats_scratch = kstats_hist_alloc(kstats_nr_slots(KSTATS_MAX_FRAC_BITS));
 	if (!kstats_scratch) {
 		pr_warn("no memory for the scratch area\n");
@@ -1040,6 +1075,7 @@ int kstats_core_init(void)
  */
 void kstats_core_exit(void)
 {
+	kstats_history_exit();
 	/* The last puts queued their frees: let them run before the code goes. */
 	irq_work_sync(&kstats_free_work);
 	kstats_free_fn(&kstats_free_work);

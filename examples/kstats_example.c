@@ -33,6 +33,18 @@ static struct kstats *example_size;
 static struct kstats *example_by_size;
 static u32 example_checksum;
 
+/*
+ * A history of the sizes, slice by slice of time (_history/
+ * example_write_bytes): history_ns=10000000 history_slices=12000 keeps two
+ * minutes of 10 ms slices.
+ */
+static ulong history_ns;
+module_param(history_ns, ulong, 0444);
+MODULE_PARM_DESC(history_ns, "slice of example_write_bytes' history, in ns (0: none)");
+static uint history_slices;
+module_param(history_slices, uint, 0444);
+MODULE_PARM_DESC(history_slices, "slices its history keeps");
+
 /* The work being measured: copy in chunks and fold into a checksum. */
 static int example_consume(const char __user *ubuf, size_t count)
 {
@@ -98,6 +110,8 @@ static int __init example_init(void)
 		.name = "example_write_bytes",
 		.frac_bits = 2,
 		.clock = KSTATS_CLOCK_NONE,
+		.history_slice_ns = history_ns,
+		.history_slices = history_slices,
 	};
 	struct kstats_config by_size_cfg = {
 		.name = "example_write_by_size",

@@ -70,6 +70,13 @@ static void kstats_test_control_commands(struct kunit *test)
 		"trace f top 3 keep 5", "trace f slow 1 keep 0",
 		"trace f slow 1 keep 65537", "trace f stack 4",
 		"trace f slow 9223372036854775808",
+		"new h history", "new h history 10", "new h history 0 5",
+		"new h history 10 0", "new h history x 5",
+		"new h history 10 5 history 10 5", "new _history",
+		"freeze now", "thaw x", "trigger", "trigger h",
+		"trigger h above", "trigger h above 0", "trigger h below 5",
+		"trigger h above 5 after", "trigger h above 5 after x",
+		"trigger h above 5 after 1 more",
 	};
 	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
 	unsigned int i;
@@ -85,6 +92,27 @@ static void kstats_test_control_commands(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmd->cfg.frac_bits, 3U);
 	KUNIT_EXPECT_EQ(test, cmd->cfg.clock, KSTATS_CLOCK_KTIME);
 	KUNIT_EXPECT_EQ(test, cmd->cfg.max_value, 4096ULL);
+
+	/* history NS COUNT, on new and trace; the histories' commands */
+	KUNIT_EXPECT_EQ(test, parse(test, "new h history 10000000 12000", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->cfg.history_slice_ns, 10000000ULL);
+	KUNIT_EXPECT_EQ(test, cmd->cfg.history_slices, 12000U);
+	KUNIT_EXPECT_EQ(test, parse(test, "trace f history 0x100 3 gap", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->cfg.history_slice_ns, 256ULL);
+	KUNIT_EXPECT_EQ(test, cmd->cfg.history_slices, 3U);
+	KUNIT_EXPECT_TRUE(test, cmd->gap);
+	KUNIT_EXPECT_EQ(test, parse(test, "freeze\n", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->op, KSTATS_CMD_FREEZE);
+	KUNIT_EXPECT_EQ(test, parse(test, "THAW", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->op, KSTATS_CMD_THAW);
+	KUNIT_EXPECT_EQ(test, parse(test, "trigger rd above 4000", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->op, KSTATS_CMD_TRIGGER);
+	KUNIT_EXPECT_STREQ(test, cmd->cfg.name, "rd");
+	KUNIT_EXPECT_EQ(test, cmd->trigger_above, 4000ULL);
+	KUNIT_EXPECT_EQ(test, cmd->trigger_after, 0ULL);
+	KUNIT_EXPECT_EQ(test, parse(test, "trigger rd above 7 after 50000000", cmd), 0);
+	KUNIT_EXPECT_EQ(test, cmd->trigger_above, 7ULL);
+	KUNIT_EXPECT_EQ(test, cmd->trigger_after, 50000000ULL);
 
 	KUNIT_EXPECT_EQ(test, parse(test, "remove foo", cmd), 0);
 	KUNIT_EXPECT_EQ(test, cmd->op, KSTATS_CMD_REMOVE);
@@ -288,6 +316,11 @@ static void kstats_test_refusal_words(struct kunit *test)
 		AT("trace f name all", "all", "invalid name"),
 		AT("new _errors", "_errors", "invalid name"),
 		AT("new _control", "_control", "invalid name"),
+		AT("new _history", "_history", "invalid name"),
+		AT("new h history 0 5", "0", "a slice's length"),
+		AT("new h history 10 x", "x", "how many slices"),
+		AT("trigger h above 0", "0", "'above V' with V over 0"),
+		AT("freeze now", "now", "takes nothing"),
 	};
 	struct kstats_cmd *cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
 	unsigned int i;

@@ -366,6 +366,10 @@ static void kstats_trace_origin(struct kstats_cmd *cmd, char *buf, size_t size)
 		n += scnprintf(buf + n, size - n, " value ");
 		n += kstats_value_format(&cmd->value, buf + n, size - n);
 	}
+	if (cmd->cfg.history_slices)
+		n += scnprintf(buf + n, size - n, " history %llu %u",
+			       cmd->cfg.history_slice_ns,
+			       cmd->cfg.history_slices);
 	if (cmd->by.kind != KSTATS_BY_NONE) {
 		n += scnprintf(buf + n, size - n, " by ");
 		kstats_by_format(&cmd->by, buf + n, size - n);

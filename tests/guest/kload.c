@@ -56,6 +56,7 @@ static const char *errname(int e)
 	case ENOEXEC: return "ENOEXEC";
 	case ESRCH: return "ESRCH";
 	case EFBIG: return "EFBIG";
+	case EALREADY: return "EALREADY";
 	default: return "E?";
 	}
 }
