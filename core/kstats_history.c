@@ -514,13 +514,15 @@ NOKPROBE_SYMBOL(kstats_history_note);
  * kstats_history_max() - a CPU's largest sample, its hook's included
  * @slots: the histogram
  * @cpu: the CPU
- * @max: its extremes' max
+ * @shown: its extremes' max
  *
- * Return: the larger of @max and what the hook keeps.
+ * Return: the larger of @shown and what the hook keeps.
  */
-u64 kstats_history_max(struct kstats_slot __percpu *slots, int cpu, u64 max)
+u64 kstats_history_max(struct kstats_slot __percpu *slots, int cpu, u64 shown)
 {
-	return max(max, READ_ONCE(per_cpu_ptr(kstats_hook(slots), cpu)->saved_max));
+	struct kstats_hook *hook = per_cpu_ptr(kstats_hook(slots), cpu);
+
+	return max(shown, READ_ONCE(hook->saved_max));
 }
 
 /**

@@ -101,7 +101,7 @@ void kstats_history_free(struct kstats *ks);
 void kstats_history_reset(struct kstats *ks);
 void kstats_history_note(struct kstats *ks, struct kstats_slot __percpu *slots,
 			 u64 val);
-u64 kstats_history_max(struct kstats_slot __percpu *slots, int cpu, u64 max);
+u64 kstats_history_max(struct kstats_slot __percpu *slots, int cpu, u64 shown);
 void kstats_history_clear_saved(struct kstats_slot __percpu *slots, int cpu);
 
 int kstats_history_view(struct kstats *ks, struct kstats_history_view *v);

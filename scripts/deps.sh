@@ -19,8 +19,9 @@ pkgs=(qemu-system-x86 busybox-static cpio kmod sparse bc bison flex
 	# the peers of make bench (both) and make check (libbpf-tools)
 	libbpf-tools bpftrace
 	# the tool's tests: kstats top's screen driven in a terminal, a
-	# census refused part-way (strace's write fault injection)
-	tmux strace
+	# census refused part-way (strace's write fault injection), kstats
+	# timeline's page loaded and drawn by a browser (headless)
+	tmux strace chromium
 	# arm64: the cross compiler and its libc, qemu-system-aarch64 (the
 	# kernels themselves: scripts/arm64-kernels.sh)
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm "$@")

@@ -18,7 +18,8 @@
 static const struct cmddef *const cmds[] = {
 	&list_cmd, &show_cmd, &trace_cmd, &runqlat_cmd, &biolatency_cmd,
 	&syscall_cmd, &lockwait_cmd, &softirq_cmd, &hardirq_cmd, &offcpu_cmd,
-	&census_cmd, &top_cmd, &watch_cmd, &heatmap_cmd, &diff_cmd, &export_cmd, &help_cmd, NULL,
+	&census_cmd, &top_cmd, &watch_cmd, &heatmap_cmd, &timeline_cmd, &diff_cmd,
+	&export_cmd, &help_cmd, NULL,
 };
 
 /* kstats help: its head, the subcommands a line, its tail */
@@ -49,6 +50,7 @@ static const char tail[] =
 "       kstats trace /usr/lib/x86_64-linux-gnu/libc.so.6:malloc --by comm\n"
 "       kstats syscall clock_nanosleep -- sleep 1   # one call's latency\n"
 "       kstats watch tx_path -i 1            # warm-up, phase changes\n"
+"       kstats timeline -o history.html      # the histories, a heatmap a node\n"
 "       kstats diff before.txt after.txt     # regression gate\n"
 "       kstats export > /var/lib/node_exporter/kstats.prom\n"
 "\nSee the man page kstats(8).\n";

@@ -116,6 +116,21 @@ expect "no slice after the freeze" \
 	"$(awk -v a="$at" '$1 == "slice" && $2 > a { n++ } END { print n + 0 }' $H)" 0
 expect_match "the trace node's ring frozen by the same trigger" \
 	"$(head -n1 $KS/_history/hppid)" "frozen_at $at by trigger example_write_bytes 4000$"
+# what a user reads of the frozen window: the command's text and page
+kstats timeline example_write_bytes hppid > /tmp/tl.txt 2>&1
+expect "kstats timeline reads the frozen rings" "$?" 0
+expect_match "its text: the freeze, by the trigger" "$(cat /tmp/tl.txt)" \
+	"frozen at \\+[0-9.]+s by trigger example_write_bytes 4000$"
+expect "its text: the triggering sample's slice marked" \
+	"$(grep -c '5119 .*<- trigger' /tmp/tl.txt)" 1
+kstats timeline -o /tmp/tl.html > /tmp/tl.out 2>&1
+expect "kstats timeline -o: a page" "$?" 0
+expect "the page: a row per node with a history" \
+	"$(grep -o 'class="node" data-name="[a-z_]*"' /tmp/tl.html | tr '\n' ' ')" \
+	'class="node" data-name="example_write_bytes" class="node" data-name="hppid" '
+expect "the page: a cell per slot of each slice" \
+	"$(grep -o '<rect class="cell"' /tmp/tl.html | wc -l)" \
+	"$(cat $H $KS/_history/hppid | awk '$1 == "slice" { n += split($14, a, ",") } END { print n }')"
 expect "thaw after the trigger" "$(ctl $KS/_control thaw)" ok
 expect "remove hppid" "$(ctl $KS/_control 'remove hppid')" ok
 expect "its _history file goes with it" "$(ls $KS/_history)" example_write_bytes

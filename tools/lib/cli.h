@@ -110,8 +110,11 @@ extern const char *root;
 
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int usage_error(const char *what);
+int root_ok(void);
+int access_error(const char *path, int err);
 int resolve(const char *arg, char *path, size_t len);
 int load(const char *arg, struct snapshot *s);
+int load_error(const char *path, int r, const char *err);
 int control(const char *cmd);
 int control_write(const char *cmd);
 const char *refused_why(const char *cmd, int err, char *buf, size_t len);
@@ -127,6 +130,7 @@ struct kslot *delta(const struct snapshot *cur, const struct snapshot *prev,
 		    size_t *n, int *reset);
 
 char **scan_root(size_t *n, int *ret);
+char **dir_files(const char *dir, size_t *n);
 void free_names(char **names, size_t n);
 
 /*
@@ -194,7 +198,7 @@ void quiet_free(struct quiet *q);
  */
 extern const struct cmddef list_cmd, show_cmd, trace_cmd, watch_cmd,
 	heatmap_cmd, diff_cmd, export_cmd, help_cmd;
-extern const struct cmddef census_cmd, top_cmd;
+extern const struct cmddef census_cmd, top_cmd, timeline_cmd;
 extern const struct cmddef runqlat_cmd, biolatency_cmd, syscall_cmd,
 	lockwait_cmd, softirq_cmd, hardirq_cmd, offcpu_cmd;
 

@@ -16,26 +16,38 @@
 #define BOTTOM	60
 #define RIGHT	30
 
-/* Light yellow -> orange -> dark red, by count / max. */
-static void colour(char *buf, size_t len, u64 count, u64 max)
+/*
+ * Light yellow -> orange -> dark red, by @t in (0, 1] (a cell's share of
+ * the busiest one's count, or of its log); white for 0: no sample.
+ */
+void heat_colour(char *buf, size_t len, double t)
 {
 	static const int stop[3][3] = {
 		{ 255, 255, 204 }, { 253, 141, 60 }, { 189, 0, 38 },
 	};
-	double t = max ? (double)count / (double)max : 0;
-	int k = t > 0.5, c[3];
-	double u = k ? (t - 0.5) * 2 : t * 2;
+	int k, c[3];
+	double u;
 
-	if (!count) {
+	if (!(t > 0)) {
 		snprintf(buf, len, "#ffffff");
 		return;
 	}
+	t = t > 1 ? 1 : t;
+	k = t > 0.5;
+	u = k ? (t - 0.5) * 2 : t * 2;
 	for (int i = 0; i < 3; i++)
 		c[i] = (int)(stop[k][i] + (stop[k + 1][i] - stop[k][i]) * u + 0.5);
 	snprintf(buf, len, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
-static void xml_text(FILE *f, const char *s)
+/* By count / max. */
+static void colour(char *buf, size_t len, u64 count, u64 max)
+{
+	heat_colour(buf, len, count && max ? (double)count / (double)max : 0);
+}
+
+/* @s as XML (or HTML) text or an attribute's value: <, >, & and " escaped. */
+void xml_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '<')

@@ -7,7 +7,7 @@
  *                  cmd_*.c (list, show, watch, heatmap, diff, export,
  *                  help), trace.c the trace subcommand's _control line,
  *                  recipe.c the recipes', census.c and top.c (census,
- *                  top)
+ *                  top), timeline.c (timeline: the histories)
  * tools/lib/, what they share:
  * snapshot.c  parse a distribution (live debugfs file or saved snapshot)
  * stats.c     percentiles, deltas, re-binning, two-sample KS test
@@ -16,6 +16,7 @@
  * render.c    a snapshot in show and in JSON
  * export.c    Prometheus text format
  * heatmap.c   latency heatmap as standalone SVG
+ * history.c   parse a node's history (_history/NAME): its slices
  * opt.c       the one parser of the command line, from a subcommand's
  *             table (opt.h), and its usage from the same table;
  *             optdefs.c the options several subcommands take
@@ -36,6 +37,7 @@
 #ifndef KSTATS_TOOL_H
 #define KSTATS_TOOL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "../../kstats_bucket.h"
@@ -172,6 +174,16 @@ struct snapshot {
 };
 
 /* snapshot.c */
+#define MAX_TOKENS	64	/* of a line, for tokenize() */
+int read_whole(const char *path, char **buf, size_t *len, char *err,
+	       size_t errlen);
+int parse_u64(const char *t, u64 *v);
+int tokenize(char *line, char **tok);
+int join_tokens(char *dst, size_t size, char *const *tok, int from, int n);
+int vparse_error(char *err, size_t errlen, const char *source,
+		 unsigned int line, const char *fmt, va_list ap);
+int text_line(const char *buf, size_t len, size_t *off, char *line,
+	      size_t *l, const char **why);
 int snapshot_parse(struct snapshot *s, const char *buf, size_t len,
 		   const char *source, char *err, size_t errlen);
 int snapshot_load(struct snapshot *s, const char *path, char *err,
@@ -335,5 +347,46 @@ struct heatcol {
 int heatmap_svg(FILE *f, const char *title, const char *unit,
 		unsigned int frac_bits, const struct heatcol *cols,
 		size_t ncols);
+void heat_colour(char *buf, size_t len, double t);
+void xml_text(FILE *f, const char *s);
+
+/*
+ * history.c: a node's history, /sys/kernel/debug/kstats/_history/NAME
+ * (Documentation/format.rst): a ring of slices of time, each slice's
+ * percentiles and its histogram's non-empty slots (their lower bound).
+ */
+struct hbucket {
+	u64 lo, count;
+};
+struct hslice {
+	u64 t;			/* its start, CLOCK_MONOTONIC ns */
+	u64 samples, min, p50, p99, max;
+	struct hbucket *b;	/* increasing lo, counts adding up to samples */
+	size_t nb;
+};
+struct history {
+	char source[512];	/* the file it was read from */
+	char name[64];
+	u64 slice_ns, slices, bytes;	/* a slice's length, the ring's, its memory */
+	int frozen;
+	u64 frozen_at;
+	char reason[160];	/* frozen by: "freeze", "trigger TNAME V" */
+	/* "# trigger TNAME above V after NS fired_at T" (fired 0: armed) */
+	int has_trigger;
+	char trigger[64];
+	u64 trig_above, trig_after, trig_fired;
+	/* "# lost slices K samples M" */
+	int has_lost;
+	u64 lost_slices, lost_samples;
+	struct hslice *s;	/* the non-empty slices, oldest first */
+	size_t n;
+	u64 samples;		/* of all the slices */
+	u64 max_count;		/* the largest count of a slot in a slice */
+};
+int history_parse(struct history *h, const char *buf, size_t len,
+		  const char *source, char *err, size_t errlen);
+int history_load(struct history *h, const char *path, char *err,
+		 size_t errlen);
+void history_free(struct history *h);
 
 #endif /* KSTATS_TOOL_H */

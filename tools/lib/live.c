@@ -89,7 +89,7 @@ static const char *lockdown_mode(char *buf, size_t len)
  * PATH refused with EACCES or EPERM.  Root gets EPERM from debugfs only
  * when the kernel is locked down, which no change of user can fix.
  */
-static int access_error(const char *path, int err)
+int access_error(const char *path, int err)
 {
 	char mode[32];
 
@@ -131,7 +131,7 @@ static int root_error(int err)
 	return fail("%s", root_reason(err, why, sizeof(why)));
 }
 
-static int root_ok(void)
+int root_ok(void)
 {
 	struct stat st;
 
@@ -178,14 +178,12 @@ int resolve(const char *arg, char *path, size_t len)
 		    "'kstats list'", arg, root, arg);
 }
 
-int load(const char *arg, struct snapshot *s)
+/*
+ * What a load of @path that returned @r (0 or -errno: snapshot_load,
+ * history_load) says, @err its parser's words: 0, or the error.
+ */
+int load_error(const char *path, int r, const char *err)
 {
-	char path[PATH_MAX + 64], err[768];
-	int r;
-
-	if (resolve(arg, path, sizeof(path)))
-		return EXIT_ERROR;
-	r = snapshot_load(s, path, err, sizeof(err));
 	if (r == -EACCES || r == -EPERM)
 		return access_error(path, -r);
 	if (r == -ENOENT)
@@ -196,6 +194,15 @@ int load(const char *arg, struct snapshot *s)
 	if (r)
 		return fail("%s", err);
 	return 0;
+}
+
+int load(const char *arg, struct snapshot *s)
+{
+	char path[PATH_MAX + 64], err[768];
+
+	if (resolve(arg, path, sizeof(path)))
+		return EXIT_ERROR;
+	return load_error(path, snapshot_load(s, path, err, sizeof(err)), err);
 }
 
 /* --- live helpers ------------------------------------------------------- */
@@ -384,8 +391,11 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names of the distributions under the root, sorted; NULL on error. */
-char **scan_root(size_t *n, int *ret)
+/*
+ * The names of the regular files of @dir (but _control and _errors),
+ * sorted; NULL with errno set if it cannot be read.
+ */
+char **dir_files(const char *dir, size_t *n)
 {
 	DIR *d;
 	struct dirent *e;
@@ -393,14 +403,9 @@ char **scan_root(size_t *n, int *ret)
 	size_t cap = 0;
 
 	*n = 0;
-	*ret = root_ok();
-	if (*ret)
+	d = opendir(dir);
+	if (!d)
 		return NULL;
-	d = opendir(root);
-	if (!d) {
-		*ret = root_error(errno);
-		return NULL;
-	}
 	while ((e = readdir(d))) {
 		char path[PATH_MAX + 256];
 		struct stat st;
@@ -408,7 +413,7 @@ char **scan_root(size_t *n, int *ret)
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "_control") ||
 		    !strcmp(e->d_name, "_errors"))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", root, e->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (stat(path, &st) || !S_ISREG(st.st_mode))
 			continue;	/* directories of saved files, ... */
 		if (*n == cap) {
@@ -424,6 +429,21 @@ char **scan_root(size_t *n, int *ret)
 	if (*n)
 		qsort(names, *n, sizeof(*names), cmp_str);
 	return names ? names : calloc(1, sizeof(char *));
+}
+
+/* The names of the distributions under the root, sorted; NULL on error. */
+char **scan_root(size_t *n, int *ret)
+{
+	char **names;
+
+	*n = 0;
+	*ret = root_ok();
+	if (*ret)
+		return NULL;
+	names = dir_files(root, n);
+	if (!names)
+		*ret = root_error(errno);
+	return names;
 }
 
 void free_names(char **names, size_t n)

@@ -17,7 +17,6 @@
 #include "kstats_tool.h"
 
 #define MAX_FILE	(64u << 20)
-#define MAX_TOKENS	64
 #define MAX_CPUS	65536u
 
 struct parser {
@@ -44,23 +43,35 @@ static int is_cycles_clock(const char *clock)
 	return !strcmp(clock, "tsc") || !strcmp(clock, "cycles");
 }
 
-static int reject(struct parser *p, const char *fmt, ...)
+/*
+ * A parser's error into @err: "SOURCE:LINE: what" ("SOURCE: what" for
+ * line 0, the whole file); -1.
+ */
+int vparse_error(char *err, size_t errlen, const char *source,
+		 unsigned int line, const char *fmt, va_list ap)
 {
 	char msg[256];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (p->line)
-		snprintf(p->err, p->errlen, "%s:%u: %s", p->source, p->line,
-			 msg);
+	if (line)
+		snprintf(err, errlen, "%s:%u: %s", source, line, msg);
 	else
-		snprintf(p->err, p->errlen, "%s: %s", p->source, msg);
+		snprintf(err, errlen, "%s: %s", source, msg);
 	return -1;
 }
 
-static int parse_u64(const char *t, u64 *v)
+static int reject(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vparse_error(p->err, p->errlen, p->source, p->line, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A decimal u64, digits only: 0, or -1 for anything else or an overflow. */
+int parse_u64(const char *t, u64 *v)
 {
 	u64 x = 0;
 
@@ -316,8 +327,11 @@ int valid_name(const char *name)
 	return 1;
 }
 
-/* Split at single spaces; an empty token (double space, edge space) fails. */
-static int tokenize(char *line, char **tok)
+/*
+ * Split at single spaces into at most MAX_TOKENS tokens; an empty token
+ * (double space, edge space) fails.
+ */
+int tokenize(char *line, char **tok)
 {
 	int n = 0;
 	char *t = line;
@@ -337,6 +351,27 @@ static int tokenize(char *line, char **tok)
 		if (!*tok[i])
 			return -1;
 	return n;
+}
+
+/*
+ * tok[@from..@n) appended to the string @dst (@size bytes), a single space
+ * before each but a first in an empty @dst: 0, or -1 if they do not fit.
+ */
+int join_tokens(char *dst, size_t size, char *const *tok, int from, int n)
+{
+	size_t len = strlen(dst);
+
+	for (int i = from; i < n; i++) {
+		size_t l = strlen(tok[i]);
+
+		if (len + l + 2 > size)
+			return -1;
+		if (len)
+			dst[len++] = ' ';
+		memcpy(dst + len, tok[i], l + 1);
+		len += l;
+	}
+	return 0;
 }
 
 static const char *const first_keys[] = {
@@ -486,7 +521,6 @@ static int filter_line(struct parser *p, char **tok, int n, unsigned int *tags)
 	struct snapshot *s = p->s;
 	unsigned int ifs = 0, k, tag = TAG_FILTER;
 	int first = 2, stage = 0, w;
-	size_t len = strlen(s->filter);
 	u64 v;
 
 	if (n > 2 && (!strcmp(tok[2], "start") || !strcmp(tok[2], "end"))) {
@@ -547,17 +581,9 @@ static int filter_line(struct parser *p, char **tok, int n, unsigned int *tags)
 		stage = w + 1;
 		i += 2;
 	}
-	for (int i = 2; i < n; i++) {
-		size_t l = strlen(tok[i]);
-
-		if (len + l + 2 > sizeof(s->filter))
-			return reject(p, "'# filter' line longer than %zu characters",
-				      sizeof(s->filter) - 1);
-		if (len)
-			s->filter[len++] = ' ';
-		memcpy(s->filter + len, tok[i], l + 1);
-		len += l;
-	}
+	if (join_tokens(s->filter, sizeof(s->filter), tok, 2, n))
+		return reject(p, "'# filter' line longer than %zu characters",
+			      sizeof(s->filter) - 1);
 	return 0;
 }
 
@@ -1328,6 +1354,35 @@ static int trailing_blank(const char *buf, size_t off, size_t len)
 	return off >= len;
 }
 
+/*
+ * The line of @buf (@len bytes) at *@off, below @len, into @line (room for
+ * @len + 1 bytes), *@off moved past it and its length in *@l: 1; 0 where
+ * only blank lines are left (an editor's: the end); -1 with *@why for a
+ * tab, a carriage return or an empty line.  Of a distribution's file and
+ * of a history's (history.c).
+ */
+int text_line(const char *buf, size_t len, size_t *off, char *line,
+	      size_t *l, const char **why)
+{
+	const char *nl = memchr(buf + *off, '\n', len - *off);
+
+	*l = nl ? (size_t)(nl - (buf + *off)) : len - *off;
+	memcpy(line, buf + *off, *l);
+	line[*l] = '\0';
+	*off += *l + 1;
+	if (memchr(line, '\r', *l) || memchr(line, '\t', *l)) {
+		*why = "tab or carriage return: the format uses single spaces and \\n";
+		return -1;
+	}
+	if (!*l && trailing_blank(buf, *off, len))
+		return 0;
+	if (!*l) {
+		*why = "empty line";
+		return -1;
+	}
+	return 1;
+}
+
 struct pstate {
 	unsigned int tags;
 	int in_rows;
@@ -1611,21 +1666,16 @@ int snapshot_parse(struct snapshot *s, const char *buf, size_t len,
 	if (!s->header || !line)
 		goto oom;
 	while (off < len) {
-		const char *nl = memchr(buf + off, '\n', len - off);
-		size_t l = nl ? (size_t)(nl - (buf + off)) : len - off;
+		const char *why;
+		size_t l;
+		int r;
 
 		p.line++;
-		memcpy(line, buf + off, l);
-		line[l] = '\0';
-		off += l + 1;
-		if (memchr(line, '\r', l) || memchr(line, '\t', l)) {
-			reject(&p, "tab or carriage return: the format uses single spaces and \\n");
-			goto bad;
-		}
-		if (l == 0 && trailing_blank(buf, off, len))
-			break;	/* blank lines at the end: an editor's */
-		if (l == 0) {
-			reject(&p, "empty line");
+		r = text_line(buf, len, &off, line, &l, &why);
+		if (!r)
+			break;
+		if (r < 0) {
+			reject(&p, "%s", why);
 			goto bad;
 		}
 		if (parse_line(&p, line, buf + off - l - 1, l, &rs, &st))
@@ -1657,14 +1707,20 @@ bad:
 	return -1;
 }
 
-int snapshot_load(struct snapshot *s, const char *path, char *err,
-		  size_t errlen)
+/*
+ * The whole of file @path (at most MAX_FILE bytes) into a new *@buf of
+ * *@len bytes: 0, or -errno with @err saying why (-EFBIG: too large, or
+ * out of memory).  A debugfs file's size is 0: it is read to its end.
+ */
+int read_whole(const char *path, char **out, size_t *outlen, char *err,
+	       size_t errlen)
 {
 	size_t len = 0, cap = 65536;
 	char *buf;
-	int fd, ret, e;
+	int fd, e;
 
-	memset(s, 0, sizeof(*s));
+	*out = NULL;
+	*outlen = 0;
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {
 		e = errno;
@@ -1706,6 +1762,22 @@ int snapshot_load(struct snapshot *s, const char *path, char *err,
 			 path, MAX_FILE >> 20);
 		return -EFBIG;
 	}
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+int snapshot_load(struct snapshot *s, const char *path, char *err,
+		  size_t errlen)
+{
+	size_t len;
+	char *buf;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = read_whole(path, &buf, &len, err, errlen);
+	if (ret)
+		return ret;
 	ret = snapshot_parse(s, buf, len, path, err, errlen);
 	free(buf);
 	return ret ? -EINVAL : 0;

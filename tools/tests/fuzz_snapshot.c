@@ -2,7 +2,7 @@
 /*
  * libFuzzer target for the snapshot parser and everything computed from a
  * parsed snapshot (summary, per-CPU tables, JSON, histogram, Prometheus,
- * negative samples and errnos).
+ * negative samples and errnos), and the parser of a node's history.
  *   make fuzz   (clang -fsanitize=fuzzer,address,undefined)
  */
 #include <stdint.h>
@@ -18,10 +18,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static FILE *null;
 	struct snapshot s, t;
 	struct ks_result ks;
+	struct history h;
 	char err[512];
 
 	if (!null)
 		null = fopen("/dev/null", "w");
+	if (!history_parse(&h, (const char *)data, size, "fuzz", err,
+			   sizeof(err)))
+		history_free(&h);
 	if (snapshot_parse(&s, (const char *)data, size, "fuzz", err,
 			   sizeof(err)))
 		return 0;

@@ -74,7 +74,7 @@ rc 2 "options before the command" $K -d 3 trace vfs_read
 has "options go after the command" err && ok "options before the command: said where they go" || bad "-d before" "$(cat "$T/err")"
 # each subcommand's own usage, from the table its parser reads: kstats help
 # CMD, CMD --help and CMD -h say the same, with every option it takes
-for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu census top watch heatmap diff export help; do
+for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu census top watch heatmap timeline diff export help; do
 	$K help $c > "$T/h1" 2>&1; r1=$?
 	$K $c --help > "$T/h2" 2>&1; r2=$?
 	$K $c -h > "$T/h3" 2>&1; r3=$?
@@ -93,7 +93,7 @@ has '--cgroup PATH' && has '--folded' && has '--follow' && has '--self' && has '
 	has '\[-- COMMAND \[ARGS\]\]' && ! has '^  diff ' && ok "trace --help: --cgroup, --folded, -- COMMAND; not the global help" || bad "trace help" "$(cat "$T/out")"
 rc 2 "help of an unknown command" $K help trcae
 has "did you mean 'trace'" err && ok "help trcae: did you mean 'trace'?" || bad "help trcae" "$(cat "$T/err")"
-[ "$($K help --synopsis | grep -c '^kstats ')" = 16 ] && ok "help --synopsis: a line a subcommand" || bad "synopsis" "$($K help --synopsis)"
+[ "$($K help --synopsis | grep -c '^kstats ')" = 17 ] && ok "help --synopsis: a line a subcommand" || bad "synopsis" "$($K help --synopsis)"
 rc 2 "missing value" $K watch $F/basic.txt -i
 rc 2 "bad -b" $K trace vfs_read -b 9
 rc 2 "watch NAME needs -i" $K --root $F watch basic.txt
@@ -109,6 +109,7 @@ rc 2 "trace tp with a bad group" $K trace 'tp:a-b:c'
 
 echo "# show"
 for f in $F/*.txt $F/series/*.txt $S/*.txt; do
+	case $f in */history_*) continue ;; esac	# a node's history: timeline's
 	rc 0 "show $(basename $f)" $K show "$f"
 	# the JSON summary is recomputed from the slot rows: it must equal
 	# the kernel's "# summary" line.
@@ -193,9 +194,9 @@ rc 0 "show --cpu" $K show $F/cpus4.txt --cpu
 [ "$(grep -cE '^[0-3] +1000 ' "$T/out")" = 4 ] && grep -q '^all  *4000 ' "$T/out" && ok "--cpu: 4 CPUs and all" || bad "--cpu rows"
 
 echo "# list"
-mkdir "$T/fx"; cp $F/*.txt "$T/fx/"	# without fixtures/README
+mkdir "$T/fx"; cp $F/*.txt "$T/fx/"; rm "$T/fx"/history_*	# without fixtures/README, nor histories
 rc 0 "list --root fixtures" $K --root "$T/fx" list
-[ "$(grep -vc '^FILE ' "$T/out")" = "$(ls $F/*.txt | wc -l)" ] && ok "list: one line per file" || bad "list lines"
+[ "$(grep -vc '^FILE ' "$T/out")" = "$(ls "$T/fx" | wc -l)" ] && ok "list: one line per file" || bad "list lines"
 grep -q '^basic.txt *example_write *ktime *ns *1234 *0 *active' "$T/out" && grep -q '^empty.txt *idle .* stopped' "$T/out" &&
 	grep -q '^slow_io.txt *sleep_local *local *ns *539 *261 *active' "$T/out" && grep -q '^tsc.txt *getppid_tsc *tsc *cycles *20000 ' "$T/out" &&
 	ok "list --root DIR: each file named, its node's name, clock, samples, missed, state" || bad "list fields" "$(cat "$T/out")"
@@ -368,6 +369,122 @@ rc 2 "heatmap NAME needs -i -d" $K --root "$T/live" heatmap warm -o "$T/x.svg"
 cp $F/series/snap3.txt "$T/live/warm"
 rc 0 "heatmap live" $K --root "$T/live" heatmap warm -i 0.1 -d 0.3 -o "$T/l.svg"
 [ "$(grep -c 'class="cell"' "$T/l.svg")" -ge 3 ] && has 'wrote' err && ok "heatmap live: 3 intervals" || bad "heatmap live"
+
+echo "# timeline: the histories (_history/NAME), a row a slice or an HTML heatmap"
+# history_live.txt: 8 slices of 100 ms, 5 then a pause of 15 then 3;
+# history_frozen.txt: 5 slices of 10 ms, the trigger fired at the last
+# one's start, frozen 5 ms into it; history_malformed.txt: buckets of 9, 10 samples
+HL=$F/history_live.txt HF=$F/history_frozen.txt
+rc 0 "timeline FILE FILE: text" $K timeline $HL $HF
+[ "$(grep -cE '^ +[+-][0-9]+\.[0-9]{3}s +[0-9]+ ' "$T/out")" = 13 ] && ok "timeline: 13 slice rows (8 + 5)" || bad "timeline rows" "$(cat "$T/out")"
+py "
+import re
+rows = [l.split() for l in open('$T/out') if re.match(r' +[+-][0-9]+\.[0-9]{3}s +[0-9]+ ', l)]
+want = []
+for f in ('$HL', '$HF'):
+    s = [l.split() for l in open(f) if l.startswith('slice ')]
+    t0 = int(s[0][1])
+    want += [('+%.3fs' % ((int(x[1]) - t0) / 1e9), x[3]) for x in s]
+assert [(r[0], r[1]) for r in rows] == want, ([(r[0], r[1]) for r in rows], want)
+assert all(len(l.rstrip('\n')) <= 80 for l in open('$T/out')), 'over 80 columns'
+" 2> "$T/err" && ok "timeline: each slice's offset and samples as the files have them, 80 columns" || bad "timeline values" "$(tail -2 "$T/err")"
+grep -qE '^ +\+2\.000s +200 +2\.1us +3\.3us +9us +9\.5us$' "$T/out" && grep -qE '^ +\.\.\. \(15 empty slices, 1\.5s\)$' "$T/out" &&
+	has '^  lost 2 slices, 37 samples$' && has '^  910 samples; the highest p99 9us, at +2.000s$' &&
+	ok "timeline: the slice after the pause (min p50 p99 max), the pause, the losses, the highest p99" || bad "timeline live" "$(head -16 "$T/out")"
+grep -qE '^ +\+0\.040s +25 +11us +1\.3ms +1\.6ms +1\.65ms  <- trigger, frozen$' "$T/out" &&
+	has '^  frozen at +0.045s by trigger slow 1000000$' && has '^  trigger slow: above 1ms for 20ms, fired at +0.040s$' &&
+	has '^vfs_read: 5 slices of 10ms (a ring of 128, 16384 bytes), frozen$' && [ "$(grep -c '^  unit ns (assumed: no node file)$' "$T/out")" = 2 ] &&
+	ok "timeline: the frozen node's head, the trigger and the freeze in the last slice's row" || bad "timeline frozen" "$(tail -10 "$T/out")"
+rc 0 "timeline -o FILE.html" $K timeline -o "$T/tl.html" $HL $HF
+has "^kstats: wrote $T/tl.html: 2 nodes$" err && ok "timeline -o: says what it wrote" || bad "timeline wrote" "$(cat "$T/err")"
+py "
+import re
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(s):
+        super().__init__(); s.nodes = {}; s.cur = None; s.depth = 0; s.title = None; s.marks = {}; s.ext = []
+    def handle_starttag(s, tag, a):
+        a = dict(a)
+        if tag in ('script', 'link', 'img', 'iframe') or any(k in ('src', 'href') for k in a):
+            s.ext.append(tag)
+        if tag == 'section' and 'node' in a.get('class', '').split():
+            s.cur = a['data-name']; s.nodes[s.cur] = []; s.marks[s.cur] = {}
+        if s.cur and tag == 'rect' and a.get('class') == 'cell':
+            s.nodes[s.cur].append(a); s.title = ''
+        if s.cur and tag == 'g' and a.get('class', '').startswith('mark '):
+            s.marks[s.cur][a['class'].split()[1]] = int(a['data-t'])
+    def handle_data(s, d):
+        if s.title is not None:
+            s.title += d
+    def handle_endtag(s, tag):
+        if tag == 'title' and s.title is not None:
+            s.nodes[s.cur][-1]['title'] = s.title; s.title = None
+        if tag == 'section':
+            s.cur = None
+p = P(); p.feed(open('$T/tl.html').read())
+want = {}
+for f in ('$HL', '$HF'):
+    name = open(f).readline().split()[2]
+    s = [l.split() for l in open(f) if l.startswith('slice ')]
+    want[name] = (sum(1 for x in s for b in x[13].split(',') if int(b.split(':')[1])), sum(int(x[3]) for x in s))
+got = {n: (len(c), sum(int(re.search(r': (\d+) of \d+ samples', x['title']).group(1)) for x in c)) for n, c in p.nodes.items()}
+assert got == want, (got, want)
+assert p.marks == {'example_write': {}, 'vfs_read': {'trigger': 3020000000, 'frozen': 3025000000}}, p.marks
+assert not p.ext, p.ext
+c = [x for x in p.nodes['vfs_read'] if 'slice at 3020000000 ns' in x['title']]
+page = open('$T/tl.html').read()
+tx = float(re.search(r'class=\"mark trigger\"[^>]*><path d=\"M([0-9.]+) ', page).group(1))
+fx = float(re.search(r'class=\"mark frozen\"[^>]*><path d=\"M([0-9.]+) ', page).group(1))
+x, w = float(c[0]['x']), float(c[0]['width'])
+assert abs(tx - x) < 0.01 and abs(fx - (x + w / 2)) < 0.01, (tx, fx, x, w)
+assert page.count('class=\"pause\"') == 1 and 'a pause: 15 empty slices, 1.5s' in page
+" 2> "$T/err" && ok "timeline -o: a row a node, a cell a non-empty bucket (32, 17) adding up to the samples (910, 190), the trigger and freeze lines where they fell, one pause, nothing external" ||
+	bad "timeline html" "$(tail -3 "$T/err")"
+rc 2 "timeline of a malformed history" $K timeline $HL $F/history_malformed.txt -o "$T/bad.html"
+[ "$(cat "$T/err")" = "kstats: $F/history_malformed.txt:2: the buckets add up to 9, the slice has 10 samples (see Documentation/format.rst)" ] && [ ! -e "$T/bad.html" ] &&
+	ok "timeline: a malformed history: file, line, reason, exit 2, no page" || bad "timeline malformed" "$(cat "$T/err")"
+rc 2 "timeline of a distribution" $K timeline $F/basic.txt
+has 'basic.txt:1: first line must be .# history NAME' err && ok "timeline: a distribution is not a history, said" || bad "timeline basic" "$(cat "$T/err")"
+# a root: its _history, the nodes' own files (unit, outliers); a saved copy of it
+mkdir -p "$T/hr/_history" "$T/noh" "$T/emptyh/_history"
+cp $HF "$T/hr/_history/vfs_read"; cp $HL "$T/hr/_history/example_write"; cp $F/basic.txt "$T/hr/foo"
+printf '%s\n' '# name vfs_read clock ktime unit ns frac_bits 3 state active cpus 2 samples 3 missed 0' \
+	'# source mechanism fprobe target vfs_read maxactive 0 floor_p50 0' \
+	'# summary samples 3 min 20971520 p50 23068671 p90 23068671 p99 23068671 p99.9 23068671 max 23068671 mean 21000000' \
+	'slot 178 CPU 0 count 3 avg 21000000 p 1.000000 lo 20971520 hi 23068671' \
+	'slot 178 CPUS 2 count 3 avg 21000000 p 1.000000 lo 20971520 hi 23068671' \
+	'# outliers slow 1000000 keep 256 kept 3 dropped 0 stack 0' \
+	'outlier 1200000 time 3014000000 cpu 0 pid 7 tid 8 comm kload' \
+	'outlier 1500000 time 3021000000 cpu 1 pid 7 tid 9 comm kload' \
+	'outlier 21000000 time 100 cpu 0 pid 7 tid 8 comm kload' > "$T/hr/vfs_read"
+rc 0 "timeline: the root's histories" $K --root "$T/hr" timeline
+[ "$(grep -E '^[a-z_]+: ' "$T/out" | cut -d: -f1 | tr '\n' ' ')" = "example_write vfs_read " ] &&
+	has '^vfs_read: 5 slices of 10ms (a ring of 128, 16384 bytes), frozen$' && [ "$(grep -c '^  unit ns' "$T/out")" = 2 ] && has '^  unit ns$' &&
+	[ "$(grep -c '<- .*1 outlier$' "$T/out")" = 2 ] && grep -qE '^ +\+0\.030s .*  <- 1 outlier$' "$T/out" &&
+	ok "timeline --root: every history, by name; the node's unit and its outliers in their slices (not the one outside)" || bad "timeline root" "$(cat "$T/out" "$T/err")"
+rc 0 "timeline --root NAME -o" $K --root "$T/hr" timeline vfs_read -o "$T/o.html"
+[ "$(grep -c 'class="outlier"' "$T/o.html")" = 2 ] && [ "$(grep -c '<section class="node"' "$T/o.html")" = 1 ] &&
+	grep -q '<title>outlier 1.5ms at +0.041s: pid 7 tid 9 comm kload</title>' "$T/o.html" &&
+	ok "timeline -o: the outliers within the slices marked, each with its value, time, task" || bad "timeline outliers" "$(grep -c outlier "$T/o.html")"
+cp -r "$T/hr" "$T/saved"
+rc 0 "timeline a saved _history/NAME" $K timeline "$T/saved/_history/vfs_read"
+[ "$(grep -c '<- .*1 outlier$' "$T/out")" = 2 ] && ok "timeline DIR/_history/NAME: the node DIR/NAME beside it read" || bad "timeline saved" "$(cat "$T/out")"
+rc 2 "timeline: no _history" $K --root "$T/noh" timeline
+has "$T/noh/_history: no such directory" err && ok "timeline: no _history directory, said" || bad "no _history" "$(cat "$T/err")"
+rc 2 "timeline: an empty _history" $K --root "$T/emptyh" timeline
+has "no history in $T/emptyh/_history" err && ok "timeline: no history at all, said" || bad "empty _history" "$(cat "$T/err")"
+rc 2 "timeline: an unknown NAME" $K --root "$T/hr" timeline nope
+has "no history 'nope' in $T/hr/_history and no file 'nope'" err && ok "timeline NAME: none, said where" || bad "timeline nope" "$(cat "$T/err")"
+rc 2 "timeline: a node without a history" $K --root "$T/hr" timeline foo
+has "foo keeps no history: no $T/hr/_history/foo" err && ok "timeline NAME: a node without a history, said" || bad "timeline foo" "$(cat "$T/err")"
+rc 2 "timeline: an unreadable root" $K --root "$T/nope" timeline
+# the page in a browser (skipped when Chromium is not installed)
+tests/timeline-chromium.sh "$K" > "$T/chr" 2>&1; r=$?
+case $r in
+0) ok "timeline in headless Chromium: $(tail -1 "$T/chr")" ;;
+77) skip "timeline in headless Chromium" "$(tail -1 "$T/chr")" ;;
+*) bad "timeline in headless Chromium" "$(tail -5 "$T/chr")" ;;
+esac
 
 echo "# export"
 # one file per name: Prometheus series must be unique
@@ -1322,7 +1439,10 @@ for args in "watch $F/series/snap3.txt $F/series/snap0.txt" "watch $F/series/sna
 	"watch $F/basic.txt $F/tsc.txt" "watch $T/b3.txt $T/b0.txt" "heatmap $T/b3.txt $T/b0.txt -o /dev/null" \
 	"heatmap $F/series/snap3.txt $F/series/snap0.txt $F/series/snap6.txt -o /dev/null" "heatmap $F/basic.txt $F/tsc.txt -o /dev/null" \
 	"diff $F/basic.txt $F/bits0.txt -- $F/basic.txt" "diff $F/steady_a.txt $F/big_a.txt -- $F/steady_b.txt $F/big_b.txt" \
-	"export $F/range.txt -o $T/san.prom" "show $F/basic.txt"; do
+	"export $F/range.txt -o $T/san.prom" "show $F/basic.txt" \
+	"timeline $F/history_live.txt $F/history_frozen.txt" "timeline $F/history_malformed.txt" \
+	"timeline -o /dev/null $F/history_live.txt $F/history_frozen.txt" "--root $T/hr timeline" \
+	"--root $T/hr timeline -o /dev/null" "timeline $T/saved/_history/vfs_read -o /dev/null"; do
 	$SAN $args > /dev/null 2>> "$T/san"; r=$?
 	[ $r -le 2 ] || echo "exit $r: $args" >> "$T/san"
 done
@@ -1369,7 +1489,7 @@ else skip "kstats-command.rst" "no Documentation/ (tools alone)"; fi
 # The man page and the help text: every option of every subcommand's table
 # (the one its parser reads) is on the page, as its long form or its short
 sed 's/\\-/-/g; s/\\f[BIR]//g' kstats.8 > "$T/man"
-missing=$(for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu census top watch heatmap diff export help; do
+missing=$(for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu census top watch heatmap timeline diff export help; do
 	$K help --options $c | while read -r _ l s _; do
 		grep -qF -- "$l" "$T/man" || { case $s in -?) grep -qE -- "(^|[^-[:alnum:]])$s([^[:alnum:]]|$)" "$T/man" ;; *) false ;; esac; } ||
 			printf '%s %s; ' "$c" "$l"

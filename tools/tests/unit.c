@@ -171,29 +171,48 @@ static int parse(struct snapshot *s, const char *text, char *err,
 	return snapshot_parse(s, text, strlen(text), "t", err, errlen);
 }
 
+/* @base with @from replaced by @to, into @text; -1 if @from is not in it. */
+static int edited(const char *base, const char *from, const char *to,
+		  char *text, size_t len)
+{
+	const char *at = strstr(base, from);
+
+	if (!at) {
+		check(0, from);
+		return -1;
+	}
+	snprintf(text, len, "%.*s%s%s", (int)(at - base), base, to,
+		 at + strlen(from));
+	return 0;
+}
+
+/* The parse of an edit (@r, @err) is what @want says: parsed, or that error. */
+static void edit_verdict(const char *what, const char *from, const char *to,
+			 const char *want, int r, const char *err)
+{
+	char msg[1024];
+
+	snprintf(msg, sizeof(msg), "%s: '%s' -> '%s': %s (got '%s')", what,
+		 from, to, want ? want : "parses", r ? err : "parsed");
+	for (char *c = msg; *c; c++)
+		*c = *c == '\n' ? '|' : *c;
+	check(want ? r && !strcmp(err, want) : !r, msg);
+}
+
 /* @base with @from replaced by @to parses, or fails with @want. */
 static void edit_check(const char *base, const char *from, const char *to,
 		       const char *want)
 {
-	char text[2048], err[512] = "", msg[1024];
-	const char *at = strstr(base, from);
+	char text[2048], err[512] = "";
 	struct snapshot s;
 	int r;
 
-	if (!at) {
-		check(0, from);
+	if (edited(base, from, to, text, sizeof(text)))
 		return;
-	}
-	snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - base), base, to,
-		 at + strlen(from));
 	r = parse(&s, text, err, sizeof(err));
 	if (!r)
 		snapshot_free(&s);
-	snprintf(msg, sizeof(msg), "values: '%s' -> '%s': %s (got '%s')", from,
-		 to, want ? want : "parses", r ? err : "parsed");
-	for (char *c = msg; *c; c++)
-		*c = *c == '\n' ? '|' : *c;
-	check(want ? r && !strcmp(err, want) : !r, msg);
+	edit_verdict("values", from, to, want, r, err);
 }
 
 static void snap_edit(const char *from, const char *to, const char *want)
@@ -1284,6 +1303,125 @@ static void test_unjudged(void)
 
 /* --- the grammar: filters and keys, as the kernel prints them ------------ */
 
+/* --- a node's history (_history/NAME) --------------------------------- */
+
+static const char history_text[] =
+	"# history w slice 100 slices 4 bytes 512 state frozen frozen_at 350 by trigger slow 1000\n"
+	"# trigger slow above 1000 after 200 fired_at 300\n"
+	"# lost slices 1 samples 7\n"
+	"# later a line a later kernel adds\n"
+	"slice 100 samples 3 min 8 p50 9 p99 12 max 12 buckets 8:2,12:1\n"
+	"slice 300 samples 5 min 1024 p50 1100 p99 1500 max 1500 buckets 1024:4,1408:0,1472:1\n";
+
+/* history_text with @from replaced by @to parses, or fails with @want. */
+static void hist_edit(const char *from, const char *to, const char *want)
+{
+	char text[2048], err[512] = "";
+	struct history h;
+	int r;
+
+	if (edited(history_text, from, to, text, sizeof(text)))
+		return;
+	r = history_parse(&h, text, strlen(text), "t", err, sizeof(err));
+	if (!r)
+		history_free(&h);
+	edit_verdict("history", from, to, want, r, err);
+}
+
+static void test_history(void)
+{
+	char err[512] = "";
+	struct history h;
+	int r = history_parse(&h, history_text, strlen(history_text), "t",
+			      err, sizeof(err));
+
+	check(!r, "history: parses");
+	if (r) {
+		printf("# %s\n", err);
+		return;
+	}
+	check(!strcmp(h.name, "w") && h.slice_ns == 100 && h.slices == 4 &&
+	      h.bytes == 512, "history: name, slice, slices, bytes");
+	check(h.frozen && h.frozen_at == 350 &&
+	      !strcmp(h.reason, "trigger slow 1000"),
+	      "history: frozen at 350 by 'trigger slow 1000' (words to the end)");
+	check(h.has_trigger && !strcmp(h.trigger, "slow") &&
+	      h.trig_above == 1000 && h.trig_after == 200 &&
+	      h.trig_fired == 300, "history: the trigger line");
+	check(h.has_lost && h.lost_slices == 1 && h.lost_samples == 7,
+	      "history: the lost line");
+	check(h.n == 2 && h.s[0].t == 100 && h.s[0].samples == 3 &&
+	      h.s[0].min == 8 && h.s[0].p50 == 9 && h.s[0].p99 == 12 &&
+	      h.s[0].max == 12 && h.s[0].nb == 2 && h.s[0].b[1].lo == 12 &&
+	      h.s[0].b[1].count == 1, "history: slice 100, its buckets");
+	check(h.s[1].t == 300 && h.s[1].nb == 3 && h.s[1].b[1].count == 0 &&
+	      h.s[1].b[2].lo == 1472, "history: slice 300, an empty bucket kept");
+	check(h.samples == 8 && h.max_count == 4,
+	      "history: 8 samples, 4 the busiest bucket");
+	history_free(&h);
+
+	hist_edit("state frozen frozen_at 350 by trigger slow 1000", "state live", NULL);
+	hist_edit("# trigger slow above 1000 after 200 fired_at 300\n", "", NULL);
+	hist_edit("# later a line", "# later  a  line", NULL);
+	hist_edit("1472:1\n", "1472:1\n\n\n", NULL);
+	hist_edit("buckets 1024:4,1408:0,1472:1\n", "buckets 1024:4,1408:0,1472:1", NULL);
+	hist_edit("# history w", "# name w", "t:1: first line must be '# history NAME slice NS slices N bytes B state S': not a kstats history");
+	hist_edit("# history w", "slice w", "t:1: first line must be the '# history ...' header: not a kstats history");
+	hist_edit(" bytes 512", " byte 512", "t:1: expected 'bytes' as field 8");
+	hist_edit("slice 100 slices", "slice 0 slices", "t:1: slice and slices must be more than 0");
+	hist_edit(" by trigger slow 1000", "", "t:1: a frozen history says 'frozen_at T by REASON'");
+	hist_edit("state frozen frozen_at 350 by trigger slow 1000", "state live frozen_at 350", "t:1: a live history ends at its state");
+	hist_edit("state frozen", "state thawed", "t:1: state must be live or frozen, not 'thawed'");
+	hist_edit("above 1000", "above x", "t:2: 'above' takes a decimal number");
+	hist_edit(" fired_at 300", "", "t:2: expected '# trigger TNAME above V after NS fired_at T'");
+	hist_edit("# lost slices 1 samples 7\n", "# lost slices 1 samples 7\n# lost slices 1 samples 7\n", "t:4: a second '# lost' line");
+	hist_edit("# later a line", "later a line", "t:4: expected a 'slice' line or a '#' line");
+	hist_edit("# later a line", "# history w slice 1 slices 1 bytes 1 state live", "t:4: a second '# history' line");
+	hist_edit("# later a line", "\n# later a line", "t:4: empty line");
+	hist_edit("slice 100 samples", "slice 100  samples", "t:5: fields must be separated by single spaces (at most 64)");
+	hist_edit("slice 100 samples", "slice 100\tsamples", "t:5: tab or carriage return: the format uses single spaces and \\n");
+	hist_edit("slices 4", "slices 1", "t:6: more slice lines than the ring's 1 slices");
+	hist_edit("slice 300", "slice 350", "t:6: slice 350 does not start on a multiple of the slice length 100");
+	hist_edit("slice 300", "slice 100", "t:6: slice 100 after 100: the slices go oldest first");
+	hist_edit("samples 3 min 8", "samples 0 min 8", "t:5: a slice of no samples: only non-empty slices are listed");
+	hist_edit("8:2,12:1", "8:2,12:2", "t:5: the buckets add up to 4, the slice has 3 samples");
+	hist_edit("8:2,12:1", "12:1,8:2", "t:5: bucket 8 after 12: the buckets go by increasing LO");
+	hist_edit("8:2,12:1", "8:2,12", "t:5: bucket '12' is not LO:COUNT");
+	hist_edit("8:2,12:1", "8:2,12:-1", "t:5: bucket '12:-1' is not LO:COUNT, two decimal numbers");
+	hist_edit("8:2,12:1", "8:2,12:1,", "t:5: bucket '' is not LO:COUNT");
+	hist_edit("min 8 p50 9", "min 7 p50 9", "t:5: min 7 is not in the first non-empty bucket, at 8");
+	hist_edit("min 8 p50 9", "min 12 p50 12", "t:5: min 12 is not in the first non-empty bucket, at 8");
+	hist_edit("p99 1500 max 1500", "p99 1400 max 1400", "t:6: max 1400 is not in the last non-empty bucket, at 1472");
+	hist_edit("p50 9 p99 12", "p50 13 p99 12", "t:5: min <= p50 <= p99 <= max does not hold");
+	hist_edit(" buckets 8:2,12:1", "", "t:5: expected 'slice T samples N min A p50 B p99 C max D buckets LO:COUNT,...'");
+	hist_edit("max 12 buckets", "max 18446744073709551616 buckets", "t:5: 'max' takes a decimal number");
+	r = history_parse(&h, "", 0, "t", err, sizeof(err));
+	check(r && !strcmp(err, "t: empty: not a kstats history"), "history: empty");
+	r = history_parse(&h, "# history\0", 10, "t", err, sizeof(err));
+	check(r && !strcmp(err, "t: contains a NUL byte: not a kstats history"), "history: a NUL byte");
+	r = history_parse(&h, history_text, strchr(history_text, '\n') - history_text,
+			  "t", err, sizeof(err));
+	check(!r && !h.n && h.frozen && !h.has_trigger,
+	      "history: no slice yet, no newline at the end");
+	if (!r)
+		history_free(&h);
+}
+
+/* A saved history file: it parses, or (history_malformed*) it does not. */
+static void test_history_file(const char *path)
+{
+	char err[512], what[800];
+	int bad = strstr(path, "malformed") != NULL;
+	struct history h;
+	int r = history_load(&h, path, err, sizeof(err));
+
+	snprintf(what, sizeof(what), "history fixture %s %s%s%s", path,
+		 bad ? "is refused" : "parses", r ? ": " : "", r ? err : "");
+	check(bad ? r == -EINVAL : !r, what);
+	if (!r)
+		history_free(&h);
+}
+
 static void print_grammar(void)
 {
 	printf("filter");
@@ -1320,8 +1458,15 @@ int main(int argc, char **argv)
 	test_exact();
 	test_fold();
 	test_unjudged();
-	for (int i = 1; i < argc; i++)
-		test_fixture(argv[i]);
+	test_history();
+	for (int i = 1; i < argc; i++) {
+		const char *b = strrchr(argv[i], '/');
+
+		if (!strncmp(b ? b + 1 : argv[i], "history_", 8))
+			test_history_file(argv[i]);
+		else
+			test_fixture(argv[i]);
+	}
 	printf("unit %d %d\n", passed, failed);
 	return failed != 0;
 }
