@@ -469,6 +469,17 @@ rc 0 "timeline --root NAME -o" $K --root "$T/hr" timeline vfs_read -o "$T/o.html
 cp -r "$T/hr" "$T/saved"
 rc 0 "timeline a saved _history/NAME" $K timeline "$T/saved/_history/vfs_read"
 [ "$(grep -c '<- .*1 outlier$' "$T/out")" = 2 ] && ok "timeline DIR/_history/NAME: the node DIR/NAME beside it read" || bad "timeline saved" "$(cat "$T/out")"
+# a real capture (tools/tests/fixtures/history-capture.sh, Debian 6.12 in
+# QEMU): three nodes frozen by a trigger on one of them
+HC=$F/history-capture
+rc 0 "timeline of a captured root" $K --root "$HC" timeline
+[ "$(grep -E '^[a-z_]+: ' "$T/out" | cut -d: -f1 | tr '\n' ' ')" = "example_write_bytes nanosleep write " ] &&
+	[ "$(grep -c 'frozen at +[0-9.]*s by trigger nanosleep 20000000$' "$T/out")" = 3 ] &&
+	[ "$(grep -cE '^ +[+-][0-9]+\.[0-9]{3}s +[0-9]+ ' "$T/out")" = "$(cat "$HC"/_history/* | grep -c '^slice ')" ] &&
+	ok "timeline: the captured rings, a row a slice of each, all frozen by the one trigger" || bad "timeline capture" "$(head -20 "$T/out")"
+rc 0 "timeline -o of a captured root" $K --root "$HC" timeline -o "$T/cap.html"
+[ "$(grep -c '<rect class="cell"' "$T/cap.html")" = "$(cat "$HC"/_history/* | awk '$1 == "slice" { n += split($14, a, ",") } END { print n }')" ] &&
+	ok "timeline -o: a cell a bucket of the captured slices" || bad "timeline capture html" "$(grep -c cell "$T/cap.html")"
 rc 2 "timeline: no _history" $K --root "$T/noh" timeline
 has "$T/noh/_history: no such directory" err && ok "timeline: no _history directory, said" || bad "no _history" "$(cat "$T/err")"
 rc 2 "timeline: an empty _history" $K --root "$T/emptyh" timeline
