@@ -555,12 +555,12 @@ static int kstats_control_execute(struct kstats_cmd *cmd)
 	case KSTATS_CMD_TRACE:
 		return kstats_trace_create(cmd);
 	case KSTATS_CMD_FREEZE:
-		return kstats_history_freeze("freeze");
+		return kstats_history_freeze("freeze", &cmd->why);
 	case KSTATS_CMD_THAW:
-		return kstats_history_thaw();
+		return kstats_history_thaw(&cmd->why);
 	case KSTATS_CMD_TRIGGER:
 		return kstats_history_trigger(cmd->cfg.name, cmd->trigger_above,
-					      cmd->trigger_after);
+					      cmd->trigger_after, &cmd->why);
 	default:
 		break;
 	}

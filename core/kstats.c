@@ -300,7 +300,7 @@ struct kstats *kstats_alloc(const struct kstats_config *cfg,
 
 	err = kstats_check_config(cfg);
 	if (!err)
-		err = kstats_history_check(cfg);
+		err = kstats_history_check(cfg, why);
 	if (err)
 		return ERR_PTR(err);
 
@@ -322,12 +322,8 @@ struct kstats *kstats_alloc(const struct kstats_config *cfg,
 	ks->ops = &kstats_no_ops;
 	ks->slots = ks->hist;
 	if (cfg->history_slices) {
-		err = kstats_history_alloc(ks, cfg);
+		err = kstats_history_alloc(ks, cfg, why);
 		if (err) {
-			kstats_refuse(why, why ? why->name_at : NULL, cfg->name,
-				      err == -ENOSPC ?
-				      "history beyond the memory all histories may take" :
-				      "out of memory");
 			kstats_put(ks);
 			return ERR_PTR(err);
 		}

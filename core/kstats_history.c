@@ -44,6 +44,7 @@
 #include <linux/sort.h>
 #include <linux/timekeeping.h>
 
+#include "kstats_errors.h"
 #include "kstats_history.h"
 #include "kstats_internal.h"
 
@@ -453,7 +454,7 @@ static void kstats_trigger_work_fn(struct irq_work *work)
 	struct kstats_trigger *t = &kstats_trigger;
 
 	if (!t->after_ns) {
-		kstats_history_freeze(t->reason);
+		kstats_history_freeze(t->reason, NULL);
 		return;
 	}
 	hrtimer_start(&t->timer, ns_to_ktime(t->fired_at + t->after_ns),
@@ -462,7 +463,7 @@ static void kstats_trigger_work_fn(struct irq_work *work)
 
 static enum hrtimer_restart kstats_trigger_timer_fn(struct hrtimer *timer)
 {
-	kstats_history_freeze(kstats_trigger.reason);
+	kstats_history_freeze(kstats_trigger.reason, NULL);
 	return HRTIMER_NORESTART;
 }
 
@@ -547,27 +548,31 @@ static void kstats_history_hook(struct kstats *ks, struct kstats *to)
 /**
  * kstats_history_check() - whether a config's history may be made
  * @cfg: the config
+ * @why: where a refusal is noted (kstats_refuse()), or NULL
  *
  * Return: 0, or -EINVAL for a slice or a count of 0 (one without the
  * other), a slice under KSTATS_HISTORY_MIN_SLICE_NS or a count over 2^24;
  * logged in one line.
  */
-int kstats_history_check(const struct kstats_config *cfg)
+int kstats_history_check(const struct kstats_config *cfg,
+			 struct kstats_refusal *why)
 {
+	const char *at = why ? why->name_at : NULL;
+
 	if (!cfg->history_slice_ns && !cfg->history_slices)
 		return 0;
 	if (!cfg->history_slice_ns || !cfg->history_slices) {
-		pr_warn_ratelimited("%s: history %llu %u: a slice length and a count, neither 0\n",
-				    cfg->name, cfg->history_slice_ns,
-				    cfg->history_slices);
+		kstats_refuse(why, at, cfg->name,
+			      "history %llu %u: a slice length and a count, neither 0",
+			      cfg->history_slice_ns, cfg->history_slices);
 		return -EINVAL;
 	}
 	if (cfg->history_slice_ns < KSTATS_HISTORY_MIN_SLICE_NS ||
 	    cfg->history_slices > (1U << 24)) {
-		pr_warn_ratelimited("%s: history %llu %u: slices of %u ns at least, 2^24 at most\n",
-				    cfg->name, cfg->history_slice_ns,
-				    cfg->history_slices,
-				    KSTATS_HISTORY_MIN_SLICE_NS);
+		kstats_refuse(why, at, cfg->name,
+			      "history %llu %u: slices of %u ns at least, 2^24 at most",
+			      cfg->history_slice_ns, cfg->history_slices,
+			      KSTATS_HISTORY_MIN_SLICE_NS);
 		return -EINVAL;
 	}
 	return 0;
@@ -608,14 +613,17 @@ static size_t kstats_history_size(const struct kstats_config *cfg,
  * kstats_history_alloc() - give a distribution not yet published its history
  * @ks: from kstats_alloc()
  * @cfg: its config, with a history (kstats_history_check() passed)
+ * @why: where a refusal is noted (kstats_refuse()), or NULL
  *
  * Context: process.
  * Return: 0; -ENOSPC past the bound of all histories' memory
  * (KSTATS_HISTORY_CPU_BYTES per CPU), -ENOMEM; each logged in one line.
  */
-int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg)
+int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg,
+			 struct kstats_refusal *why)
 {
-	size_t limit = KSTATS_HISTORY_CPU_BYTES * num_possible_cpus();
+	const char *at = why ? why->name_at : NULL;
+	size_t limit = KSTATS_HISTORY_CPU_BYTES * num_possible_cpus(), left;
 	struct kstats_history *h;
 	u32 ring_bytes;
 	size_t bytes = kstats_history_size(cfg, ks->nr_slots, &ring_bytes);
@@ -623,11 +631,12 @@ int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg)
 
 	raw_spin_lock_irq(&kstats_history_lock);
 	if (bytes > limit - min(limit, kstats_history_total)) {
+		left = limit - min(limit, kstats_history_total);
 		raw_spin_unlock_irq(&kstats_history_lock);
-		pr_warn_ratelimited("%s: history %llu %u takes %zu bytes, %zu are left of the %zu all histories may take\n",
-				    cfg->name, cfg->history_slice_ns,
-				    cfg->history_slices, bytes,
-				    limit - min(limit, kstats_history_total), limit);
+		kstats_refuse(why, at, cfg->name,
+			      "history %llu %u takes %zu bytes, %zu are left of the %zu all histories may take",
+			      cfg->history_slice_ns, cfg->history_slices, bytes,
+			      left, limit);
 		return -ENOSPC;
 	}
 	kstats_history_total += bytes;
@@ -669,8 +678,8 @@ nomem:
 	raw_spin_lock_irq(&kstats_history_lock);
 	kstats_history_total -= bytes;
 	raw_spin_unlock_irq(&kstats_history_lock);
-	pr_warn_ratelimited("%s: no memory for a history of %zu bytes\n",
-			    cfg->name, bytes);
+	kstats_refuse(why, at, cfg->name,
+		      "no memory for a history of %zu bytes", bytes);
 	return -ENOMEM;
 }
 
@@ -795,6 +804,8 @@ void kstats_history_reset(struct kstats *ks)
 /**
  * kstats_history_freeze() - stop every history at this instant
  * @reason: "freeze", or the trigger's "trigger NAME V"
+ * @why: where a refusal is noted (kstats_refuse()); NULL for a trigger's
+ *	freeze, which says nothing
  *
  * Each CPU's counts are copied: what it took since its slice began is the
  * last slice of its frozen ring.  Samples after this are in the
@@ -804,7 +815,7 @@ void kstats_history_reset(struct kstats *ks)
  * off.
  * Return: 0, or -EALREADY if frozen.
  */
-int kstats_history_freeze(const char *reason)
+int kstats_history_freeze(const char *reason, struct kstats_refusal *why)
 {
 	struct kstats_history *h;
 	unsigned long flags;
@@ -814,6 +825,9 @@ int kstats_history_freeze(const char *reason)
 	raw_spin_lock_irqsave(&kstats_history_lock, flags);
 	if (kstats_history_frozen) {
 		raw_spin_unlock_irqrestore(&kstats_history_lock, flags);
+		if (why)
+			kstats_refuse(why, why->text, "_control",
+				      "freeze: the histories are frozen already");
 		return -EALREADY;
 	}
 	WRITE_ONCE(kstats_history_frozen, true);
@@ -840,6 +854,7 @@ int kstats_history_freeze(const char *reason)
 
 /**
  * kstats_history_thaw() - let every history take samples again
+ * @why: where a refusal is noted (kstats_refuse()), or NULL
  *
  * Each CPU closes its frozen slice at its next sample, which every CPU's
  * extremes send down the slow path.
@@ -847,13 +862,15 @@ int kstats_history_freeze(const char *reason)
  * Context: process.
  * Return: 0, or -EALREADY if not frozen.
  */
-int kstats_history_thaw(void)
+int kstats_history_thaw(struct kstats_refusal *why)
 {
 	struct kstats_history *h;
 
 	raw_spin_lock_irq(&kstats_history_lock);
 	if (!kstats_history_frozen) {
 		raw_spin_unlock_irq(&kstats_history_lock);
+		kstats_refuse(why, why ? why->text : NULL, "_control",
+			      "thaw: the histories are not frozen");
 		return -EALREADY;
 	}
 	kstats_history_gen++;
@@ -871,6 +888,7 @@ int kstats_history_thaw(void)
  * @name: the distribution
  * @above: the value: the first sample at or above it fires
  * @after_ns: the freeze comes this long after the sample
+ * @why: where a refusal is noted (kstats_refuse()), or NULL
  *
  * One trigger at a time, one-shot: arming one replaces the last, and a
  * fired trigger is armed again by arming it again.  Its distribution's
@@ -880,20 +898,22 @@ int kstats_history_thaw(void)
  * Return: 0, -ENOENT for no distribution of that name, -EINVAL for a
  * value of 0; logged in one line.
  */
-int kstats_history_trigger(const char *name, u64 above, u64 after_ns)
+int kstats_history_trigger(const char *name, u64 above, u64 after_ns,
+			   struct kstats_refusal *why)
 {
+	const char *at = why ? why->name_at : NULL;
 	struct kstats_trigger *t = &kstats_trigger;
 	struct kstats *ks;
 
 	if (!above) {
-		pr_warn_ratelimited("trigger %s above 0: every sample is; give a value over 0\n",
-				    name);
+		kstats_refuse(why, at, name,
+			      "trigger above 0: every sample is; give a value over 0");
 		return -EINVAL;
 	}
 	ks = kstats_get(name);
 	if (!ks) {
-		pr_warn_ratelimited("trigger %s: no distribution of that name\n",
-				    name);
+		kstats_refuse(why, at, name,
+			      "trigger: no distribution of that name");
 		return -ENOENT;
 	}
 	mutex_lock(&kstats_trigger_mutex);

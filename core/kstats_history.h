@@ -93,8 +93,12 @@ struct kstats_history_view {
 	unsigned int frac_bits;
 };
 
-int kstats_history_check(const struct kstats_config *cfg);
-int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg);
+struct kstats_refusal;
+
+int kstats_history_check(const struct kstats_config *cfg,
+			 struct kstats_refusal *why);
+int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg,
+			 struct kstats_refusal *why);
 void kstats_history_publish(struct kstats *ks);
 void kstats_history_retire(struct kstats *ks);
 void kstats_history_free(struct kstats *ks);
@@ -107,9 +111,10 @@ void kstats_history_clear_saved(struct kstats_slot __percpu *slots, int cpu);
 int kstats_history_view(struct kstats *ks, struct kstats_history_view *v);
 void kstats_history_view_free(struct kstats_history_view *v);
 
-int kstats_history_freeze(const char *reason);
-int kstats_history_thaw(void);
-int kstats_history_trigger(const char *name, u64 above, u64 after_ns);
+int kstats_history_freeze(const char *reason, struct kstats_refusal *why);
+int kstats_history_thaw(struct kstats_refusal *why);
+int kstats_history_trigger(const char *name, u64 above, u64 after_ns,
+			   struct kstats_refusal *why);
 void kstats_history_init(void);
 void kstats_history_exit(void);
 

@@ -15,6 +15,10 @@ expect "trigger on a node that does not exist: refused" \
 expect "_history is a reserved name" "$(ctl $KS/_control 'new _history')" EINVAL
 expect "thaw when not frozen: EALREADY" "$(ctl $KS/_control 'thaw')" EALREADY
 expect "no half-made node after the refusals" "$(ls $KS/_history | wc -l)" 0
+expect_match "the bound's refusal in _errors, with its figures" "$(cat $KS/_errors)" \
+	"h0: error: history 10000000 16000000 takes [0-9]+ bytes, [0-9]+ are left of the [0-9]+ all histories may take"
+expect_match "the trigger's refusal in _errors" "$(cat $KS/_errors)" \
+	"nosuch: error: trigger: no distribution of that name"
 
 # hsum FILE: the samples of its slice lines; hbad FILE NS: the lines whose
 # slice is not a multiple of NS, or whose buckets do not add up
