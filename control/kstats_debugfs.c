@@ -764,12 +764,14 @@ int kstats_debugfs_init(void)
 	}
 	kstats_errors_file = d;
 	d = debugfs_create_dir("_history", kstats_root);
-	/* without it, histories are kept and frozen, with no file to read */
-	if (IS_ERR(d))
-		pr_warn("no _history directory (%ld): histories have no files\n",
-			PTR_ERR(d));
-	else
-		kstats_history_dir = d;
+	if (IS_ERR(d)) {
+		debugfs_remove(kstats_root);
+		kstats_root = NULL;
+		kstats_control = NULL;
+		kstats_errors_file = NULL;
+		return PTR_ERR(d);
+	}
+	kstats_history_dir = d;
 	kstats_set_publisher(&kstats_debugfs_publisher);
 	return 0;
 }

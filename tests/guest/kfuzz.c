@@ -184,7 +184,10 @@ static size_t decode(const char *s, char *out, size_t max, size_t *cut,
 	return o;
 }
 
-/* The distribution files: not _control, nor _errors (the log of refusals). */
+/*
+ * The distribution files: not _control, nor _errors (the log of refusals),
+ * nor the directory _history.
+ */
 static int list_nodes(char **files)
 {
 	DIR *d = opendir(KS);
@@ -195,7 +198,7 @@ static int list_nodes(char **files)
 		return 0;
 	while ((e = readdir(d)) && n < MAXFILES) {
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "_control") ||
-		    !strcmp(e->d_name, "_errors"))
+		    !strcmp(e->d_name, "_errors") || !strcmp(e->d_name, "_history"))
 			continue;
 		if (asprintf(&files[n], KS "/%s", e->d_name) > 0)
 			n++;

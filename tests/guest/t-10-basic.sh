@@ -3,7 +3,7 @@
 # What a user types: load, create, fill, read, control, break, remove, unload.
 
 check "insmod kstats.ko" insmod $KB/kstats.ko
-expect "debugfs directory lists _control and _errors" "$(ls $KS | tr '\n' ' ')" "_control _errors "
+expect "debugfs directory lists _control, _errors and _history" "$(ls $KS | tr '\n' ' ')" "_control _errors _history "
 expect_match "_control help names the commands" "$(cat $KS/_control)" \
 	"^#   new NAME \[bits 0-5\]"
 
@@ -99,12 +99,12 @@ expect "_errors: the node's command, the duplicate and the removes, each under i
 		'remove example_write' example_write)"
 expect "unknown verb: EINVAL" "$(ctl $KS/_control 'frobnicate x')" EINVAL
 expect "nothing half-made after refusals" "$(ls $KS | tr '\n' ' ')" \
-	"_control _errors example_write example_write_by_size example_write_bytes t1 "
+	"_control _errors _history example_write example_write_by_size example_write_bytes t1 "
 
 expect "rmmod kstats while the example uses it fails" \
 	"$(rmmod kstats 2>/dev/null && echo removed || echo refused)" refused
 check "rmmod kstats_example" rmmod kstats_example
-expect "example files are gone" "$(ls $KS | tr '\n' ' ')" "_control _errors t1 "
+expect "example files are gone" "$(ls $KS | tr '\n' ' ')" "_control _errors _history t1 "
 
 kload hold $KS/t1 3 &
 sleep 1
@@ -124,6 +124,6 @@ expect "remove t1 while a reader holds it open" "$(ctl $KS/_control 'remove t1')
 wait
 expect "t1 is gone once its reader closed" "$(ls $KS | grep -c '^t1$')" 0
 expect "remove all" "$(ctl $KS/_control 'remove all')" ok
-expect "all removed" "$(ls $KS | tr '\n' ' ')" "_control _errors "
+expect "all removed" "$(ls $KS | tr '\n' ' ')" "_control _errors _history "
 check "rmmod kstats" rmmod kstats
 expect "debugfs directory gone" "$(ls /sys/kernel/debug | grep -c '^kstats$')" 0

@@ -127,7 +127,7 @@ expect "_errors: a name in use, under the name" "$(ctl $KS/_control "trace $SYM 
 echo > $KS/_errors
 
 expect "nothing half-made after refusals" "$(ls $KS | sort | tr '\n' ' ')" \
-	"$(printf '%s\n' _control _errors $SYM ppid_krp | sort | tr '\n' ' ')"
+	"$(printf '%s\n' _control _errors _history $SYM ppid_krp | sort | tr '\n' ' ')"
 
 NOTCALLED=$(sys_fn getpgid || sys_fn getsid)
 expect "section: end with no start" \
@@ -230,7 +230,7 @@ fi
 
 expect "remove $SYM" "$(ctl $KS/_control "remove $SYM")" ok
 expect "remove all" "$(ctl $KS/_control 'remove all')" ok
-expect "all trace nodes gone" "$(ls $KS | tr '\n' ' ')" "_control _errors "
+expect "all trace nodes gone" "$(ls $KS | tr '\n' ' ')" "_control _errors _history "
 expect "trace again, then rmmod with the probe live" "$(ctl $KS/_control "trace $SYM")" ok
 kload getppid 10
 check "rmmod kstats with a live trace node" rmmod kstats

@@ -22,7 +22,7 @@ if [ -n "$why" ]; then
 		expect "mech direct without the trampoline: EINVAL" \
 			"$(ctl $KS/_control "trace $(sys_fn getppid) name d_pp mech direct")" EINVAL
 		check "dmesg says why" dmesg_has "d_pp: mechanism 'direct' is not available"
-		expect "nothing made by the refusal" "$(ls $KS | tr '\n' ' ')" "_control _errors "
+		expect "nothing made by the refusal" "$(ls $KS | tr '\n' ' ')" "_control _errors _history "
 		check "rmmod kstats (no direct)" rmmod kstats
 	fi
 else

@@ -169,7 +169,7 @@ ut "an offset in no code" "trace $UB:$(printf '0x%x' $(($(wc -c < $UB) - 8))) na
 ut "by stack" "trace $UB:kup_add name r9 by stack" EINVAL "no by stack"
 ut "a dereference" "trace $UB:kup_add name r10 value arg0+0:8" EINVAL "dereferences"
 ut "mech" "trace $UB:kup_add name r11 mech kretprobe" EINVAL "timed by a uprobe"
-expect "nothing half-made after refusals" "$(ls $KS | tr '\n' ' ')" "_control _errors "
+expect "nothing half-made after refusals" "$(ls $KS | tr '\n' ' ')" "_control _errors _history "
 
 # --- removal and rmmod with a task inside the function ---------------------
 rm -f $U.fifo

@@ -528,6 +528,6 @@ else
 fi
 
 expect "remove all (values)" "$(ctl $KS/_control 'remove all')" ok
-expect "no node left (values)" "$(ls $KS | tr '\n' ' ')" "_control _errors "
+expect "no node left (values)" "$(ls $KS | tr '\n' ' ')" "_control _errors _history "
 check "rmmod kstats (values)" rmmod kstats
 rm -f /tmp/kv.dat /tmp/v /tmp/kvA /tmp/kvB /tmp/kvT

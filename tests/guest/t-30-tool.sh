@@ -276,7 +276,7 @@ top_load & lp=$!
 kstats top --batch -c 2 -i 1 --census > /tmp/top.out 2> /tmp/top.err; rc=$?
 top_check "top --census --batch -c 2 -i 1" /tmp/top.out $rc
 expect "top --census: the frames say census; after it, nothing left" \
-	"$(grep -c '^kstats top frame .*, census$' /tmp/top.out) $(ls $KS | tr '\n' ' ')" "2 _control _errors "
+	"$(grep -c '^kstats top frame .*, census$' /tmp/top.out) $(ls $KS | tr '\n' ' ')" "2 _control _errors _history "
 kstats census start > /tmp/census.out 2>&1; rc=$?
 kstats top --batch -c 2 -i 1 > /tmp/top.out 2> /tmp/top.err
 top_check "top --batch -c 2 -i 1 over kstats census start" /tmp/top.out $?
@@ -297,5 +297,5 @@ fi
 touch /tmp/top.stop; wait $lp
 expect_match "census start: exit 0, its nodes named" "$rc $(grep '^census: ' /tmp/census.out)" '^0 census: [0-9] nodes made census_syscall '
 kstats census stop > /dev/null 2>&1; rc=$?
-expect "census stop: exit 0, nothing left" "$rc $(ls $KS | tr '\n' ' ')" "0 _control _errors "
+expect "census stop: exit 0, nothing left" "$rc $(ls $KS | tr '\n' ' ')" "0 _control _errors _history "
 check "rmmod kstats (tool)" rmmod kstats

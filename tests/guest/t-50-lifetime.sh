@@ -50,7 +50,7 @@ lt_case1() {
 	rc=$?
 	check "the delayed insmod fails (init_fail=1)" test "$rc" != 0
 	check "the failed module is gone" test ! -e /sys/module/kstats_lifetime
-	expect "nothing of it remains in kstats" "$(ls $KS | tr '\n' ' ')" "_control _errors "
+	expect "nothing of it remains in kstats" "$(ls $KS | tr '\n' ' ')" "_control _errors _history "
 	if [ -e $KS/lt_init ]; then
 		# What the refusal prevents: the node pins a freed module.
 		diag "attached to a module that is gone; removing it: $(ctl $KS/_control 'remove lt_init')"

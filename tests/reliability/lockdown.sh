@@ -46,7 +46,7 @@ dmesg_mark
 check "insmod the signed kstats.ko" insmod $KB/kstats.ko
 check "kstats says once what lockdown closes" \
 	dmesg_has "kstats: kernel lockdown: distribution files are read-only"
-expect "debugfs still lists _control and _errors" "$(ls $KS 2>&1 | tr '\n' ' ')" "_control _errors "
+expect "debugfs still lists _control and _errors" "$(ls $KS 2>&1 | tr '\n' ' ')" "_control _errors _history "
 expect "root cannot open _control" "$(kfuzz asuser 0 $KS/_control)" \
 	"read EPERM write EPERM"
 check "the kernel names the refusal" \

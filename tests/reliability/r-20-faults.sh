@@ -32,7 +32,7 @@ failnth_check "faults in 'trace' of a kprobe section" failnth 400 $KS/_control \
 	"trace fs2 start $P end $P" "remove fs2"
 expect "new n1 after the faults" "$(ctl $KS/_control 'new n1')" ok
 failnth_check "faults in a node write" failnth 50 $KS/n1 reset
-expect "nothing left behind by the faults" "$(ls $KS | tr '\n' ' ')" "_control _errors n1 "
+expect "nothing left behind by the faults" "$(ls $KS | tr '\n' ' ')" "_control _errors _history n1 "
 expect "remove all after the faults" "$(ctl $KS/_control 'remove all')" ok
 check "rmmod kstats (faults)" rmmod kstats
 diag "reliability: faults injected: $R_FAULTS"

@@ -16,5 +16,5 @@ if mount -o remount,mode=0755 /sys/kernel/debug 2>/dev/null &&
 else
 	skip "nobody with the debugfs root open" "cannot remount debugfs mode=0755"
 fi
-expect "nothing changed by nobody" "$(ls $KS | tr '\n' ' ')" "_control _errors acc1 "
+expect "nothing changed by nobody" "$(ls $KS | tr '\n' ' ')" "_control _errors _history acc1 "
 check "rmmod kstats (access)" rmmod kstats

@@ -314,7 +314,7 @@ int valid_name(const char *name)
 	size_t i, n = strlen(name);
 
 	if (n < 1 || n > 63 || name[0] == '.' || !strcmp(name, "_control") ||
-	    !strcmp(name, "_errors"))
+	    !strcmp(name, "_errors") || !strcmp(name, "_history"))
 		return 0;
 	for (i = 0; i < n; i++) {
 		char c = name[i];
