@@ -18,8 +18,8 @@
 static const struct cmddef *const cmds[] = {
 	&list_cmd, &show_cmd, &trace_cmd, &runqlat_cmd, &biolatency_cmd,
 	&syscall_cmd, &lockwait_cmd, &softirq_cmd, &hardirq_cmd, &offcpu_cmd,
-	&census_cmd, &top_cmd, &watch_cmd, &heatmap_cmd, &timeline_cmd, &diff_cmd,
-	&export_cmd, &help_cmd, NULL,
+	&census_cmd, &top_cmd, &watch_cmd, &heatmap_cmd, &timeline_cmd,
+	&explain_cmd, &diff_cmd, &export_cmd, &help_cmd, NULL,
 };
 
 /* kstats help: its head, the subcommands a line, its tail */
@@ -51,6 +51,7 @@ static const char tail[] =
 "       kstats syscall clock_nanosleep -- sleep 1   # one call's latency\n"
 "       kstats watch tx_path -i 1            # warm-up, phase changes\n"
 "       kstats timeline -o history.html      # the histories, a heatmap a node\n"
+"       kstats explain -d 30 rq              # when its tail comes, with what\n"
 "       kstats diff before.txt after.txt     # regression gate\n"
 "       kstats export > /var/lib/node_exporter/kstats.prom\n"
 "\nSee the man page kstats(8).\n";

@@ -18,8 +18,6 @@
 
 #include "cli.h"
 
-#define HISTORY_DIR	"_history"
-
 /* A node: its history, and its own file if readable (unit, outliers). */
 struct tnode {
 	struct history h;
@@ -27,26 +25,6 @@ struct tnode {
 	int has_snap;
 	const char *unit;
 };
-
-/* ROOT/_history as @dir, or the error of why there is none. */
-static int history_dir(char *dir, size_t len)
-{
-	struct stat st;
-	int ret = root_ok();
-
-	if (ret)
-		return ret;
-	snprintf(dir, len, "%s/" HISTORY_DIR, root);
-	if (!stat(dir, &st) && S_ISDIR(st.st_mode))
-		return 0;
-	if (errno == EACCES || errno == EPERM)
-		return access_error(dir, errno);
-	if (errno == ENOENT)
-		return fail("%s: no such directory: no history here (a kstats "
-			    "module without histories, or a --root without "
-			    HISTORY_DIR "/)", dir);
-	return fail("%s: %s", dir, strerror(errno ? errno : ENOTDIR));
-}
 
 /*
  * NAME or FILE: a path with a '/' is a saved history; otherwise
@@ -401,19 +379,6 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Whether every bucket's LO is the lower bound of a slot of frac_bits @k. */
-static int slots_of(const struct history *h, unsigned int k)
-{
-	for (size_t i = 0; i < h->n; i++)
-		for (size_t j = 0; j < h->s[i].nb; j++) {
-			u64 lo = h->s[i].b[j].lo;
-
-			if (kstats_slot_lo(kstats_slot(lo, k), k) != lo)
-				return 0;
-		}
-	return 1;
-}
-
 /*
  * The rows: the slots of the node's frac_bits from the lowest bucket to
  * the highest (a log scale, 2^k rows a power of two), or of the least
@@ -429,13 +394,12 @@ static int y_axis(const struct tnode *t, struct yaxis *y)
 
 	memset(y, 0, sizeof(*y));
 	if (t->has_snap && t->s.frac_bits <= KSTATS_MAX_FRAC_BITS &&
-	    slots_of(h, t->s.frac_bits)) {
+	    history_slots_of(h, t->s.frac_bits)) {
 		k = (int)t->s.frac_bits;
 		y->node_k = 1;
 	}
-	for (unsigned int i = 0; k < 0 && i <= KSTATS_MAX_FRAC_BITS; i++)
-		if (slots_of(h, i))
-			k = (int)i;
+	if (k < 0)
+		k = history_frac_bits(h);
 	for (size_t i = 0; i < h->n; i++) {
 		const struct hslice *s = &h->s[i];
 

@@ -55,6 +55,7 @@
 #define O_TSORT		(1ULL << 39)	/* top --sort */
 #define O_DRY		(1ULL << 40)
 #define O_WHY		(1ULL << 41)	/* trace --why */
+#define O_ABOVE		(1ULL << 42)	/* explain --above */
 
 /* top --sort: the rows by their p99, samples a second or max, largest first */
 enum topsort { TOP_P99, TOP_RATE, TOP_MAX };
@@ -129,6 +130,8 @@ double now(void);
 struct kslot *delta(const struct snapshot *cur, const struct snapshot *prev,
 		    size_t *n, int *reset);
 
+#define HISTORY_DIR	"_history"	/* ROOT/_history/NAME: a node's history */
+int history_dir(char *dir, size_t len);
 char **scan_root(size_t *n, int *ret);
 char **dir_files(const char *dir, size_t *n);
 void free_names(char **names, size_t n);
@@ -198,7 +201,7 @@ void quiet_free(struct quiet *q);
  */
 extern const struct cmddef list_cmd, show_cmd, trace_cmd, watch_cmd,
 	heatmap_cmd, diff_cmd, export_cmd, help_cmd;
-extern const struct cmddef census_cmd, top_cmd, timeline_cmd;
+extern const struct cmddef census_cmd, top_cmd, timeline_cmd, explain_cmd;
 extern const struct cmddef runqlat_cmd, biolatency_cmd, syscall_cmd,
 	lockwait_cmd, softirq_cmd, hardirq_cmd, offcpu_cmd;
 

@@ -337,3 +337,25 @@ void history_free(struct history *h)
 	h->s = NULL;
 	h->n = 0;
 }
+
+/* Whether every bucket's LO is the lower bound of a slot of frac_bits @k. */
+int history_slots_of(const struct history *h, unsigned int k)
+{
+	for (size_t i = 0; i < h->n; i++)
+		for (size_t j = 0; j < h->s[i].nb; j++) {
+			u64 lo = h->s[i].b[j].lo;
+
+			if (kstats_slot_lo(kstats_slot(lo, k), k) != lo)
+				return 0;
+		}
+	return 1;
+}
+
+/* The least frac_bits whose slots have every LO of @h for a bound, or -1. */
+int history_frac_bits(const struct history *h)
+{
+	for (unsigned int k = 0; k <= KSTATS_MAX_FRAC_BITS; k++)
+		if (history_slots_of(h, k))
+			return (int)k;
+	return -1;
+}

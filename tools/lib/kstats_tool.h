@@ -17,6 +17,8 @@
  * export.c    Prometheus text format
  * heatmap.c   latency heatmap as standalone SVG
  * history.c   parse a node's history (_history/NAME): its slices
+ * explain.c   the histories as series on one grid of slices: a node's
+ *             tail, its period, its phases, what moves with it (no I/O)
  * opt.c       the one parser of the command line, from a subcommand's
  *             table (opt.h), and its usage from the same table;
  *             optdefs.c the options several subcommands take
@@ -388,5 +390,56 @@ int history_parse(struct history *h, const char *buf, size_t len,
 int history_load(struct history *h, const char *path, char *err,
 		 size_t errlen);
 void history_free(struct history *h);
+int history_slots_of(const struct history *h, unsigned int k);
+int history_frac_bits(const struct history *h);
+
+/*
+ * explain.c: the histories (struct history) as series of numbers a slice
+ * of a common grid (xgrid), and what they say: when a node's tail comes
+ * (its period, its phases), and which other series move with it.  Pure:
+ * no I/O, so the unit tests call it with synthetic series.
+ */
+struct xgrid {
+	u64 t0;			/* the first slice's start */
+	u64 slice_ns;		/* the largest slice length of the nodes */
+	size_t n;		/* slices */
+};
+/* A node's series on the grid; [a, b) the slices its own history spans. */
+struct xnode {
+	const struct history *h;
+	u64 above;		/* the tail threshold: a bucket's LO at least */
+	double *tail, *weight, *count;
+	size_t a, b;
+};
+struct xperiod {
+	int found;		/* claimed: strength, periods and slices enough */
+	double lag;		/* the period in slices (sub-slice precision) */
+	double strength;	/* the autocorrelation at it, 0..1 */
+};
+struct xcorr {
+	int lag;		/* slices; > 0: the other series leads */
+	double r;		/* Pearson r at that lag, the best |r| */
+};
+#define X_MIN_STRENGTH	0.5	/* a period's autocorrelation, at least */
+#define X_MIN_PERIODS	3	/* periods the window holds, at least */
+#define X_MIN_NONZERO	3	/* slices with a tail, at least */
+#define X_MIN_R		0.6	/* a correlate's r, at least */
+#define X_MAX_LAG	10	/* slices a correlate may lead or trail */
+#define X_HARMONIC	0.9	/* a fraction of the peak's lag this high wins */
+#define X_MIN_GAP	3	/* slices between two phases, more than */
+#define X_WHOLE		0.9	/* one phase this much of the window: all of it */
+int xgrid_make(const struct history *h, size_t nh, u64 from, u64 to,
+	       struct xgrid *g);
+u64 x_p99_lo(const struct history *h, u64 from, u64 to);
+int xnode_make(struct xnode *x, const struct history *h,
+	       const struct xgrid *g, u64 from, u64 to, int has_above,
+	       u64 above);
+void xnode_free(struct xnode *x);
+void x_period(const double *v, size_t n, struct xperiod *p);
+int x_max_lag(size_t n);
+void x_correlate(const double *a, const double *b, size_t n, int maxlag,
+		 struct xcorr *c);
+size_t x_phases(const double *v, size_t n, double period, size_t *start,
+		size_t *end);
 
 #endif /* KSTATS_TOOL_H */

@@ -386,6 +386,26 @@ int control(const char *cmd)
 		    "dmesg | tail)", (int)len - 1, cmd, path, strerror(e));
 }
 
+/* ROOT/_history as @dir, or the error of why there is none. */
+int history_dir(char *dir, size_t len)
+{
+	struct stat st;
+	int ret = root_ok();
+
+	if (ret)
+		return ret;
+	snprintf(dir, len, "%s/" HISTORY_DIR, root);
+	if (!stat(dir, &st) && S_ISDIR(st.st_mode))
+		return 0;
+	if (errno == EACCES || errno == EPERM)
+		return access_error(dir, errno);
+	if (errno == ENOENT)
+		return fail("%s: no such directory: no history here (a kstats "
+			    "module without histories, or a --root without "
+			    HISTORY_DIR "/)", dir);
+	return fail("%s: %s", dir, strerror(errno ? errno : ENOTDIR));
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -74,7 +74,7 @@ rc 2 "options before the command" $K -d 3 trace vfs_read
 has "options go after the command" err && ok "options before the command: said where they go" || bad "-d before" "$(cat "$T/err")"
 # each subcommand's own usage, from the table its parser reads: kstats help
 # CMD, CMD --help and CMD -h say the same, with every option it takes
-for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu census top watch heatmap timeline diff export help; do
+for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu census top watch heatmap timeline explain diff export help; do
 	$K help $c > "$T/h1" 2>&1; r1=$?
 	$K $c --help > "$T/h2" 2>&1; r2=$?
 	$K $c -h > "$T/h3" 2>&1; r3=$?
@@ -93,7 +93,7 @@ has '--cgroup PATH' && has '--folded' && has '--follow' && has '--self' && has '
 	has '\[-- COMMAND \[ARGS\]\]' && ! has '^  diff ' && ok "trace --help: --cgroup, --folded, -- COMMAND; not the global help" || bad "trace help" "$(cat "$T/out")"
 rc 2 "help of an unknown command" $K help trcae
 has "did you mean 'trace'" err && ok "help trcae: did you mean 'trace'?" || bad "help trcae" "$(cat "$T/err")"
-[ "$($K help --synopsis | grep -c '^kstats ')" = 17 ] && ok "help --synopsis: a line a subcommand" || bad "synopsis" "$($K help --synopsis)"
+[ "$($K help --synopsis | grep -c '^kstats ')" = 18 ] && ok "help --synopsis: a line a subcommand" || bad "synopsis" "$($K help --synopsis)"
 rc 2 "missing value" $K watch $F/basic.txt -i
 rc 2 "bad -b" $K trace vfs_read -b 9
 rc 2 "watch NAME needs -i" $K --root $F watch basic.txt
@@ -489,6 +489,69 @@ has "no history 'nope' in $T/hr/_history and no file 'nope'" err && ok "timeline
 rc 2 "timeline: a node without a history" $K --root "$T/hr" timeline foo
 has "foo keeps no history: no $T/hr/_history/foo" err && ok "timeline NAME: a node without a history, said" || bad "timeline foo" "$(cat "$T/err")"
 rc 2 "timeline: an unreadable root" $K --root "$T/nope" timeline
+echo "# explain: when a node's tail comes (period, phases), what goes with it"
+# tests/make_explain.py: periodic/: rq's tail every 25 slices of 10 ms,
+# throttle.web's samples up in the same slices, noise unrelated; flat/: the
+# same nodes, rq's tail in random slices, nothing going with it
+python3 tests/make_explain.py "$T/xr"
+XP=$T/xr/periodic XF=$T/xr/flat
+rc 0 "explain rq: text" $K --root "$XP" explain rq
+py "
+import re, sys
+s = open('$T/out').read()
+m = re.match(r'rq: its tail \(above 4\.194ms\) comes every ([0-9.]+)ms \(strength (0\.[0-9]+|1\.00)\); it goes with ([^ ]+) \(r (0\.[0-9]+|1\.00), lag 0\)', s)
+sys.exit(not m or abs(float(m.group(1)) - 250) > 25 or float(m.group(2)) < 0.8 or m.group(3) != 'throttle.web' or s.count('\n') != 1)
+" && ok "explain: rq's tail every 250ms (within 10 %), throttle.web first, a line" || bad "explain text" "$(cat "$T/out")"
+rc 0 "explain rq --json" $K --root "$XP" explain --json rq
+py "
+import json, sys
+d = json.load(open('$T/out'))
+n = d['nodes'][0]
+sys.exit(not (set(d) == {'slice_ns', 'window_ns', 'nodes'} and d['slice_ns'] == 10000000 and d['window_ns'] == 4000000000
+	and len(d['nodes']) == 1 and n['name'] == 'rq' and n['tail_above'] == 4194304
+	and abs(n['period_ns'] - 250000000) <= 25000000 and 0.8 <= n['period_strength'] <= 1
+	and n['correlates'][0]['with'] == 'throttle.web' and n['correlates'][0]['lag_ns'] == 0 and n['correlates'][0]['r'] > 0.9
+	and all(c['r'] >= 0.6 for c in n['correlates']) and 'noise' not in [c['with'] for c in n['correlates']]
+	and n['phases'] == [[5000000000, 9000000000]]))
+" && ok "explain --json: period 250 ms (within 10 %), throttle.web first (r > 0.9, lag 0), noise not, one phase: the window" || bad "explain json" "$(cat "$T/out" "$T/err")"
+rc 0 "explain: every node" $K --root "$XP" explain
+[ "$(cut -d: -f1 "$T/out" | tr '\n' ' ')" = "noise rq throttle.web " ] && has '^rq: .*throttle.web:tail (r ' && has '^noise: .* has no period; nothing moves with it;' &&
+	ok "explain, no NAME: every history, a line each; the named nodes' tails are series too" || bad "explain all" "$(cat "$T/out")"
+rc 0 "explain: no period" $K --root "$XF" explain --json rq
+py "
+import json, sys
+n = json.load(open('$T/out'))['nodes'][0]
+sys.exit(not (n['period_ns'] is None and n['period_strength'] is None and not [c for c in n['correlates'] if c['with'].startswith('throttle')]
+	and len(n['phases']) > 10))
+" && ok "explain: a tail in random slices: period null, no throttle.web, phases apart" || bad "explain flat" "$(cat "$T/out")"
+rc 0 "explain: no period, text" $K --root "$XF" explain rq
+has '^rq: its tail (above 4\.194ms) has no period; nothing moves with it; it came in [0-9]* phases: +' && ! has 'every' &&
+	ok "explain: no period, nothing moves with it: said so, no weak claim" || bad "explain flat text" "$(cat "$T/out")"
+rc 0 "explain --above" $K --root "$XP" explain --above 65536 --json noise
+json_get "$T/out" "d['nodes'][0]['tail_above'], d['nodes'][0]['period_ns']" > "$T/v"
+[ "$(cat "$T/v")" = "65536 None" ] && ok "explain --above V: the tail above V (noise: none periodic)" || bad "explain --above" "$(cat "$T/v")"
+rc 2 "explain: a node without a history" $K --root "$XP" explain rq nope
+[ "$(cat "$T/err")" = "kstats: nope has no history: make it with 'history NS COUNT'" ] && [ ! -s "$T/out" ] &&
+	ok "explain NAME without a history: said, with the fix, exit 2" || bad "explain nope" "$(cat "$T/err")"
+# -d: the rings recorded for SECS, frozen, read, thawed; in a fake root
+# _control is a file the tool appends to
+cp -r "$XP" "$T/xfz"; : > "$T/xfz/_control"
+sed -i '1s/state live/state frozen frozen_at 9000000000 by freeze/' "$T/xfz/_history/noise"
+rc 2 "explain -d: frozen histories refused" $K --root "$T/xfz" explain -d 1 rq
+has "the histories are frozen (by freeze): -d would read another's freeze" err && [ ! -s "$T/xfz/_control" ] &&
+	ok "explain -d of frozen histories: refused, nothing written to _control" || bad "explain -d frozen" "$(cat "$T/err"; cat "$T/xfz/_control")"
+cp -r "$XP" "$T/xl"; : > "$T/xl/_control"
+rc 0 "explain -d 1" $K --root "$T/xl" explain -d 1 --json rq
+[ "$(cat "$T/xl/_control")" = "$(printf 'freeze\nthaw')" ] && ok "explain -d: freeze then thaw written to _control" ||
+	bad "explain -d control" "$(cat "$T/xl/_control")"
+# the last second of the rings (their end, 9 s: no frozen_at in a fake root)
+json_get "$T/out" "d['window_ns'], d['nodes'][0]['phases'], abs(d['nodes'][0]['period_ns'] - 250000000) <= 25000000" > "$T/v"
+[ "$(cat "$T/v")" = "1000000000 [[8000000000, 8770000000]] True" ] && ok "explain -d 1: the last second only (from 8 s to the last tail, 8.77 s), its period" || bad "explain -d window" "$(cat "$T/v")"
+: > "$T/xl/_control"
+$K --root "$T/xl" explain -d 30 rq > "$T/out" 2> "$T/err" & xpid=$!
+sleep 0.3; kill -INT $xpid; wait $xpid; r=$?
+[ $r = 0 ] && [ "$(cat "$T/xl/_control")" = "$(printf 'freeze\nthaw')" ] && has '^rq: its tail' &&
+	ok "explain -d, Ctrl-C: what was recorded, frozen, read and thawed" || bad "explain -d SIGINT" "exit $r: $(cat "$T/err" "$T/xl/_control")"
 # the page in a browser (skipped when Chromium is not installed)
 tests/timeline-chromium.sh "$K" > "$T/chr" 2>&1; r=$?
 case $r in
@@ -1453,7 +1516,9 @@ for args in "watch $F/series/snap3.txt $F/series/snap0.txt" "watch $F/series/sna
 	"export $F/range.txt -o $T/san.prom" "show $F/basic.txt" \
 	"timeline $F/history_live.txt $F/history_frozen.txt" "timeline $F/history_malformed.txt" \
 	"timeline -o /dev/null $F/history_live.txt $F/history_frozen.txt" "--root $T/hr timeline" \
-	"--root $T/hr timeline -o /dev/null" "timeline $T/saved/_history/vfs_read -o /dev/null"; do
+	"--root $T/hr timeline -o /dev/null" "timeline $T/saved/_history/vfs_read -o /dev/null" \
+	"--root $T/xr/periodic explain" "--root $T/xr/flat explain --json" "--root $T/xr/periodic explain nope" \
+	"--root $T/xfz explain -d 1 rq" "--root $T/xl explain -d 0.01 --json rq"; do
 	$SAN $args > /dev/null 2>> "$T/san"; r=$?
 	[ $r -le 2 ] || echo "exit $r: $args" >> "$T/san"
 done
@@ -1500,7 +1565,7 @@ else skip "kstats-command.rst" "no Documentation/ (tools alone)"; fi
 # The man page and the help text: every option of every subcommand's table
 # (the one its parser reads) is on the page, as its long form or its short
 sed 's/\\-/-/g; s/\\f[BIR]//g' kstats.8 > "$T/man"
-missing=$(for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu census top watch heatmap timeline diff export help; do
+missing=$(for c in list show trace runqlat biolatency syscall lockwait softirq hardirq offcpu census top watch heatmap timeline explain diff export help; do
 	$K help --options $c | while read -r _ l s _; do
 		grep -qF -- "$l" "$T/man" || { case $s in -?) grep -qE -- "(^|[^-[:alnum:]])$s([^[:alnum:]]|$)" "$T/man" ;; *) false ;; esac; } ||
 			printf '%s %s; ' "$c" "$l"

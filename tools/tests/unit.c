@@ -1433,6 +1433,138 @@ static void print_grammar(void)
 	printf("\n");
 }
 
+/* --- kstats explain: periods, correlates, phases (lib/explain.c) ------- */
+
+static unsigned int lcg_state;
+
+/* A seeded LCG, 0..1: the same "noise" every run. */
+static double lcg(void)
+{
+	lcg_state = lcg_state * 1103515245u + 12345u;
+	return (double)((lcg_state >> 8) & 0xffff) / 65536.0;
+}
+
+#define XN	1000
+
+static void test_explain_series(void)
+{
+	static double a[XN], b[XN], c[XN], d[XN];
+	static size_t ps[XN], pe[XN];
+	struct xperiod p;
+	struct xcorr r;
+	size_t np;
+	char what[160];
+
+	/* a tail every 25 slices (250 ms at 10 ms), 2 slices long, noise */
+	lcg_state = 7;
+	for (size_t i = 0; i < XN; i++)
+		a[i] = (i % 25 < 2 ? 20 : 0) + (lcg() < 0.1 ? 3 * lcg() : 0);
+	x_period(a, XN, &p);
+	snprintf(what, sizeof(what), "explain: a tail every 25 slices: period %.3f slices (%.1f ms), strength %.3f",
+		 p.lag, p.lag * 10, p.strength);
+	check(p.found && fabs(p.lag * 10e6 - 250e6) <= 25e6 && p.strength >= 0.8, what);
+	/*
+	 * spikes every 25 slices, of 20 and 14 in turn: the autocorrelation
+	 * is highest at 50 (0.95), at 25 0.91 (over 0.9 x): the fundamental
+	 */
+	for (size_t i = 0; i < XN; i++)
+		c[i] = i % 25 < 2 ? (i / 25 % 2 ? 14 : 20) : 0;
+	x_period(c, XN, &p);
+	snprintf(what, sizeof(what), "explain: a harmonic at 50 higher: the fundamental, 25 (got %.2f)", p.lag);
+	check(p.found && fabs(p.lag - 25) < 0.5, what);
+	/* the same, 2 periods in the window only: no claim */
+	x_period(a, 50, &p);
+	check(!p.found, "explain: 2 periods in the window: no period claimed");
+	/* a random tail (seeded LCG): no period */
+	lcg_state = 11;
+	for (size_t i = 0; i < XN; i++)
+		b[i] = lcg() < 0.08 ? 10 + 10 * lcg() : 0;
+	x_period(b, XN, &p);
+	snprintf(what, sizeof(what), "explain: a random tail: no period (peak %.3f at %.1f)",
+		 p.strength, p.lag);
+	check(!p.found, what);
+	/* a flat series, all zero: nothing */
+	memset(c, 0, sizeof(c));
+	x_period(c, XN, &p);
+	check(!p.found && p.strength == 0, "explain: a flat series: no period");
+	/* c = b shifted: c[i] = b[i + 3], each of b's events 3 slices early */
+	for (size_t i = 0; i < XN; i++)
+		c[i] = i + 3 < XN ? b[i + 3] : 0;
+	check(x_max_lag(XN) == 10 && x_max_lag(20) == 5, "explain: lags tried: min(10, n/4)");
+	x_correlate(b, c, XN, x_max_lag(XN), &r);
+	snprintf(what, sizeof(what), "explain: a series 3 slices ahead of the tail: lag %d (want 3: it leads), r %.3f",
+		 r.lag, r.r);
+	check(r.lag == 3 && r.r > 0.9, what);
+	x_correlate(c, b, XN, x_max_lag(XN), &r);
+	check(r.lag == -3 && r.r > 0.9, "explain: the other way round: lag -3 (it trails)");
+	/* an unrelated series (another seed): not a correlate */
+	lcg_state = 99;
+	for (size_t i = 0; i < XN; i++)
+		d[i] = lcg() < 0.08 ? 10 + 10 * lcg() : 0;
+	x_correlate(b, d, XN, x_max_lag(XN), &r);
+	snprintf(what, sizeof(what), "explain: an unrelated series: r %.3f, under %.1f", r.r, X_MIN_R);
+	check(fabs(r.r) < X_MIN_R, what);
+	/* phases: a tail in slices 100-300 and 600-800 */
+	memset(c, 0, sizeof(c));
+	for (size_t i = 0; i < XN; i++)
+		c[i] = (i >= 100 && i <= 300) || (i >= 600 && i <= 800) ? (i % 2 ? 5 : 0) : 0;
+	c[100] = c[300] = c[600] = c[800] = 5;
+	np = x_phases(c, XN, 0, ps, pe);
+	check(np == 2 && ps[0] == 100 && pe[0] == 301 && ps[1] == 600 && pe[1] == 801,
+	      "explain: phases 100-300 and 600-800: [100, 301) and [600, 801)");
+	/* gaps up to 1.5 periods merged: a period of 400 slices joins them */
+	np = x_phases(c, XN, 400, ps, pe);
+	check(np == 1 && ps[0] == 100 && pe[0] == 801, "explain: a gap within 1.5 periods: one phase");
+	/* one phase of 90% of the window or more: the whole window */
+	np = x_phases(a, XN, 25, ps, pe);
+	check(np == 1 && ps[0] == 0 && pe[0] == XN, "explain: a tail throughout: one phase, the whole window");
+}
+
+/* Two histories of 10 ms and 20 ms slices: a grid of 20 ms, the tail at p99. */
+static void test_explain_grid(void)
+{
+	static const char h1[] =
+		"# history a slice 10 slices 64 bytes 1 state live\n"
+		"slice 100 samples 99 min 1024 p50 1024 p99 1024 max 1024 buckets 1024:99\n"
+		"slice 110 samples 3 min 1024 p50 1024 p99 4096 max 4096 buckets 1024:1,4096:2\n"
+		"slice 150 samples 2 min 2048 p50 2048 p99 2048 max 2048 buckets 2048:2\n";
+	static const char h2[] =
+		"# history b slice 20 slices 64 bytes 1 state live\n"
+		"slice 80 samples 1 min 8 p50 8 p99 8 max 8 buckets 8:1\n"
+		"slice 160 samples 4 min 8 p50 8 p99 8 max 8 buckets 8:4\n";
+	struct history h[2];
+	struct xgrid g;
+	struct xnode x;
+	char err[256];
+	int ok;
+
+	ok = !history_parse(&h[0], h1, strlen(h1), "a", err, sizeof(err)) &&
+	     !history_parse(&h[1], h2, strlen(h2), "b", err, sizeof(err));
+	check(ok, "explain: the grid's histories parse");
+	if (!ok)
+		return;
+	check(!xgrid_make(h, 2, 0, U64_MAX_VAL, &g) && g.slice_ns == 20 && g.t0 == 80 && g.n == 5,
+	      "explain: grid of the largest slice (20), from 80 to 160: 5 slices");
+	/* 1024 x100, 4096 x2, 2048 x2: rank ceil(0.99 x 104) = 103 is in 4096 */
+	check(x_p99_lo(&h[0], 0, U64_MAX_VAL) == 4096, "explain: p99 of the merged buckets: the LO of the rank-103 bucket");
+	/* slices from 150 on: 2048 x2 alone */
+	check(x_p99_lo(&h[0], 150, U64_MAX_VAL) == 2048, "explain: p99 within a window (slices from 150)");
+	check(x_p99_lo(&h[0], 0, 100) == 0, "explain: p99 of no slice: 0");
+	check(!xnode_make(&x, &h[0], &g, 0, U64_MAX_VAL, 0, 0), "explain: a node's series");
+	check(x.above == 4096 && x.a == 1 && x.b == 4 && x.count[1] == 102 && x.count[3] == 2 &&
+	      x.tail[1] == 2 && x.tail[3] == 0 && x.tail[0] == 0,
+	      "explain: 10 ms slices summed into 20 ms ones: counts, tail, span [1, 4)");
+	/* weight: count x midpoint; frac_bits 0 here: [1024, 2047] -> 1535.5 */
+	check(fabs(x.weight[1] - (100 * 1535.5 + 2 * 6143.5)) < 1e-6,
+	      "explain: the weight: count x the bucket's midpoint");
+	xnode_free(&x);
+	check(!xnode_make(&x, &h[0], &g, 0, U64_MAX_VAL, 1, 2048) && x.above == 2048 &&
+	      x.tail[1] == 2 && x.tail[3] == 2, "explain: --above 2048");
+	xnode_free(&x);
+	history_free(&h[0]);
+	history_free(&h[1]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--btf-dir"))
@@ -1459,6 +1591,8 @@ int main(int argc, char **argv)
 	test_fold();
 	test_unjudged();
 	test_history();
+	test_explain_series();
+	test_explain_grid();
 	for (int i = 1; i < argc; i++) {
 		const char *b = strrchr(argv[i], '/');
 
