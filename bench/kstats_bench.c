@@ -287,8 +287,21 @@ loop_##name(const u64 *vals, unsigned long n)				\
 	return t1 - t0;							\
 }
 
-/* One timed loop of @n calls of op_@name on bench_ks. */
-#define DEFINE_LOOP(name)	DEFINE_LOOP_ON(name, name, bench_ks)
+/* One timed loop of @n calls of op_@name; returns ns (icount: insns). */
+#define DEFINE_LOOP(name)						\
+static __attribute__((__noipa__)) notrace u64 \
+loop_##name(const u64 *vals, unsigned long n)				\
+{									\
+	struct kstats *ks = bench_ks;					\
+	unsigned long i;						\
+	u64 t0, t1;							\
+									\
+	t0 = ktime_get_ns();						\
+	for (i = 0; i < n; i++)						\
+		op_##name(ks, vals[i & (NVALS - 1)]);			\
+	t1 = ktime_get_ns();						\
+	return t1 - t0;							\
+}
 
 /* Cold cache: evict before each call, time each call alone. */
 #define DEFINE_COLD(name)						\
