@@ -1043,12 +1043,17 @@ void kstats_set_publisher(const struct kstats_publisher *pub)
  */
 int kstats_core_init(void)
 {
-	int cpu;
+	int cpu, err;
 
-	kstats_history_init();
+	err = kstats_history_init();
+	if (err) {
+		pr_warn("no CPU hotplug state for the histories: %d\n", err);
+		return err;
+	}
 	kstats_scratch = kstats_hist_alloc(kstats_nr_slots(KSTATS_MAX_FRAC_BITS));
 	if (!kstats_scratch) {
 		pr_warn("no memory for the scratch area\n");
+		kstats_history_exit();
 		return -ENOMEM;
 	}
 	/*

@@ -36,6 +36,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/kprobes.h>
@@ -103,6 +105,10 @@ struct kstats_history_cpu {
  * @arm_work: arms @timer, for a slow path that cannot (an NMI's)
  * @timer: at @next_end, sends every CPU's next sample down the slow path
  * @node: in kstats_histories, under kstats_history_lock
+ * @cpu_bytes: what a CPU's part takes: its counts and its ring
+ * @cpuhp: in the hotplug state's instances: a CPU that comes online gets
+ *	its part (kstats_history_cpu_prepare())
+ * @cpuhp_added: @cpuhp is in them
  */
 struct kstats_history {
 	struct kstats *ks;
@@ -118,6 +124,9 @@ struct kstats_history {
 	struct irq_work arm_work;
 	struct hrtimer timer;
 	struct list_head node;
+	size_t cpu_bytes;
+	struct hlist_node cpuhp;
+	bool cpuhp_added;
 };
 
 /*
@@ -415,6 +424,9 @@ static notrace void kstats_history_rotate(struct kstats_history *h, u64 now)
 	u32 gen = READ_ONCE(kstats_history_gen);
 	u32 rgen = READ_ONCE(h->reset_gen);
 
+	/* a CPU online before its part was made (no memory then) */
+	if (!smp_load_acquire(&pc->ring))
+		return;
 	if (slice == pc->slice && gen == pc->gen && rgen == pc->reset_gen)
 		return;
 	if (pc->busy || READ_ONCE(kstats_history_frozen))
@@ -596,17 +608,65 @@ static void kstats_history_free_mem(struct kstats_history *h)
 	kfree(h);
 }
 
-/* The bytes a history of @cfg takes for a distribution of @nr_slots slots. */
-static size_t kstats_history_size(const struct kstats_config *cfg,
-				  u32 nr_slots, u32 *ring_bytes)
-{
-	u64 ring = max_t(u64, 4096, (u64)cfg->history_slices *
-			 KSTATS_HISTORY_SLICE_BYTES);
+/* The CPU hotplug state whose callback gives a CPU its parts, or 0. */
+static int kstats_history_cpuhp;
 
-	*ring_bytes = min_t(u64, ring, U32_MAX);
-	return sizeof(struct kstats_history) + num_possible_cpus() *
-	       (sizeof(struct kstats_history_cpu) + 3ULL * nr_slots * sizeof(u64) +
-		*ring_bytes);
+/*
+ * A CPU's part: its counts and its ring, made on its node, the ring
+ * published last (a recorder and a reader test it).  With @account, its
+ * bytes are added to the history's and to all histories' (a CPU come
+ * online; those online at the history's making were counted then).
+ */
+static int kstats_history_cpu_alloc(struct kstats_history *h, int cpu,
+				    bool account)
+{
+	struct kstats_history_cpu *pc = per_cpu_ptr(h->cpu, cpu);
+	size_t counts = array_size(h->ks->nr_slots, sizeof(u64));
+	int node = cpu_to_node(cpu);
+	unsigned long flags;
+	u8 *ring;
+
+	if (READ_ONCE(pc->ring))
+		return 0;
+	pc->snap = kvzalloc_node(counts, KSTATS_GFP, node);
+	pc->delta = kvzalloc_node(counts, KSTATS_GFP, node);
+	pc->frozen = kvzalloc_node(counts, KSTATS_GFP, node);
+	ring = kvzalloc_node(h->ring_bytes, KSTATS_GFP, node);
+	if (!pc->snap || !pc->delta || !pc->frozen || !ring) {
+		kvfree(pc->snap);
+		kvfree(pc->delta);
+		kvfree(pc->frozen);
+		kvfree(ring);
+		pc->snap = NULL;
+		pc->delta = NULL;
+		pc->frozen = NULL;
+		return -ENOMEM;
+	}
+	if (account) {
+		raw_spin_lock_irqsave(&kstats_history_lock, flags);
+		h->bytes += h->cpu_bytes;
+		kstats_history_total += h->cpu_bytes;
+		raw_spin_unlock_irqrestore(&kstats_history_lock, flags);
+	}
+	/* the counts before the ring: who sees the ring sees them */
+	smp_store_release(&pc->ring, ring);
+	return 0;
+}
+
+/*
+ * The hotplug callback: CPU @cpu comes online, and the history @node
+ * gives it its part.  It never fails the CPU's bring-up: without memory,
+ * the CPU's samples stay in the distribution, not in its history.
+ */
+static int kstats_history_cpu_prepare(unsigned int cpu, struct hlist_node *node)
+{
+	struct kstats_history *h = hlist_entry(node, struct kstats_history,
+					       cpuhp);
+
+	if (kstats_history_cpu_alloc(h, cpu, true))
+		pr_warn_ratelimited("%s: no memory for the history of CPU %u (%zu bytes): its samples stay out of the history\n",
+				    h->ks->name, cpu, h->cpu_bytes);
+	return 0;
 }
 
 /**
@@ -617,17 +677,23 @@ static size_t kstats_history_size(const struct kstats_config *cfg,
  *
  * Context: process.
  * Return: 0; -ENOSPC past the bound of all histories' memory
- * (KSTATS_HISTORY_CPU_BYTES per CPU), -ENOMEM; each logged in one line.
+ * (KSTATS_HISTORY_CPU_BYTES per CPU online), -ENOMEM; each logged in one
+ * line.
  */
 int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg,
 			 struct kstats_refusal *why)
 {
 	const char *at = why ? why->name_at : NULL;
-	size_t limit = KSTATS_HISTORY_CPU_BYTES * num_possible_cpus(), left;
+	size_t limit = KSTATS_HISTORY_CPU_BYTES * num_online_cpus(), left;
+	u64 ring = max_t(u64, 4096, (u64)cfg->history_slices *
+			 KSTATS_HISTORY_SLICE_BYTES);
+	size_t cpu_bytes = 3ULL * ks->nr_slots * sizeof(u64) + ring;
+	/* the per-CPU structs for every possible CPU, the parts for those online */
+	size_t bytes = sizeof(struct kstats_history) + num_possible_cpus() *
+		       sizeof(struct kstats_history_cpu) +
+		       num_online_cpus() * cpu_bytes;
 	struct kstats_history *h;
-	u32 ring_bytes;
-	size_t bytes = kstats_history_size(cfg, ks->nr_slots, &ring_bytes);
-	int cpu;
+	int cpu, err = 0;
 
 	raw_spin_lock_irq(&kstats_history_lock);
 	if (bytes > limit - min(limit, kstats_history_total)) {
@@ -648,7 +714,8 @@ int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg,
 	h->ks = ks;
 	h->slice_ns = cfg->history_slice_ns;
 	h->slices = cfg->history_slices;
-	h->ring_bytes = ring_bytes;
+	h->ring_bytes = ring;
+	h->cpu_bytes = cpu_bytes;
 	h->bytes = bytes;
 	INIT_LIST_HEAD(&h->node);
 	init_irq_work(&h->arm_work, kstats_history_arm_fn);
@@ -662,17 +729,34 @@ int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg,
 
 		pc->slice = KSTATS_SLICE_NONE;
 		pc->gen = kstats_history_gen;
-		pc->snap = kvcalloc(ks->nr_slots, sizeof(u64), KSTATS_GFP);
-		pc->delta = kvcalloc(ks->nr_slots, sizeof(u64), KSTATS_GFP);
-		pc->frozen = kvcalloc(ks->nr_slots, sizeof(u64), KSTATS_GFP);
-		pc->ring = kvzalloc(ring_bytes, KSTATS_GFP);
-		if (!pc->snap || !pc->delta || !pc->frozen || !pc->ring)
-			goto nomem;
 	}
+	/*
+	 * A part for each CPU online, not each possible: a kernel booted for
+	 * many more CPUs than it has would spend memory on none.  The
+	 * callback first, then the CPUs online: a CPU that comes up
+	 * meanwhile gets its part from one or the other.
+	 */
+	if (kstats_history_cpuhp > 0) {
+		err = cpuhp_state_add_instance_nocalls(kstats_history_cpuhp,
+						       &h->cpuhp);
+		h->cpuhp_added = !err;
+	}
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		if (err)
+			break;
+		err = kstats_history_cpu_alloc(h, cpu, false);
+	}
+	cpus_read_unlock();
+	if (err)
+		goto nomem;
 	ks->history = h;
 	return 0;
 
 nomem:
+	if (h && h->cpuhp_added)
+		cpuhp_state_remove_instance_nocalls(kstats_history_cpuhp,
+						    &h->cpuhp);
 	if (h)
 		kstats_history_free_mem(h);
 	raw_spin_lock_irq(&kstats_history_lock);
@@ -750,6 +834,11 @@ void kstats_history_retire(struct kstats *ks)
 	mutex_unlock(&kstats_trigger_mutex);
 	if (!h)
 		return;
+	if (h->cpuhp_added) {
+		cpuhp_state_remove_instance_nocalls(kstats_history_cpuhp,
+						    &h->cpuhp);
+		h->cpuhp_added = false;
+	}
 	kstats_history_hook(ks, NULL);
 	synchronize_rcu();
 	raw_spin_lock_irq(&kstats_history_lock);
@@ -840,6 +929,9 @@ int kstats_history_freeze(const char *reason, struct kstats_refusal *why)
 			struct kstats_history_cpu *pc = per_cpu_ptr(h->cpu, cpu);
 			const struct kstats_slot *hist = per_cpu_ptr(h->ks->hist, cpu);
 
+			/* a part made whole: kstats_history_cpu_alloc() */
+			if (!smp_load_acquire(&pc->ring))
+				continue;
 			for (s = 0; s < h->ks->nr_slots; s++)
 				pc->frozen[s] = READ_ONCE(hist[s].count);
 			pc->frozen_slice = READ_ONCE(pc->slice);
@@ -944,6 +1036,9 @@ void kstats_history_exit(void)
 	mutex_lock(&kstats_trigger_mutex);
 	kstats_trigger_disarm_locked();
 	mutex_unlock(&kstats_trigger_mutex);
+	if (kstats_history_cpuhp > 0)
+		cpuhp_remove_multi_state(kstats_history_cpuhp);
+	kstats_history_cpuhp = 0;
 }
 
 /* One more cell for the reader, in an array grown by doubling. */
@@ -1119,6 +1214,9 @@ int kstats_history_view(struct kstats *ks, struct kstats_history_view *v)
 	for_each_possible_cpu(cpu) {
 		struct kstats_history_cpu *pc = per_cpu_ptr(h->cpu, cpu);
 
+		/* a CPU never online has no part: kstats_history_cpu_alloc() */
+		if (!smp_load_acquire(&pc->ring))
+			continue;
 		err = kstats_history_read_cpu(h, cpu, buf, &v->cells,
 					      &v->nr_cells, &cap, first);
 		if (!err)
@@ -1162,13 +1260,26 @@ void kstats_history_view_free(struct kstats_history_view *v)
 }
 
 /**
- * kstats_history_init() - at module load
+ * kstats_history_init() - at module load: the trigger's work and timer,
+ * and the CPU hotplug state that gives a CPU coming online its part of
+ * every history
  *
  * Context: process.
+ * Return: 0 or a negative errno.
  */
-void kstats_history_init(void)
+int kstats_history_init(void)
 {
+	int state;
+
 	init_irq_work(&kstats_trigger.work, kstats_trigger_work_fn);
 	hrtimer_init(&kstats_trigger.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	kstats_trigger.timer.function = kstats_trigger_timer_fn;
+	/* a prepare state: the new CPU runs nothing before its parts are made */
+	state = cpuhp_setup_state_multi(CPUHP_BP_PREPARE_DYN,
+					"kstats/history:prepare",
+					kstats_history_cpu_prepare, NULL);
+	if (state < 0)
+		return state;
+	kstats_history_cpuhp = state;
+	return 0;
 }

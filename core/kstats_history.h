@@ -19,7 +19,7 @@
 #define KSTATS_HISTORY_SLICE_BYTES	32
 
 /*
- * The most memory all histories take together, per possible CPU: 64 nodes
+ * The most memory all histories take together, per CPU online: 64 nodes
  * of 12000 slices on a machine of 2 CPUs, in 64 MiB.
  */
 #define KSTATS_HISTORY_CPU_BYTES	(32UL << 20)
@@ -115,7 +115,7 @@ int kstats_history_freeze(const char *reason, struct kstats_refusal *why);
 int kstats_history_thaw(struct kstats_refusal *why);
 int kstats_history_trigger(const char *name, u64 above, u64 after_ns,
 			   struct kstats_refusal *why);
-void kstats_history_init(void);
+int kstats_history_init(void);
 void kstats_history_exit(void);
 
 #endif /* _KSTATS_HISTORY_H */

@@ -140,6 +140,28 @@ expect "remove hppid" "$(ctl $KS/_control 'remove hppid')" ok
 expect "its _history file goes with it" "$(ls $KS/_history)" example_write_bytes
 check "rmmod kstats_example (history)" rmmod kstats_example
 
+# --- a CPU that comes online later gets its part of a history
+hp=/sys/devices/system/cpu/cpu1/online
+if [ -w $hp ] && [ "$(cat $hp)" = 1 ] && echo 0 > $hp 2>/dev/null; then
+	expect "CPU 1 offline: new hcpu history 10000000 100" \
+		"$(ctl $KS/_control 'new hcpu history 10000000 100')" ok
+	b1=$(head -n1 $KS/_history/hcpu | awk '{ print $9 }')
+	echo 1 > $hp
+	b2=$(head -n1 $KS/_history/hcpu | awk '{ print $9 }')
+	diag "hcpu: $b1 bytes with CPU 1 offline, $b2 once it is back"
+	expect "CPU 1 back online: its part made as it came up" \
+		"$(awk -v a="$b1" -v b="$b2" 'BEGIN { print (b > a) }')" 1
+	expect "trace a node on CPU 1's writes" \
+		"$(ctl $KS/_control "trace $SYM name hcpu1 history 1000000 1000")" ok
+	check "500 getppid calls on CPU 1" kload pin 1 kload getppid 500
+	expect "CPU 1's samples in the history" "$(hsum $KS/_history/hcpu1)" \
+		"$(field $KS/hcpu1 name samples)"
+	ctl $KS/_control "remove hcpu1" > /dev/null
+	ctl $KS/_control "remove hcpu" > /dev/null
+else
+	skip "a CPU that comes online later gets its part of a history" "CPU 1 cannot be taken offline here"
+fi
+
 # --- 64 nodes of two minutes of 10 ms slices, within the memory bound
 i=0 bad=0
 while [ $i -lt 64 ]; do
