@@ -810,10 +810,10 @@ notrace void kstats_note_extremes(struct kstats_slot __percpu *slots, u64 val)
 	/* the hook read and used in one section its remover waits for */
 	preempt_disable_notrace();
 	hooked = raw_cpu_read(kstats_hook(slots)->ks);
+	kstats_extreme_raise(&e->max, unlikely(hooked) ?
+			     kstats_history_top(hooked, slots, val) : val);
 	if (unlikely(hooked))
-		kstats_history_note(hooked, slots, val);
-	else
-		kstats_extreme_raise(&e->max, val);
+		kstats_history_note(hooked, slots);
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_NS_GPL(kstats_note_extremes, KSTATS_NS);

@@ -480,45 +480,55 @@ static enum hrtimer_restart kstats_trigger_timer_fn(struct hrtimer *timer)
 }
 
 /**
- * kstats_history_note() - the slow path's part for a history or a trigger
+ * kstats_history_top() - the max a hooked CPU's slow path puts back
  * @ks: the distribution that set the hook (struct kstats_hook)
  * @slots: its histogram, as the recorder read it
  * @val: the sample, out of the extremes
  *
- * Puts back the CPU's max (below an armed trigger's value), fires the
- * trigger, then reads the time and closes the CPU's slice if a new one
- * has begun.  The time is read after the max is back: a timer that
- * lowered it before that, losing to the CPU's cmpxchg, ran after the
- * slice's end, so the time read here is in the new slice.
+ * Fires the trigger on @ks if @val reaches its value.  The max to put
+ * back is the larger of @val and what the hook keeps, below an armed
+ * trigger's value, so that its next sample at or above it is seen.
+ *
+ * Context: any, NMI included; called with preemption disabled.
+ * Return: the value kstats_note_extremes() raises the CPU's max to.
+ */
+notrace u64 kstats_history_top(struct kstats *ks,
+			       struct kstats_slot __percpu *slots, u64 val)
+{
+	struct kstats_trigger *t = &kstats_trigger;
+	u64 top = max(val, this_cpu_read(kstats_hook(slots)->saved_max));
+
+	if (!READ_ONCE(t->armed) || READ_ONCE(t->ks) != ks)
+		return top;
+	if (val >= READ_ONCE(t->above) && cmpxchg(&t->armed, 1, 0) == 1) {
+		WRITE_ONCE(t->fired_at, ktime_get_mono_fast_ns() ?: 1);
+		irq_work_queue(&t->work);
+		return top;
+	}
+	return READ_ONCE(t->armed) ? min(top, READ_ONCE(t->above) - 1) : top;
+}
+
+NOKPROBE_SYMBOL(kstats_history_top);
+
+/**
+ * kstats_history_note() - a hooked CPU's slow path, its max put back
+ * @ks: the distribution that set the hook (struct kstats_hook)
+ * @slots: its histogram, as the recorder read it
+ *
+ * Reads the time and closes the CPU's slice if a new one has begun.  The
+ * time is read after the max is back (kstats_history_top()): a timer
+ * that lowered it before that, losing to the CPU's cmpxchg, ran after
+ * the slice's end, so the time read here is in the new slice.
  *
  * Context: any, NMI included; called with preemption disabled.
  */
 notrace void kstats_history_note(struct kstats *ks,
-				 struct kstats_slot __percpu *slots, u64 val)
+				 struct kstats_slot __percpu *slots)
 {
-	struct kstats_trigger *t = &kstats_trigger;
 	struct kstats_history *h = READ_ONCE(ks->history);
-	struct kstats_hook __percpu *hook = kstats_hook(slots);
-	u64 top = max(val, this_cpu_read(hook->saved_max)), now = 0, seen;
-	u64 old, cap = U64_MAX;
 
-	if (READ_ONCE(t->armed) && READ_ONCE(t->ks) == ks) {
-		if (val >= READ_ONCE(t->above) && cmpxchg(&t->armed, 1, 0) == 1) {
-			now = ktime_get_mono_fast_ns();
-			WRITE_ONCE(t->fired_at, now ?: 1);
-			irq_work_queue(&t->work);
-		} else if (READ_ONCE(t->armed)) {
-			cap = READ_ONCE(t->above) - 1;
-		}
-	}
-	top = min(top, cap);
-	old = this_cpu_read(kstats_extremes(slots)->max);
-	while (top > old &&
-	       (seen = this_cpu_cmpxchg(kstats_extremes(slots)->max, old, top)) != old)
-		old = seen;
-	if (!h || slots != ks->hist)
-		return;
-	kstats_history_rotate(h, now ?: ktime_get_mono_fast_ns());
+	if (h && slots == ks->hist)
+		kstats_history_rotate(h, ktime_get_mono_fast_ns());
 }
 
 NOKPROBE_SYMBOL(kstats_history_note);
@@ -732,20 +742,16 @@ int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg,
 	}
 	/*
 	 * A part for each CPU online, not each possible: a kernel booted for
-	 * many more CPUs than it has would spend memory on none.  The
-	 * callback first, then the CPUs online: a CPU that comes up
-	 * meanwhile gets its part from one or the other.
+	 * many more CPUs than it has would spend memory on none.  A CPU
+	 * that comes online later gets its part from the hotplug callback,
+	 * from the publishing on (kstats_history_publish()): a history that
+	 * is never published is freed with no instance to remove.
 	 */
-	if (kstats_history_cpuhp > 0) {
-		err = cpuhp_state_add_instance_nocalls(kstats_history_cpuhp,
-						       &h->cpuhp);
-		h->cpuhp_added = !err;
-	}
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
+		err = kstats_history_cpu_alloc(h, cpu, false);
 		if (err)
 			break;
-		err = kstats_history_cpu_alloc(h, cpu, false);
 	}
 	cpus_read_unlock();
 	if (err)
@@ -754,9 +760,6 @@ int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg,
 	return 0;
 
 nomem:
-	if (h && h->cpuhp_added)
-		cpuhp_state_remove_instance_nocalls(kstats_history_cpuhp,
-						    &h->cpuhp);
 	if (h)
 		kstats_history_free_mem(h);
 	raw_spin_lock_irq(&kstats_history_lock);
@@ -771,7 +774,8 @@ nomem:
  * kstats_history_publish() - start a published distribution's history
  * @ks: the distribution, just listed
  *
- * Its slow path keeps the history from now on; a freeze finds it.
+ * Its slow path keeps the history from now on; a freeze finds it; a CPU
+ * that comes online gets its part.
  *
  * Context: process.
  */
@@ -788,6 +792,17 @@ void kstats_history_publish(struct kstats *ks)
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(h->cpu, cpu)->gen = kstats_history_gen;
 	raw_spin_unlock_irq(&kstats_history_lock);
+	/*
+	 * The callback first, then the CPUs online: a CPU that came up since
+	 * the making, or comes up now, gets its part from one or the other.
+	 */
+	if (kstats_history_cpuhp > 0)
+		h->cpuhp_added = !cpuhp_state_add_instance_nocalls(kstats_history_cpuhp,
+								   &h->cpuhp);
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		kstats_history_cpu_prepare(cpu, &h->cpuhp);
+	cpus_read_unlock();
 	kstats_history_hook(ks, ks);
 	/* its first samples take the slow path, to start their slice */
 	kstats_history_lower(ks, 0);
