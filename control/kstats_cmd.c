@@ -754,7 +754,6 @@ static bool kstats_cmd_task_keyed(const struct kstats_cmd *cmd)
 	return true;
 }
 
-/* Parse "keyword value" options after the first words of a command. */
 /*
  * "history NS COUNT": a ring of COUNT slices of NS ns each (its memory
  * and its bound are the core's to check: kstats_history_check()).
@@ -844,6 +843,7 @@ static int kstats_parse_history_command(char *verb, char **rest,
 	return 0;
 }
 
+/* Parse "keyword value" options after the first words of a command. */
 static int kstats_parse_options(char **rest, struct kstats_cmd *cmd)
 {
 	bool trace = cmd->op == KSTATS_CMD_TRACE;

@@ -71,7 +71,8 @@ static long n_errno[256];
 static int allowed(const char *file, int e)
 {
 	static const int control[] = { EINVAL, ENOENT, EEXIST, EPERM, ENOSPC,
-				       ENOMEM, EOPNOTSUPP, EILSEQ, EBUSY, 0 };
+				       ENOMEM, EOPNOTSUPP, EILSEQ, EBUSY,
+				       EALREADY, 0 };
 	static const int node[] = { EINVAL, ENOMEM, 0 };
 	const int *l = strstr(file, "_control") ? control : node;
 
@@ -897,6 +898,7 @@ static const char *const words[] = {
 	"arg12", "arg3+0:8", "ret+0:8", "arg0-8:s4", "==", "&", ">=", "<",
 	"by", "max", "65537", "caller", "stack", "cgroup", "/", "func",
 	"kstats_bench_*", "vfs_read,vfs_write", "a,,b",
+	"history", "freeze", "thaw", "trigger", "above", "after", "_history",
 };
 
 #define PICK(a) (a[rn(sizeof(a) / sizeof(a[0]))])
@@ -904,7 +906,8 @@ static const char *const words[] = {
 /* A command of the grammar with random (often bad) values. */
 static size_t gen_cmd(char *b, size_t max)
 {
-	static const char *const verbs[] = { "new", "new", "trace", "remove" };
+	static const char *const verbs[] = { "new", "new", "trace", "remove",
+		"trigger" };
 	static const char *const names[] = { "fz0", "fz1", "fz2", "fz0.gap",
 		SYS_GETPPID, "tp:raw_syscalls:sys_enter",
 		"tp:sched:sched_switch", "all", "kstats_new", "nope_fn" };
@@ -913,7 +916,7 @@ static size_t gen_cmd(char *b, size_t max)
 		"pid", "tid", "comm", "cpu", "if ret ==", "if arg0+0:8 &",
 		"if arg1 <", "by", "by comm max", "by arg0 max", "slow", "top",
 		"keep", "stack", "by caller", "by stack", "by cgroup", "cgroup",
-		"by func" };
+		"by func", "history 10000000", "history 0", "above", "after" };
 	static const char *const vals[] = { "0", "3", "5", "6", "-1", "none",
 		"local", "ktime", "tsc", "cycles", "direct", "kretprobe", "fprobe", "fz1",
 		"fz2",

@@ -76,6 +76,8 @@ expect "recording still works after the fuzzer" \
 	kload write /dev/kstats_example 10 64; field $KS/example_write name samples)" "ok
 ok
 10"
+# a "freeze" the random writes made stays the histories' until a thaw
+ctl $KS/_control thaw > /dev/null
 expect "remove all after the fuzzer" "$(ctl $KS/_control 'remove all')" ok
 check "rmmod kstats_example (fuzz)" rmmod kstats_example
 check "rmmod kstats (fuzz)" rmmod kstats
