@@ -496,7 +496,9 @@ notrace u64 kstats_history_top(struct kstats *ks,
 			       struct kstats_slot __percpu *slots, u64 val)
 {
 	struct kstats_trigger *t = &kstats_trigger;
-	u64 top = max(val, this_cpu_read(kstats_hook(slots)->saved_max));
+	/* Apart from max(): arm64's this_cpu_read() expands too far for sparse. */
+	u64 saved = this_cpu_read(kstats_hook(slots)->saved_max);
+	u64 top = max(val, saved);
 
 	if (!READ_ONCE(t->armed) || READ_ONCE(t->ks) != ks)
 		return top;
