@@ -18,10 +18,14 @@
 
 #define MAX_PHASES_SAID	10	/* in the text; --json has them all */
 
-/* A node of ROOT/_history: its history, its unit, whether it was named. */
+/*
+ * A node of ROOT/_history: its history, its unit, whether it was named;
+ * @shown the name of a context node's series (throttle:/web), else NULL.
+ */
 struct enode {
 	struct history h;
 	int loaded, named;
+	const char *shown;
 	char unit[8];
 	struct xnode x;
 };
@@ -50,7 +54,14 @@ struct explain {
 	u64 from, to;		/* the window: slices starting in [from, to) */
 	struct eseries *ser;
 	size_t nser;
+	struct context ctx;	/* -d's context nodes */
 };
+
+/* The name node @i's series go by. */
+static const char *shown(const struct explain *e, size_t i)
+{
+	return e->nodes[i].shown ? e->nodes[i].shown : e->nodes[i].h.name;
+}
 
 static void free_histories(struct explain *e)
 {
@@ -127,7 +138,8 @@ static int find_nodes(struct explain *e)
 	for (size_t i = 0; i < e->n; i++) {
 		struct enode *t = &e->nodes[i];
 
-		t->named = !e->o->nargs;
+		t->shown = context_shown(&e->ctx, e->names[i]);
+		t->named = !e->o->nargs && !t->shown;
 		for (int j = 0; j < e->o->nargs; j++)
 			t->named |= !strcmp(e->o->args[j], e->names[i]);
 		if (t->named)
@@ -152,31 +164,65 @@ static u64 frozen_time(const struct explain *e)
 	return at ? at : end;
 }
 
+/* find_nodes() again: the context nodes made since among them. */
+static int rescan(struct explain *e)
+{
+	free_histories(e);
+	free(e->nodes);
+	free_names(e->names, e->n);
+	e->nodes = NULL;
+	e->names = NULL;
+	e->n = 0;
+	return find_nodes(e);
+}
+
 /*
- * -d SECS: the rings recorded for SECS (refused if they are frozen: it
- * would be another's freeze), frozen, read, and thawed whatever happens.
+ * -d SECS: the context nodes made, with histories on the named nodes'
+ * slices; the rings recorded for SECS (refused if they are frozen: it
+ * would be another's freeze), frozen, read, and thawed whatever happens;
+ * the context nodes removed.
  */
 static int record(struct explain *e)
 {
 	int ret = read_histories(e), thaw;
-	u64 at, len = (u64)(e->o->dur * 1e9);
+	u64 at, len = (u64)(e->o->dur * 1e9), slice = 0;
 
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < e->n; i++)
-		if (e->nodes[i].h.frozen)
+	for (size_t i = 0; i < e->n; i++) {
+		const struct history *h = &e->nodes[i].h;
+
+		if (h->frozen)
 			return fail("the histories are frozen (by %s): -d would "
 				    "read another's freeze; thaw them (echo thaw > "
 				    "%s/_control) or explain them as they are, "
-				    "without -d", e->nodes[i].h.reason, root);
+				    "without -d", h->reason, root);
+		if (e->nodes[i].named && h->slice_ns > slice)
+			slice = h->slice_ns;
+	}
+	if (!(e->o->seen & O_NOCONTEXT) && slice) {
+		ret = context_start(&e->ctx, slice, len / slice + 8,
+				    !!(e->o->seen & O_VERBOSE));
+		if (ret)
+			return ret;
+		ret = rescan(e);
+		if (!ret)
+			ret = read_histories(e);
+		if (ret)
+			goto out;
+	}
 	catch_signals();
 	nap(e->o->dur);		/* Ctrl-C: what was recorded until then */
-	if (control("freeze\n"))
-		return EXIT_ERROR;
+	ret = control("freeze\n");
+	if (ret)
+		goto out;
 	ret = read_histories(e);
 	thaw = control("thaw\n");
-	if (ret || thaw)
-		return ret ? ret : thaw;
+	ret = ret ? ret : thaw;
+out:
+	context_stop(&e->ctx);
+	if (ret)
+		return ret;
 	at = frozen_time(e);
 	e->from = at > len ? at - len : 0;
 	e->to = at;
@@ -192,7 +238,7 @@ static int add_series(struct explain *e)
 	for (size_t i = 0; i < e->n; i++) {
 		struct eseries *s = &e->ser[e->nser++];
 
-		snprintf(s->name, sizeof(s->name), "%s", e->nodes[i].h.name);
+		snprintf(s->name, sizeof(s->name), "%s", shown(e, i));
 		s->v = e->nodes[i].x.weight;
 		s->owner = (long)i;
 		if (!e->nodes[i].named)
@@ -391,10 +437,16 @@ static int report(struct explain *e)
 			return fail("out of memory");
 	if (add_series(e))
 		return fail("out of memory");
-	if (e->o->json)
-		printf("{\"slice_ns\": %llu, \"window_ns\": %llu, \"nodes\": [",
+	if (e->o->json) {
+		printf("{\"slice_ns\": %llu, \"window_ns\": %llu, \"context\": [",
 		       (unsigned long long)e->g.slice_ns,
 		       (unsigned long long)(e->g.n * e->g.slice_ns));
+		for (size_t i = 0; i < e->ctx.made; i++) {
+			fputs(i ? ", " : "", stdout);
+			json_string(stdout, e->ctx.nodes[i].shown);
+		}
+		fputs("], \"nodes\": [", stdout);
+	}
 	for (size_t i = 0; i < e->n; i++) {
 		struct eresult r;
 
@@ -413,6 +465,11 @@ static int report(struct explain *e)
 	}
 	if (e->o->json)
 		fputs("\n  ]}\n", stdout);
+	for (size_t i = 0; !e->o->json && i < e->ctx.made; i++) {
+		fputs(i ? ", " : "Context recorded: ", stdout);
+		safe_text(stdout, e->ctx.nodes[i].shown);
+		fputs(i + 1 == e->ctx.made ? ".\n" : "", stdout);
+	}
 	return 0;
 }
 
@@ -439,9 +496,11 @@ static OPT_NUM(o_above, "above", 0, "V", K_DBL, threshold, 0, 9.2e18,
 	       "--above takes a value in the node's unit (ns for a time), 0 or more",
 	       O_ABOVE, 0, "the tail: samples of V or more (default: the node's p99)");
 static OPT_TRUE(o_xjson, "json", 0, json, O_JSON, "the findings as JSON");
+static OPT_FLAG(o_nocontext, "no-context", 0, O_NOCONTEXT,
+		"-d: the named nodes alone, no context nodes");
 
 static const struct optdef *const explain_opts[] = {
-	&o_window, &o_above, &o_xjson, NULL,
+	&o_window, &o_above, &o_xjson, &o_nocontext, &o_verbose, NULL,
 };
 
 const struct cmddef explain_cmd = {
@@ -450,7 +509,10 @@ const struct cmddef explain_cmd = {
 		"  Its tail a slice (samples above its p99, or --above V): its period\n"
 		"  (autocorrelation 0.5+, 3 periods+), the other nodes' series that go\n"
 		"  with it (r 0.6+, within 10 slices), the phases it came in.\n"
-		"  -d SECS records the named nodes only (no context nodes yet).\n",
+		"  -d SECS records beside them the machine's context, each a series:\n"
+		"  throttle:PATH (a cgroup's CPU quota), hardirq:NAME, softirq:VEC,\n"
+		"  runqlat, ivcsw (involuntary switches); made for the window, then\n"
+		"  removed.\n",
 	.fn = cmd_explain,
 	.summary = "when a node's tail comes (period, phases) and what goes with it",
 };

@@ -56,6 +56,7 @@
 #define O_DRY		(1ULL << 40)
 #define O_WHY		(1ULL << 41)	/* trace --why */
 #define O_ABOVE		(1ULL << 42)	/* explain --above */
+#define O_NOCONTEXT	(1ULL << 43)	/* explain --no-context */
 
 /* top --sort: the rows by their p99, samples a second or max, largest first */
 enum topsort { TOP_P99, TOP_RATE, TOP_MAX };
@@ -225,5 +226,27 @@ int census_start(const struct opts *o, FILE *say);
 int census_stop(FILE *say);
 int census_is(const char *node);
 enum keynames census_keynames(const struct snapshot *s);
+
+/*
+ * context.c: what explain -d records beside the named nodes (throttle:PATH,
+ * hardirq:NAME, softirq:VEC, runqlat, ivcsw), nodes named CONTEXT_PREFIX
+ * and a number, made for the window and removed after it
+ */
+#define CONTEXT_PREFIX	"explain_ctx"
+#define CONTEXT_MAX	64
+#define CONTEXT_CMD_MAX	1024
+struct context_node {
+	char node[32];		/* its name under the root */
+	char shown[80];		/* the series' name: throttle:/web */
+	char cmd[CONTEXT_CMD_MAX];
+};
+struct context {
+	struct context_node nodes[CONTEXT_MAX];
+	size_t n, made, nthrottle;
+	int stopped;
+};
+int context_start(struct context *c, u64 slice_ns, u64 slices, int verbose);
+void context_stop(struct context *c);
+const char *context_shown(const struct context *c, const char *node);
 
 #endif /* KSTATS_CLI_H */

@@ -507,7 +507,7 @@ py "
 import json, sys
 d = json.load(open('$T/out'))
 n = d['nodes'][0]
-sys.exit(not (set(d) == {'slice_ns', 'window_ns', 'nodes'} and d['slice_ns'] == 10000000 and d['window_ns'] == 4000000000
+sys.exit(not (set(d) == {'slice_ns', 'window_ns', 'context', 'nodes'} and d['context'] == [] and d['slice_ns'] == 10000000 and d['window_ns'] == 4000000000
 	and len(d['nodes']) == 1 and n['name'] == 'rq' and n['tail_above'] == 4194304
 	and abs(n['period_ns'] - 250000000) <= 25000000 and 0.8 <= n['period_strength'] <= 1
 	and n['correlates'][0]['with'] == 'throttle.web' and n['correlates'][0]['lag_ns'] == 0 and n['correlates'][0]['r'] > 0.9
@@ -541,17 +541,39 @@ rc 2 "explain -d: frozen histories refused" $K --root "$T/xfz" explain -d 1 rq
 has "the histories are frozen (by freeze): -d would read another's freeze" err && [ ! -s "$T/xfz/_control" ] &&
 	ok "explain -d of frozen histories: refused, nothing written to _control" || bad "explain -d frozen" "$(cat "$T/err"; cat "$T/xfz/_control")"
 cp -r "$XP" "$T/xl"; : > "$T/xl/_control"
-rc 0 "explain -d 1" $K --root "$T/xl" explain -d 1 --json rq
+rc 0 "explain -d 1" $K --root "$T/xl" explain -d 1 --no-context --json rq
 [ "$(cat "$T/xl/_control")" = "$(printf 'freeze\nthaw')" ] && ok "explain -d: freeze then thaw written to _control" ||
 	bad "explain -d control" "$(cat "$T/xl/_control")"
 # the last second of the rings (their end, 9 s: no frozen_at in a fake root)
 json_get "$T/out" "d['window_ns'], d['nodes'][0]['phases'], abs(d['nodes'][0]['period_ns'] - 250000000) <= 25000000" > "$T/v"
 [ "$(cat "$T/v")" = "1000000000 [[8000000000, 8770000000]] True" ] && ok "explain -d 1: the last second only (from 8 s to the last tail, 8.77 s), its period" || bad "explain -d window" "$(cat "$T/v")"
 : > "$T/xl/_control"
-$K --root "$T/xl" explain -d 30 rq > "$T/out" 2> "$T/err" & xpid=$!
+$K --root "$T/xl" explain -d 30 --no-context rq > "$T/out" 2> "$T/err" & xpid=$!
 sleep 0.3; kill -INT $xpid; wait $xpid; r=$?
 [ $r = 0 ] && [ "$(cat "$T/xl/_control")" = "$(printf 'freeze\nthaw')" ] && has '^rq: its tail' &&
 	ok "explain -d, Ctrl-C: what was recorded, frozen, read and thawed" || bad "explain -d SIGINT" "exit $r: $(cat "$T/err" "$T/xl/_control")"
+# -d's context: made on the named node's slice, for the window (1 s: 100
+# slices and 8), removed newest first after the thaw; this machine's
+# interrupts and vectors, runqlat and ivcsw always (the fake root has no
+# file of them: no series, nothing else read)
+: > "$T/xl/_control"
+rc 0 "explain -d 1, context" $K --root "$T/xl" explain -d 1 --json rq
+py "
+import json, re, sys
+lines = open('$T/xl/_control').read().split('\\n')
+made = [re.search(r' (?:name )?(explain_ctx[0-9]+) ', l).group(1) for l in lines if l.startswith('trace ')]
+gone = [l.split()[1] for l in lines if l.startswith('remove ')]
+i = lines.index('freeze')
+ok = (made and made == ['explain_ctx%d' % (k + 1) for k in range(len(made))] and gone == made[::-1]
+	and all(l.endswith(' history 10000000 108') for l in lines[:i])
+	and lines[i + 1] == 'thaw' and lines[:i] == [l for l in lines if l.startswith('trace ')]
+	and any(' start tp:sched:sched_wakeup key arg0 ' in l for l in lines)
+	and any(l.startswith('trace tp:sched:sched_switch name explain_ctx') and ' if arg0 == 1 ' in l for l in lines)
+	and any(re.search(r' start tp:irq:softirq_entry key cpu if arg0 == [0-9] end tp:irq:softirq_exit key cpu if arg0 == [0-9] ', l) for l in lines))
+ctx = json.load(open('$T/out'))['context']
+sys.exit(not (ok and len(ctx) == len(made) and 'runqlat' in ctx and 'ivcsw' in ctx and any(c.startswith('softirq:') for c in ctx)))
+" && ok "explain -d: context nodes made with histories on the slice, listed, removed after the thaw, newest first" ||
+	bad "explain -d context" "$(cat "$T/xl/_control" "$T/out" "$T/err")"
 # the page in a browser (skipped when Chromium is not installed)
 tests/timeline-chromium.sh "$K" > "$T/chr" 2>&1; r=$?
 case $r in
