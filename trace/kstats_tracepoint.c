@@ -30,6 +30,7 @@
 #include <trace/events/syscalls.h>
 #endif
 
+#include "kstats_btf.h"
 #include "kstats_cmd.h"
 #include "kstats_errors.h"
 #include "kstats_node.h"
@@ -129,14 +130,19 @@ NOKPROBE_SYMBOL(kstats_tp_task_switch);
 /*
  * Tracepoint probes are called with @data, their point, then the
  * tracepoint's arguments.  The tracepoints of kstats_tp_events.h get
- * probes of their own prototype (KSTATS_TP_TYPED); any other takes the
- * generic probe, which takes as many word-sized arguments as argN may
- * name: those the tracepoint does not have are whatever its caller left
- * in their registers and stack slots, read but never dereferenced unless
- * the value says so (and then through copy_from_kernel_nofault()).  The
- * x86-64 and arm64 calling conventions let that work; C does not promise
- * it, and a kernel with CONFIG_CFI_CLANG traps on it, so there a
- * tracepoint without a typed probe is refused.  Either probe hands the
+ * probes of their own prototype (KSTATS_TP_TYPED); any other takes a
+ * generic probe of as many word-sized arguments as the event has (its
+ * BTF's btf_trace_EVENT, kstats_tp_generic_probe()), never more: a probe
+ * that took more would read stack slots past its caller's, and a
+ * tracepoint called near the top of a stack (irq_vectors:local_timer_entry
+ * on an interrupt stack) would fault on the guard page under it.  Without
+ * BTF, a probe of the argument registers alone (whatever the caller left
+ * in those the event lacks, read but never dereferenced unless the value
+ * says so, and then through copy_from_kernel_nofault()).  The x86-64 and
+ * arm64 calling conventions let a probe of word arguments take an event's
+ * narrower ones; C does not promise it, and a kernel with CONFIG_CFI_CLANG
+ * traps on it, so there a tracepoint without a typed probe is refused.
+ * Either probe hands the
  * arguments to kstats_tp_args(), which does what the point is for
  * (@p->role); a point that reads none (@p->rich false: no value, key
  * value, match, filter or family key) goes to kstats_tp_plain(), with no
@@ -330,6 +336,154 @@ kstats_tp_generic(void *data, unsigned long a0, unsigned long a1,
 }
 
 NOKPROBE_SYMBOL(kstats_tp_generic);
+
+/*
+ * The generic probes, one a number of arguments: kstats_tp_generic() with
+ * zeros for the arguments the event does not have.
+ */
+static notrace void kstats_tp_generic_0(void *data)
+{
+	kstats_tp_generic(data, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_generic_0);
+
+static notrace void kstats_tp_generic_1(void *data, unsigned long a0)
+{
+	kstats_tp_generic(data, a0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_generic_1);
+
+static notrace void kstats_tp_generic_2(void *data, unsigned long a0,
+					unsigned long a1)
+{
+	kstats_tp_generic(data, a0, a1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_generic_2);
+
+static notrace void kstats_tp_generic_3(void *data, unsigned long a0,
+					unsigned long a1, unsigned long a2)
+{
+	kstats_tp_generic(data, a0, a1, a2, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_generic_3);
+
+static notrace void kstats_tp_generic_4(void *data, unsigned long a0,
+					unsigned long a1, unsigned long a2,
+					unsigned long a3)
+{
+	kstats_tp_generic(data, a0, a1, a2, a3, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_generic_4);
+
+static notrace void kstats_tp_generic_5(void *data, unsigned long a0,
+					unsigned long a1, unsigned long a2,
+					unsigned long a3, unsigned long a4)
+{
+	kstats_tp_generic(data, a0, a1, a2, a3, a4, 0, 0, 0, 0, 0, 0, 0);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_generic_5);
+
+static notrace void kstats_tp_generic_6(void *data, unsigned long a0,
+					unsigned long a1, unsigned long a2,
+					unsigned long a3, unsigned long a4,
+					unsigned long a5)
+{
+	kstats_tp_generic(data, a0, a1, a2, a3, a4, a5, 0, 0, 0, 0, 0, 0);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_generic_6);
+
+static notrace void kstats_tp_generic_7(void *data, unsigned long a0,
+					unsigned long a1, unsigned long a2,
+					unsigned long a3, unsigned long a4,
+					unsigned long a5, unsigned long a6)
+{
+	kstats_tp_generic(data, a0, a1, a2, a3, a4, a5, a6, 0, 0, 0, 0, 0);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_generic_7);
+
+static notrace void kstats_tp_generic_8(void *data, unsigned long a0,
+					unsigned long a1, unsigned long a2,
+					unsigned long a3, unsigned long a4,
+					unsigned long a5, unsigned long a6,
+					unsigned long a7)
+{
+	kstats_tp_generic(data, a0, a1, a2, a3, a4, a5, a6, a7, 0, 0, 0, 0);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_generic_8);
+
+static notrace void kstats_tp_generic_9(void *data, unsigned long a0,
+					unsigned long a1, unsigned long a2,
+					unsigned long a3, unsigned long a4,
+					unsigned long a5, unsigned long a6,
+					unsigned long a7, unsigned long a8)
+{
+	kstats_tp_generic(data, a0, a1, a2, a3, a4, a5, a6, a7, a8, 0, 0, 0);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_generic_9);
+
+static notrace void kstats_tp_generic_10(void *data, unsigned long a0,
+					unsigned long a1, unsigned long a2,
+					unsigned long a3, unsigned long a4,
+					unsigned long a5, unsigned long a6,
+					unsigned long a7, unsigned long a8,
+					unsigned long a9)
+{
+	kstats_tp_generic(data, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, 0, 0);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_generic_10);
+
+static notrace void kstats_tp_generic_11(void *data, unsigned long a0,
+					unsigned long a1, unsigned long a2,
+					unsigned long a3, unsigned long a4,
+					unsigned long a5, unsigned long a6,
+					unsigned long a7, unsigned long a8,
+					unsigned long a9, unsigned long a10)
+{
+	kstats_tp_generic(data, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, 0);
+}
+
+NOKPROBE_SYMBOL(kstats_tp_generic_11);
+
+static void *const kstats_tp_generics[] = {
+	kstats_tp_generic_0, kstats_tp_generic_1, kstats_tp_generic_2,
+	kstats_tp_generic_3, kstats_tp_generic_4, kstats_tp_generic_5,
+	kstats_tp_generic_6, kstats_tp_generic_7, kstats_tp_generic_8,
+	kstats_tp_generic_9, kstats_tp_generic_10, kstats_tp_generic_11,
+	kstats_tp_generic,
+};
+
+/* The argument registers a probe has after @data. */
+#if defined(CONFIG_ARM64)
+#define KSTATS_TP_REG_ARGS	7
+#else
+#define KSTATS_TP_REG_ARGS	5
+#endif
+
+/*
+ * The generic probe for event @event (of module @mod, or the kernel's):
+ * one of the event's number of argument words, as its BTF says; without
+ * BTF, one of the argument registers alone.
+ */
+static void *kstats_tp_generic_probe(const char *event, const char *mod)
+{
+	struct kstats_btf_func f;
+	unsigned int n = KSTATS_TP_REG_ARGS;
+
+	if (!kstats_btf_tracepoint(event, mod, &f))
+		n = min_t(unsigned int, f.nregs + f.nstack, KSTATS_MAX_ARGS);
+	return kstats_tp_generics[n];
+}
 
 /* A tracepoint that has a probe of its own prototype. */
 struct kstats_tp_typed {
@@ -653,10 +807,16 @@ int kstats_register_tracepoint(struct kstats_trace *t, struct kstats_point *p,
 			      ps->name, ps->event);
 		return -EOPNOTSUPP;
 	}
-	p->tp_fn = kstats_tp_lean(t, p, role) ?: p->tp_fn;
 	err = kstats_find_tracepoint(p, spec, ps->name, ps->event);
 	if (err)
 		return err;
+	if (!p->typed) {
+		struct module *mod = p->file->event_call->module;
+
+		p->tp_fn = kstats_tp_generic_probe(ps->event,
+						   mod ? mod->name : NULL);
+	}
+	p->tp_fn = kstats_tp_lean(t, p, role) ?: p->tp_fn;
 	if (role != KSTATS_TP_EXIT && role != KSTATS_TP_SWITCH) {
 		struct module *mod = p->file->event_call->module;
 

@@ -244,15 +244,40 @@ static void add_throttles(struct context *c)
 	walk_ctx = NULL;
 }
 
+/*
+ * runqlat: as the runqlat recipe (a task enters the run queue at a wakeup,
+ * at its first, or switched out still runnable, the idle task never),
+ * except a task switched out with its group throttled (cfs_rq->throttled):
+ * its wait is the quota's, which throttle:PATH shows, and its group is
+ * off the run queue; counted here it would make runqlat a copy of
+ * throttle:PATH, and the symptom as strong as the cause.  A kernel whose
+ * BTF does not say it: as the recipe.
+ */
 static void add_runqlat(struct context *c)
 {
-	struct opts ro = { .seen = O_SELF, .node = "%s" };
-	char cmd[CONTEXT_CMD_MAX], node[80], what[1024];
-	enum keynames names;
+	static const char sw[] = "tp:sched:sched_switch";
+	char state[BTF_VALUE_MAX], pid[BTF_VALUE_MAX], thr[BTF_VALUE_MAX];
+	char cmd[CONTEXT_CMD_MAX], err[512];
 
-	if (recipe_command(&ro, "runqlat", cmd, sizeof(cmd), node, sizeof(node),
-			   what, sizeof(what), &names))
+	if (btf_resolve_value(sw, "prev->__state", state, sizeof(state), err,
+			      sizeof(err)) ||
+	    btf_resolve_value(sw, "prev->pid", pid, sizeof(pid), err,
+			      sizeof(err))) {
+		fprintf(stderr, "kstats: explain: no runqlat context: %s\n", err);
 		return;
+	}
+	if (btf_resolve_value(sw, "prev->se.cfs_rq->throttled", thr, sizeof(thr),
+			      err, sizeof(err))) {
+		fprintf(stderr, "kstats: explain: runqlat counts a throttled group's wait too: %s\n",
+			err);
+		thr[0] = '\0';
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "trace %%s start tp:sched:sched_wakeup key arg0 "
+		 "start tp:sched:sched_wakeup_new key arg0 "
+		 "start %s key arg1 if %s == 0 if %s != 0%s%s%s "
+		 "end %s key arg2", sw, state, pid, thr[0] ? " if " : "", thr,
+		 thr[0] ? " == 0" : "", sw);
 	add_ctx(c, "runqlat", cmd);
 }
 
