@@ -14,7 +14,6 @@ explain_staged() {
 	grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG
 	echo +cpu > $CG/cgroup.subtree_control
 	mkdir -p $CG/kx
-	check "insmod kstats.ko (explain)" insmod $KB/kstats.ko
 	# the requester's reads of the server's answers, slices of 10 ms
 	expect "rq: the requester's pipe reads, with a history" \
 		"$(ctl $KS/_control 'trace pipe_read name rq comm kreq history 10000000 2000')" ok
@@ -69,26 +68,27 @@ explain_staged() {
 	expect "no quota: the context nodes gone" "$(ls $KS | grep -c '^explain_ctx')" 0
 
 	check "remove rq" kload ctl $KS/_control "remove rq"
-
-	# a tracepoint without a probe of kstats' own prototype takes a
-	# generic one of the event's arguments, no more: the local timer's
-	# (one argument) fires at the top of an interrupt stack, where
-	# reading a twelfth would fault (x86-64 has it; hardirq:LOC above)
-	r=$(ctl $KS/_control 'trace tp:irq_vectors:local_timer_entry name lt value arg0')
-	if [ "$r" = ok ]; then
-		kreq 1 1000 > /dev/null
-		expect_match "irq_vectors:local_timer_entry (generic probe, 1 argument): the vector recorded" \
-			"$(grep '^# summary' $KS/lt)" "samples [1-9][0-9]* min 236 .*max 236 "
-		check "remove lt" kload ctl $KS/_control "remove lt"
-	else
-		skip "a generic tracepoint probe at the top of an interrupt stack" "no irq_vectors:local_timer_entry ($r)"
-	fi
 	rmdir $CG/kx
-	check "rmmod kstats (explain)" rmmod kstats
 }
 
+check "insmod kstats.ko (explain)" insmod $KB/kstats.ko
 if grep -qw cgroup2 /proc/filesystems; then
 	explain_staged
 else
 	skip "explain's staged cgroup quota" "no cgroup v2 in this kernel"
 fi
+
+# a tracepoint without a probe of kstats' own prototype takes a
+# generic one of the event's arguments, no more: the local timer's
+# (one argument) fires at the top of an interrupt stack, where
+# reading a twelfth would fault (x86-64 has it; hardirq:LOC above)
+r=$(ctl $KS/_control 'trace tp:irq_vectors:local_timer_entry name lt value arg0')
+if [ "$r" = ok ]; then
+	kreq 1 1000 > /dev/null
+	expect_match "irq_vectors:local_timer_entry (generic probe, 1 argument): the vector recorded" \
+		"$(grep '^# summary' $KS/lt)" "samples [1-9][0-9]* min 236 .*max 236 "
+	check "remove lt" kload ctl $KS/_control "remove lt"
+else
+	skip "a generic tracepoint probe at the top of an interrupt stack" "no irq_vectors:local_timer_entry ($r)"
+fi
+check "rmmod kstats (explain)" rmmod kstats
