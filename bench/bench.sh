@@ -362,6 +362,8 @@ trows = [
     ("libbpf-tools `runqlat`, per pipe round trip", "rq_peer"),
     ("`kstats census start` (every part: syscalls by number, interrupts, run queue, page faults, block I/O, off-CPU; the tool not running), per call", "census"),
     ("the same census, per pipe round trip", "rq_census"),
+    ("`kstats explain -d` recording (its context nodes: throttling, interrupts, vectors, runqlat, ivcsw; a node with a history on pipe_read), per call", "explain"),
+    ("the same, per pipe round trip", "rq_explain"),
     ("a `why` node on FUNC (not called): the scheduler's tracepoints, per pipe round trip", "rq_why_idle"),
     ("kstats `trace pipe_read slow V`, per pipe round trip", "rq_pipe_slow"),
     ("kstats `trace pipe_read slow V why`: every switch in a call split, per pipe round trip", "rq_pipe_why"),
@@ -537,6 +539,20 @@ rh, rhh = ic["BENCH"].get("record_hot"), ic["BENCH"].get("record_history_hot")
 if rh is not None and rhh is not None:
     P("| kstats_record() with a history, hot | +6 | %s | %s | %s | | | |" %
       (fmt(rhh), fmt(rh), fmt(rhh - rh)))
+P()
+P("`kstats explain -d` while it records: what its context nodes (each "
+  "interrupt line and vector that has run, `runqlat`, `ivcsw`; "
+  "`throttle:PATH` for a cgroup with a quota) add to a getppid() and, "
+  "with a history on `pipe_read`, to a pipe round trip; nothing once "
+  "it has removed them.")
+P()
+P("| node | goal | 6.12 | base 6.12 | over | 6.1 | base 6.1 | over |")
+P("|---|---:|---:|---:|---:|---:|---:|---:|")
+for label, goal, k, base, u in (
+        ("`kstats explain -d` recording: its context, per getppid()", "", "explain", "untraced", "untraced"),
+        ("`kstats explain -d` recording: its context and `pipe_read`'s history, per pipe round trip", "", "rq_explain", "rq_untraced", "rq_untraced")):
+    P("| %s | %s | %s | %s | %s | %s | %s | %s |" %
+      ((label, goal) + over(ic, k, base, u) + over(ic61, k, base, u)))
 P()
 fl, fl61 = ic["BENCH"].get("s_floor_syscalls"), ic61["BENCH"].get("s_floor_syscalls")
 u, u61 = ic["BENCH"].get("s_untraced"), ic61["BENCH"].get("s_untraced")

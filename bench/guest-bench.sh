@@ -328,6 +328,40 @@ rq_rows() {
 		na s census "kstats census start: $(tail -n 2 /tmp/census.out | tr '\n' ' ')"
 		na s rq_census "kstats census start failed"
 	fi
+	# explain's context: `kstats explain -d` recording (its context
+	# nodes made, the tool asleep for the window) beside a node with a
+	# history, on the pipe's read: a getppid() (interrupts' and the
+	# scheduler's tracepoints only) and a pipe round trip (its wakeups
+	# and switches in runqlat's and ivcsw's nodes)
+	if [ ! -x $KS ]; then
+		na s explain "the kstats command is not in this guest"
+		na s rq_explain "the kstats command is not in this guest"
+	elif try "echo 'trace pipe_read name xb history 10000000 12000' > /sys/kernel/debug/kstats/_control"; then
+		$KS explain -d 600 -v xb > /tmp/explain.out 2> /tmp/explain.err &
+		RQ=$! i=0
+		# ivcsw is the last context node made: then the window begins
+		until grep -q '^trace tp:sched:sched_switch name explain_ctx' /tmp/explain.err &&
+			[ -e "/sys/kernel/debug/kstats/$(sed -n 's/^trace tp:sched:sched_switch name \([^ ]*\) .*/\1/p' /tmp/explain.err)" ]; do
+			kill -0 $RQ 2>/dev/null && [ $i -lt 600 ] || break
+			sleep 0.1
+			i=$((i + 1))
+		done
+		if kill -0 $RQ 2>/dev/null; then
+			echo "BENCHPEER s_explain kstats explain -d 600 xb: $(grep -c '^trace ' /tmp/explain.err) context nodes"
+			measure s explain
+			echo "BENCH s_rq_explain $($PB 5000 5)"
+			kill -INT $RQ 2>/dev/null
+		else
+			na s explain "kstats explain: $(tail -n 2 /tmp/explain.err | tr '\n' ' ')"
+			na s rq_explain "kstats explain failed"
+		fi
+		wait $RQ
+		try "echo 'remove xb' > /sys/kernel/debug/kstats/_control" ||
+			echo "BENCHINFO explain remove failed: $ERR"
+	else
+		na s explain "$ERR"
+		na s rq_explain "$ERR"
+	fi
 	# why: a node with "why" whose function is not called (the
 	# scheduler's tracepoints registered, no task in such a call); then
 	# the pipe's read traced with outliers, without and with why (every

@@ -533,6 +533,20 @@ json_get "$T/out" "d['nodes'][0]['tail_above'], d['nodes'][0]['period_ns']" > "$
 rc 2 "explain: a node without a history" $K --root "$XP" explain rq nope
 [ "$(cat "$T/err")" = "kstats: nope has no history: make it with 'history NS COUNT'" ] && [ ! -s "$T/out" ] &&
 	ok "explain NAME without a history: said, with the fix, exit 2" || bad "explain nope" "$(cat "$T/err")"
+# a real capture (tools/tests/fixtures/explain-capture.sh, Debian 6.12 in
+# QEMU): a server with a quota of 25 ms every 250 ms; rq's tail and the
+# throttle section kept as explain -d made it
+XC=$F/explain-capture
+rc 0 "explain a captured quota" $K --root "$XC" explain --json rq
+py "
+import json, sys
+n = json.load(open('$T/out'))['nodes'][0]
+c = n['correlates']
+sys.exit(not (abs(n['period_ns'] - 250000000) <= 25000000 and n['period_strength'] >= 0.8
+	and c and c[0]['with'] == 'throttle.web' and c[0]['r'] >= 0.9 and c[0]['lag_ns'] == 0))
+" && ok "explain, a captured CPU quota: period 250 ms (within 10 %), throttle.web first (r 0.9+, lag 0)" || bad "explain capture" "$(cat "$T/out")"
+$K --root "$XC" explain rq > "$T/out" 2>&1
+cmp -s "$T/out" "$XC/explain-0.txt" && ok "explain, a captured quota: the sentence the guest printed" || bad "explain capture text" "$(cat "$T/out" "$XC/explain-0.txt")"
 # -d: the rings recorded for SECS, frozen, read, thawed; in a fake root
 # _control is a file the tool appends to
 cp -r "$XP" "$T/xfz"; : > "$T/xfz/_control"
