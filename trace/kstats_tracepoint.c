@@ -432,11 +432,11 @@ static notrace void kstats_tp_generic_9(void *data, unsigned long a0,
 NOKPROBE_SYMBOL(kstats_tp_generic_9);
 
 static notrace void kstats_tp_generic_10(void *data, unsigned long a0,
-					unsigned long a1, unsigned long a2,
-					unsigned long a3, unsigned long a4,
-					unsigned long a5, unsigned long a6,
-					unsigned long a7, unsigned long a8,
-					unsigned long a9)
+					 unsigned long a1, unsigned long a2,
+					 unsigned long a3, unsigned long a4,
+					 unsigned long a5, unsigned long a6,
+					 unsigned long a7, unsigned long a8,
+					 unsigned long a9)
 {
 	kstats_tp_generic(data, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, 0, 0);
 }
@@ -444,11 +444,11 @@ static notrace void kstats_tp_generic_10(void *data, unsigned long a0,
 NOKPROBE_SYMBOL(kstats_tp_generic_10);
 
 static notrace void kstats_tp_generic_11(void *data, unsigned long a0,
-					unsigned long a1, unsigned long a2,
-					unsigned long a3, unsigned long a4,
-					unsigned long a5, unsigned long a6,
-					unsigned long a7, unsigned long a8,
-					unsigned long a9, unsigned long a10)
+					 unsigned long a1, unsigned long a2,
+					 unsigned long a3, unsigned long a4,
+					 unsigned long a5, unsigned long a6,
+					 unsigned long a7, unsigned long a8,
+					 unsigned long a9, unsigned long a10)
 {
 	kstats_tp_generic(data, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, 0);
 }
