@@ -508,33 +508,33 @@ for label, goal, k in (
     P("| %s | %s | %s | %s | %s | %s | %s | %s |" %
       ((label, goal) + over(ic, k, "kstats_default") + over(ic61, k, "kstats_default")))
 P()
+# over_table(ROWS): a table of (label, goal, row, base row, untraced row),
+# each row's addition, its base's and the difference, on 6.12 and 6.1
+def over_table(rows):
+    P("| node | goal | 6.12 | base 6.12 | over | 6.1 | base 6.1 | over |")
+    P("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for label, goal, k, base, u in rows:
+        P("| %s | %s | %s | %s | %s | %s | %s | %s |" %
+          ((label, goal) + over(ic, k, base, u) + over(ic61, k, base, u)))
 P("`why` against the node without it: what it adds to a getppid() that is "
   "not slow, and to a pipe round trip whose switches are all in calls of a "
   "`why` node (`pipe_read`); the base column is the node without `why`.")
 P()
-P("| node | goal | 6.12 | base 6.12 | over | 6.1 | base 6.1 | over |")
-P("|---|---:|---:|---:|---:|---:|---:|---:|")
 # the pipe rows: added to a round trip, not to a call
-for label, goal, k, base, u in (
+over_table((
         ("`trace F slow V why`, a call under V", "+25", "kstats_slow-why", "kstats_slow", "untraced"),
         ("`trace F mech fprobe slow V why`, a call under V", "+25", "kstats_slow-why-fprobe", "kstats_slow-fprobe", "untraced"),
         ("a `why` node not called, per pipe round trip", "+60", "rq_why_idle", "rq_untraced", "rq_untraced"),
-        ("`trace pipe_read slow V why`, per pipe round trip", "+60", "rq_pipe_why", "rq_pipe_slow", "rq_untraced")):
-    P("| %s | %s | %s | %s | %s | %s | %s | %s |" %
-      ((label, goal) + over(ic, k, base, u) + over(ic61, k, base, u)))
+        ("`trace pipe_read slow V why`, per pipe round trip", "+60", "rq_pipe_why", "rq_pipe_slow", "rq_untraced")))
 P()
 P("`history` against the node without it: what a history of two minutes "
   "of 10 ms slices adds to a traced getppid() (its slices' slow paths and "
   "timer included), and to kstats_record() (the in-kernel loop, interrupts "
   "off: the fast path alone).")
 P()
-P("| node | goal | 6.12 | base 6.12 | over | 6.1 | base 6.1 | over |")
-P("|---|---:|---:|---:|---:|---:|---:|---:|")
-for label, goal, k, base, u in (
+over_table((
         ("`trace F history 10000000 12000`", "+8", "kstats_history", "kstats_default", "untraced"),
-        ("`trace F mech fprobe history 10000000 12000`", "+8", "kstats_history-fprobe", "kstats_fprobe", "untraced")):
-    P("| %s | %s | %s | %s | %s | %s | %s | %s |" %
-      ((label, goal) + over(ic, k, base, u) + over(ic61, k, base, u)))
+        ("`trace F mech fprobe history 10000000 12000`", "+8", "kstats_history-fprobe", "kstats_fprobe", "untraced")))
 rh, rhh = ic["BENCH"].get("record_hot"), ic["BENCH"].get("record_history_hot")
 if rh is not None and rhh is not None:
     P("| kstats_record() with a history, hot | +6 | %s | %s | %s | | | |" %
@@ -546,13 +546,9 @@ P("`kstats explain -d` while it records: what its context nodes (each "
   "with a history on `pipe_read`, to a pipe round trip; nothing once "
   "it has removed them.")
 P()
-P("| node | goal | 6.12 | base 6.12 | over | 6.1 | base 6.1 | over |")
-P("|---|---:|---:|---:|---:|---:|---:|---:|")
-for label, goal, k, base, u in (
+over_table((
         ("`kstats explain -d` recording: its context, per getppid()", "", "explain", "untraced", "untraced"),
-        ("`kstats explain -d` recording: its context and `pipe_read`'s history, per pipe round trip", "", "rq_explain", "rq_untraced", "rq_untraced")):
-    P("| %s | %s | %s | %s | %s | %s | %s | %s |" %
-      ((label, goal) + over(ic, k, base, u) + over(ic61, k, base, u)))
+        ("`kstats explain -d` recording: its context and `pipe_read`'s history, per pipe round trip", "", "rq_explain", "rq_untraced", "rq_untraced")))
 P()
 fl, fl61 = ic["BENCH"].get("s_floor_syscalls"), ic61["BENCH"].get("s_floor_syscalls")
 u, u61 = ic["BENCH"].get("s_untraced"), ic61["BENCH"].get("s_untraced")
