@@ -200,6 +200,7 @@ static int record(struct explain *e)
 		if (e->nodes[i].named && h->slice_ns > slice)
 			slice = h->slice_ns;
 	}
+	catch_signals();	/* Ctrl-C from here: the context removed too */
 	if (!(e->o->seen & O_NOCONTEXT) && slice) {
 		ret = context_start(&e->ctx, slice, len / slice + 8,
 				    !!(e->o->seen & O_VERBOSE));
@@ -211,7 +212,6 @@ static int record(struct explain *e)
 		if (ret)
 			goto out;
 	}
-	catch_signals();
 	nap(e->o->dur);		/* Ctrl-C: what was recorded until then */
 	ret = control("freeze\n");
 	if (ret)
