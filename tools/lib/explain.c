@@ -62,15 +62,28 @@ static int cmp_lo(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/* Whether buckets @a and @b are of slots next to each other. */
+static int next_slots(const struct hbucket *a, const struct hbucket *b, int fb)
+{
+	return kstats_slot(a->lo, (unsigned int)fb) + 1 ==
+	       kstats_slot(b->lo, (unsigned int)fb);
+}
+
 /*
- * The p99 of @h's slices in [@from, @to), their buckets merged: the LO of
- * the bucket that holds the rank-ceil(0.99 N) sample (0: no sample).
+ * The tail's threshold of @h's slices in [@from, @to), their buckets
+ * merged: the LO of the bucket that holds the rank-ceil(0.99 N) sample
+ * (0: no sample); but when that bucket is in a mode of its own (the
+ * slots below it holding samples down to an empty one, all above the
+ * p90's), the LO of that mode's lowest: a tail of two modes' worth of
+ * slow samples split by its p99 would keep half of them, and the rest of
+ * its slices look like slices without a tail.
  */
 u64 x_p99_lo(const struct history *h, u64 from, u64 to)
 {
 	struct hbucket *all;
-	size_t nb = 0, k = 0;
-	u64 total = 0, rank, cum = 0, lo = 0;
+	size_t nb = 0, k = 0, n = 0, i99 = 0, i90 = 0;
+	u64 total = 0, r99, r90, cum = 0, lo = 0;
+	int fb = history_frac_bits(h);
 
 	for (size_t i = 0; i < h->n; i++)
 		if (in_window(h->s[i].t, from, to))
@@ -85,14 +98,38 @@ u64 x_p99_lo(const struct history *h, u64 from, u64 to)
 			all[k++] = h->s[i].b[j];
 			total += h->s[i].b[j].count;
 		}
+	if (!total) {
+		free(all);
+		return 0;
+	}
 	qsort(all, nb, sizeof(*all), cmp_lo);
-	rank = total ? kstats_rank(total, 99, 100) : 0;
-	for (size_t i = 0; total && i < nb; i++) {
+	/* one bucket a slot: the slices' counts of it added */
+	for (size_t i = 0; i < nb; i++) {
+		if (n && all[n - 1].lo == all[i].lo)
+			all[n - 1].count += all[i].count;
+		else
+			all[n++] = all[i];
+	}
+	r99 = kstats_rank(total, 99, 100);
+	r90 = kstats_rank(total, 90, 100);
+	for (size_t i = 0; i < n; i++) {
 		cum += all[i].count;
-		if (cum >= rank) {
-			lo = all[i].lo;
+		if (cum < r90)
+			i90 = i + 1;
+		if (cum >= r99) {
+			i99 = i;
 			break;
 		}
+	}
+	lo = all[i99].lo;
+	if (fb >= 0) {
+		size_t j = i99;
+
+		/* down through the slots next to each other, above the p90's */
+		while (j > i90 + 1 && next_slots(&all[j - 1], &all[j], fb))
+			j--;
+		if (j > i90 && !next_slots(&all[j - 1], &all[j], fb))
+			lo = all[j].lo;	/* an empty slot under it: a mode */
 	}
 	free(all);
 	return lo;

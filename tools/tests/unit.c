@@ -1550,6 +1550,24 @@ static void test_explain_grid(void)
 	/* slices from 150 on: 2048 x2 alone */
 	check(x_p99_lo(&h[0], 150, U64_MAX_VAL) == 2048, "explain: p99 within a window (slices from 150)");
 	check(x_p99_lo(&h[0], 0, 100) == 0, "explain: p99 of no slice: 0");
+	{
+		/* 1024 x100, then a mode of its own: 8192 x3, 16384 x2 (4096 empty) */
+		static const char hm[] =
+			"# history m slice 10 slices 64 bytes 1 state live\n"
+			"slice 100 samples 100 min 1024 p50 1024 p99 1024 max 1024 buckets 1024:100\n"
+			"slice 110 samples 5 min 8192 p50 8192 p99 16384 max 16384 buckets 8192:3,16384:2\n";
+		struct history m;
+
+		if (!history_parse(&m, hm, strlen(hm), "m", err, sizeof(err))) {
+			check(x_p99_lo(&m, 0, U64_MAX_VAL) == 8192,
+			      "explain: p99 in a mode of its own (an empty slot under it): the tail is the whole mode");
+			check(x_p99_lo(&m, 110, U64_MAX_VAL) == 16384,
+			      "explain: no p90 below the mode: the p99 as it is");
+			history_free(&m);
+		} else {
+			check(0, "explain: the two modes' history parses");
+		}
+	}
 	check(!xnode_make(&x, &h[0], &g, 0, U64_MAX_VAL, 0, 0), "explain: a node's series");
 	check(x.above == 4096 && x.a == 1 && x.b == 4 && x.count[1] == 102 && x.count[3] == 2 &&
 	      x.tail[1] == 2 && x.tail[3] == 0 && x.tail[0] == 0,
