@@ -62,21 +62,14 @@ static int cmp_lo(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-/* Whether buckets @a and @b are of slots next to each other. */
-static int next_slots(const struct hbucket *a, const struct hbucket *b, int fb)
-{
-	return kstats_slot(a->lo, (unsigned int)fb) + 1 ==
-	       kstats_slot(b->lo, (unsigned int)fb);
-}
-
 /*
  * The tail's threshold of @h's slices in [@from, @to), their buckets
  * merged: the LO of the bucket that holds the rank-ceil(0.99 N) sample
- * (0: no sample); but when that bucket is in a mode of its own (the
- * slots below it holding samples down to an empty one, all above the
- * p90's), the LO of that mode's lowest: a tail of two modes' worth of
- * slow samples split by its p99 would keep half of them, and the rest of
- * its slices look like slices without a tail.
+ * (0: no sample); but when empty slots lie between the p90's bucket and
+ * that one, the LO of the first bucket above the widest run of them: a
+ * slow mode of its own is the tail whole.  A p99 that splits such a mode
+ * (slow answers spread over a few buckets) would keep a part of it, and
+ * the slices with the rest look like slices without a tail.
  */
 u64 x_p99_lo(const struct history *h, u64 from, u64 to)
 {
@@ -123,13 +116,17 @@ u64 x_p99_lo(const struct history *h, u64 from, u64 to)
 	}
 	lo = all[i99].lo;
 	if (fb >= 0) {
-		size_t j = i99;
+		u32 widest = 0;
 
-		/* down through the slots next to each other, above the p90's */
-		while (j > i90 + 1 && next_slots(&all[j - 1], &all[j], fb))
-			j--;
-		if (j > i90 && !next_slots(&all[j - 1], &all[j], fb))
-			lo = all[j].lo;	/* an empty slot under it: a mode */
+		for (size_t j = i90 + 1; j <= i99; j++) {
+			u32 gap = kstats_slot(all[j].lo, (unsigned int)fb) -
+				  kstats_slot(all[j - 1].lo, (unsigned int)fb) - 1;
+
+			if (gap > widest) {
+				widest = gap;
+				lo = all[j].lo;
+			}
+		}
 	}
 	free(all);
 	return lo;

@@ -1560,7 +1560,7 @@ static void test_explain_grid(void)
 
 		if (!history_parse(&m, hm, strlen(hm), "m", err, sizeof(err))) {
 			check(x_p99_lo(&m, 0, U64_MAX_VAL) == 8192,
-			      "explain: p99 in a mode of its own (an empty slot under it): the tail is the whole mode");
+			      "explain: empty slots between p90 and p99: the tail is all above the widest run of them");
 			check(x_p99_lo(&m, 110, U64_MAX_VAL) == 16384,
 			      "explain: no p90 below the mode: the p99 as it is");
 			history_free(&m);
