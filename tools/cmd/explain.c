@@ -206,9 +206,7 @@ static int record(struct explain *e)
 				    !!(e->o->seen & O_VERBOSE));
 		if (ret)
 			return ret;
-		ret = rescan(e);
-		if (!ret)
-			ret = read_histories(e);
+		ret = rescan(e);	/* read once frozen, as the named nodes */
 		if (ret)
 			goto out;
 	}
