@@ -359,6 +359,8 @@ kstats_section_end_at(struct kstats_point *p, u64 key, u64 now,
 		kstats_section_done(t, now, ts, cpu, 0, false);
 }
 
+struct kstats_btf_func;
+
 /* kstats_node.c */
 int kstats_kprobe_start(struct kprobe *kp, struct pt_regs *regs);
 int kstats_kprobe_end(struct kprobe *kp, struct pt_regs *regs);
@@ -367,6 +369,10 @@ int kstats_register_point(struct kstats_trace *t, struct kstats_point *p,
 			  enum kstats_tp_role role, kprobe_pre_handler_t kp_fn);
 void kstats_trace_types(struct kstats_trace *t, struct kstats_point *p,
 			const char *what, bool tp, const char *mod);
+bool kstats_trace_reads_types(const struct kstats_trace *t,
+			      const struct kstats_point *p);
+void kstats_trace_types_from(struct kstats_trace *t, struct kstats_point *p,
+			     const struct kstats_btf_func *f);
 
 /* kstats_function.c */
 int kstats_check_symbol(struct kstats_trace *t, const char *word,

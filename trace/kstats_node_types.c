@@ -24,15 +24,32 @@ void kstats_trace_types(struct kstats_trace *t, struct kstats_point *p,
 {
 	struct kstats_btf_func f;
 
-	if (p ? !p->rich : !t->fn.rich)
+	if (!kstats_trace_reads_types(t, p))
 		return;
 	if (tp ? kstats_btf_tracepoint(what, mod, &f) :
 		 kstats_btf_func(what, mod, &f))
 		return;
+	kstats_trace_types_from(t, p, &f);
+}
+
+/* Whether the node (@p NULL) or its point @p reads what BTF types. */
+bool kstats_trace_reads_types(const struct kstats_trace *t,
+			      const struct kstats_point *p)
+{
+	return p ? p->rich : t->fn.rich;
+}
+
+/*
+ * kstats_trace_types() with the types @f already read: a tracepoint's
+ * register reads them once for its probe and for these.
+ */
+void kstats_trace_types_from(struct kstats_trace *t, struct kstats_point *p,
+			     const struct kstats_btf_func *f)
+{
 	if (p)
-		kstats_point_opts_type(&p->opts, &f);
+		kstats_point_opts_type(&p->opts, f);
 	if (!p || p == &t->start) {
-		kstats_by_type(&t->fn.by, &f);
+		kstats_by_type(&t->fn.by, f);
 		/* the BTF may tell a value key's sign only now */
 		if (t->fn.ks->family && t->fn.by.kind == KSTATS_BY_VALUE &&
 		    !t->fn.by.str)
@@ -40,7 +57,7 @@ void kstats_trace_types(struct kstats_trace *t, struct kstats_point *p,
 				KSTATS_KEYS_SIGNED : KSTATS_KEYS_NUMBER;
 	}
 	if (!p) {
-		kstats_value_type(&t->fn.value, &f);
-		kstats_filter_type(&t->fn.filter, &f);
+		kstats_value_type(&t->fn.value, f);
+		kstats_filter_type(&t->fn.filter, f);
 	}
 }

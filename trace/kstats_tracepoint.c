@@ -471,20 +471,18 @@ static void *const kstats_tp_generics[] = {
 #endif
 
 /*
- * The generic probe for event @event (of module @mod, or the kernel's):
- * one of the event's number of argument words, as its BTF says; without
- * BTF, one of the argument registers alone.
+ * The generic probe for an event whose probe prototype @f says (its
+ * BTF's): one of the event's number of argument words; without BTF
+ * (@f NULL), one of the argument registers alone.
  */
-static void *kstats_tp_generic_probe(const char *event, const char *mod)
+static void *kstats_tp_generic_probe(const struct kstats_btf_func *f)
 {
-	struct kstats_btf_func f;
 	unsigned int n = KSTATS_TP_REG_ARGS;
 
-	if (!kstats_btf_tracepoint(event, mod, &f))
-		n = min_t(unsigned int, f.nregs + f.nstack, KSTATS_MAX_ARGS);
+	if (f)
+		n = min_t(unsigned int, f->nregs + f->nstack, KSTATS_MAX_ARGS);
 	return kstats_tp_generics[n];
 }
-
 /* A tracepoint that has a probe of its own prototype. */
 struct kstats_tp_typed {
 	const char *group;
@@ -792,6 +790,11 @@ int kstats_register_tracepoint(struct kstats_trace *t, struct kstats_point *p,
 {
 	const char *name = t->fn.ks->name, *spec = ps->text;
 	struct kstats_refusal *why = t->why;
+	struct kstats_point *typed_at;
+	struct kstats_btf_func f;
+	bool types, btf = false;
+	struct module *mod;
+	void *lean;
 	int err;
 
 	p->role = role;
@@ -810,20 +813,21 @@ int kstats_register_tracepoint(struct kstats_trace *t, struct kstats_point *p,
 	err = kstats_find_tracepoint(p, spec, ps->name, ps->event);
 	if (err)
 		return err;
-	if (!p->typed) {
-		struct module *mod = p->file->event_call->module;
-
-		p->tp_fn = kstats_tp_generic_probe(ps->event,
-						   mod ? mod->name : NULL);
-	}
-	p->tp_fn = kstats_tp_lean(t, p, role) ?: p->tp_fn;
-	if (role != KSTATS_TP_EXIT && role != KSTATS_TP_SWITCH) {
-		struct module *mod = p->file->event_call->module;
-
-		kstats_trace_types(t, t->mech == KSTATS_MECH_ARRIVAL ?
-				   NULL : p, ps->event, true,
-				   mod ? mod->name : NULL);
-	}
+	mod = p->file->event_call->module;
+	lean = kstats_tp_lean(t, p, role);
+	/* the node's types, or its point's: what its options read */
+	typed_at = t->mech == KSTATS_MECH_ARRIVAL ? NULL : p;
+	types = role != KSTATS_TP_EXIT && role != KSTATS_TP_SWITCH &&
+		kstats_trace_reads_types(t, typed_at);
+	/* the event's BTF, read once for the generic probe and the types */
+	if (types || (!p->typed && !lean))
+		btf = !kstats_btf_tracepoint(ps->event, mod ? mod->name : NULL,
+					     &f);
+	if (!p->typed && !lean)
+		p->tp_fn = kstats_tp_generic_probe(btf ? &f : NULL);
+	p->tp_fn = lean ?: p->tp_fn;
+	if (types && btf)
+		kstats_trace_types_from(t, typed_at, &f);
 	/*
 	 * called by the probe of the point it follows, from now on:
 	 * linked last, set up, for that probe running already
