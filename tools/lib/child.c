@@ -44,11 +44,8 @@ static int runnable(const char *name)
 	return 0;
 }
 
-/*
- * The cgroup2 mount's directory in @mnt, and this process's cgroup, from
- * that root, in @own ("/" or "/user.slice/..."); -1 when there is none.
- */
-static int cgroup2_where(char *mnt, size_t mlen, char *own, size_t olen)
+/* The cgroup2 mount's directory in @mnt: 0, or -1 when there is none. */
+int cgroup2_mount(char *mnt, size_t mlen)
 {
 	char line[4096];
 	FILE *f = fopen("/proc/self/mountinfo", "r");
@@ -70,8 +67,19 @@ static int cgroup2_where(char *mnt, size_t mlen, char *own, size_t olen)
 	}
 	if (f)
 		fclose(f);
-	f = found ? fopen("/proc/self/cgroup", "r") : NULL;
-	found = 0;
+	return found ? 0 : -1;
+}
+
+/*
+ * The cgroup2 mount's directory in @mnt, and this process's cgroup, from
+ * that root, in @own ("/" or "/user.slice/..."); -1 when there is none.
+ */
+static int cgroup2_where(char *mnt, size_t mlen, char *own, size_t olen)
+{
+	char line[4096];
+	FILE *f = cgroup2_mount(mnt, mlen) ? NULL : fopen("/proc/self/cgroup", "r");
+	int found = 0;
+
 	while (f && !found && fgets(line, sizeof(line), f))
 		if (!strncmp(line, "0::", 3)) {
 			line[strcspn(line, "\n")] = '\0';

@@ -181,6 +181,7 @@ struct child {
 	int status, reaped;
 };
 int child_start(struct child *c, char *const *argv, int follow);
+int cgroup2_mount(char *mnt, size_t mlen);
 int child_release(struct child *c);
 int child_exited(struct child *c);
 int child_end(struct child *c);

@@ -84,26 +84,11 @@ static void add_irqs(struct context *c)
 	if (!f)
 		return;
 	while (n < 256 && fgets(line, sizeof(line), f)) {
-		char *p = line, *end, *tok, *last = NULL, *save;
 		struct irq *q = &irqs[n];
 
-		q->nr = strtol(p, &end, 10);
-		if (end == p || *end != ':')
-			continue;	/* the header, or a vector (LOC, NMI...) */
-		q->count = 0;
-		for (tok = strtok_r(end + 1, " \t\n", &save); tok;
-		     tok = strtok_r(NULL, " \t\n", &save)) {
-			char *e;
-			unsigned long long v = strtoull(tok, &e, 10);
-
-			if (!*e && !last)
-				q->count += v;
-			else
-				last = tok;
-		}
-		if (!q->count || !last)
+		if (irq_line(line, &q->nr, &q->count, q->name, sizeof(q->name)) ||
+		    !q->count || !q->name[0])
 			continue;
-		snprintf(q->name, sizeof(q->name), "%s", last);
 		tidy(q->name);
 		n++;
 	}
@@ -207,30 +192,11 @@ static int walk_one(const char *path, const struct stat *st, int type,
 	return walk_ctx->nthrottle++ >= CONTEXT_CGROUPS - 1;
 }
 
-/* The cgroup2 mount, in @buf: 0, or -1 when there is none. */
-static int cgroup2_root(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/self/mounts", "r");
-	char dev[256], dir[PATH_MAX], type[64];
-	int ret = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%255s %4095s %63s %*[^\n]", dev, dir, type) == 3)
-		if (!strcmp(type, "cgroup2")) {
-			snprintf(buf, len, "%s", dir);
-			ret = 0;
-			break;
-		}
-	fclose(f);
-	return ret;
-}
-
 static void add_throttles(struct context *c)
 {
 	char dir[PATH_MAX], err[512];
 
-	if (cgroup2_root(dir, sizeof(dir)))
+	if (cgroup2_mount(dir, sizeof(dir)))
 		return;
 	if (btf_resolve_value("tg_throttle_down", "tg->css.cgroup->kn->id",
 			      walk_expr, sizeof(walk_expr), err, sizeof(err))) {

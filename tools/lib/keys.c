@@ -77,29 +77,44 @@ const char *task_state_name(long state)
 }
 
 /*
- * IRQ @irq's name in a /proc/interrupts: the last column of its line
- * (" 24:  0  12  IR-PCI-MSI 327680-edge  xhci_hcd").  0, or -1 if absent.
+ * A line of /proc/interrupts (" 24:  0  12  IR-PCI-MSI 327680-edge
+ * xhci_hcd"), taken apart: its IRQ, its count (the CPUs' columns added)
+ * and its name (the last column, "" when none).  0, or -1 for a line of
+ * no numbered IRQ (the header, LOC, NMI...).  @line is cut up.
  */
+int irq_line(char *line, long *irq, unsigned long long *count, char *name,
+	     size_t len)
+{
+	char *end, *last = NULL, *save;
+
+	*irq = strtol(line, &end, 10);
+	if (end == line || *end != ':')
+		return -1;
+	*count = 0;
+	for (char *t = strtok_r(end + 1, " \t\n", &save); t;
+	     t = strtok_r(NULL, " \t\n", &save)) {
+		char *e;
+		unsigned long long v = strtoull(t, &e, 10);
+
+		if (!*e && !last)
+			*count += v;
+		else
+			last = t;
+	}
+	snprintf(name, len, "%s", last ? last : "");
+	return 0;
+}
+
+/* IRQ @irq's name in a /proc/interrupts.  0, or -1 if absent. */
 int irq_name(FILE *f, long irq, char *buf, size_t len)
 {
 	char line[4096];
+	unsigned long long count;
+	long n;
 
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *end, *last = NULL;
-		long n;
-
-		while (*p == ' ')
-			p++;
-		n = strtol(p, &end, 10);
-		if (end == p || *end != ':' || n != irq)
-			continue;
-		for (char *t = strtok(end + 1, " \t\n"); t; t = strtok(NULL, " \t\n"))
-			last = t;
-		if (!last)
-			return -1;
-		snprintf(buf, len, "%s", last);
-		return 0;
-	}
+	while (fgets(line, sizeof(line), f))
+		if (!irq_line(line, &n, &count, buf, len) && n == irq)
+			return buf[0] ? 0 : -1;
 	return -1;
 }
 

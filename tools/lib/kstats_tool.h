@@ -307,6 +307,8 @@ long syscall_nr(const char *name);
 const char *syscall_name(long nr);
 const char *softirq_name(long vec);
 const char *task_state_name(long state);
+int irq_line(char *line, long *irq, unsigned long long *count, char *name,
+	     size_t len);
 int irq_name(FILE *f, long irq, char *buf, size_t len);
 void disk_name(const char *sysdir, unsigned long long dev, char *buf,
 	       size_t len);
