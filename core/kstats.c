@@ -810,10 +810,15 @@ notrace void kstats_note_extremes(struct kstats_slot __percpu *slots, u64 val)
 	/* the hook read and used in one section its remover waits for */
 	preempt_disable_notrace();
 	hooked = raw_cpu_read(kstats_hook(slots)->ks);
-	kstats_extreme_raise(&e->max, unlikely(hooked) ?
-			     kstats_history_top(hooked, slots, val) : val);
-	if (unlikely(hooked))
-		kstats_history_note(hooked, slots);
+	if (unlikely(hooked)) {
+		bool fired = false;
+
+		kstats_extreme_raise(&e->max, kstats_history_top(hooked, slots,
+								 val, &fired));
+		kstats_history_note(hooked, slots, fired);
+	} else {
+		kstats_extreme_raise(&e->max, val);
+	}
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_NS_GPL(kstats_note_extremes, KSTATS_NS);

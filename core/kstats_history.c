@@ -484,16 +484,19 @@ static enum hrtimer_restart kstats_trigger_timer_fn(struct hrtimer *timer)
  * @ks: the distribution that set the hook (struct kstats_hook)
  * @slots: its histogram, as the recorder read it
  * @val: the sample, out of the extremes
+ * @fired: set if @val fires the trigger on @ks (kstats_history_note()
+ *	then says when)
  *
- * Fires the trigger on @ks if @val reaches its value.  The max to put
- * back is the larger of @val and what the hook keeps, below an armed
- * trigger's value, so that its next sample at or above it is seen.
+ * The max to put back is the larger of @val and what the hook keeps,
+ * below an armed trigger's value, so that its next sample at or above it
+ * is seen.
  *
  * Context: any, NMI included; called with preemption disabled.
  * Return: the value kstats_note_extremes() raises the CPU's max to.
  */
 notrace u64 kstats_history_top(struct kstats *ks,
-			       struct kstats_slot __percpu *slots, u64 val)
+			       struct kstats_slot __percpu *slots, u64 val,
+			       bool *fired)
 {
 	struct kstats_trigger *t = &kstats_trigger;
 	/* Apart from max(): arm64's this_cpu_read() expands too far for sparse. */
@@ -503,8 +506,7 @@ notrace u64 kstats_history_top(struct kstats *ks,
 	if (!READ_ONCE(t->armed) || READ_ONCE(t->ks) != ks)
 		return top;
 	if (val >= READ_ONCE(t->above) && cmpxchg(&t->armed, 1, 0) == 1) {
-		WRITE_ONCE(t->fired_at, ktime_get_mono_fast_ns() ?: 1);
-		irq_work_queue(&t->work);
+		*fired = true;
 		return top;
 	}
 	return READ_ONCE(t->armed) ? min(top, READ_ONCE(t->above) - 1) : top;
@@ -516,21 +518,33 @@ NOKPROBE_SYMBOL(kstats_history_top);
  * kstats_history_note() - a hooked CPU's slow path, its max put back
  * @ks: the distribution that set the hook (struct kstats_hook)
  * @slots: its histogram, as the recorder read it
+ * @fired: the sample fired the trigger (kstats_history_top())
  *
  * Reads the time and closes the CPU's slice if a new one has begun.  The
  * time is read after the max is back (kstats_history_top()): a timer
  * that lowered it before that, losing to the CPU's cmpxchg, ran after
- * the slice's end, so the time read here is in the new slice.
+ * the slice's end, so the time read here is in the new slice.  A trigger
+ * fired is said to have fired at that same time: the sample is counted
+ * after, in the slice of that time, the one its fired_at falls in.
  *
  * Context: any, NMI included; called with preemption disabled.
  */
 notrace void kstats_history_note(struct kstats *ks,
-				 struct kstats_slot __percpu *slots)
+				 struct kstats_slot __percpu *slots, bool fired)
 {
 	struct kstats_history *h = READ_ONCE(ks->history);
+	bool keeps = h && slots == ks->hist;
+	u64 now;
 
-	if (h && slots == ks->hist)
-		kstats_history_rotate(h, ktime_get_mono_fast_ns());
+	if (!keeps && !fired)
+		return;
+	now = ktime_get_mono_fast_ns();
+	if (keeps)
+		kstats_history_rotate(h, now);
+	if (fired) {
+		WRITE_ONCE(kstats_trigger.fired_at, now ?: 1);
+		irq_work_queue(&kstats_trigger.work);
+	}
 }
 
 NOKPROBE_SYMBOL(kstats_history_note);

@@ -104,8 +104,9 @@ void kstats_history_retire(struct kstats *ks);
 void kstats_history_free(struct kstats *ks);
 void kstats_history_reset(struct kstats *ks);
 u64 kstats_history_top(struct kstats *ks, struct kstats_slot __percpu *slots,
-		       u64 val);
-void kstats_history_note(struct kstats *ks, struct kstats_slot __percpu *slots);
+		       u64 val, bool *fired);
+void kstats_history_note(struct kstats *ks, struct kstats_slot __percpu *slots,
+			 bool fired);
 u64 kstats_history_max(struct kstats_slot __percpu *slots, int cpu, u64 shown);
 void kstats_history_clear_saved(struct kstats_slot __percpu *slots, int cpu);
 

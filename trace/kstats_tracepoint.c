@@ -483,6 +483,7 @@ static void *kstats_tp_generic_probe(const struct kstats_btf_func *f)
 		n = min_t(unsigned int, f->nregs + f->nstack, KSTATS_MAX_ARGS);
 	return kstats_tp_generics[n];
 }
+
 /* A tracepoint that has a probe of its own prototype. */
 struct kstats_tp_typed {
 	const char *group;

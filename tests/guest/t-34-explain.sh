@@ -40,8 +40,14 @@ explain_staged() {
 	grep -c '^trace ' /tmp/xq.err | sed 's/^/# context nodes made: /'
 	grep '^kstats' /tmp/xq.err | sed 's/^/# /'
 	p=$(period_ms /tmp/xq)
-	expect "quota: rq's tail period within 10 % of the quota's 250 ms (got ${p:-none})" \
-		"$(awk -v p="${p:-0}" 'BEGIN { print (p >= 225 && p <= 275) ? "yes" : "no" }')" yes
+	r=$(awk -v p="${p:-0}" 'BEGIN { print (p >= 225 && p <= 275) ? "yes" : "no" }')
+	expect "quota: rq's tail period within 10 % of the quota's 250 ms (got ${p:-none})" "$r" yes
+	# missed: rq's ring and histogram in the log, to be explained on
+	# the host (kstats --root with _history/rq and rq)
+	if [ "$r" != yes ]; then
+		sed 's/^/# _history\/rq: /' $KS/_history/rq
+		sed 's/^/# rq: /' $KS/rq
+	fi
 	expect "quota: the throttled cgroup, throttle:/kx, goes with it most" \
 		"$(first_with /tmp/xq)" throttle:/kx
 	expect_match "quota: throttle:/kx among the context recorded" "$(cat /tmp/xq)" \

@@ -249,14 +249,21 @@ static int add_series(struct explain *e)
 	return 0;
 }
 
+/* Those that go with it slice for slice first, then the strongest. */
 static int cmp_corr(const void *a, const void *b)
 {
-	double x = ((const struct ecorr *)a)->c.r, y = ((const struct ecorr *)b)->c.r;
+	const struct xcorr *p = &((const struct ecorr *)a)->c;
+	const struct xcorr *q = &((const struct ecorr *)b)->c;
 
-	return x < y ? 1 : x > y ? -1 : 0;
+	if (p->jitter != q->jitter)
+		return p->jitter < q->jitter ? -1 : 1;
+	return p->r < q->r ? 1 : p->r > q->r ? -1 : 0;
 }
 
-/* What a node's tail goes with: r >= X_MIN_R, the strongest first. */
+/*
+ * What a node's tail goes with: r >= X_MIN_R; those found slice for
+ * slice before those found smoothed (x_correlate()), the strongest first.
+ */
 static size_t correlates(const struct explain *e, size_t node,
 			 struct ecorr *out)
 {
@@ -350,10 +357,12 @@ static void text_node(FILE *f, const struct explain *e, size_t i,
 	fprintf(f, ": its tail (above %s) ", fmt_value(a, sizeof(a), t->x.above,
 						      t->unit));
 	if (r->p.found)
-		fprintf(f, "comes every %s (strength %.2f)",
+		fprintf(f, "comes every %s (strength %.2f%s%s)",
 			fmt_value(a, sizeof(a),
 				  three_digits(r->p.lag * (double)g->slice_ns), "ns"),
-			r->p.strength);
+			r->p.strength, r->p.jitter ? ", give or take " : "",
+			r->p.jitter ? fmt_value(b, sizeof(b), (u64)r->p.jitter *
+						g->slice_ns, "ns") : "");
 	else
 		fputs("has no period", f);
 	if (!r->nc)
@@ -364,10 +373,15 @@ static void text_node(FILE *f, const struct explain *e, size_t i,
 		fputs(k ? ", " : "; it goes with ", f);
 		safe_text(f, r->c[k].s->name);
 		if (lag)
-			fprintf(f, " (r %.2f, lag %s%s)", r->c[k].c.r, lag < 0 ? "-" : "",
+			fprintf(f, " (r %.2f, lag %s%s", r->c[k].c.r, lag < 0 ? "-" : "",
 				fmt_value(a, sizeof(a), (u64)llabs(lag), "ns"));
 		else
-			fprintf(f, " (r %.2f, lag 0)", r->c[k].c.r);
+			fprintf(f, " (r %.2f, lag 0", r->c[k].c.r);
+		if (r->c[k].c.jitter)
+			fprintf(f, ", give or take %s",
+				fmt_value(a, sizeof(a), (u64)r->c[k].c.jitter *
+					  g->slice_ns, "ns"));
+		fputc(')', f);
 	}
 	if (!r->np)
 		fputs("; it never came", f);
@@ -392,17 +406,19 @@ static void json_node(FILE *f, const struct explain *e, size_t i,
 	json_string(f, t->h.name);
 	fprintf(f, ", \"tail_above\": %llu, ", (unsigned long long)t->x.above);
 	if (r->p.found)
-		fprintf(f, "\"period_ns\": %lld, \"period_strength\": %.3f",
-			llround(r->p.lag * (double)g->slice_ns), r->p.strength);
+		fprintf(f, "\"period_ns\": %lld, \"period_strength\": %.3f, \"period_jitter_ns\": %llu",
+			llround(r->p.lag * (double)g->slice_ns), r->p.strength,
+			(unsigned long long)r->p.jitter * g->slice_ns);
 	else
-		fputs("\"period_ns\": null, \"period_strength\": null", f);
+		fputs("\"period_ns\": null, \"period_strength\": null, \"period_jitter_ns\": null", f);
 	fputs(", \"correlates\": [", f);
 	for (size_t k = 0; k < r->nc; k++) {
 		fputs(k ? ", {\"with\": " : "{\"with\": ", f);
 		json_string(f, r->c[k].s->name);
-		fprintf(f, ", \"lag_ns\": %lld, \"r\": %.3f}",
+		fprintf(f, ", \"lag_ns\": %lld, \"r\": %.3f, \"jitter_ns\": %llu}",
 			(long long)r->c[k].c.lag * (long long)g->slice_ns,
-			r->c[k].c.r);
+			r->c[k].c.r,
+			(unsigned long long)r->c[k].c.jitter * g->slice_ns);
 	}
 	fputs("], \"phases\": [", f);
 	for (size_t k = 0; k < r->np; k++)

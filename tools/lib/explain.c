@@ -65,17 +65,19 @@ static int cmp_lo(const void *x, const void *y)
 /*
  * The tail's threshold of @h's slices in [@from, @to), their buckets
  * merged: the LO of the bucket that holds the rank-ceil(0.99 N) sample
- * (0: no sample); but when empty slots lie between the p90's bucket and
+ * (0: no sample); but when empty slots lie between the p50's bucket and
  * that one, the LO of the first bucket above the widest run of them: a
  * slow mode of its own is the tail whole.  A p99 that splits such a mode
  * (slow answers spread over a few buckets) would keep a part of it, and
- * the slices with the rest look like slices without a tail.
+ * the slices with the rest look like slices without a tail; and a slow
+ * mode may hold more than a tenth of the samples (a throttled server
+ * that answers a few requests a period, one of them late).
  */
 u64 x_p99_lo(const struct history *h, u64 from, u64 to)
 {
 	struct hbucket *all;
-	size_t nb = 0, k = 0, n = 0, i99 = 0, i90 = 0;
-	u64 total = 0, r99, r90, cum = 0, lo = 0;
+	size_t nb = 0, k = 0, n = 0, i99 = 0, i50 = 0;
+	u64 total = 0, r99, r50, cum = 0, lo = 0;
 	int fb = history_frac_bits(h);
 
 	for (size_t i = 0; i < h->n; i++)
@@ -104,11 +106,11 @@ u64 x_p99_lo(const struct history *h, u64 from, u64 to)
 			all[n++] = all[i];
 	}
 	r99 = kstats_rank(total, 99, 100);
-	r90 = kstats_rank(total, 90, 100);
+	r50 = kstats_rank(total, 50, 100);
 	for (size_t i = 0; i < n; i++) {
 		cum += all[i].count;
-		if (cum < r90)
-			i90 = i + 1;
+		if (cum < r50)
+			i50 = i + 1;
 		if (cum >= r99) {
 			i99 = i;
 			break;
@@ -118,7 +120,7 @@ u64 x_p99_lo(const struct history *h, u64 from, u64 to)
 	if (fb >= 0) {
 		u32 widest = 0;
 
-		for (size_t j = i90 + 1; j <= i99; j++) {
+		for (size_t j = i50 + 1; j <= i99; j++) {
 			u32 gap = kstats_slot(all[j].lo, (unsigned int)fb) -
 				  kstats_slot(all[j - 1].lo, (unsigned int)fb) - 1;
 
@@ -230,20 +232,40 @@ static int peak_at(const double *ac, size_t l)
 }
 
 /*
+ * @v smoothed into @out over X_JITTER slices either side, by triangular
+ * weights (1 2 3 2 1): an event that lands a slice or two early or late
+ * (a wake-up delayed, a slice's edge crossed) still lines up with the
+ * others of its period, and with its cause.
+ */
+static void smooth(const double *v, size_t n, double *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		double s = 0, w = 0;
+
+		for (int d = -X_JITTER; d <= X_JITTER; d++) {
+			double k = X_JITTER + 1 - abs(d);
+
+			if ((d < 0 && i < (size_t)-d) || i + d >= n)
+				continue;
+			s += k * v[i + d];
+			w += k;
+		}
+		out[i] = s / w;
+	}
+}
+
+/*
  * The period of @v: the lag (2..n/2) of the highest local maximum of its
  * autocorrelation, or of a peak near a half or a third of it nearly as
  * high (the fundamental, not a harmonic); refined between its neighbours
- * by a parabola.  Claimed (p->found) only when the peak is strong enough,
- * the series holds periods enough and has a tail in slices enough.
+ * by a parabola.  Strength and lag only; 0 strength when there is none.
  */
-void x_period(const double *v, size_t n, struct xperiod *p)
+static void period_of(const double *v, size_t n, struct xperiod *p)
 {
-	size_t maxl = n / 2, best = 0, nonzero = 0;
+	size_t maxl = n / 2, best = 0;
 	double *ac, y0, y1, y2, den, d = 0;
 
 	memset(p, 0, sizeof(*p));
-	if (n < 8)
-		return;
 	ac = autocorr(v, n, maxl + 1);
 	if (!ac)
 		return;
@@ -273,11 +295,46 @@ void x_period(const double *v, size_t n, struct xperiod *p)
 	d = d > 0.5 ? 0.5 : d < -0.5 ? -0.5 : d;
 	p->lag = (double)best + d;
 	p->strength = y1 < 0 ? 0 : y1 > 1 ? 1 : y1;
+	free(ac);
+}
+
+/*
+ * The period of @v (period_of()), claimed (p->found) only when the peak
+ * is strong enough, the series holds periods enough and has a tail in
+ * slices enough.  When @v has none, that of @v smoothed (smooth()), if
+ * it is at least X_JITTER_PERIOD slices (the smoothing would merge the
+ * events of a shorter one): p->jitter is then X_JITTER.
+ */
+void x_period(const double *v, size_t n, struct xperiod *p)
+{
+	size_t nonzero = 0;
+	struct xperiod q;
+	double *sm;
+
+	memset(p, 0, sizeof(*p));
+	if (n < 8)
+		return;
 	for (size_t i = 0; i < n; i++)
 		nonzero += v[i] != 0;
+	if (nonzero < X_MIN_NONZERO)
+		return;
+	period_of(v, n, p);
 	p->found = p->strength >= X_MIN_STRENGTH &&
-		   (double)n >= X_MIN_PERIODS * p->lag && nonzero >= X_MIN_NONZERO;
-	free(ac);
+		   (double)n >= X_MIN_PERIODS * p->lag;
+	if (p->found)
+		return;
+	sm = malloc(n * sizeof(*sm));
+	if (!sm)
+		return;
+	smooth(v, n, sm);
+	period_of(sm, n, &q);
+	free(sm);
+	if (q.strength >= X_MIN_STRENGTH && q.lag >= X_JITTER_PERIOD &&
+	    (double)n >= X_MIN_PERIODS * q.lag) {
+		*p = q;
+		p->found = 1;
+		p->jitter = X_JITTER;
+	}
 }
 
 /* The lags a correlate is tried at, either way: min(X_MAX_LAG, n/4). */
@@ -313,15 +370,13 @@ static double pearson(const double *a, const double *b, size_t n, int k)
 	return sab / sqrt(saa * sbb);
 }
 
-/*
- * How @b goes with @a: the lag k in -maxlag..maxlag (the nearer to 0 on a
- * tie) with the best |r| of a[i] against b[i - k] (k > 0: b leads).
- */
-void x_correlate(const double *a, const double *b, size_t n, int maxlag,
-		 struct xcorr *c)
+/* The lag of the best |r| of @a against @b shifted, into @c. */
+static void best_lag(const double *a, const double *b, size_t n, int maxlag,
+		     struct xcorr *c)
 {
 	c->lag = 0;
 	c->r = 0;
+	c->jitter = 0;
 	for (int i = 0; i <= 2 * maxlag; i++) {
 		int k = i % 2 ? (i + 1) / 2 : -(i / 2);
 		double r = pearson(a, b, n, k);
@@ -331,6 +386,37 @@ void x_correlate(const double *a, const double *b, size_t n, int maxlag,
 			c->lag = k;
 		}
 	}
+}
+
+/*
+ * How @b goes with @a: the lag k in -maxlag..maxlag (the nearer to 0 on a
+ * tie) with the best |r| of a[i] against b[i - k] (k > 0: b leads).  When
+ * that r is under X_MIN_R, the best of the two smoothed (smooth()) if
+ * higher, c->jitter X_JITTER: events a slice or two apart still go
+ * together.
+ */
+void x_correlate(const double *a, const double *b, size_t n, int maxlag,
+		 struct xcorr *c)
+{
+	double *sa, *sb;
+	struct xcorr s;
+
+	best_lag(a, b, n, maxlag, c);
+	if (fabs(c->r) >= X_MIN_R)
+		return;
+	sa = malloc(n * sizeof(*sa));
+	sb = malloc(n * sizeof(*sb));
+	if (sa && sb) {
+		smooth(a, n, sa);
+		smooth(b, n, sb);
+		best_lag(sa, sb, n, maxlag, &s);
+		if (fabs(s.r) > fabs(c->r)) {
+			*c = s;
+			c->jitter = X_JITTER;
+		}
+	}
+	free(sa);
+	free(sb);
 }
 
 /*

@@ -417,10 +417,12 @@ struct xperiod {
 	int found;		/* claimed: strength, periods and slices enough */
 	double lag;		/* the period in slices (sub-slice precision) */
 	double strength;	/* the autocorrelation at it, 0..1 */
+	int jitter;		/* slices either side smoothed over, or 0 */
 };
 struct xcorr {
 	int lag;		/* slices; > 0: the other series leads */
 	double r;		/* Pearson r at that lag, the best |r| */
+	int jitter;		/* slices either side smoothed over, or 0 */
 };
 #define X_MIN_STRENGTH	0.5	/* a period's autocorrelation, at least */
 #define X_MIN_PERIODS	3	/* periods the window holds, at least */
@@ -430,6 +432,8 @@ struct xcorr {
 #define X_HARMONIC	0.9	/* a fraction of the peak's lag this high wins */
 #define X_MIN_GAP	3	/* slices between two phases, more than */
 #define X_WHOLE		0.9	/* one phase this much of the window: all of it */
+#define X_JITTER	2	/* slices an event may land early or late */
+#define X_JITTER_PERIOD	10	/* slices a period smoothed is, at least */
 int xgrid_make(const struct history *h, size_t nh, u64 from, u64 to,
 	       struct xgrid *g);
 u64 x_p99_lo(const struct history *h, u64 from, u64 to);

@@ -1504,6 +1504,38 @@ static void test_explain_series(void)
 	x_correlate(b, d, XN, x_max_lag(XN), &r);
 	snprintf(what, sizeof(what), "explain: an unrelated series: r %.3f, under %.1f", r.r, X_MIN_R);
 	check(fabs(r.r) < X_MIN_R, what);
+	/*
+	 * a tail every 25 slices, each event 2 slices early to 2 late
+	 * (seeded): the raw autocorrelation at 25 is low, smoothed it is
+	 * found, said with its jitter
+	 */
+	lcg_state = 5;
+	memset(a, 0, sizeof(a));
+	for (size_t i = 25; i + 2 < XN; i += 25)
+		a[i - 2 + (size_t)(5 * lcg())] = 20;
+	x_period(a, XN, &p);
+	snprintf(what, sizeof(what), "explain: a tail every 25 slices, +-2 slices: period %.2f, strength %.2f, jitter %d",
+		 p.lag, p.strength, p.jitter);
+	check(p.found && fabs(p.lag - 25) < 1 && p.jitter == X_JITTER, what);
+	/* the same events 2 slices late or early to a cause: r only smoothed */
+	lcg_state = 6;
+	memset(d, 0, sizeof(d));
+	for (size_t i = 0; i < XN; i++)
+		if (a[i])
+			d[i + 2 < XN ? i - 2 + (size_t)(5 * lcg()) : i] = 1;
+	x_correlate(a, d, XN, 0, &r);
+	snprintf(what, sizeof(what), "explain: a cause +-2 slices from each event: r %.2f smoothed, jitter %d",
+		 r.r, r.jitter);
+	check(r.r >= X_MIN_R && r.jitter == X_JITTER, what);
+	/* every 6 slices, +-2: shorter than the smoothing allows, no claim */
+	lcg_state = 5;
+	memset(c, 0, sizeof(c));
+	for (size_t i = 6; i + 2 < XN; i += 6)
+		c[i - 2 + (size_t)(5 * lcg())] = 20;
+	x_period(c, XN, &p);
+	snprintf(what, sizeof(what), "explain: a tail every 6 slices, +-2: no period claimed (got %.1f, %.2f)",
+		 p.found ? p.lag : 0, p.strength);
+	check(!p.found, what);
 	/* phases: a tail in slices 100-300 and 600-800 */
 	memset(c, 0, sizeof(c));
 	for (size_t i = 0; i < XN; i++)
@@ -1563,6 +1595,22 @@ static void test_explain_grid(void)
 			      "explain: empty slots between p90 and p99: the tail is all above the widest run of them");
 			check(x_p99_lo(&m, 110, U64_MAX_VAL) == 16384,
 			      "explain: no p90 below the mode: the p99 as it is");
+			history_free(&m);
+		} else {
+			check(0, "explain: the two modes' history parses");
+		}
+	}
+	{
+		/* a slow mode of 30 %: 1024 x70, 8192 x20, 16384 x10; p90 in it */
+		static const char hm[] =
+			"# history m slice 10 slices 64 bytes 1 state live\n"
+			"slice 100 samples 70 min 1024 p50 1024 p99 1024 max 1024 buckets 1024:70\n"
+			"slice 110 samples 30 min 8192 p50 8192 p99 16384 max 16384 buckets 8192:20,16384:10\n";
+		struct history m;
+
+		if (!history_parse(&m, hm, strlen(hm), "m", err, sizeof(err))) {
+			check(x_p99_lo(&m, 0, U64_MAX_VAL) == 8192,
+			      "explain: a slow mode of 30 % (p90 in it): the tail is the mode whole, not p99's bucket");
 			history_free(&m);
 		} else {
 			check(0, "explain: the two modes' history parses");
