@@ -301,9 +301,12 @@ static void period_of(const double *v, size_t n, struct xperiod *p)
 /*
  * The period of @v (period_of()), claimed (p->found) only when the peak
  * is strong enough, the series holds periods enough and has a tail in
- * slices enough.  When @v has none, that of @v smoothed (smooth()), if
- * it is at least X_JITTER_PERIOD slices (the smoothing would merge the
- * events of a shorter one): p->jitter is then X_JITTER.
+ * slices enough; or that of @v smoothed (smooth()), when it is claimed
+ * so, stronger, and at least X_JITTER_PERIOD slices (the smoothing would
+ * merge the events of a shorter one): p->jitter is then X_JITTER.  A
+ * tail that lands a slice or two off its period (a wake-up late under
+ * load) has a weak peak as it is, and maybe a stronger one at a multiple
+ * of the period that happened to line up.
  */
 void x_period(const double *v, size_t n, struct xperiod *p)
 {
@@ -321,8 +324,6 @@ void x_period(const double *v, size_t n, struct xperiod *p)
 	period_of(v, n, p);
 	p->found = p->strength >= X_MIN_STRENGTH &&
 		   (double)n >= X_MIN_PERIODS * p->lag;
-	if (p->found)
-		return;
 	sm = malloc(n * sizeof(*sm));
 	if (!sm)
 		return;
@@ -330,7 +331,8 @@ void x_period(const double *v, size_t n, struct xperiod *p)
 	period_of(sm, n, &q);
 	free(sm);
 	if (q.strength >= X_MIN_STRENGTH && q.lag >= X_JITTER_PERIOD &&
-	    (double)n >= X_MIN_PERIODS * q.lag) {
+	    (double)n >= X_MIN_PERIODS * q.lag &&
+	    (!p->found || q.strength > p->strength)) {
 		*p = q;
 		p->found = 1;
 		p->jitter = X_JITTER;
