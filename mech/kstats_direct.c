@@ -335,6 +335,9 @@ static void kstats_direct_release(struct kstats_direct_slot *s,
 	kstats_direct_free_slot(s, h);
 }
 
+/* Walks of the stacks for calls in transit, at most, before kstats stays. */
+#define KSTATS_DIRECT_REROUTE_PASSES	8
+
 /*
  * Let the slots of @going go, once detached from ftrace.  A call still in
  * flight (its slot's count, summed, is not zero: a task asleep in the
@@ -359,9 +362,25 @@ static void kstats_direct_release_slots(u64 going)
 			inflight |= kstats_direct_inflight(&kstats_direct_hot[i]) > 0;
 	}
 	if (inflight) {
+		unsigned int pass;
+
 		kstats_direct_ever_inflight = true;
-		if (kstats_direct_reroute(going, ips, nr_ips, rerouted))
+		memset(rerouted, 0, sizeof(rerouted));
+		/*
+		 * a task in transit is out of the trampoline's code after a
+		 * grace period, or asleep in the body: walked again
+		 */
+		for (pass = 0; kstats_direct_reroute(going, ips, nr_ips, rerouted);
+		     pass++) {
 			synchronize_rcu_tasks();
+			if (pass == KSTATS_DIRECT_REROUTE_PASSES) {
+				/* never seen: the slots and the text stay */
+				WARN_ONCE(1, "kstats: a task still in transit after %u grace periods: kstats stays loaded\n",
+					  pass + 1);
+				__module_get(THIS_MODULE);
+				return;
+			}
+		}
 		for (i = 0; i < KSTATS_DIRECT_SLOTS; i++)
 			if ((going & BIT_ULL(i)) && rerouted[i])
 				pr_info("%s: %u calls in flight will return untimed\n",

@@ -394,6 +394,42 @@ static void kstats_direct_reroute_word(struct kstats_direct_reroute_pass *rp,
 	c->slot = slot;
 }
 
+#ifdef CONFIG_ARM64
+/*
+ * Whether the frame record at @fp is the one an exception taken at EL1
+ * makes in its pt_regs (entry.S: the interrupted x29 and pc): the record's
+ * two words are the regs' x29 and pc, and the regs are of EL1.  Its pc is
+ * an interrupted instruction, never a call's return; and the task is in
+ * transit if that is in the trampoline's code (a return site included:
+ * right after the body's ret, its frame is the trampoline's to read), or
+ * if x30 is (between a body's entry and the store of its frame record, or
+ * between its reload and the ret, the return site is in x30 alone).
+ */
+static bool kstats_direct_interrupted(struct kstats_direct_reroute_pass *rp,
+				      unsigned long fp, unsigned long lo,
+				      unsigned long hi)
+{
+	unsigned long r = fp - offsetof(struct pt_regs, stackframe);
+	unsigned long pc, x30;
+
+	if (fp < lo + offsetof(struct pt_regs, stackframe) ||
+	    r + sizeof(struct pt_regs) > hi)
+		return false;
+	pc = kstats_direct_word(r + offsetof(struct pt_regs, pc));
+	if (kstats_direct_word(fp) !=
+	    kstats_direct_word(r + offsetof(struct pt_regs, regs[29])) ||
+	    kstats_direct_word(fp + sizeof(long)) != pc ||
+	    (kstats_direct_word(r + offsetof(struct pt_regs, pstate)) &
+	     PSR_MODE_MASK) == PSR_MODE_EL0t)
+		return false;
+	x30 = kstats_direct_word(r + offsetof(struct pt_regs, regs[30]));
+	if (kstats_direct_in_tramp(pc) ||
+	    kstats_direct_in_tramp(ptrauth_strip_kernel_insn_pac(x30)))
+		rp->transit = true;
+	return true;
+}
+#endif
+
 /* Read [@from, @hi) of a stack word by word, once a walk stopped short. */
 static void kstats_direct_reroute_words(struct kstats_direct_reroute_pass *rp,
 					unsigned long from, unsigned long lo,
@@ -402,9 +438,19 @@ static void kstats_direct_reroute_words(struct kstats_direct_reroute_pass *rp,
 	unsigned long at;
 
 	for (at = max(ALIGN(from, sizeof(long)), lo + sizeof(long));
-	     at + sizeof(long) <= hi; at += sizeof(long))
+	     at + sizeof(long) <= hi; at += sizeof(long)) {
+#ifdef CONFIG_ARM64
+		/* an exception's regs: its record's pc, its x29 and x30 */
+		if (kstats_direct_interrupted(rp, at - sizeof(long), lo, hi) ||
+		    kstats_direct_interrupted(rp, at -
+					      offsetof(struct pt_regs, regs[30]) +
+					      offsetof(struct pt_regs, stackframe),
+					      lo, hi))
+			continue;
+#endif
 		kstats_direct_reroute_word(rp, at, kstats_direct_word(at),
 					   lo, hi, false);
+	}
 }
 
 /* The stack of @p, asleep or preempted: its calls of @rp->going rerouted. */
@@ -431,6 +477,16 @@ static void kstats_direct_reroute_task(struct kstats_direct_reroute_pass *rp,
 	     unwind_next_frame(&state)) {
 		unsigned long ret = unwind_get_return_address(&state);
 
+		/*
+		 * an interrupted instruction (the walk through an interrupt's
+		 * regs): never a call's return, even right after the body's
+		 * ret, its return site still in the word below the sp
+		 */
+		if (unwind_get_entry_regs(&state, NULL)) {
+			if (kstats_direct_in_tramp(ret))
+				rp->transit = true;
+			continue;
+		}
 		/* a call's return address lies right below its caller's sp */
 		if (ret && state.sp > lo && state.sp <= hi &&
 		    kstats_direct_word(state.sp - sizeof(long)) == ret)
@@ -451,6 +507,8 @@ static void kstats_direct_reroute_task(struct kstats_direct_reroute_pass *rp,
 			break;
 		}
 		next = kstats_direct_word(fp);
+		if (kstats_direct_interrupted(rp, fp, lo, hi))
+			continue;
 		kstats_direct_reroute_word(rp, fp + sizeof(long),
 					   kstats_direct_word(fp + sizeof(long)),
 					   lo, hi, true);
@@ -495,11 +553,14 @@ static int kstats_direct_reroute_all(void *data)
  *	waits an RCU Tasks grace period as it removes a direct call)
  * @ips: each slot's fentry sites, sorted (the slots of @going only)
  * @nr_ips: how many
- * @rerouted: how many calls of each slot were rerouted (for the log)
+ * @rerouted: how many calls of each slot were rerouted, added to (for
+ *	the log)
  *
  * Every task asleep in a call of those slots will return to its caller
  * through the kernel's own code, untimed; none is woken, none is waited
- * for.
+ * for.  A task in transit is not rerouted: once an RCU Tasks grace period
+ * has passed it is out of the trampoline's code, or asleep in the body
+ * with its frame on its stack; call again, until none is in transit.
  *
  * Context: process; may sleep (stop_machine()).
  * Return: whether a task may still run in the trampoline's code (in an
@@ -527,8 +588,8 @@ bool kstats_direct_reroute(u64 going, unsigned long *const *ips,
 		__module_get(THIS_MODULE);
 	}
 	transit = rp->transit;
-	if (rerouted)
-		memcpy(rerouted, rp->rerouted, sizeof(rp->rerouted));
+	for (i = 0; rerouted && i < KSTATS_DIRECT_SLOTS; i++)
+		rerouted[i] += rp->rerouted[i];
 	kfree(rp);
 	return transit;
 }

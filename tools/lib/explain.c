@@ -299,11 +299,33 @@ static void period_of(const double *v, size_t n, struct xperiod *p)
 }
 
 /*
+ * The fraction of @v's whole periods of @lag slices with a tail: a few
+ * events that smoothed line up by chance leave most periods without one.
+ */
+static double periods_with_tail(const double *v, size_t n, double lag)
+{
+	size_t whole = (size_t)((double)n / lag), with = 0;
+
+	for (size_t k = 0; k < whole; k++) {
+		size_t from = (size_t)((double)k * lag);
+		size_t to = (size_t)((double)(k + 1) * lag);
+
+		for (size_t i = from; i < to && i < n; i++)
+			if (v[i]) {
+				with++;
+				break;
+			}
+	}
+	return whole ? (double)with / (double)whole : 0;
+}
+
+/*
  * The period of @v (period_of()), claimed (p->found) only when the peak
  * is strong enough, the series holds periods enough and has a tail in
  * slices enough; or that of @v smoothed (smooth()), when it is claimed
- * so, stronger, and at least X_JITTER_PERIOD slices (the smoothing would
- * merge the events of a shorter one): p->jitter is then X_JITTER.  A
+ * so, stronger, at least X_JITTER_PERIOD slices (the smoothing would
+ * merge the events of a shorter one), and with a tail in X_JITTER_COVER
+ * of its periods or more: p->jitter is then X_JITTER.  A
  * tail that lands a slice or two off its period (a wake-up late under
  * load) has a weak peak as it is, and maybe a stronger one at a multiple
  * of the period that happened to line up.
@@ -332,7 +354,8 @@ void x_period(const double *v, size_t n, struct xperiod *p)
 	free(sm);
 	if (q.strength >= X_MIN_STRENGTH && q.lag >= X_JITTER_PERIOD &&
 	    (double)n >= X_MIN_PERIODS * q.lag &&
-	    (!p->found || q.strength > p->strength)) {
+	    (!p->found || q.strength > p->strength) &&
+	    periods_with_tail(v, n, q.lag) >= X_JITTER_COVER) {
 		*p = q;
 		p->found = 1;
 		p->jitter = X_JITTER;

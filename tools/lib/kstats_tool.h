@@ -434,6 +434,7 @@ struct xcorr {
 #define X_WHOLE		0.9	/* one phase this much of the window: all of it */
 #define X_JITTER	2	/* slices an event may land early or late */
 #define X_JITTER_PERIOD	10	/* slices a period smoothed is, at least */
+#define X_JITTER_COVER	0.5	/* its periods with a tail, a fraction at least */
 int xgrid_make(const struct history *h, size_t nh, u64 from, u64 to,
 	       struct xgrid *g);
 u64 x_p99_lo(const struct history *h, u64 from, u64 to);
