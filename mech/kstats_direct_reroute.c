@@ -507,11 +507,10 @@ static void kstats_direct_reroute_task(struct kstats_direct_reroute_pass *rp,
 			break;
 		}
 		next = kstats_direct_word(fp);
-		if (kstats_direct_interrupted(rp, fp, lo, hi))
-			continue;
-		kstats_direct_reroute_word(rp, fp + sizeof(long),
-					   kstats_direct_word(fp + sizeof(long)),
-					   lo, hi, true);
+		if (!kstats_direct_interrupted(rp, fp, lo, hi))
+			kstats_direct_reroute_word(rp, fp + sizeof(long),
+						   kstats_direct_word(fp + sizeof(long)),
+						   lo, hi, true);
 		if (next && next <= fp) {
 			kstats_direct_reroute_words(rp, fp, lo, hi);
 			break;
