@@ -841,8 +841,15 @@ notrace __kstats_slow void kstats_record_slow(struct kstats *ks, u64 val)
 {
 	struct kstats_slot __percpu *slots = READ_ONCE(ks->slots);
 
+	/*
+	 * counted on the CPU whose slice kstats_note_extremes() opened: its
+	 * preempt_enable() is a point where the task may move to another
+	 * CPU, whose history has not seen the slice
+	 */
+	preempt_disable_notrace();
 	kstats_note_extremes(slots, val);
 	__KSTATS_RECORD_SLOT(slots, min(val, ks->clamp), ks->frac_bits);
+	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(kstats_record_slow);
 NOKPROBE_SYMBOL(kstats_record_slow);

@@ -58,7 +58,8 @@
 
 /**
  * struct kstats_history_cpu - one CPU's part of a history, its own to write
- * @slice: the slice its samples since @snap are of, or KSTATS_SLICE_NONE
+ * @slice: the slice its samples since @snap are of (the history's making's
+ *	until its first slow path), or KSTATS_SLICE_NONE
  * @snap: its counts, per slot, at the start of @slice
  * @delta: scratch of the slow path: the slice's counts per slot
  * @frozen: its counts at the freeze, when @frozen_valid
@@ -720,6 +721,7 @@ int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg,
 		       num_online_cpus() * cpu_bytes;
 	struct kstats_history *h;
 	int cpu, err = 0;
+	u64 first;
 
 	raw_spin_lock_irq(&kstats_history_lock);
 	if (bytes > limit - min(limit, kstats_history_total)) {
@@ -750,10 +752,16 @@ int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg,
 	h->cpu = alloc_percpu_gfp(struct kstats_history_cpu, KSTATS_GFP);
 	if (!h->cpu)
 		goto nomem;
+	/*
+	 * Each CPU in the slice of the making until its first slow path: a
+	 * sample counted on it before that (a recorder that found the
+	 * extremes of the CPU it left) is in a slice, not dropped.
+	 */
+	first = div64_u64(ktime_get_mono_fast_ns(), h->slice_ns);
 	for_each_possible_cpu(cpu) {
 		struct kstats_history_cpu *pc = per_cpu_ptr(h->cpu, cpu);
 
-		pc->slice = KSTATS_SLICE_NONE;
+		pc->slice = first;
 		pc->gen = kstats_history_gen;
 	}
 	/*

@@ -325,10 +325,10 @@ static double periods_with_tail(const double *v, size_t n, double lag)
  * slices enough; or that of @v smoothed (smooth()), when it is claimed
  * so, stronger, at least X_JITTER_PERIOD slices (the smoothing would
  * merge the events of a shorter one), and with a tail in X_JITTER_COVER
- * of its periods or more: p->jitter is then X_JITTER.  A
- * tail that lands a slice or two off its period (a wake-up late under
- * load) has a weak peak as it is, and maybe a stronger one at a multiple
- * of the period that happened to line up.
+ * of its periods or more: p->jitter is then X_JITTER.  A tail that lands
+ * a slice or two off its period (a wake-up late under load) has a weak
+ * peak as it is, and maybe a stronger one at a multiple of the period
+ * that happened to line up.
  */
 void x_period(const double *v, size_t n, struct xperiod *p)
 {
