@@ -50,16 +50,13 @@
 #include "kstats_history.h"
 #include "kstats_internal.h"
 
-/* A CPU's slice before its first sample. */
-#define KSTATS_SLICE_NONE	U64_MAX
-
 /* Longest varint of a u64. */
 #define KSTATS_VARINT_MAX	10
 
 /**
  * struct kstats_history_cpu - one CPU's part of a history, its own to write
- * @slice: the slice its samples since @snap are of (the history's making's
- *	until its first slow path), or KSTATS_SLICE_NONE
+ * @slice: the slice its samples since @snap are of (that of its part's
+ *	making until its first slow path)
  * @snap: its counts, per slot, at the start of @slice
  * @delta: scratch of the slow path: the slice's counts per slot
  * @frozen: its counts at the freeze, when @frozen_valid
@@ -335,17 +332,17 @@ static notrace void kstats_history_close(struct kstats_history *h,
 		last = s;
 		nr++;
 	}
-	if (!nr || slice == KSTATS_SLICE_NONE)
+	if (!nr)
 		return;
 	len += kstats_varint_len(slice) + kstats_varint_len(nr);
 	kstats_history_append(h, pc, slice, nr, len);
 }
 
-/* This CPU's counts now become its slice's start: what came before is left out. */
+/* A CPU's counts @hist now become its slice's start: what came before is left out. */
 static notrace void kstats_history_resync(struct kstats_history *h,
-					  struct kstats_history_cpu *pc)
+					  struct kstats_history_cpu *pc,
+					  const struct kstats_slot *hist)
 {
-	const struct kstats_slot *hist = this_cpu_ptr(h->ks->hist);
 	u32 s;
 
 	for (s = 0; s < h->ks->nr_slots; s++)
@@ -439,14 +436,13 @@ static notrace void kstats_history_rotate(struct kstats_history *h, u64 now)
 		if (pc->frozen_valid)
 			kstats_history_close(h, pc, pc->frozen_slice, pc->frozen);
 		pc->frozen_valid = false;
-		kstats_history_resync(h, pc);
+		kstats_history_resync(h, pc, this_cpu_ptr(h->ks->hist));
 		pc->gen = gen;
 		pc->reset_gen = rgen;
 	} else if (rgen != pc->reset_gen) {
 		/* reset: every count since is of the slices since */
 		memset(pc->snap, 0, h->ks->nr_slots * sizeof(u64));
-		kstats_history_close(h, pc, max(pc->slice == KSTATS_SLICE_NONE ?
-						0 : pc->slice,
+		kstats_history_close(h, pc, max(pc->slice,
 						READ_ONCE(h->reset_slice)),
 				     NULL);
 		pc->reset_gen = rgen;
@@ -675,6 +671,14 @@ static int kstats_history_cpu_alloc(struct kstats_history *h, int cpu,
 		kstats_history_total += h->cpu_bytes;
 		raw_spin_unlock_irqrestore(&kstats_history_lock, flags);
 	}
+	/*
+	 * In the slice of now from its start: what the CPU counted before (a
+	 * CPU come online) stays out of the history; what a recorder that
+	 * moved CPU counts on it before its first slow path is in a slice.
+	 * The CPU does not run yet, or the distribution is not published.
+	 */
+	kstats_history_resync(h, pc, per_cpu_ptr(h->ks->hist, cpu));
+	pc->slice = div64_u64(ktime_get_mono_fast_ns(), h->slice_ns);
 	/* the counts before the ring: who sees the ring sees them */
 	smp_store_release(&pc->ring, ring);
 	return 0;
@@ -721,7 +725,6 @@ int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg,
 		       num_online_cpus() * cpu_bytes;
 	struct kstats_history *h;
 	int cpu, err = 0;
-	u64 first;
 
 	raw_spin_lock_irq(&kstats_history_lock);
 	if (bytes > limit - min(limit, kstats_history_total)) {
@@ -752,18 +755,8 @@ int kstats_history_alloc(struct kstats *ks, const struct kstats_config *cfg,
 	h->cpu = alloc_percpu_gfp(struct kstats_history_cpu, KSTATS_GFP);
 	if (!h->cpu)
 		goto nomem;
-	/*
-	 * Each CPU in the slice of the making until its first slow path: a
-	 * sample counted on it before that (a recorder that found the
-	 * extremes of the CPU it left) is in a slice, not dropped.
-	 */
-	first = div64_u64(ktime_get_mono_fast_ns(), h->slice_ns);
-	for_each_possible_cpu(cpu) {
-		struct kstats_history_cpu *pc = per_cpu_ptr(h->cpu, cpu);
-
-		pc->slice = first;
-		pc->gen = kstats_history_gen;
-	}
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(h->cpu, cpu)->gen = kstats_history_gen;
 	/*
 	 * A part for each CPU online, not each possible: a kernel booted for
 	 * many more CPUs than it has would spend memory on none.  A CPU
@@ -974,8 +967,7 @@ int kstats_history_freeze(const char *reason, struct kstats_refusal *why)
 			for (s = 0; s < h->ks->nr_slots; s++)
 				pc->frozen[s] = READ_ONCE(hist[s].count);
 			pc->frozen_slice = READ_ONCE(pc->slice);
-			pc->frozen_valid = pc->frozen_slice != KSTATS_SLICE_NONE &&
-					   pc->gen == kstats_history_gen &&
+			pc->frozen_valid = pc->gen == kstats_history_gen &&
 					   pc->reset_gen == READ_ONCE(h->reset_gen);
 		}
 	}
@@ -1175,8 +1167,6 @@ static int kstats_history_read_pending(struct kstats_history *h, int cpu,
 			return 0;
 		frozen = true;
 		slice = pc->frozen_slice;
-	} else if (slice == KSTATS_SLICE_NONE) {
-		return 0;
 	} else if (reset) {
 		slice = max(slice, READ_ONCE(h->reset_slice));
 	}
