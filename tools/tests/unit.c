@@ -1566,6 +1566,29 @@ static void test_explain_series(void)
 	check(np == 1 && ps[0] == 0 && pe[0] == XN, "explain: a tail throughout: one phase, the whole window");
 }
 
+/*
+ * A history of 1024 xFAST in slice 100, then a slow mode of SLOW samples
+ * (BUCKETS: 8192 and 16384) in slice 110.
+ */
+#define TWO_MODES(fast, slow, buckets)					\
+	"# history m slice 10 slices 64 bytes 1 state live\n"		\
+	"slice 100 samples " fast " min 1024 p50 1024 p99 1024 max 1024 buckets 1024:" fast "\n" \
+	"slice 110 samples " slow " min 8192 p50 8192 p99 16384 max 16384 buckets " buckets "\n"
+
+/* x_p99_lo() of the history @text from slice @from; U64_MAX_VAL unparsed. */
+static u64 p99_lo_of(const char *text, u64 from)
+{
+	struct history m;
+	char err[256];
+	u64 lo;
+
+	if (history_parse(&m, text, strlen(text), "m", err, sizeof(err)))
+		return U64_MAX_VAL;
+	lo = x_p99_lo(&m, from, U64_MAX_VAL);
+	history_free(&m);
+	return lo;
+}
+
 /* Two histories of 10 ms and 20 ms slices: a grid of 20 ms, the tail at p99. */
 static void test_explain_grid(void)
 {
@@ -1596,40 +1619,14 @@ static void test_explain_grid(void)
 	/* slices from 150 on: 2048 x2 alone */
 	check(x_p99_lo(&h[0], 150, U64_MAX_VAL) == 2048, "explain: p99 within a window (slices from 150)");
 	check(x_p99_lo(&h[0], 0, 100) == 0, "explain: p99 of no slice: 0");
-	{
-		/* 1024 x100, then a mode of its own: 8192 x3, 16384 x2 (4096 empty) */
-		static const char hm[] =
-			"# history m slice 10 slices 64 bytes 1 state live\n"
-			"slice 100 samples 100 min 1024 p50 1024 p99 1024 max 1024 buckets 1024:100\n"
-			"slice 110 samples 5 min 8192 p50 8192 p99 16384 max 16384 buckets 8192:3,16384:2\n";
-		struct history m;
-
-		if (!history_parse(&m, hm, strlen(hm), "m", err, sizeof(err))) {
-			check(x_p99_lo(&m, 0, U64_MAX_VAL) == 8192,
-			      "explain: empty slots between p90 and p99: the tail is all above the widest run of them");
-			check(x_p99_lo(&m, 110, U64_MAX_VAL) == 16384,
-			      "explain: no p90 below the mode: the p99 as it is");
-			history_free(&m);
-		} else {
-			check(0, "explain: the two modes' history parses");
-		}
-	}
-	{
-		/* a slow mode of 30 %: 1024 x70, 8192 x20, 16384 x10; p90 in it */
-		static const char hm[] =
-			"# history m slice 10 slices 64 bytes 1 state live\n"
-			"slice 100 samples 70 min 1024 p50 1024 p99 1024 max 1024 buckets 1024:70\n"
-			"slice 110 samples 30 min 8192 p50 8192 p99 16384 max 16384 buckets 8192:20,16384:10\n";
-		struct history m;
-
-		if (!history_parse(&m, hm, strlen(hm), "m", err, sizeof(err))) {
-			check(x_p99_lo(&m, 0, U64_MAX_VAL) == 8192,
-			      "explain: a slow mode of 30 % (p90 in it): the tail is the mode whole, not p99's bucket");
-			history_free(&m);
-		} else {
-			check(0, "explain: the two modes' history parses");
-		}
-	}
+	/* 1024 x100, then a mode of its own: 8192 x3, 16384 x2 (4096 empty) */
+	check(p99_lo_of(TWO_MODES("100", "5", "8192:3,16384:2"), 0) == 8192,
+	      "explain: empty slots between p50 and p99: the tail is all above the widest run of them");
+	check(p99_lo_of(TWO_MODES("100", "5", "8192:3,16384:2"), 110) == 16384,
+	      "explain: no p50 below the mode: the p99 as it is");
+	/* a slow mode of 30 %: 1024 x70, 8192 x20, 16384 x10; p90 in it */
+	check(p99_lo_of(TWO_MODES("70", "30", "8192:20,16384:10"), 0) == 8192,
+	      "explain: a slow mode of 30 % (p90 in it): the tail is the mode whole, not p99's bucket");
 	check(!xnode_make(&x, &h[0], &g, 0, U64_MAX_VAL, 0, 0), "explain: a node's series");
 	check(x.above == 4096 && x.a == 1 && x.b == 4 && x.count[1] == 102 && x.count[3] == 2 &&
 	      x.tail[1] == 2 && x.tail[3] == 0 && x.tail[0] == 0,
